@@ -1,0 +1,2 @@
+// Placeholder: the benchmark work replaces this file.
+print("player-bench")

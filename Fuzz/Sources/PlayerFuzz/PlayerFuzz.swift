@@ -1,0 +1,2 @@
+// Placeholder: the fuzz work replaces this file.
+import PlayerEngine

@@ -1,0 +1,56 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let settings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+  name: "Playhead",
+  // Mutex (Synchronization) needs macOS 15 / iOS 18 on Apple platforms.
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    .library(name: "PlayerState", targets: ["PlayerState"]),
+    .library(name: "PlayerEngine", targets: ["PlayerEngine"]),
+    .library(name: "PlayerTesting", targets: ["PlayerTesting"]),
+    .library(name: "PlayerSimulation", targets: ["PlayerSimulation"]),
+    .library(name: "PlayerFuzz", targets: ["PlayerFuzz"]),
+    .executable(name: "player-sim", targets: ["player-sim"]),
+  ],
+  targets: [
+    // Layer 1. The pure machine: standard library only.
+    .target(name: "PlayerState", swiftSettings: settings),
+    // Layer 2. The engine protocol and the driver.
+    .target(name: "PlayerEngine", dependencies: ["PlayerState"], swiftSettings: settings),
+    // Test support a back end links from its tests only: spy engine, conformance kit.
+    .target(name: "PlayerTesting", dependencies: ["PlayerEngine"], swiftSettings: settings),
+    // Fake media over a virtual clock, and the scenario language.
+    .target(name: "PlayerSimulation", dependencies: ["PlayerEngine"], swiftSettings: settings),
+    // The property-based harness: generators, oracle, shrinking, exploration.
+    .target(
+      name: "PlayerFuzz", dependencies: ["PlayerEngine", "PlayerTesting"],
+      path: "Fuzz/Sources/PlayerFuzz", swiftSettings: settings),
+    // The command-line front end.
+    .executableTarget(
+      name: "player-sim", dependencies: ["PlayerSimulation", "PlayerFuzz"], swiftSettings: settings),
+    // Benchmarks: run with `swift run -c release player-bench`.
+    .executableTarget(
+      name: "player-bench", dependencies: ["PlayerEngine", "PlayerFuzz"],
+      path: "Benchmarks/Sources/player-bench", swiftSettings: settings),
+
+    .testTarget(name: "PlayerStateTests", dependencies: ["PlayerState"], swiftSettings: settings),
+    .testTarget(
+      name: "PlayerEngineTests", dependencies: ["PlayerEngine", "PlayerTesting"],
+      swiftSettings: settings),
+    .testTarget(
+      name: "PlayerTestingTests", dependencies: ["PlayerTesting", "PlayerSimulation"],
+      swiftSettings: settings),
+    .testTarget(
+      name: "PlayerFuzzTests", dependencies: ["PlayerFuzz"], path: "Fuzz/Tests/PlayerFuzzTests",
+      swiftSettings: settings),
+    .testTarget(
+      name: "PlayerSimTests", dependencies: ["PlayerSimulation", "player-sim"],
+      swiftSettings: settings),
+  ]
+)

@@ -1,0 +1,51 @@
+public import PlayerState
+
+/// A media back end, as Playhead sees it: something that executes commands
+/// and reports back what happened.
+///
+/// The engine owns no state logic. It never decides to start playing on its
+/// own; it says what happened (`ready`, `stalled`, `failed`…) through the
+/// sink, tagged with the load the command named, and the ``Player`` decides.
+///
+/// Threading: ``execute(_:reports:)`` is called on whichever thread is
+/// driving the player at the time, one command at a time, never concurrently.
+/// It must not block waiting for a report. Reports may be sent from any
+/// thread at any time, including synchronously from inside `execute`.
+///
+/// ```swift
+/// final class MyEngine: PlaybackEngine {
+///   func execute(_ command: EngineCommand, reports: ReportSink) {
+///     switch command {
+///     case .load(let load):
+///       backend.open(load.media.rawValue) { reports.send(.ready(load)) }
+///     case .start: backend.play()
+///     case .pause: backend.pause()
+///     case .seek(let load, let time, let seek):
+///       backend.seek(time) { reports.send(.seekCompleted(load, seek)) }
+///     case .stop: backend.close()
+///     }
+///   }
+/// }
+/// ```
+public protocol PlaybackEngine: Sendable {
+  /// Executes one command.
+  /// - Parameters:
+  ///   - command: what to do, naming the load it is about.
+  ///   - reports: where to send reports about that load, now or later, from any thread.
+  func execute(_ command: EngineCommand, reports: ReportSink)
+}
+
+/// Where an engine sends its reports. Cheap to copy and to keep; safe to use
+/// from any thread, after the player is gone too (the report is then dropped).
+public struct ReportSink: Sendable {
+  private weak var player: Player?
+
+  init(player: Player) { self.player = player }
+
+  /// Sends a report to the player. Returns at once: the report is queued if
+  /// the player is busy, including when called from inside `execute`.
+  /// - Parameter report: what happened, tagged with the load it is about.
+  public func send(_ report: EngineReport) {
+    player?.send(.engine(report))
+  }
+}

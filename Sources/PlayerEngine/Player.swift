@@ -1,0 +1,251 @@
+public import PlayerState
+import Synchronization
+
+/// The driver: feeds events through the reducer and executes the commands
+/// each transition implies on the engine.
+///
+/// Safe to call from any thread or task. Events are reduced one at a time in
+/// the order they arrive, and none is lost. All commands of one transition
+/// reach the engine, in order, before the next event is reduced. An engine
+/// that reports from inside `execute` (re-entrantly, or from another thread
+/// while a command runs) has its report queued and processed right after the
+/// current transition, never recursively and never with a deadlock: senders
+/// never wait for one another, the first one in drains the queue.
+///
+/// ```swift
+/// let player = Player(engine: MyEngine())
+/// player.send(.play("https://example.com/a.m3u8"))
+/// for await state in player.latestStates() {
+///   print(state.kind, state.isPlaying)
+/// }
+/// ```
+public final class Player: Sendable {
+  private let engine: any PlaybackEngine
+  private let watchdog: WatchdogPolicy?
+  private let onStep: (@Sendable (PlayerStep) -> Void)?
+  private let core: Mutex<Core>
+
+  /// Creates a player.
+  /// - Parameters:
+  ///   - engine: the media back end that receives the commands.
+  ///   - state: the initial state; a new player starts idle.
+  ///   - watchdog: how buffering and stall timeouts are scheduled; nil for none.
+  ///   - onStep: called after every processed event once its commands have
+  ///     been executed, in processing order, on the thread that drives the
+  ///     player. Keep it short; use it for logs and timelines.
+  public init(
+    engine: any PlaybackEngine, state: PlaybackState = PlaybackState(),
+    watchdog: WatchdogPolicy? = nil, onStep: (@Sendable (PlayerStep) -> Void)? = nil
+  ) {
+    self.engine = engine
+    self.watchdog = watchdog
+    self.onStep = onStep
+    core = Mutex(Core(state: state))
+  }
+
+  deinit {
+    core.withLock { $0.finishSubscribers() }
+  }
+
+  /// The current state: the result of every event processed so far.
+  public var state: PlaybackState { core.withLock { $0.state } }
+
+  /// Counts of processed and ignored events.
+  public var statistics: PlayerStatistics { core.withLock { $0.statistics } }
+
+  /// Sends an event: a user intent, or an engine report injected by hand.
+  ///
+  /// Returns once the event has been processed, or at once if another thread
+  /// (or an enclosing call on this one) is processing; that thread then
+  /// processes this event after the ones that arrived before it.
+  /// - Parameter event: the event, such as `.play("A")` or `.stop`.
+  public func send(_ event: PlaybackEvent) {
+    var job = core.withLock { core -> Job? in
+      guard !core.draining else {
+        core.enqueue(event)
+        return nil
+      }
+      core.draining = true
+      return core.reduce(event)
+    }
+    while let current = job {
+      perform(current)
+      job = core.withLock { core -> Job? in
+        guard let next = core.dequeue() else {
+          core.draining = false
+          return nil
+        }
+        return core.reduce(next)
+      }
+    }
+  }
+
+  /// Sends a user intent.
+  /// - Parameter intent: what the user asked for.
+  public func send(_ intent: UserIntent) { send(.user(intent)) }
+
+  private func perform(_ job: Job) {
+    let sink = ReportSink(player: self)
+    for command in job.step.transition.commands {
+      engine.execute(command, reports: sink)
+    }
+    if let request = job.step.transition.watchdog, let watchdog {
+      watchdog.schedule(watchdog.timeout) { [weak self] in
+        self?.send(.watchdogExpired(request.load, request.id))
+      }
+    }
+    onStep?(job.step)
+    for subscriber in job.subscribers { subscriber.deliver(job.step) }
+  }
+
+  // MARK: Observation
+
+  /// Every processed event, in processing order, accepted or ignored.
+  /// - Parameter bufferingPolicy: what to keep when the consumer falls behind.
+  public func steps(
+    bufferingPolicy: AsyncStream<PlayerStep>.Continuation.BufferingPolicy = .unbounded
+  ) -> AsyncStream<PlayerStep> {
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: PlayerStep.self, bufferingPolicy: bufferingPolicy)
+    register(continuation, as: .steps(continuation))
+    return stream
+  }
+
+  /// Every state change, starting with the current state. Nothing is dropped.
+  public func stateChanges() -> AsyncStream<PlaybackState> {
+    stateStream(.unbounded)
+  }
+
+  /// The newest state only, starting with the current state: a consumer that
+  /// falls behind skips to the newest state instead of replaying old ones.
+  /// Use this for UIs.
+  public func latestStates() -> AsyncStream<PlaybackState> {
+    stateStream(.bufferingNewest(1))
+  }
+
+  /// Every engine report and watchdog expiry the machine ignored, with the reason.
+  public func ignoredReports() -> AsyncStream<IgnoredReport> {
+    let (stream, continuation) = AsyncStream.makeStream(of: IgnoredReport.self)
+    register(continuation, as: .ignored(continuation))
+    return stream
+  }
+
+  private func stateStream(
+    _ policy: AsyncStream<PlaybackState>.Continuation.BufferingPolicy
+  ) -> AsyncStream<PlaybackState> {
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: PlaybackState.self, bufferingPolicy: policy)
+    register(continuation, as: .states(continuation))
+    return stream
+  }
+
+  private func register<Element>(
+    _ continuation: AsyncStream<Element>.Continuation, as kind: Subscriber.Kind
+  ) {
+    let id = core.withLock { core in
+      // Yielding under the lock keeps the current state ahead of any later one.
+      if case .states(let states) = kind { states.yield(core.state) }
+      return core.add(kind)
+    }
+    continuation.onTermination = { [weak self] _ in
+      self?.core.withLock { $0.remove(id) }
+    }
+  }
+}
+
+/// The player's mutable state, only touched under its lock.
+private struct Core {
+  var state: PlaybackState
+  var draining = false
+  var pending: [PlaybackEvent] = []
+  var head = 0
+  var subscribers: [Subscriber] = []
+  var nextSubscriberID = 0
+  var statistics = PlayerStatistics()
+
+  init(state: PlaybackState) { self.state = state }
+
+  mutating func enqueue(_ event: PlaybackEvent) {
+    pending.append(event)
+    statistics.maxQueued = max(statistics.maxQueued, pending.count - head)
+  }
+
+  /// The oldest queued event. The buffer is reset, keeping its capacity,
+  /// once drained, so a steady stream of events allocates nothing.
+  mutating func dequeue() -> PlaybackEvent? {
+    guard head < pending.count else {
+      if head > 0 {
+        pending.removeAll(keepingCapacity: true)
+        head = 0
+      }
+      return nil
+    }
+    let event = pending[head]
+    head += 1
+    return event
+  }
+
+  mutating func reduce(_ event: PlaybackEvent) -> Job {
+    let before = state
+    let transition = before.transition(on: event)
+    state = transition.next
+    statistics.processed += 1
+    if transition.ignored != nil, event.source != .user { statistics.ignoredReports += 1 }
+    let step = PlayerStep(
+      sequence: statistics.processed, event: event, before: before, transition: transition)
+    return Job(step: step, subscribers: subscribers)
+  }
+
+  mutating func add(_ kind: Subscriber.Kind) -> Int {
+    nextSubscriberID += 1
+    subscribers.append(Subscriber(id: nextSubscriberID, kind: kind))
+    return nextSubscriberID
+  }
+
+  mutating func remove(_ id: Int) {
+    subscribers.removeAll { $0.id == id }
+  }
+
+  func finishSubscribers() {
+    for subscriber in subscribers { subscriber.finish() }
+  }
+}
+
+/// One reduced event waiting to be performed outside the lock.
+private struct Job {
+  let step: PlayerStep
+  /// The subscribers when the event was reduced; copying the array is a retain, not an allocation.
+  let subscribers: [Subscriber]
+}
+
+private struct Subscriber: Sendable {
+  enum Kind: Sendable {
+    case steps(AsyncStream<PlayerStep>.Continuation)
+    case states(AsyncStream<PlaybackState>.Continuation)
+    case ignored(AsyncStream<IgnoredReport>.Continuation)
+  }
+
+  let id: Int
+  let kind: Kind
+
+  func deliver(_ step: PlayerStep) {
+    switch kind {
+    case .steps(let continuation):
+      continuation.yield(step)
+    case .states(let continuation):
+      if step.after != step.before { continuation.yield(step.after) }
+    case .ignored(let continuation):
+      if let reason = step.transition.ignored, step.event.source != .user {
+        continuation.yield(IgnoredReport(event: step.event, reason: reason, state: step.before))
+      }
+    }
+  }
+
+  func finish() {
+    switch kind {
+    case .steps(let continuation): continuation.finish()
+    case .states(let continuation): continuation.finish()
+    case .ignored(let continuation): continuation.finish()
+    }
+  }
+}

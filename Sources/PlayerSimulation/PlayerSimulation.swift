@@ -1,0 +1,2 @@
+// Placeholder: the player-sim work replaces this file.
+import PlayerEngine

@@ -1,0 +1,91 @@
+/// Why an event changed nothing.
+public enum IgnoreReason: String, Hashable, Sendable, Codable, CustomStringConvertible {
+  /// The report's load token was never issued by this machine.
+  case neverIssuedLoad
+  /// The report is about an earlier load (replaced or stopped).
+  case staleLoad
+  /// The token is current but the media differs: a forged or corrupted report.
+  case mediaMismatch
+  /// The seek completion is for a seek id never issued for this load.
+  case neverIssuedSeek
+  /// The seek completion is for a seek that a newer seek superseded.
+  case supersededSeek
+  /// The watchdog is not the newest one armed, or its wait is already over.
+  case staleWatchdog
+  /// The end was reported while a seek was still pending, so it is from before the seek.
+  case seekPending
+  /// A report about the current load that its stage does not expect, such as a second `ready`.
+  case unexpected
+  /// A user intent that changes nothing in this state, such as `pause` while idle.
+  case noEffect
+
+  /// A short English phrase, such as `stale load token`.
+  public var description: String {
+    switch self {
+    case .neverIssuedLoad: "load token never issued"
+    case .staleLoad: "stale load token"
+    case .mediaMismatch: "media does not match the token"
+    case .neverIssuedSeek: "seek id never issued"
+    case .supersededSeek: "superseded seek"
+    case .staleWatchdog: "stale watchdog"
+    case .seekPending: "end reported while a seek is pending"
+    case .unexpected: "not expected in this state"
+    case .noEffect: "no effect in this state"
+    }
+  }
+}
+
+/// A request to fail the current load if its engine stays buffering or
+/// stalled for too long. The driver owns the clock: it sends
+/// ``PlaybackEvent/watchdogExpired(_:_:)`` with this load and id when its timeout passes.
+public struct WatchdogRequest: Hashable, Sendable, Codable, CustomStringConvertible {
+  /// The load being watched.
+  public let load: Load
+  /// The watchdog's id; an expiry with an older id is stale.
+  public let id: WatchdogID
+
+  /// Names a watchdog.
+  public init(load: Load, id: WatchdogID) {
+    self.load = load
+    self.id = id
+  }
+
+  /// The compact form, as in `watchdog(A#1, watchdog#1)`.
+  public var description: String { "watchdog(\(load), \(id))" }
+}
+
+/// The result of reducing one event: the next state and the effects it implies.
+///
+/// The commands come with the next state rather than being derived afterwards
+/// from (old state, event, new state): the reducer already knows them when it
+/// decides the next state, and deriving them again would duplicate every rule.
+public struct Transition: Hashable, Sendable, CustomStringConvertible {
+  /// The state after the event.
+  public var next: PlaybackState
+  /// The engine commands to execute, in order, before the next event is reduced.
+  public var commands: CommandList
+  /// A watchdog to arm, if the transition entered buffering or a stall.
+  public var watchdog: WatchdogRequest?
+  /// Why the event changed nothing, or nil if it was accepted.
+  public var ignored: IgnoreReason?
+
+  /// Describes a transition.
+  public init(
+    next: PlaybackState, commands: CommandList = CommandList(), watchdog: WatchdogRequest? = nil,
+    ignored: IgnoreReason? = nil
+  ) {
+    self.next = next
+    self.commands = commands
+    self.watchdog = watchdog
+    self.ignored = ignored
+  }
+
+  /// `next [commands] (ignored: reason)`, as in `playing(A#1) [start(A#1)]`.
+  public var description: String {
+    var text = next.description
+    if !commands.isEmpty { text += " [\(commands)]" }
+    if let watchdog { text += " +\(watchdog)" }
+    if let ignored { text += " (ignored: \(ignored))" }
+    return text
+  }
+}

@@ -1,0 +1,113 @@
+public import PlayerEngine
+public import PlayerState
+import Synchronization
+
+/// An engine for tests: records every command it receives, in order, and
+/// answers with scripted reports immediately (re-entrantly, from inside
+/// `execute`), later (when the test calls ``deliverPending()``), or never.
+///
+/// ```swift
+/// let spy = SpyEngine()                       // answers nothing by itself
+/// let player = Player(engine: spy)
+/// player.send(.play("A"))
+/// player.send(.stop)
+/// spy.report(.ready(Load("A", 1)))           // the late callback
+/// #expect(spy.commands == [.load(Load("A", 1)), .stop(Load("A", 1))])
+/// ```
+public final class SpyEngine: PlaybackEngine {
+  /// When a scripted report is sent.
+  public enum Timing: Hashable, Sendable {
+    /// From inside `execute`, before it returns: the re-entrant case.
+    case immediately
+    /// When the test calls ``SpyEngine/deliverPending()``.
+    case later
+  }
+
+  /// A report the spy sends in answer to a command.
+  public struct Reply: Hashable, Sendable {
+    /// The report.
+    public var report: EngineReport
+    /// When it is sent.
+    public var timing: Timing
+
+    /// A reply.
+    public init(_ report: EngineReport, _ timing: Timing) {
+      self.report = report
+      self.timing = timing
+    }
+  }
+
+  private struct Log {
+    var commands: [EngineCommand] = []
+    var pending: [(EngineReport, ReportSink)] = []
+    var sink: ReportSink?
+  }
+
+  private let replies: @Sendable (EngineCommand) -> [Reply]
+  private let log = Mutex(Log())
+
+  /// A spy that answers each command with the replies the closure returns.
+  /// - Parameter replies: the script; by default the spy never answers.
+  public init(replies: @escaping @Sendable (EngineCommand) -> [Reply] = { _ in [] }) {
+    self.replies = replies
+  }
+
+  /// A spy that answers every `load` with `ready` for the same load, and every
+  /// `seek` with its completion, with the given timing.
+  public static func cooperative(_ timing: Timing) -> SpyEngine {
+    SpyEngine { command in
+      switch command {
+      case .load(let load): [Reply(.ready(load), timing)]
+      case .seek(let load, _, let seek): [Reply(.seekCompleted(load, seek), timing)]
+      case .start, .pause, .stop: []
+      }
+    }
+  }
+
+  /// Records the command, then sends or queues its scripted replies.
+  public func execute(_ command: EngineCommand, reports: ReportSink) {
+    let answers = replies(command)
+    log.withLock { log in
+      log.commands.append(command)
+      log.sink = reports
+      for answer in answers where answer.timing == .later {
+        log.pending.append((answer.report, reports))
+      }
+    }
+    for answer in answers where answer.timing == .immediately {
+      reports.send(answer.report)
+    }
+  }
+
+  /// Every command received so far, in order.
+  public var commands: [EngineCommand] { log.withLock { $0.commands } }
+
+  /// The commands received so far in their compact forms, as in `["load(A#1)", "stop(A#1)"]`.
+  public var commandLog: [String] { commands.map(\.description) }
+
+  /// How many `.later` replies wait for ``deliverPending()``.
+  public var pendingCount: Int { log.withLock { $0.pending.count } }
+
+  /// Sends every queued `.later` reply, oldest first, from the calling thread.
+  /// Replies queued while delivering wait for the next call.
+  public func deliverPending() {
+    let due = log.withLock { log in
+      defer { log.pending.removeAll() }
+      return log.pending
+    }
+    for (report, sink) in due { sink.send(report) }
+  }
+
+  /// Sends a report now, from the calling thread, through the sink of the
+  /// last command: a late, duplicate or forged callback, as a test wants it.
+  /// Does nothing before the first command.
+  public func report(_ report: EngineReport) {
+    let sink = log.withLock { $0.sink }
+    sink?.send(report)
+  }
+
+  /// Forgets the recorded commands (queued replies stay queued).
+  public func clearCommands() {
+    log.withLock { $0.commands.removeAll() }
+  }
+}

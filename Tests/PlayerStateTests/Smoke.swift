@@ -1,0 +1,6 @@
+import PlayerState
+import Testing
+
+@Test func smoke() {
+  #expect(PlaybackState().transition(on: .play("A")).description == "")
+}
