@@ -38,14 +38,32 @@ public protocol PlaybackEngine: Sendable {
 /// Where an engine sends its reports. Cheap to copy and to keep; safe to use
 /// from any thread, after the player is gone too (the report is then dropped).
 public struct ReportSink: Sendable {
+  // A player's sink holds it weakly (the engine may keep the sink, and the
+  // player keeps the engine) and is made without allocating, once per event.
   private weak var player: Player?
+  private let forward: (@Sendable (EngineReport) -> Void)?
 
-  init(player: Player) { self.player = player }
+  init(player: Player) {
+    self.player = player
+    forward = nil
+  }
+
+  /// A sink that hands each report to a closure: for players other than
+  /// ``Player`` (a harness, a test double, a model under test).
+  /// - Parameter send: called with each report, on the reporting thread.
+  public init(_ send: @escaping @Sendable (EngineReport) -> Void) {
+    player = nil
+    forward = send
+  }
 
   /// Sends a report to the player. Returns at once: the report is queued if
   /// the player is busy, including when called from inside `execute`.
   /// - Parameter report: what happened, tagged with the load it is about.
   public func send(_ report: EngineReport) {
-    player?.send(.engine(report))
+    if let forward {
+      forward(report)
+    } else {
+      player?.send(.engine(report))
+    }
   }
 }
