@@ -80,10 +80,6 @@ public final class Player: Sendable {
     }
   }
 
-  /// Sends a user intent.
-  /// - Parameter intent: what the user asked for.
-  public func send(_ intent: UserIntent) { send(.user(intent)) }
-
   private func perform(_ job: Job) {
     let sink = ReportSink(player: self)
     for command in job.step.transition.commands {
