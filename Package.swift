@@ -36,8 +36,10 @@ let package = Package(
       name: "player-sim", dependencies: ["PlayerSimulation", "PlayerFuzz"], swiftSettings: settings),
     // Benchmarks: run with `swift run -c release player-bench`.
     .executableTarget(
-      name: "player-bench", dependencies: ["PlayerEngine", "PlayerFuzz"],
+      name: "player-bench", dependencies: ["PlayerEngine", "PlayerFuzz", "MallocCounter"],
       path: "Benchmarks/Sources/player-bench", swiftSettings: settings),
+    // Counts malloc calls in the benchmark process (Linux/glibc), for allocations per event.
+    .target(name: "MallocCounter", path: "Benchmarks/Sources/MallocCounter"),
 
     .testTarget(name: "PlayerStateTests", dependencies: ["PlayerState"], swiftSettings: settings),
     .testTarget(

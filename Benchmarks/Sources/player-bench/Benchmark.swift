@@ -1,0 +1,78 @@
+import PlayerEngine
+import PlayerState
+
+/// Everything one run of the benchmark measured.
+struct Results {
+  var options: Options
+  var mix = EventStream.Mix()
+  var reducer = Sample()
+  var driver = Sample()
+  var driverThreaded = Sample()
+  var naive = Sample()
+  /// Per round, Playhead's driver rate over the naive rate: a paired ratio
+  /// that cancels most of the noise a shared machine adds to both.
+  var driverOverNaive = Sample()
+  var reducerOverNaive = Sample()
+  var reducerAllocations: UInt64?
+  var driverAllocations: UInt64?
+  var naiveAllocations: UInt64?
+  /// Events sent from the threads that the player did not process, summed over rounds.
+  var lostEvents: UInt64 = 0
+  var maxQueued = 0
+  var checksum: UInt64 = 0
+  var fuzz: FuzzFigures?
+
+  var sizes: [(String, Int)] {
+    [
+      ("PlaybackState", MemoryLayout<PlaybackState>.size),
+      ("PlaybackEvent", MemoryLayout<PlaybackEvent>.size),
+      ("Transition", MemoryLayout<Transition>.size),
+      ("EngineCommand", MemoryLayout<EngineCommand>.size),
+    ]
+  }
+}
+
+/// Runs every workload on one stream, interleaved round by round so that a
+/// noisy neighbour slows all of them alike and the ratios hold.
+struct Benchmark {
+  let options: Options
+  let progress: (String) -> Void
+
+  func run() -> Results {
+    var results = Results(options: options)
+    progress("generating \(options.events) events (seed \(options.seed))")
+    let stream = EventStream.generate(count: options.events, seed: options.seed)
+    let events = stream.events
+    results.mix = stream.mix
+
+    // Counted before any thread is started: the counter is process-wide.
+    progress("counting allocations")
+    var checksum: UInt64 = 0
+    results.reducerAllocations = AllocationCounter.count { checksum &+= Workloads.reducer(events) }
+    results.driverAllocations = AllocationCounter.count { checksum &+= Workloads.driver(events) }
+    results.naiveAllocations = AllocationCounter.count { checksum &+= Workloads.naive(events) }
+
+    let count = events.count
+    for round in 1...options.runs {
+      progress("round \(round)/\(options.runs)")
+      let reducer = eventsPerSecond(count) { checksum &+= Workloads.reducer(events) }
+      let driver = eventsPerSecond(count) { checksum &+= Workloads.driver(events) }
+      let naive = eventsPerSecond(count) { checksum &+= Workloads.naive(events) }
+      let threaded = Workloads.driver(events, threads: options.threads)
+      results.reducer.add(reducer)
+      results.driver.add(driver)
+      results.naive.add(naive)
+      results.driverOverNaive.add(driver / naive)
+      results.reducerOverNaive.add(reducer / naive)
+      results.driverThreaded.add(Double(count) / threaded.elapsed.seconds)
+      results.lostEvents += UInt64(count) - min(UInt64(count), threaded.processed)
+      results.maxQueued = max(results.maxQueued, threaded.maxQueued)
+      checksum &+= threaded.processed
+    }
+    results.checksum = checksum
+
+    progress("fuzz figures")
+    results.fuzz = FuzzBenchmark.run(options)
+    return results
+  }
+}

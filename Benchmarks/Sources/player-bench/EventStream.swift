@@ -1,0 +1,147 @@
+import PlayerState
+
+/// A pre-generated, seeded stream of events: the one input every workload is fed.
+///
+/// Built before any clock starts. The generator keeps a shadow `PlaybackState`
+/// (the real reducer, untimed) so that it can name the current load, seek and
+/// watchdog, and then mixes in what a hostile engine does: late reports of
+/// replaced or stopped loads, tokens never issued, a current token with the
+/// wrong media, duplicates, superseded seeks, stale watchdogs, and the seeds'
+/// own bug order (play, stop, then the late `ready`).
+struct EventStream {
+  /// How many events of each kind of identity the stream holds.
+  struct Mix {
+    var intents = 0
+    var currentReports = 0
+    var staleReports = 0
+    var neverIssuedReports = 0
+    var mismatchedReports = 0
+    var duplicates = 0
+    var watchdogs = 0
+    var hostileOrders = 0
+    /// Events the reducer ignored when the stream is replayed from idle on one thread.
+    var ignored = 0
+  }
+
+  let seed: UInt64
+  let events: [PlaybackEvent]
+  let mix: Mix
+
+  /// Media ids short enough to be stored inline in `String` (no heap, no refcount).
+  private static let media: [MediaID] = ["A", "B", "C", "D"]
+
+  /// Generates `count` events from `seed`; the same arguments give the same stream.
+  static func generate(count: Int, seed: UInt64) -> EventStream {
+    var generator = Generator(seed: seed, capacity: count)
+    while generator.events.count < count { generator.step() }
+    return EventStream(seed: seed, events: Array(generator.events.prefix(count)), mix: generator.mix)
+  }
+
+  private struct Generator {
+    var rng: SplitMix64
+    var state = PlaybackState()
+    var events: [PlaybackEvent] = []
+    var mix = Mix()
+
+    init(seed: UInt64, capacity: Int) {
+      rng = SplitMix64(seed: seed)
+      events.reserveCapacity(capacity + 3)
+    }
+
+    mutating func emit(_ event: PlaybackEvent) {
+      events.append(event)
+      let transition = state.transition(on: event)
+      if transition.ignored != nil { mix.ignored += 1 }
+      state = transition.next
+    }
+
+    mutating func anyMedia() -> MediaID { EventStream.media[rng.below(EventStream.media.count)] }
+
+    mutating func step() {
+      let roll = rng.below(100)
+      switch roll {
+      case 0..<30:
+        mix.intents += 1
+        emit(.user(intent()))
+      case 30..<62:
+        guard let session = state.session else { return emit(.user(.play(anyMedia()))) }
+        mix.currentReports += 1
+        emit(.engine(currentReport(session)))
+      case 62..<72:
+        // A late report of an earlier load: replaced, stopped or failed.
+        let issued = state.issuedLoads
+        guard issued > 1 else { return emit(.user(.play(anyMedia()))) }
+        mix.staleReports += 1
+        let token = issued - 1 - UInt32(rng.below(Int(min(issued - 1, 8))))
+        emit(.engine(report(for: Load(media: anyMedia(), token: LoadToken(token)))))
+      case 72..<77:
+        mix.neverIssuedReports += 1
+        let token = rng.chance(25) ? 0 : state.issuedLoads &+ 1 &+ UInt32(rng.below(4))
+        emit(.engine(report(for: Load(media: anyMedia(), token: LoadToken(token)))))
+      case 77..<80:
+        guard let load = state.load else { return emit(.user(.play(anyMedia()))) }
+        mix.mismatchedReports += 1
+        let other = EventStream.media.first { $0 != load.media } ?? "Z"
+        emit(.engine(report(for: Load(media: other, token: load.token))))
+      case 80..<88:
+        guard let last = events.last else { return emit(.user(.play(anyMedia()))) }
+        mix.duplicates += 1
+        emit(last)
+      case 88..<95:
+        guard let session = state.session else { return emit(.user(.play(anyMedia()))) }
+        mix.watchdogs += 1
+        let current = session.lastWatchdog.rawValue
+        let id = rng.chance(50) ? current : current &- UInt32(rng.below(2)) &+ UInt32(rng.below(2))
+        emit(.watchdogExpired(session.load, WatchdogID(id)))
+      default:
+        // The seeds' bug order: play, stop, and the late ready of that load.
+        mix.hostileOrders += 1
+        emit(.user(.play(anyMedia())))
+        let load = state.load
+        emit(.user(.stop))
+        if let load { emit(.engine(.ready(load))) }
+      }
+    }
+
+    mutating func intent() -> UserIntent {
+      switch rng.below(100) {
+      case 0..<25: .play(anyMedia())
+      case 25..<40: .pause
+      case 40..<60: .resume
+      case 60..<70: .stop
+      case 70..<90: .seek(to: .milliseconds(Int64(rng.below(600_000))))
+      default: .retry
+      }
+    }
+
+    /// Mostly the report the stage expects, sometimes any report (then ignored as unexpected).
+    mutating func currentReport(_ session: Session) -> EngineReport {
+      let load = session.load
+      if session.seekPending, rng.chance(40) {
+        // Usually the newest seek; sometimes a superseded or never-issued one.
+        let newest = session.lastSeek.rawValue
+        let seek = rng.chance(80) ? newest : (rng.chance(50) ? newest &- 1 : newest &+ 1)
+        return .seekCompleted(load, SeekID(seek))
+      }
+      if rng.chance(15) { return report(for: load) }
+      switch session.stage {
+      case .buffering: return rng.chance(90) ? .ready(load) : .failed(load, .network)
+      case .ready: return rng.chance(60) ? .stalled(load) : .reachedEnd(load)
+      case .stalled: return rng.chance(85) ? .resumed(load) : .failed(load, .decoding)
+      case .ended, .failed: return report(for: load)
+      }
+    }
+
+    /// A report of any kind about `load`.
+    mutating func report(for load: Load) -> EngineReport {
+      switch rng.below(6) {
+      case 0: .ready(load)
+      case 1: .stalled(load)
+      case 2: .resumed(load)
+      case 3: .seekCompleted(load, SeekID(UInt32(rng.below(3))))
+      case 4: .reachedEnd(load)
+      default: .failed(load, .network)
+      }
+    }
+  }
+}

@@ -1,0 +1,89 @@
+/// The command line of `player-bench`.
+struct Options {
+  /// Print one JSON object instead of the table.
+  var json = false
+  /// Tiny sizes, for CI: proves the benchmark builds and runs, times nothing.
+  var smoke = false
+  /// Events in the pre-generated stream.
+  var events = 3_000_000
+  /// Rounds; each round measures every workload once, interleaved.
+  var runs = 7
+  /// The stream's seed.
+  var seed: UInt64 = 0x5EED_2026
+  /// Threads for the concurrent driver figure.
+  var threads = 8
+  /// Seeds per buggy player for the fuzz figures.
+  var fuzzSeeds = 20
+  /// Print the usage and exit.
+  var help = false
+
+  static let usage = """
+    usage: player-bench [--json] [--smoke] [--events N] [--runs N] [--seed N] [--threads N]
+                        [--fuzz-seeds N]
+
+    Measures the Playhead reducer, the Player driver (one thread and several) and a naive
+    two-Bool player on one seeded event stream, plus the fuzz harness against its catalog
+    of buggy players. Build with -c release; debug figures mean nothing.
+
+      --json          one JSON object on stdout instead of the table
+      --smoke         tiny sizes for CI (seconds); not for timing
+      --events N      events in the stream (default 3000000; smoke 20000)
+      --runs N        rounds, at least 1 (default 7; smoke 5); figures are median and min-max
+      --seed N        the stream's seed (default 1592598566)
+      --threads N     threads for the concurrent driver (default 8)
+      --fuzz-seeds N  seeds per buggy player (default 20; smoke 3)
+    """
+
+  /// Bad command-line input: says which argument and what was expected.
+  struct UsageError: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  /// Parses the arguments after the program name.
+  /// - Throws: ``UsageError`` naming the bad argument.
+  static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+    var options = Options()
+    var events: Int?
+    var runs: Int?
+    var fuzzSeeds: Int?
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+      switch argument {
+      case "--json": options.json = true
+      case "--smoke": options.smoke = true
+      case "--help", "-h": options.help = true
+      case "--events": events = try number(argument, remaining.popFirst(), atLeast: 1)
+      case "--runs": runs = try number(argument, remaining.popFirst(), atLeast: 1)
+      case "--threads": options.threads = try number(argument, remaining.popFirst(), atLeast: 1)
+      case "--fuzz-seeds": fuzzSeeds = try number(argument, remaining.popFirst(), atLeast: 1)
+      case "--seed":
+        guard let text = remaining.popFirst() else {
+          throw UsageError(description: "--seed needs a value: a non-negative integer")
+        }
+        guard let seed = UInt64(text) else {
+          throw UsageError(description: "--seed: expected a non-negative integer, got '\(text)'")
+        }
+        options.seed = seed
+      default:
+        throw UsageError(description: "unknown argument '\(argument)' (try --help)")
+      }
+    }
+    options.events = events ?? (options.smoke ? 20_000 : options.events)
+    options.runs = runs ?? (options.smoke ? 5 : options.runs)
+    options.fuzzSeeds = fuzzSeeds ?? (options.smoke ? 3 : options.fuzzSeeds)
+    return options
+  }
+
+  private static func number(_ option: String, _ text: String?, atLeast minimum: Int)
+    throws(UsageError) -> Int
+  {
+    guard let text else {
+      throw UsageError(description: "\(option) needs a value: an integer of at least \(minimum)")
+    }
+    guard let value = Int(text), value >= minimum else {
+      throw UsageError(
+        description: "\(option): expected an integer of at least \(minimum), got '\(text)'")
+    }
+    return value
+  }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// `swift run -c release player-bench [--json] [--smoke]`: the figures of
+/// issue 5, printed as a table or as one JSON object.
+@main
+struct PlayerBench {
+  static func main() {
+    let options: Options
+    do {
+      options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+    } catch {
+      printError("player-bench: \(error)")
+      exit(2)
+    }
+    if options.help {
+      print(Options.usage)
+      return
+    }
+    #if DEBUG
+      printError("player-bench: warning: debug build; build with -c release for real figures")
+    #endif
+    let benchmark = Benchmark(options: options) { printError("player-bench: \($0)") }
+    let results = benchmark.run()
+    print(options.json ? Report.json(results) : Report.table(results), terminator: "")
+  }
+
+  /// Writes one line to standard error: progress and errors, never results.
+  static func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+  }
+}

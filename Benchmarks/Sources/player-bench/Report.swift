@@ -1,0 +1,227 @@
+import Foundation
+
+/// Turns ``Results`` into the table people read and the JSON object scripts read.
+enum Report {
+  static let reducerGoal = 100e6
+  static let driverGoal = 5e6
+
+  // MARK: Table
+
+  static func table(_ results: Results) -> String {
+    let options = results.options
+    var lines: [String] = []
+    lines.append(
+      "Playhead benchmarks: \(grouped(options.events)) events, seed \(options.seed), "
+        + "\(options.runs) rounds (median, min-max), \(cores) cores"
+        + (options.smoke ? ", SMOKE MODE (sizes too small for timing)" : ""))
+    lines.append("stream: " + mixLine(results.mix, total: options.events))
+    lines.append("")
+    lines.append(row("workload", "median", "min - max", "goal", "status"))
+    lines.append(
+      row(
+        "reducer (transition(on:))", rate(results.reducer.median), range(results.reducer),
+        ">= 100 M/s", verdict(results.reducer.median, goal: reducerGoal)))
+    lines.append(
+      row(
+        "driver, 1 thread, no-op engine", rate(results.driver.median), range(results.driver),
+        ">= 5 M/s", verdict(results.driver.median, goal: driverGoal)))
+    let lost = results.lostEvents
+    lines.append(
+      row(
+        "driver, \(options.threads) threads", rate(results.driverThreaded.median),
+        range(results.driverThreaded), "no lost event",
+        lost == 0
+          ? "met: 0 lost of \(grouped(options.events * options.runs))"
+          : "MISSED: \(grouped(Int(lost))) lost"))
+    lines.append(
+      row("naive two-Bool player", rate(results.naive.median), range(results.naive), "baseline", ""))
+    lines.append(
+      row(
+        "reducer / naive (paired)", ratio(results.reducerOverNaive.median),
+        ratioRange(results.reducerOverNaive), "", ""))
+    lines.append(
+      row(
+        "driver / naive (paired)", ratio(results.driverOverNaive.median),
+        ratioRange(results.driverOverNaive), "", ""))
+    lines.append(
+      "  (\(options.threads)-thread driver: at most \(grouped(results.maxQueued)) events queued at once)")
+    lines.append("")
+    lines.append("allocations per event (malloc calls counted over one pass of the stream):")
+    lines.append(allocationLine("reducer", results.reducerAllocations, events: options.events, goal: true))
+    lines.append(allocationLine("driver", results.driverAllocations, events: options.events, goal: false))
+    lines.append(allocationLine("naive", results.naiveAllocations, events: options.events, goal: false))
+    lines.append("")
+    lines.append(
+      "sizes (bytes): " + results.sizes.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
+    lines.append("")
+    lines.append(contentsOf: fuzzLines(results.fuzz, options: options))
+    lines.append("")
+    lines.append("checksum \(String(results.checksum, radix: 16)) (keeps the optimizer honest)")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private static var cores: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+  private static func row(_ a: String, _ b: String, _ c: String, _ d: String, _ e: String) -> String {
+    let text =
+      a.padding(toLength: 32, withPad: " ", startingAt: 0) + b.padding(toLength: 12, withPad: " ", startingAt: 0)
+      + c.padding(toLength: 22, withPad: " ", startingAt: 0)
+      + d.padding(toLength: 15, withPad: " ", startingAt: 0) + e
+    return text.trimmingCharacters(in: .whitespaces)
+  }
+
+  private static func rate(_ value: Double) -> String { String(format: "%.1f M/s", value / 1e6) }
+
+  private static func range(_ sample: Sample) -> String {
+    String(format: "%.1f - %.1f M/s", sample.min / 1e6, sample.max / 1e6)
+  }
+
+  private static func ratio(_ value: Double) -> String { String(format: "%.2fx", value) }
+
+  private static func ratioRange(_ sample: Sample) -> String {
+    String(format: "%.2f - %.2fx", sample.min, sample.max)
+  }
+
+  private static func verdict(_ value: Double, goal: Double) -> String {
+    value >= goal
+      ? String(format: "met (%.1fx the goal)", value / goal)
+      : String(format: "MISSED by %.0f%% (%.2fx the goal)", (1 - value / goal) * 100, value / goal)
+  }
+
+  private static func allocationLine(_ name: String, _ calls: UInt64?, events: Int, goal: Bool)
+    -> String
+  {
+    let label = "  " + name.padding(toLength: 9, withPad: " ", startingAt: 0)
+    guard let calls else { return label + "n/a (allocations are counted on Linux with glibc only)" }
+    var text = label + perEvent(calls, events: events) + " (\(grouped(Int(calls))) calls / \(grouped(events)) events)"
+    if goal { text += calls == 0 ? "  goal 0: met" : "  goal 0: MISSED" }
+    return text
+  }
+
+  private static func perEvent(_ calls: UInt64, events: Int) -> String {
+    calls == 0 ? "0" : String(format: "%.6f", Double(calls) / Double(events))
+  }
+
+  private static func mixLine(_ mix: EventStream.Mix, total: Int) -> String {
+    func percent(_ count: Int) -> String { String(format: "%.0f%%", Double(count) / Double(max(total, 1)) * 100) }
+    return "\(percent(mix.intents)) intents, \(percent(mix.currentReports)) current reports, "
+      + "\(percent(mix.staleReports)) stale, \(percent(mix.neverIssuedReports)) never issued, "
+      + "\(percent(mix.mismatchedReports)) wrong media, \(percent(mix.duplicates)) duplicates, "
+      + "\(percent(mix.watchdogs)) watchdogs, \(grouped(mix.hostileOrders)) play-stop-late-ready triples; "
+      + "\(percent(mix.ignored)) ignored by the reducer"
+  }
+
+  private static func fuzzLines(_ fuzz: FuzzFigures?, options: Options) -> [String] {
+    guard let fuzz else {
+      return ["fuzz harness (PlayerFuzz): pending (the library offers no usable API yet)"]
+    }
+    var lines = [
+      "fuzz harness (PlayerFuzz), \(options.fuzzSeeds) seeds per buggy player, medians:",
+      "  checked events/s " + rate(fuzz.checkedEventsPerSecond.median) + " ("
+        + range(fuzz.checkedEventsPerSecond) + ")",
+    ]
+    if let depth = fuzz.exhaustiveDepth { lines.append("  exhaustive depth in the time budget: \(depth)") }
+    lines.append(
+      "  " + "buggy player".padding(toLength: 30, withPad: " ", startingAt: 0)
+        + "ms to fail  cases to fail  shrunk length  missed seeds")
+    for player in fuzz.players {
+      lines.append(
+        "  " + player.name.padding(toLength: 30, withPad: " ", startingAt: 0)
+          + String(
+            format: "%-11.2f %-14.0f %-14.0f %d", player.milliseconds.median, player.cases.median,
+            player.shrunkLength.median, player.missed))
+    }
+    return lines
+  }
+
+  static func grouped(_ value: Int) -> String {
+    let digits = String(value.magnitude)
+    var result = ""
+    for (index, digit) in digits.enumerated() {
+      if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
+      result.append(digit)
+    }
+    return value < 0 ? "-" + result : result
+  }
+
+  // MARK: JSON
+
+  static func json(_ results: Results) -> String {
+    let options = results.options
+    var fields: [(String, String)] = [
+      ("events", "\(options.events)"), ("runs", "\(options.runs)"), ("seed", "\(options.seed)"),
+      ("smoke", "\(options.smoke)"), ("cores", "\(cores)"),
+    ]
+    func sample(_ key: String, _ value: Sample) {
+      fields.append((key, number(value.median.rounded())))
+      fields.append((key + "_min", number(value.min.rounded())))
+      fields.append((key + "_max", number(value.max.rounded())))
+    }
+    sample("reducer_events_per_second", results.reducer)
+    fields.append(("reducer_allocations_per_event", allocationsPerEvent(results.reducerAllocations, options)))
+    sample("driver_events_per_second", results.driver)
+    fields.append(("driver_allocations_per_event", allocationsPerEvent(results.driverAllocations, options)))
+    sample("driver_events_per_second_\(options.threads)_threads", results.driverThreaded)
+    fields.append(("driver_\(options.threads)_threads_lost_events", "\(results.lostEvents)"))
+    sample("naive_events_per_second", results.naive)
+    fields.append(("naive_allocations_per_event", allocationsPerEvent(results.naiveAllocations, options)))
+    fields.append(("reducer_over_naive", number(results.reducerOverNaive.median)))
+    fields.append(("driver_over_naive", number(results.driverOverNaive.median)))
+    for (key, size) in zip(
+      ["state_size_bytes", "event_size_bytes", "transition_size_bytes", "command_size_bytes"],
+      results.sizes.map(\.1))
+    {
+      fields.append((key, "\(size)"))
+    }
+    if let fuzz = results.fuzz {
+      fields.append(("fuzz_status", "\"measured\""))
+      fields.append(("fuzz_checked_events_per_second", number(fuzz.checkedEventsPerSecond.median.rounded())))
+      fields.append(("fuzz_exhaustive_depth", fuzz.exhaustiveDepth.map { "\($0)" } ?? "null"))
+      let players = fuzz.players.map { player in
+        "\(string(player.name)): {\"median_ms_to_first_failure\": \(number(player.milliseconds.median)), "
+          + "\"median_cases_to_first_failure\": \(number(player.cases.median)), "
+          + "\"median_shrunk_length\": \(number(player.shrunkLength.median)), "
+          + "\"seeds\": \(options.fuzzSeeds), \"missed_seeds\": \(player.missed)}"
+      }
+      fields.append(("fuzz_buggy_players", "{" + players.joined(separator: ", ") + "}"))
+    } else {
+      fields.append(("fuzz_status", "\"pending\""))
+      fields.append(("fuzz_checked_events_per_second", "null"))
+      fields.append(("fuzz_exhaustive_depth", "null"))
+      fields.append(("fuzz_buggy_players", "{}"))
+    }
+    fields.append(("checksum", "\(results.checksum)"))
+    var seen = Set<String>()
+    let body = fields.filter { seen.insert($0.0).inserted }.map { "  \(string($0.0)): \($0.1)" }
+    return "{\n" + body.joined(separator: ",\n") + "\n}\n"
+  }
+
+  private static func allocationsPerEvent(_ calls: UInt64?, _ options: Options) -> String {
+    guard let calls else { return "null" }
+    return number(Double(calls) / Double(options.events))
+  }
+
+  private static func number(_ value: Double) -> String {
+    guard value.isFinite else { return "null" }
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    return String(format: "%.6g", value)
+  }
+
+  private static func string(_ text: String) -> String {
+    var escaped = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": escaped += "\\\""
+      case "\\": escaped += "\\\\"
+      case "\n": escaped += "\\n"
+      default:
+        if scalar.value < 0x20 {
+          escaped += String(format: "\\u%04x", scalar.value)
+        } else {
+          escaped.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return escaped + "\""
+  }
+}

@@ -1,0 +1,81 @@
+import Dispatch
+import Foundation
+import PlayerEngine
+import PlayerState
+
+/// An engine that does nothing: what remains is the cost of Playhead itself.
+struct NoOpEngine: PlaybackEngine {
+  func execute(_ command: EngineCommand, reports: ReportSink) {}
+}
+
+/// The workloads the benchmark times, each fed the same pre-generated events.
+/// Each returns a checksum that the benchmark prints, so that the optimizer
+/// cannot drop the work.
+enum Workloads {
+  /// The pure reducer, from idle, over every event.
+  static func reducer(_ events: [PlaybackEvent]) -> UInt64 {
+    var state = PlaybackState()
+    var checksum: UInt64 = 0
+    for event in events {
+      let transition = state.transition(on: event)
+      checksum &+= UInt64(transition.commands.count)
+      state = transition.next
+    }
+    return checksum &+ UInt64(state.issuedLoads)
+  }
+
+  /// The driver with a no-op engine, every event sent from the calling thread.
+  static func driver(_ events: [PlaybackEvent]) -> UInt64 {
+    let player = Player(engine: NoOpEngine())
+    for event in events { player.send(event) }
+    let statistics = player.statistics
+    return statistics.processed &+ statistics.ignoredReports &+ UInt64(player.state.issuedLoads)
+  }
+
+  /// The result of sending a stream to one player from several threads at once.
+  struct Concurrent {
+    var elapsed: Duration
+    var processed: UInt64
+    var maxQueued: Int
+  }
+
+  /// The driver with a no-op engine, the events split into `threads`
+  /// contiguous slices, each sent by its own thread. The clock runs from the
+  /// moment all threads are released until the last one has returned; a
+  /// sender returns only once its event is processed or queued behind the
+  /// thread that is draining, and the drainer returns only once the queue is
+  /// empty, so when every thread has returned every event has been reduced.
+  static func driver(_ events: [PlaybackEvent], threads: Int) -> Concurrent {
+    let player = Player(engine: NoOpEngine())
+    let ready = DispatchSemaphore(value: 0)
+    let go = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    let size = (events.count + threads - 1) / threads
+    for index in 0..<threads {
+      let slice = events[min(index * size, events.count)..<min((index + 1) * size, events.count)]
+      let thread = Thread {
+        ready.signal()
+        go.wait()
+        for event in slice { player.send(event) }
+        done.signal()
+      }
+      thread.start()
+    }
+    for _ in 0..<threads { ready.wait() }
+    let clock = ContinuousClock()
+    let start = clock.now
+    for _ in 0..<threads { go.signal() }
+    for _ in 0..<threads { done.wait() }
+    let elapsed = clock.now - start
+    let statistics = player.statistics
+    return Concurrent(
+      elapsed: elapsed, processed: statistics.processed, maxQueued: statistics.maxQueued)
+  }
+
+  /// The naive baseline over the same events.
+  static func naive(_ events: [PlaybackEvent]) -> UInt64 {
+    let player = NaivePlayer(engine: NoOpNaiveEngine())
+    for event in events { player.handle(event) }
+    return UInt64(player.engineCalls) &+ (player.isPlaying ? 1 : 0) &+ (player.isBuffering ? 2 : 0)
+  }
+}

@@ -1,2 +1,0 @@
-// Placeholder: the benchmark work replaces this file.
-print("player-bench")
