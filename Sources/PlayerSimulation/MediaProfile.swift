@@ -1,0 +1,86 @@
+public import PlayerState
+
+/// How a piece of fake media behaves in the ``FakeMediaEngine``: how long it
+/// buffers, how long it lasts, whether it stalls or fails, and how long seeks take.
+///
+/// Every time is virtual: it passes only when the ``VirtualClock`` is advanced.
+///
+/// ```swift
+/// var slow = MediaProfile(readyAfter: .milliseconds(300), duration: .seconds(5))
+/// slow.stallAt = .seconds(2)          // rebuffer once, 2 s into the media…
+/// slow.stallFor = .milliseconds(500)  // …for half a second
+/// ```
+public struct MediaProfile: Hashable, Sendable {
+  /// Time from `load` to the `ready` report.
+  public var readyAfter: Duration
+  /// Length of the media; playing past it reports `reachedEnd`.
+  public var duration: Duration
+  /// Position in the media at which playback stalls once, or nil for never.
+  public var stallAt: Duration?
+  /// How long the stall lasts before `resumed` is reported.
+  public var stallFor: Duration
+  /// Time from `load` after which the load fails, or nil for never.
+  public var failAfter: Duration?
+  /// The reason reported when the load fails.
+  public var failureReason: FailureReason
+  /// Time from `seek` to its `seekCompleted` report.
+  public var seekLatency: Duration
+
+  /// A profile; the defaults are those of media a script never describes.
+  /// - Parameters:
+  ///   - readyAfter: time from `load` to `ready`; 200 ms by default.
+  ///   - duration: length of the media; 10 s by default.
+  ///   - stallAt: position of a single stall, or nil (the default) for none.
+  ///   - stallFor: how long the stall lasts; 1 s by default.
+  ///   - failAfter: time from `load` to a failure, or nil (the default) for none.
+  ///   - failureReason: the failure's reason; `network` by default.
+  ///   - seekLatency: time from `seek` to its completion; 50 ms by default.
+  public init(
+    readyAfter: Duration = .milliseconds(200), duration: Duration = .seconds(10),
+    stallAt: Duration? = nil, stallFor: Duration = .seconds(1), failAfter: Duration? = nil,
+    failureReason: FailureReason = .network, seekLatency: Duration = .milliseconds(50)
+  ) {
+    self.readyAfter = readyAfter
+    self.duration = duration
+    self.stallAt = stallAt
+    self.stallFor = stallFor
+    self.failAfter = failAfter
+    self.failureReason = failureReason
+    self.seekLatency = seekLatency
+  }
+
+  /// The profile of media nobody described: ready after 200 ms, 10 s long,
+  /// no stall, no failure, seeks take 50 ms.
+  public static let standard = MediaProfile()
+}
+
+/// How the ``FakeMediaEngine`` misbehaves when hostile, the way real engines do.
+///
+/// A hostile engine always delivers the callbacks of loads it was told to
+/// stop (or that newer loads replaced), late. It also sends some reports
+/// twice and answers some commands re-entrantly, from inside `execute`. Which
+/// ones is decided by a SplitMix64 generator seeded with ``seed``, so a run
+/// is reproducible.
+///
+/// ```swift
+/// let engine = FakeMediaEngine(clock: clock, hostile: HostileMode(seed: 42))
+/// ```
+public struct HostileMode: Hashable, Sendable {
+  /// The seed of the generator that picks the duplicated and re-entrant answers.
+  public var seed: UInt64
+  /// Chance, in percent (0–100), that a report is sent a second time a little later.
+  public var duplicatePercent: Int
+  /// Chance, in percent (0–100), that a `load` or `seek` is answered from inside `execute`.
+  public var reentrantPercent: Int
+
+  /// A hostile mode.
+  /// - Parameters:
+  ///   - seed: the generator's seed; 1 by default.
+  ///   - duplicatePercent: chance of duplicating a report; 25 by default.
+  ///   - reentrantPercent: chance of a re-entrant answer; 25 by default.
+  public init(seed: UInt64 = 1, duplicatePercent: Int = 25, reentrantPercent: Int = 25) {
+    self.seed = seed
+    self.duplicatePercent = min(max(duplicatePercent, 0), 100)
+    self.reentrantPercent = min(max(reentrantPercent, 0), 100)
+  }
+}

@@ -1,2 +1,0 @@
-// Placeholder: the player-sim work replaces this file.
-import PlayerEngine

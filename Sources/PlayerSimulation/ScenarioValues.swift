@@ -1,0 +1,236 @@
+import PlayerState
+
+/// The value syntaxes of scenario scripts: names, loads, times, numbers,
+/// reasons and commands. Each returns a value or a positioned error.
+extension LineReader {
+  private static let mediaNameRule = "a media name without spaces or any of # = ( ) ,"
+
+  /// A media id as written, checked for characters that would make it ambiguous.
+  func mediaID(_ token: ScenarioToken) throws(ScenarioError) -> MediaID {
+    let forbidden: Set<Unicode.Scalar> = ["#", "=", "(", ")", ","]
+    guard !token.text.unicodeScalars.contains(where: forbidden.contains) else {
+      throw error(
+        token, found: "bad media name \(ScenarioError.quoted(token.text))",
+        expected: Self.mediaNameRule)
+    }
+    return MediaID(token.text)
+  }
+
+  /// The next word as a media declared by an earlier `media` line.
+  mutating func mediaName(declared: Set<MediaID>) throws(ScenarioError) -> MediaID {
+    let token = try next("a media name, as in 'play A'")
+    return try declaredMedia(token, text: token.text, column: token.column, declared: declared)
+  }
+
+  private func declaredMedia(
+    _ token: ScenarioToken, text: String, column: Int, declared: Set<MediaID>
+  ) throws(ScenarioError) -> MediaID {
+    let media = try mediaID(ScenarioToken(text: text, column: column))
+    guard declared.contains(media) else {
+      throw error(
+        at: column, found: "unknown media \(ScenarioError.quoted(text))",
+        expected: "a media declared above with 'media \(text)'")
+    }
+    return media
+  }
+
+  /// `A#2`: a declared media and a load token.
+  func loadName(_ token: ScenarioToken, declared: Set<MediaID>) throws(ScenarioError) -> Load {
+    let scalars = token.text.unicodeScalars
+    guard let hash = scalars.lastIndex(of: "#"), hash != scalars.startIndex else {
+      throw error(
+        token, found: "bad load \(ScenarioError.quoted(token.text))",
+        expected: "MEDIA#TOKEN, such as A#1")
+    }
+    let mediaText = String(scalars[..<hash])
+    let tokenText = String(scalars[scalars.index(after: hash)...])
+    let tokenColumn = token.column + scalars.distance(from: scalars.startIndex, to: hash) + 1
+    let media = try declaredMedia(token, text: mediaText, column: token.column, declared: declared)
+    let number = try number(
+      ScenarioToken(text: tokenText, column: tokenColumn), upTo: UInt32.max, what: "a load token")
+    return Load(media, number)
+  }
+
+  /// Splits `key=value`; the value's column points after the `=`.
+  func keyValue(_ token: ScenarioToken, example: String) throws(ScenarioError) -> (
+    ScenarioToken, ScenarioToken
+  ) {
+    let scalars = token.text.unicodeScalars
+    guard let equals = scalars.firstIndex(of: "="), equals != scalars.startIndex else {
+      throw error(
+        token, found: "found \(ScenarioError.quoted(token.text))",
+        expected: "an option key=value, such as \(example)")
+    }
+    let offset = scalars.distance(from: scalars.startIndex, to: equals)
+    let key = ScenarioToken(text: String(scalars[..<equals]), column: token.column)
+    let value = ScenarioToken(
+      text: String(scalars[scalars.index(after: equals)...]), column: token.column + offset + 1)
+    return (key, value)
+  }
+
+  /// `250ms`, `5s`, `1.5s` (at most three decimals), up to ``ScenarioParser/maximumMilliseconds``.
+  func duration(_ token: ScenarioToken, positive: Bool = false) throws(ScenarioError) -> Duration {
+    let expected = "a time in ms or s, such as 250ms or 1.5s"
+    let bad = error(token, found: "bad time \(ScenarioError.quoted(token.text))", expected: expected)
+    var scalars = Array(token.text.unicodeScalars)
+    let perSecond: Int64
+    if scalars.count >= 2, scalars[scalars.count - 2] == "m", scalars[scalars.count - 1] == "s" {
+      scalars.removeLast(2)
+      perSecond = 1
+    } else if scalars.last == "s" {
+      scalars.removeLast(1)
+      perSecond = 1000
+    } else {
+      throw bad
+    }
+    let parts = scalars.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+    guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy(Self.isDigit) else { throw bad }
+    var fraction: Int64 = 0
+    if parts.count == 2 {
+      let digits = parts[1]
+      guard perSecond == 1000, (1...3).contains(digits.count), digits.allSatisfy(Self.isDigit)
+      else { throw bad }
+      for digit in digits { fraction = fraction * 10 + Int64(digit.value - 48) }
+      for _ in digits.count..<3 { fraction *= 10 }
+    }
+    var milliseconds: Int64 = 0
+    for digit in whole {
+      milliseconds = milliseconds * 10 + Int64(digit.value - 48) * perSecond
+      if milliseconds > ScenarioParser.maximumMilliseconds {
+        throw error(
+          token, found: "time \(ScenarioError.quoted(token.text)) too large",
+          expected: "at most \(ScenarioParser.maximumMilliseconds / 1000)s")
+      }
+    }
+    milliseconds += fraction
+    if milliseconds > ScenarioParser.maximumMilliseconds {
+      throw error(
+        token, found: "time \(ScenarioError.quoted(token.text)) too large",
+        expected: "at most \(ScenarioParser.maximumMilliseconds / 1000)s")
+    }
+    if positive, milliseconds == 0 {
+      throw error(token, found: "time \(ScenarioError.quoted(token.text))", expected: "a time above 0ms")
+    }
+    return .milliseconds(milliseconds)
+  }
+
+  /// A decimal number in `0...limit`.
+  func number<Number: FixedWidthInteger & UnsignedInteger>(
+    _ token: ScenarioToken, upTo limit: Number, what: String
+  ) throws(ScenarioError) -> Number {
+    guard !token.text.isEmpty, token.text.unicodeScalars.allSatisfy(Self.isDigit) else {
+      throw error(
+        token, found: "bad number \(ScenarioError.quoted(token.text))",
+        expected: "\(what): a whole number such as 1")
+    }
+    var value: Number = 0
+    for digit in token.text.unicodeScalars {
+      let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+      let (sum, overflowAgain) = shifted.addingReportingOverflow(Number(digit.value - 48))
+      guard !overflow, !overflowAgain, sum <= limit else {
+        throw error(
+          token, found: "number \(ScenarioError.quoted(token.text)) too large",
+          expected: "\(what) of at most \(limit)")
+      }
+      value = sum
+    }
+    return value
+  }
+
+  /// `25%` or `25`, from 0 to 100.
+  func percent(_ token: ScenarioToken) throws(ScenarioError) -> Int {
+    var text = Substring(token.text)
+    if text.hasSuffix("%") { text.removeLast() }
+    let value = try? number(ScenarioToken(text: String(text), column: token.column), upTo: UInt8.max, what: "")
+    guard let value, value <= 100 else {
+      throw error(
+        token, found: "bad percentage \(ScenarioError.quoted(token.text))",
+        expected: "a percentage from 0% to 100%")
+    }
+    return Int(value)
+  }
+
+  /// `network`, `decoding`, `unsupported`, `notFound`, `timeout` or `engine(CODE)`.
+  func failureReason(_ token: ScenarioToken) throws(ScenarioError) -> FailureReason {
+    switch token.text {
+    case "network": return .network
+    case "decoding": return .decoding
+    case "unsupported": return .unsupported
+    case "notFound", "not-found": return .notFound
+    case "timeout": return .timeout
+    default:
+      if token.text.hasPrefix("engine("), token.text.hasSuffix(")") {
+        let inner = token.text.dropFirst(7).dropLast()
+        if let code = Int32(inner) { return .engine(code: code) }
+      }
+      throw error(
+        token, found: "unknown reason \(ScenarioError.quoted(token.text))",
+        expected: "one of network, decoding, unsupported, notFound, timeout, engine(CODE)")
+    }
+  }
+
+  /// Commands in their compact forms, as in `load(A#1) seek(A#1, 2000ms, seek#1)`.
+  func commands(_ words: [ScenarioToken], declared: Set<MediaID>) throws(ScenarioError)
+    -> [EngineCommand]
+  {
+    var result: [EngineCommand] = []
+    var group: [ScenarioToken] = []
+    var depth = 0
+    for word in words {
+      group.append(word)
+      for scalar in word.text.unicodeScalars {
+        if scalar == "(" { depth += 1 }
+        if scalar == ")" { depth -= 1 }
+      }
+      if depth <= 0 {
+        result.append(try command(group, declared: declared))
+        group.removeAll()
+        depth = 0
+      }
+    }
+    if let first = group.first {
+      throw error(
+        first, found: "unbalanced \(ScenarioError.quoted(group.map(\.text).joined(separator: " ")))",
+        expected: "a closing ')'")
+    }
+    return result
+  }
+
+  private func command(_ words: [ScenarioToken], declared: Set<MediaID>) throws(ScenarioError)
+    -> EngineCommand
+  {
+    let first = words[0]
+    let text = words.map(\.text).joined()
+    let expected =
+      "a command such as load(A#1), start(A#1), pause(A#1), stop(A#1) or seek(A#1, 2000ms, seek#1)"
+    let bad = error(first, found: "bad command \(ScenarioError.quoted(text))", expected: expected)
+    let scalars = text.unicodeScalars
+    guard let open = scalars.firstIndex(of: "("), scalars.last == ")" else { throw bad }
+    let name = String(scalars[..<open])
+    let inside = scalars[scalars.index(after: open)..<scalars.index(before: scalars.endIndex)]
+    let arguments = inside.split(separator: ",", omittingEmptySubsequences: false).map {
+      ScenarioToken(text: String($0), column: first.column)
+    }
+    guard let loadText = arguments.first else { throw bad }
+    let load = try loadName(loadText, declared: declared)
+    switch (name, arguments.count) {
+    case ("load", 1): return .load(load)
+    case ("start", 1): return .start(load)
+    case ("pause", 1): return .pause(load)
+    case ("stop", 1): return .stop(load)
+    case ("seek", 3):
+      let time = try duration(arguments[1]).wholeMilliseconds
+      let seekText = arguments[2].text
+      guard seekText.hasPrefix("seek#") else { throw bad }
+      let seek = try number(
+        ScenarioToken(text: String(seekText.dropFirst(5)), column: first.column), upTo: UInt32.max,
+        what: "a seek id")
+      return .seek(load, to: .milliseconds(time), SeekID(seek))
+    default: throw bad
+    }
+  }
+
+  private static func isDigit(_ scalar: Unicode.Scalar) -> Bool {
+    scalar >= "0" && scalar <= "9"
+  }
+}
