@@ -1,6 +1,5 @@
 public import PlayerEngine
 public import PlayerState
-import Synchronization
 
 /// An engine for tests: records every command it receives, in order, and
 /// answers with scripted reports immediately (re-entrantly, from inside
@@ -41,14 +40,27 @@ public final class SpyEngine: PlaybackEngine {
     var commands: [EngineCommand] = []
     var pending: [(EngineReport, ReportSink)] = []
     var sink: ReportSink?
+    /// Loads received and not yet stopped; tracked for a contract-keeping spy.
+    var live: Set<Load> = []
   }
 
   private let replies: @Sendable (EngineCommand) -> [Reply]
-  private let log = Mutex(Log())
+  private let keepsContract: Bool
+  private let log = Locked(Log())
 
   /// A spy that answers each command with the replies the closure returns.
-  /// - Parameter replies: the script; by default the spy never answers.
-  public init(replies: @escaping @Sendable (EngineCommand) -> [Reply] = { _ in [] }) {
+  /// - Parameters:
+  ///   - keepsContract: when true, the spy keeps the engine contract whatever
+  ///     the script says: it sends replies only about loads it received and
+  ///     has not stopped, and `stop` discards the stopped load's queued
+  ///     replies. When false (the default) it sends exactly what the script
+  ///     says, late callbacks after `stop` included: the hostile engine.
+  ///   - replies: the script; by default the spy never answers.
+  public init(
+    keepsContract: Bool = false,
+    replies: @escaping @Sendable (EngineCommand) -> [Reply] = { _ in [] }
+  ) {
+    self.keepsContract = keepsContract
     self.replies = replies
   }
 
@@ -64,12 +76,39 @@ public final class SpyEngine: PlaybackEngine {
     }
   }
 
+  /// A spy that answers like ``cooperative(_:)`` but keeps the engine
+  /// contract: it answers only loads it received and has not stopped, and a
+  /// `stop` discards the load's queued `.later` replies. It passes
+  /// ``EngineConformance``; ``cooperative(_:)`` does not, on purpose: its
+  /// `.later` replies are the late callbacks that tests of the machine need.
+  public static func conforming(_ timing: Timing) -> SpyEngine {
+    SpyEngine(keepsContract: true) { command in
+      switch command {
+      case .load(let load): [Reply(.ready(load), timing)]
+      case .seek(let load, _, let seek): [Reply(.seekCompleted(load, seek), timing)]
+      case .start, .pause, .stop: []
+      }
+    }
+  }
+
   /// Records the command, then sends or queues its scripted replies.
   public func execute(_ command: EngineCommand, reports: ReportSink) {
-    let answers = replies(command)
+    var answers = replies(command)
     log.withLock { log in
       log.commands.append(command)
       log.sink = reports
+      if keepsContract {
+        switch command {
+        case .load(let load):
+          log.live.insert(load)
+        case .stop(let load):
+          log.live.remove(load)
+          log.pending.removeAll { $0.0.load == load }
+        case .start, .pause, .seek:
+          break
+        }
+        answers.removeAll { !log.live.contains($0.report.load) }
+      }
       for answer in answers where answer.timing == .later {
         log.pending.append((answer.report, reports))
       }
@@ -95,7 +134,11 @@ public final class SpyEngine: PlaybackEngine {
       defer { log.pending.removeAll() }
       return log.pending
     }
-    for (report, sink) in due { sink.send(report) }
+    for (report, sink) in due {
+      // A reply queued before a re-entrant `stop` of its load must not follow it.
+      if keepsContract, !log.withLock({ $0.live.contains(report.load) }) { continue }
+      sink.send(report)
+    }
   }
 
   /// Sends a report now, from the calling thread, through the sink of the

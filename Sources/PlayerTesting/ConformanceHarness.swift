@@ -1,0 +1,208 @@
+import Dispatch
+import PlayerEngine
+import PlayerState
+import Synchronization
+
+/// Drives one engine for ``EngineConformance``: executes commands one at a
+/// time the way a ``Player`` does, records every report, judges each one as
+/// it arrives, and lets the kit wait for a condition.
+///
+/// Commands are executed like ``Player`` executes them: never two at once;
+/// the first sender drains the queue, and a command sent while another runs
+/// (from inside `execute`, or from a report callback on another thread) is
+/// queued and run by the thread already draining. The harness's lock is never
+/// held while the engine runs, so re-entrant reports cannot deadlock on it.
+final class ConformanceHarness: Sendable {
+  private let engine: any PlaybackEngine
+  private let timing: EngineConformance.Timing
+  private let state = Mutex(State())
+
+  init(engine: any PlaybackEngine, timing: EngineConformance.Timing) {
+    self.engine = engine
+    self.timing = timing
+  }
+
+  /// The report sink handed to the engine with every command.
+  private var sink: ReportSink {
+    ReportSink { [weak self] report in self?.receive(report) }
+  }
+
+  // MARK: Commands
+
+  /// Queues a command and starts executing the queue: inline when the timing
+  /// is driven (deterministic), otherwise on a Dispatch thread so that an
+  /// engine that blocks cannot block the kit. Returns the command's id.
+  @discardableResult
+  func send(_ command: EngineCommand) -> Int {
+    let id = state.withLock { $0.enqueue(command) }
+    switch timing {
+    case .driven: drain()
+    case .realTime: DispatchQueue.global().async { self.drain() }
+    }
+    return id
+  }
+
+  /// Runs queued commands until the queue is empty, unless another thread is
+  /// already doing so (that thread will run them).
+  private func drain() {
+    var job = state.withLock { state -> (Int, EngineCommand)? in
+      guard !state.draining, let first = state.dequeue() else { return nil }
+      state.draining = true
+      return first
+    }
+    while let (id, command) = job {
+      engine.execute(command, reports: sink)
+      let (next, due) = state.withLock { state in
+        state.returned(id, command)
+        let next = state.dequeue()
+        if next == nil { state.draining = false }
+        return (next, state.satisfiedWaiters())
+      }
+      for waiter in due { waiter.resume(returning: true) }
+      job = next
+    }
+  }
+
+  // MARK: Reports
+
+  private func receive(_ report: EngineReport) {
+    let (reentrant, due) = state.withLock { state in
+      (state.judge(report), state.satisfiedWaiters())
+    }
+    for waiter in due { waiter.resume(returning: true) }
+    // A Player that is not busy processes the report on the reporting thread
+    // and executes the resulting command right there, inside the callback.
+    if reentrant { drain() }
+  }
+
+  // MARK: Checks' access to the record
+
+  /// Reads or changes the record under the lock.
+  func withRecord<R: Sendable>(_ body: @Sendable (inout Record) -> R) -> R {
+    state.withLock { body(&$0.record) }
+  }
+
+  /// Waits until `condition` holds for the record: drives the engine when the
+  /// timing is driven, otherwise waits up to the timeout for it to become
+  /// true as reports and returns arrive. Returns whether it held.
+  func wait(until condition: @escaping @Sendable (Record) -> Bool) async -> Bool {
+    switch timing {
+    case .driven(let step):
+      while !state.withLock({ condition($0.record) }) {
+        guard step() else { return false }
+      }
+      return true
+    case .realTime(let timeout, _):
+      return await withCheckedContinuation { continuation in
+        let id = state.withLock { state -> Int? in
+          if condition(state.record) { return nil }
+          return state.addWaiter(condition, continuation)
+        }
+        guard let id else { return continuation.resume(returning: true) }
+        let nanoseconds = timeout.clampedNanoseconds
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+          let expired = self.state.withLock { $0.removeWaiter(id) }
+          expired?.resume(returning: false)
+        }
+      }
+    }
+  }
+
+  /// Lets reports that must not come have their chance to come: drives the
+  /// engine until it is idle, or waits the quiet period in real time.
+  func settle() async {
+    switch timing {
+    case .driven(let step):
+      while step() {}
+    case .realTime(_, let quietPeriod):
+      try? await Task.sleep(for: quietPeriod)
+    }
+  }
+
+  /// The outcome so far.
+  var report: ConformanceReport { state.withLock { $0.record.report } }
+}
+
+extension Duration {
+  /// Whole nanoseconds, clamped to `Int`; negative becomes 0.
+  var clampedNanoseconds: Int {
+    let (seconds, attoseconds) = components
+    if seconds < 0 { return 0 }
+    if seconds >= Int64(Int.max / 1_000_000_000) { return Int.max }
+    return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+  }
+}
+
+extension ConformanceHarness {
+  /// The harness's mutable state, only touched under its lock.
+  fileprivate struct State: Sendable {
+    var record = Record()
+    var queue: [(Int, EngineCommand)] = []
+    var draining = false
+    var nextCommand = 0
+    var waiters: [Waiter] = []
+    var nextWaiter = 0
+
+    struct Waiter: Sendable {
+      let id: Int
+      let condition: @Sendable (Record) -> Bool
+      let continuation: CheckedContinuation<Bool, Never>
+    }
+
+    mutating func enqueue(_ command: EngineCommand) -> Int {
+      nextCommand += 1
+      queue.append((nextCommand, command))
+      record.sent(command)
+      return nextCommand
+    }
+
+    mutating func dequeue() -> (Int, EngineCommand)? {
+      queue.isEmpty ? nil : queue.removeFirst()
+    }
+
+    mutating func returned(_ id: Int, _ command: EngineCommand) {
+      record.returned.insert(id)
+      if case .stop(let load) = command, record.issued[load.token] != nil,
+        record.blameAfterStop[load.token] == nil
+      {
+        record.blameAfterStop[load.token] = .noReportAfterStop
+      }
+    }
+
+    /// Records and judges a report; true when it asks for a re-entrant command.
+    mutating func judge(_ report: EngineReport) -> Bool {
+      record.judge(report)
+      guard case .ready(let load) = report, load == record.reentrantLoad,
+        record.reentrantCommand == nil
+      else { return false }
+      record.reentrantCommand = enqueue(.start(load))
+      return true
+    }
+
+    mutating func addWaiter(
+      _ condition: @escaping @Sendable (Record) -> Bool,
+      _ continuation: CheckedContinuation<Bool, Never>
+    ) -> Int {
+      nextWaiter += 1
+      waiters.append(Waiter(id: nextWaiter, condition: condition, continuation: continuation))
+      return nextWaiter
+    }
+
+    mutating func removeWaiter(_ id: Int) -> CheckedContinuation<Bool, Never>? {
+      guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
+      return waiters.remove(at: index).continuation
+    }
+
+    /// Removes and returns the waiters whose condition now holds.
+    mutating func satisfiedWaiters() -> [CheckedContinuation<Bool, Never>] {
+      guard !waiters.isEmpty else { return [] }
+      var due: [CheckedContinuation<Bool, Never>] = []
+      waiters.removeAll { waiter in
+        guard waiter.condition(record) else { return false }
+        due.append(waiter.continuation)
+        return true
+      }
+      return due
+    }
+  }
+}

@@ -1,0 +1,108 @@
+public import PlayerEngine
+public import PlayerState
+
+/// The engine conformance kit: one contract test that a back-end author runs
+/// against their own ``PlaybackEngine`` adapter.
+///
+/// The kit drives the engine directly, the way a ``Player`` does (one command
+/// at a time; a command sent from a report callback runs on the reporting
+/// thread), with load tokens it chooses, including tokens never loaded and
+/// tokens already stopped, which a `Player` never sends. It records every
+/// report through a ``ReportSink``, judges each one as it arrives, and returns
+/// a ``ConformanceReport`` naming each broken ``EnginePromise``. It imports
+/// no test framework: assert on the report with whichever you use.
+///
+/// ```swift
+/// @Test func myEngineConforms() async {
+///   let kit = EngineConformance(.init(media: "file:///tmp/tone.wav"))
+///   let report = await kit.run(against: MyEngine())
+///   #expect(report.broken == [], "\(report)")
+/// }
+/// ```
+///
+/// The checks, in order (load tokens 1, 2, … are the kit's; all loads use
+/// ``Configuration/media``):
+/// 1. `load` is answered once; from inside its `ready` callback the kit sends
+///    `start`; then `stop`, and nothing may follow.
+/// 2. Two seeks, each awaited, then two back to back: each completion must
+///    carry an id that was sent, and the newest must complete.
+/// 3. `stop` right after `load`, while buffering: nothing may follow, and the
+///    next `load` must still be answered.
+/// 4. `start`, `pause`, `seek`, `stop` for a token never loaded, then for a
+///    token already stopped while another load is current: no reports for
+///    them, and the current load's seek still completes.
+/// 5. With ``Configuration/unplayableMedia``: its load is answered `failed`.
+public struct EngineConformance: Sendable {
+  /// How the kit waits for the engine.
+  public enum Timing: Sendable {
+    /// For engines that answer on their own, on their own threads (a real
+    /// back end). Each expected report or `execute` return is awaited for up
+    /// to `timeout` (a condition wait: it ends as soon as it holds), and
+    /// reports that must not come are watched for during `quietPeriod` after
+    /// each check: the only fixed wait, since absence takes time to see.
+    /// Commands are executed on a Dispatch thread, so an engine that blocks
+    /// in `execute` is reported, not hung on.
+    case realTime(timeout: Duration = .seconds(5), quietPeriod: Duration = .milliseconds(200))
+    /// For deterministic engines (a spy, a fake over a virtual clock): the kit
+    /// executes commands on the calling thread and, while a condition does
+    /// not hold, calls `step` (deliver queued replies, advance the clock)
+    /// until it holds or `step` returns false, meaning nothing is left to
+    /// happen. No real time passes; the run is reproducible.
+    case driven(_ step: @Sendable () -> Bool)
+  }
+
+  /// What the kit loads and how it waits.
+  public struct Configuration: Sendable {
+    /// Media the engine can load and play: a URL, a path or a catalogue id,
+    /// as the engine understands ``MediaID``. Every load of the kit uses it.
+    public var media: MediaID
+    /// Media the engine cannot play (a missing file), to check that its load
+    /// fails; nil skips ``EnginePromise/unplayableMediaFails``.
+    public var unplayableMedia: MediaID?
+    /// Positions for the kit's seeks: each must be within the media.
+    public var seekPositions: [MediaTime]
+    /// How the kit waits.
+    public var timing: Timing
+
+    /// A configuration.
+    /// - Parameters:
+    ///   - media: media the engine can play.
+    ///   - unplayableMedia: media the engine must fail to load, or nil.
+    ///   - seekPositions: where to seek, cycled through; `[0ms, 100ms]` by default.
+    ///   - timing: how to wait; real time with a 5 s timeout by default.
+    public init(
+      media: MediaID, unplayableMedia: MediaID? = nil,
+      seekPositions: [MediaTime] = [.zero, .milliseconds(100)],
+      timing: Timing = .realTime()
+    ) {
+      self.media = media
+      self.unplayableMedia = unplayableMedia
+      self.seekPositions = seekPositions.isEmpty ? [.zero] : seekPositions
+      self.timing = timing
+    }
+  }
+
+  /// The configuration.
+  public var configuration: Configuration
+
+  /// A kit.
+  /// - Parameter configuration: what to load and how to wait.
+  public init(_ configuration: Configuration) {
+    self.configuration = configuration
+  }
+
+  /// Runs every check against an engine and reports the broken promises.
+  ///
+  /// Use a fresh engine: the kit's tokens start at 1. The run stops early,
+  /// with ``EnginePromise/executeReturnsPromptly`` broken, if `execute` does
+  /// not return within the timeout (the engine is then wedged).
+  /// - Parameter engine: the adapter under test.
+  /// - Returns: the checked promises, the violations and a transcript.
+  public func run(against engine: any PlaybackEngine) async -> ConformanceReport {
+    let run = ConformanceRun(
+      harness: ConformanceHarness(engine: engine, timing: configuration.timing),
+      configuration: configuration)
+    await run.all()
+    return run.harness.report
+  }
+}
