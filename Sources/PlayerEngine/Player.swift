@@ -1,5 +1,4 @@
 public import PlayerState
-import Synchronization
 
 /// The driver: feeds events through the reducer and executes the commands
 /// each transition implies on the engine.
@@ -23,7 +22,7 @@ public final class Player: Sendable {
   private let engine: any PlaybackEngine
   private let watchdog: WatchdogPolicy?
   private let onStep: (@Sendable (PlayerStep) -> Void)?
-  private let core: Mutex<Core>
+  private let core: Locked<Core>
 
   /// Creates a player.
   /// - Parameters:
@@ -40,7 +39,7 @@ public final class Player: Sendable {
     self.engine = engine
     self.watchdog = watchdog
     self.onStep = onStep
-    core = Mutex(Core(state: state))
+    core = Locked(Core(state: state))
   }
 
   deinit {

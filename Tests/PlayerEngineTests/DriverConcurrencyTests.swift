@@ -1,0 +1,166 @@
+import Dispatch
+import PlayerEngine
+import PlayerState
+import PlayerTesting
+import Synchronization
+import Testing
+
+/// An engine that answers `load` with `ready` from inside `execute` and
+/// records how deeply `execute` calls nest: 1 means never recursive.
+private final class NestingEngine: PlaybackEngine {
+  private struct Record {
+    var depth = 0
+    var maxDepth = 0
+    var log: [String] = []
+  }
+  private let record = Mutex(Record())
+
+  var maxDepth: Int { record.withLock { $0.maxDepth } }
+  var log: [String] { record.withLock { $0.log } }
+
+  func execute(_ command: EngineCommand, reports: ReportSink) {
+    record.withLock {
+      $0.depth += 1
+      $0.maxDepth = max($0.maxDepth, $0.depth)
+      $0.log.append(command.description)
+    }
+    switch command {
+    case .load(let load): reports.send(.ready(load))
+    case .stop(let load):
+      // Reports `ready` for the load the same transition is about to issue
+      // (B, next token). Reduced only after that transition's `load` has run,
+      // it starts B after loading it; reduced recursively, `start` would
+      // reach the engine before `load`.
+      reports.send(.ready(Load("B", load.token.rawValue + 1)))
+    case .start, .pause, .seek: break
+    }
+    record.withLock { $0.depth -= 1 }
+  }
+}
+
+/// An engine that, during `load`, reports `ready` from another thread and
+/// waits for that thread to finish before returning.
+private final class CrossThreadEngine: PlaybackEngine {
+  private let timedOut = Mutex(false)
+  private let spy = SpyEngine()
+
+  var didTimeOut: Bool { timedOut.withLock { $0 } }
+  var commandLog: [String] { spy.commandLog }
+
+  func execute(_ command: EngineCommand, reports: ReportSink) {
+    spy.execute(command, reports: ReportSink { _ in })
+    guard case .load(let load) = command else { return }
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      reports.send(.ready(load))
+      done.signal()
+    }
+    if done.wait(timeout: .now() + .seconds(10)) == .timedOut {
+      timedOut.withLock { $0 = true }
+    }
+  }
+}
+
+/// A small deterministic generator (SplitMix64) for the thread test.
+private struct SplitMix64 {
+  var state: UInt64
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+@Suite("Driver: re-entrancy and threads")
+struct DriverConcurrencyTests {
+  @Test func reentrantReportsAreQueuedNotRecursive() {
+    let engine = NestingEngine()
+    let player = Player(engine: engine)
+    player.send(.play("A"))
+    #expect(player.state.description == "playing(A#1)")
+    #expect(engine.log == ["load(A#1)", "start(A#1)"])
+    #expect(engine.maxDepth == 1)
+  }
+
+  @Test func allCommandsOfATransitionRunBeforeTheNextEvent() {
+    let engine = NestingEngine()
+    let player = Player(engine: engine)
+    player.send(.play("A"))
+    player.send(.play("B"))
+    // stop(A#1) reports ready(B#2) re-entrantly, before load(B#2) has run.
+    #expect(engine.log == ["load(A#1)", "start(A#1)", "stop(A#1)", "load(B#2)", "start(B#2)"])
+    #expect(player.state.description == "playing(B#2)")
+    #expect(engine.maxDepth == 1)
+    // play A, ready(A#1), play B, ready(B#2) from stop, ready(B#2) from load (a duplicate).
+    #expect(player.statistics.processed == 5)
+    #expect(player.statistics.ignoredReports == 1)
+  }
+
+  @Test func reportFromAnotherThreadDuringACommandDoesNotDeadlock() {
+    let engine = CrossThreadEngine()
+    let player = Player(engine: engine)
+    player.send(.play("A"))
+    #expect(engine.didTimeOut == false)
+    #expect(player.state.description == "playing(A#1)")
+    #expect(engine.commandLog == ["load(A#1)", "start(A#1)"])
+  }
+
+  @Test func cooperativeSpyAnsweringImmediatelyPlays() {
+    let spy = SpyEngine.cooperative(.immediately)
+    let player = Player(engine: spy)
+    player.send(.play("A"))
+    player.send(.seek(to: .seconds(3)))
+    #expect(player.state.description == "playing(A#1)")
+    #expect(spy.commandLog == ["load(A#1)", "start(A#1)", "seek(A#1, 3000ms, seek#1)"])
+  }
+
+  /// 8 threads × 100,000 events: none lost, and the final state and command
+  /// log equal those of reducing the same events serially in processing order.
+  @Test func eightThreadsLoseNothingAndMatchTheSerialOrder() {
+    let threads = 8
+    let perThread = 100_000
+    let processed = Mutex<[PlaybackEvent]>([])
+    processed.withLock { $0.reserveCapacity(threads * perThread) }
+    let spy = SpyEngine()
+    let player = Player(engine: spy, onStep: { step in processed.withLock { $0.append(step.event) } })
+
+    DispatchQueue.concurrentPerform(iterations: threads) { thread in
+      var random = SplitMix64(state: UInt64(thread) &* 7919)
+      let media: [MediaID] = ["A", "B"]
+      for _ in 0..<perThread {
+        let roll = random.next()
+        let load = Load(media[Int(roll >> 8 & 1)], UInt32(1 + (roll >> 16) % 6))
+        let event: PlaybackEvent =
+          switch roll % 10 {
+          case 0: .play(media[Int(roll >> 4 & 1)])
+          case 1: .pause
+          case 2: .resume
+          case 3: .stop
+          case 4: .seek(to: .milliseconds(Int64(roll >> 20 & 0xFFF)))
+          case 5: .ready(load)
+          case 6: .stalled(load)
+          case 7: .resumed(load)
+          case 8: .reachedEnd(load)
+          default: .failed(load, .network)
+          }
+        player.send(event)
+      }
+    }
+
+    let order = processed.withLock { $0 }
+    #expect(order.count == threads * perThread)
+    #expect(player.statistics.processed == UInt64(threads * perThread))
+
+    var state = PlaybackState()
+    var commands: [EngineCommand] = []
+    for event in order {
+      let transition = state.transition(on: event)
+      commands += transition.commands
+      state = transition.next
+    }
+    #expect(player.state == state)
+    #expect(spy.commands == commands)
+  }
+}
