@@ -12,7 +12,8 @@ public struct PlayerStep: Hashable, Sendable, CustomStringConvertible {
   public let transition: Transition
 
   /// Describes a step.
-  public init(sequence: UInt64, event: PlaybackEvent, before: PlaybackState, transition: Transition) {
+  public init(sequence: UInt64, event: PlaybackEvent, before: PlaybackState, transition: Transition)
+  {
     self.sequence = sequence
     self.event = event
     self.before = before

@@ -18,7 +18,8 @@ public struct WatchdogPolicy: Sendable {
   ///   - schedule: runs its closure once, after the given time.
   public init(
     timeout: Duration,
-    schedule: @escaping @Sendable (_ after: Duration, _ fire: @escaping @Sendable () -> Void) -> Void
+    schedule:
+      @escaping @Sendable (_ after: Duration, _ fire: @escaping @Sendable () -> Void) -> Void
   ) {
     self.timeout = timeout
     self.schedule = schedule
@@ -28,7 +29,8 @@ public struct WatchdogPolicy: Sendable {
   /// - Parameters:
   ///   - timeout: how long a load may stay buffering or stalled.
   ///   - queue: where the expiry is sent from.
-  public static func dispatch(timeout: Duration, queue: DispatchQueue = .global()) -> WatchdogPolicy {
+  public static func dispatch(timeout: Duration, queue: DispatchQueue = .global()) -> WatchdogPolicy
+  {
     WatchdogPolicy(timeout: timeout) { after, fire in
       queue.asyncAfter(deadline: .now() + .nanoseconds(after.saturatingNanoseconds), execute: fire)
     }

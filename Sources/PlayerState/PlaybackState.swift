@@ -156,14 +156,16 @@ extension PlaybackState: Codable {
     guard version == Self.codingVersion else {
       throw DecodingError.dataCorruptedError(
         forKey: .version, in: container,
-        debugDescription: "unsupported PlaybackState version \(version); expected \(Self.codingVersion)")
+        debugDescription:
+          "unsupported PlaybackState version \(version); expected \(Self.codingVersion)")
     }
     session = try container.decodeIfPresent(Session.self, forKey: .session)
     issuedLoads = try container.decode(UInt32.self, forKey: .issuedLoads)
     if let session, session.load.token.rawValue > issuedLoads || session.load.token.rawValue == 0 {
       throw DecodingError.dataCorruptedError(
         forKey: .session, in: container,
-        debugDescription: "session token \(session.load.token) was never issued (issuedLoads \(issuedLoads))")
+        debugDescription:
+          "session token \(session.load.token) was never issued (issuedLoads \(issuedLoads))")
     }
   }
 

@@ -67,7 +67,8 @@ extension PlaybackState {
 
     case .stop:
       if case .failed = session.stage {} else { commands.append(.stop(load)) }
-      return Transition(next: PlaybackState(session: nil, issuedLoads: issuedLoads), commands: commands)
+      return Transition(
+        next: PlaybackState(session: nil, issuedLoads: issuedLoads), commands: commands)
 
     case .seek(let time):
       if case .failed = session.stage { return ignoring(.noEffect) }
@@ -83,7 +84,8 @@ extension PlaybackState {
       guard case .failed = session.stage else { return ignoring(.noEffect) }
       return startLoad(load.media, playWhenReady: session.playWhenReady)
     }
-    return Transition(next: PlaybackState(session: session, issuedLoads: issuedLoads), commands: commands)
+    return Transition(
+      next: PlaybackState(session: session, issuedLoads: issuedLoads), commands: commands)
   }
 
   /// Issues a new token and loads `media`, stopping the current load first

@@ -154,7 +154,9 @@ public enum TransitionTable {
   public static func probeEvents(for state: PlaybackState) -> [PlaybackEvent] {
     let current = state.load ?? Load("A", state.issuedLoads)
     let token = current.token.rawValue
-    let loads = [current, Load(current.media, token &- 1), Load(current.media, state.issuedLoads &+ 1)]
+    let loads = [
+      current, Load(current.media, token &- 1), Load(current.media, state.issuedLoads &+ 1),
+    ]
     let seek = state.session?.lastSeek ?? SeekID(1)
     let watchdog = state.session?.lastWatchdog ?? WatchdogID(1)
     var events: [PlaybackEvent] = [

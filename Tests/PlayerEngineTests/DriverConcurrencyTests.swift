@@ -124,7 +124,8 @@ struct DriverConcurrencyTests {
     let processed = Mutex<[PlaybackEvent]>([])
     processed.withLock { $0.reserveCapacity(threads * perThread) }
     let spy = SpyEngine()
-    let player = Player(engine: spy, onStep: { step in processed.withLock { $0.append(step.event) } })
+    let player = Player(
+      engine: spy, onStep: { step in processed.withLock { $0.append(step.event) } })
 
     DispatchQueue.concurrentPerform(iterations: threads) { thread in
       var random = SplitMix64(state: UInt64(thread) &* 7919)

@@ -35,7 +35,8 @@ struct ObservationTests {
     player.send(.stop)
     var seen: [String] = []
     for await state in changes.prefix(5) { seen.append(state.description) }
-    #expect(seen == ["idle", "buffering(A#1, autoplay)", "buffering(A#1, paused)", "paused(A#1)", "idle"])
+    #expect(
+      seen == ["idle", "buffering(A#1, autoplay)", "buffering(A#1, paused)", "paused(A#1)", "idle"])
   }
 
   @Test func latestStatesSkipToTheNewest() async {

@@ -11,11 +11,15 @@ struct ValueTests {
     #expect(fixture(.ready).description == "playing(A#2)")
     #expect(fixture(.ready, play: false, seekPending: true).description == "paused(A#2, seek#1)")
     #expect(fixture(.stalled, play: false).description == "stalled(A#2, paused)")
-    #expect(fixture(.failed(.engine(code: -11800)), play: false).description == "failed(A#2, engine(-11800))")
-    #expect(EngineCommand.seek(a2, to: .seconds(2), SeekID(1)).description == "seek(A#2, 2000ms, seek#1)")
+    #expect(
+      fixture(.failed(.engine(code: -11800)), play: false).description
+        == "failed(A#2, engine(-11800))")
+    #expect(
+      EngineCommand.seek(a2, to: .seconds(2), SeekID(1)).description == "seek(A#2, 2000ms, seek#1)")
     #expect(PlaybackEvent.seekCompleted(a2, SeekID(3)).description == "seeked(A#2, seek#3)")
     #expect(PlaybackEvent.reachedEnd(a2).description == "ended(A#2)")
-    #expect(PlaybackEvent.watchdogExpired(a2, WatchdogID(1)).description == "timeout(A#2, watchdog#1)")
+    #expect(
+      PlaybackEvent.watchdogExpired(a2, WatchdogID(1)).description == "timeout(A#2, watchdog#1)")
     #expect(PlaybackEvent.seek(to: .milliseconds(250)).description == "seek(250ms)")
     #expect(CommandList().description == "none")
   }
@@ -27,16 +31,22 @@ struct ValueTests {
     #expect(object?["version"] as? Int == 1)
     #expect(object?["issuedLoads"] as? Int == 2)
     #expect(try JSONDecoder().decode(PlaybackState.self, from: data) == state)
-    #expect(try JSONDecoder().decode(PlaybackState.self, from: JSONEncoder().encode(PlaybackState())) == PlaybackState())
+    #expect(
+      try JSONDecoder().decode(PlaybackState.self, from: JSONEncoder().encode(PlaybackState()))
+        == PlaybackState())
   }
 
   @Test func decodingRejectsUnknownVersionsAndUnissuedTokens() {
     let future = Data(#"{"version": 2, "issuedLoads": 0}"#.utf8)
-    #expect(throws: DecodingError.self) { try JSONDecoder().decode(PlaybackState.self, from: future) }
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(PlaybackState.self, from: future)
+    }
     let forged = Data(
       #"{"version":1,"issuedLoads":1,"session":{"load":{"media":"A","token":5},"stage":{"ready":{}},"playWhenReady":true,"lastSeek":0,"seekPending":false,"lastWatchdog":0}}"#
         .utf8)
-    #expect(throws: DecodingError.self) { try JSONDecoder().decode(PlaybackState.self, from: forged) }
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(PlaybackState.self, from: forged)
+    }
   }
 
   @Test func commandListHoldsTwoInOrder() {
@@ -51,7 +61,8 @@ struct ValueTests {
 
   @Test func mermaidDiagramListsTransitions() {
     let mermaid = TransitionTable.mermaid()
-    #expect(mermaid.hasPrefix("stateDiagram-v2\n  [*] --> idle\n  idle --> buffering : play / load\n"))
+    #expect(
+      mermaid.hasPrefix("stateDiagram-v2\n  [*] --> idle\n  idle --> buffering : play / load\n"))
     #expect(mermaid.contains("  buffering --> playing : ready / start\n"))
     #expect(mermaid.contains("  stalled --> failed : failed / stop; timeout / stop\n"))
     #expect(mermaid.contains("  failed --> idle : stop\n"))
