@@ -38,6 +38,16 @@ struct Benchmark {
   let options: Options
   let progress: (String) -> Void
 
+  /// Runs one workload once over the stream, untimed, and returns its checksum.
+  static func profile(_ workload: Options.Workload, options: Options) -> UInt64 {
+    let events = EventStream.generate(count: options.events, seed: options.seed).events
+    switch workload {
+    case .reducer: return Workloads.reducer(events)
+    case .driver: return Workloads.driver(events)
+    case .naive: return Workloads.naive(events)
+    }
+  }
+
   func run() -> Results {
     var results = Results(options: options)
     progress("generating \(options.events) events (seed \(options.seed))")

@@ -14,8 +14,15 @@ struct Options {
   var threads = 8
   /// Seeds per buggy player for the fuzz figures.
   var fuzzSeeds = 20
+  /// Run only this workload, once, untimed: for profilers (valgrind --tool=callgrind).
+  var profile: Workload?
   /// Print the usage and exit.
   var help = false
+
+  /// The workloads `--profile` can run alone.
+  enum Workload: String, CaseIterable {
+    case reducer, driver, naive
+  }
 
   static let usage = """
     usage: player-bench [--json] [--smoke] [--events N] [--runs N] [--seed N] [--threads N]
@@ -32,6 +39,8 @@ struct Options {
       --seed N        the stream's seed (default 1592598566)
       --threads N     threads for the concurrent driver (default 8)
       --fuzz-seeds N  seeds per buggy player (default 20; smoke 3)
+      --profile W     run only workload W (reducer, driver or naive) once, untimed, and print
+                      its checksum: for valgrind --tool=callgrind
     """
 
   /// Bad command-line input: says which argument and what was expected.
@@ -56,6 +65,15 @@ struct Options {
       case "--runs": runs = try number(argument, remaining.popFirst(), atLeast: 1)
       case "--threads": options.threads = try number(argument, remaining.popFirst(), atLeast: 1)
       case "--fuzz-seeds": fuzzSeeds = try number(argument, remaining.popFirst(), atLeast: 1)
+      case "--profile":
+        let names = Workload.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let text = remaining.popFirst() else {
+          throw UsageError(description: "--profile needs a value: one of \(names)")
+        }
+        guard let workload = Workload(rawValue: text) else {
+          throw UsageError(description: "--profile: expected one of \(names), got '\(text)'")
+        }
+        options.profile = workload
       case "--seed":
         guard let text = remaining.popFirst() else {
           throw UsageError(description: "--seed needs a value: a non-negative integer")

@@ -19,6 +19,10 @@ struct PlayerBench {
     #if DEBUG
       printError("player-bench: warning: debug build; build with -c release for real figures")
     #endif
+    if let workload = options.profile {
+      print(Benchmark.profile(workload, options: options))
+      return
+    }
     let benchmark = Benchmark(options: options) { printError("player-bench: \($0)") }
     let results = benchmark.run()
     print(options.json ? Report.json(results) : Report.table(results), terminator: "")
