@@ -1,6 +1,4 @@
-import PlayerState
-import PlayerEngine
+import Foundation
 
-// Placeholder: the player-sim work replaces this file.
-for row in TransitionTable.rows where row.ignored == nil { print(row) }
-print(TransitionTable.mermaid())
+// player-sim: drives fake media through the real Player driver. See docs/player-sim.md.
+exit(PlayerSim.main(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -1,0 +1,34 @@
+/// The scenario of `player-sim demo`: a late callback arrives after `stop`,
+/// and again after a switch to other media, and the player ignores both.
+public enum DemoScenario {
+  /// The file name the demo is parsed under, used in messages.
+  public static let file = "demo"
+
+  /// The demo's script, in the scenario language.
+  public static let text = """
+    # player-sim demo: late callbacks must change nothing.
+    media A ready-after=300ms duration=5s
+    media B ready-after=500ms duration=5s
+    # This engine, like many real ones, still calls back for loads it was told to stop.
+    hostile on duplicate=0% reentrant=0%
+
+    note 1. Play A, and stop it while it is still buffering.
+    play A
+    wait 100ms
+    stop
+    note    A#1 finishes buffering anyway and says "ready": ignored, nothing starts.
+    wait 300ms
+    expect state idle
+    expect commands load(A#1) stop(A#1)
+
+    note 2. Play A again, and switch to B before A is ready.
+    play A
+    wait 100ms
+    play B
+    note    A#2's late "ready" arrives while B#3 buffers: ignored, B is not disturbed.
+    wait 600ms
+    expect state playing(B#3)
+    expect commands load(A#2) stop(A#2) load(B#3) start(B#3)
+    note Every late report named a load that was no longer current, so the machine ignored it.
+    """
+}

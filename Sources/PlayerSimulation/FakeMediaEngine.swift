@@ -1,0 +1,177 @@
+public import PlayerEngine
+public import PlayerState
+import Synchronization
+
+/// A fake media back end over a ``VirtualClock``: it buffers, plays, stalls,
+/// fails, seeks and reaches the end as each media's ``MediaProfile`` says,
+/// reporting through the real driver's sink, and never sleeps.
+///
+/// Well-behaved by default: a stopped load sends nothing more. In a
+/// ``HostileMode`` it behaves like the engines this project defends against:
+/// stopped and replaced loads still call back, late; some reports come twice;
+/// some commands are answered re-entrantly, from inside ``execute(_:reports:)``.
+///
+/// ```swift
+/// let clock = VirtualClock()
+/// let engine = FakeMediaEngine(clock: clock, hostile: HostileMode(seed: 7))
+/// let player = Player(engine: engine)
+/// player.send(.play("A"))
+/// player.send(.stop)
+/// clock.advance(by: .seconds(1))   // A#1's late `ready` arrives and is ignored
+/// ```
+public final class FakeMediaEngine: PlaybackEngine {
+  private struct State {
+    var profiles: [MediaID: MediaProfile]
+    var hostile: HostileMode?
+    var random = SplitMix64(seed: 0)
+    var tracks: [Load: MediaTrack] = [:]
+    var commands: [EngineCommand] = []
+  }
+
+  /// The clock the engine schedules its reports on.
+  public let clock: VirtualClock
+  private let defaultProfile: MediaProfile
+  private let state: Mutex<State>
+
+  /// A fake engine.
+  /// - Parameters:
+  ///   - clock: the virtual clock reports are scheduled on.
+  ///   - profiles: how each media behaves.
+  ///   - defaultProfile: how media without a profile behaves; ``MediaProfile/standard`` by default.
+  ///   - hostile: how to misbehave, or nil (the default) to behave.
+  public init(
+    clock: VirtualClock, profiles: [MediaID: MediaProfile] = [:],
+    defaultProfile: MediaProfile = .standard, hostile: HostileMode? = nil
+  ) {
+    self.clock = clock
+    self.defaultProfile = defaultProfile
+    state = Mutex(State(profiles: profiles, hostile: hostile, random: SplitMix64(seed: hostile?.seed ?? 0)))
+  }
+
+  /// Sets how `media` behaves for loads issued from now on.
+  public func setProfile(_ profile: MediaProfile, for media: MediaID) {
+    state.withLock { $0.profiles[media] = profile }
+  }
+
+  /// Starts misbehaving (reseeding the generator), or behaving with nil.
+  public func setHostile(_ mode: HostileMode?) {
+    state.withLock { state in
+      state.hostile = mode
+      if let mode { state.random = SplitMix64(seed: mode.seed) }
+    }
+  }
+
+  /// Every command received so far, in order.
+  public var commands: [EngineCommand] { state.withLock { $0.commands } }
+
+  /// Forgets the recorded commands.
+  public func clearCommands() { state.withLock { $0.commands.removeAll() } }
+
+  /// Executes a command: plans the reports it leads to on the clock, or, when
+  /// hostile and the generator says so, sends one at once (re-entrantly).
+  public func execute(_ command: EngineCommand, reports: ReportSink) {
+    let now = clock.milliseconds
+    let immediate: EngineReport? = state.withLock { state in
+      state.commands.append(command)
+      return apply(command, sink: reports, now: now, state: &state)
+    }
+    if let immediate { reports.send(immediate) }
+  }
+
+  private func apply(
+    _ command: EngineCommand, sink: ReportSink, now: Int64, state: inout State
+  ) -> EngineReport? {
+    let load = command.load
+    if case .load = command {
+      let profile = state.profiles[load.media] ?? defaultProfile
+      var track = MediaTrack(load: load, profile: profile, sink: sink, now: now)
+      let ready = profile.readyAfter.wholeMilliseconds
+      let failure = profile.failAfter?.wholeMilliseconds
+      var answer: EngineReport?
+      if let failure { plan(.failure, after: failure, for: &track) }
+      if failure.map({ $0 > ready }) ?? true, reentrant(&state) {
+        track.isReady = true
+        answer = .ready(load)
+      } else {
+        plan(.ready, after: ready, for: &track)
+      }
+      state.tracks[load] = track
+      return answer
+    }
+    guard var track = state.tracks[load], !track.isStopped else { return nil }
+    defer { state.tracks[load] = track }
+    switch command {
+    case .load:
+      return nil
+    case .start:
+      track.settle(now: now)
+      track.wantsPlay = true
+      replan(&track, now: now)
+    case .pause:
+      track.settle(now: now)
+      track.wantsPlay = false
+      replan(&track, now: now)
+    case .seek(_, let time, let seek):
+      if reentrant(&state), let (report, next) = track.fire(.seekDone(seek, target: time.milliseconds), now: now) {
+        if let next { plan(next.0, after: next.1, for: &track) }
+        return report
+      }
+      plan(.seekDone(seek, target: time.milliseconds), after: track.profile.seekLatency.wholeMilliseconds, for: &track)
+    case .stop:
+      track.settle(now: now)
+      track.isStopped = true
+      if state.hostile == nil || track.pendingTimers == 0 {
+        state.tracks[load] = nil
+        return nil
+      }
+    }
+    return nil
+  }
+
+  private func reentrant(_ state: inout State) -> Bool {
+    guard let hostile = state.hostile else { return false }
+    return state.random.chance(percent: hostile.reentrantPercent)
+  }
+
+  private func replan(_ track: inout MediaTrack, now: Int64) {
+    if let (timer, delay) = track.replan(now: now) { plan(timer, after: delay, for: &track) }
+  }
+
+  private func plan(_ timer: MediaTimer, after milliseconds: Int64, for track: inout MediaTrack) {
+    track.pendingTimers += 1
+    let load = track.load
+    clock.schedule(after: .milliseconds(milliseconds)) { [weak self] in
+      self?.fire(timer, for: load)
+    }
+  }
+
+  /// Runs a due timer: updates the load's model and sends its report, outside
+  /// the lock (the player may call ``execute(_:reports:)`` from inside `send`).
+  private func fire(_ timer: MediaTimer, for load: Load) {
+    let now = clock.milliseconds
+    let delivery: (EngineReport, ReportSink, duplicateAfter: Int64?)? = state.withLock { state in
+      guard var track = state.tracks[load] else { return nil }
+      track.pendingTimers -= 1
+      var report: EngineReport?
+      if track.isStopped {
+        // Only a hostile engine keeps stopped loads: it calls back anyway, late.
+        report = track.report(for: timer)
+      } else if let (fired, next) = track.fire(timer, now: now) {
+        report = fired
+        if let next { plan(next.0, after: next.1, for: &track) }
+      }
+      state.tracks[load] = track.isStopped && track.pendingTimers == 0 ? nil : track
+      guard let report else { return nil }
+      var duplicateAfter: Int64?
+      if let hostile = state.hostile, state.random.chance(percent: hostile.duplicatePercent) {
+        duplicateAfter = Int64(state.random.next() % 50)
+      }
+      return (report, track.sink, duplicateAfter)
+    }
+    guard let (report, sink, duplicateAfter) = delivery else { return }
+    sink.send(report)
+    if let duplicateAfter {
+      clock.schedule(after: .milliseconds(duplicateAfter)) { sink.send(report) }
+    }
+  }
+}

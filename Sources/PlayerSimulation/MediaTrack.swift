@@ -1,0 +1,131 @@
+import PlayerEngine
+import PlayerState
+
+/// Something the fake engine has scheduled for one load.
+enum MediaTimer: Hashable, Sendable {
+  /// First buffering done.
+  case ready
+  /// The profile's failure time has come.
+  case failure
+  /// Playback reaches the profile's stall position (valid for one playback epoch).
+  case stallBegin(epoch: UInt64)
+  /// The stall's rebuffering is over.
+  case stallEnd
+  /// Playback reaches the end (valid for one playback epoch).
+  case end(epoch: UInt64)
+  /// A seek finishes, moving the position to `target` milliseconds.
+  case seekDone(SeekID, target: Int64)
+}
+
+/// The fake engine's model of one load: where playback is and what is pending.
+///
+/// Times are in virtual milliseconds. The position moves only while the load
+/// is ready, told to play, not stalled, not ended, not failed and not stopped.
+/// Progress timers carry the playback epoch they were planned in; any change
+/// (start, pause, seek, stall) starts a new epoch, so older ones fire as no-ops.
+struct MediaTrack: Sendable {
+  let load: Load
+  let profile: MediaProfile
+  let sink: ReportSink
+  var isReady = false
+  var isStopped = false
+  var wantsPlay = false
+  var isStalled = false
+  var stallDone = false
+  var isEnded = false
+  var isFailed = false
+  var position: Int64 = 0
+  var anchor: Int64
+  var epoch: UInt64 = 0
+  var pendingTimers = 0
+
+  init(load: Load, profile: MediaProfile, sink: ReportSink, now: Int64) {
+    self.load = load
+    self.profile = profile
+    self.sink = sink
+    anchor = now
+  }
+
+  var duration: Int64 { max(profile.duration.wholeMilliseconds, 0) }
+
+  var isAdvancing: Bool {
+    isReady && wantsPlay && !isStalled && !isEnded && !isFailed && !isStopped
+  }
+
+  /// Brings the position up to `now`.
+  mutating func settle(now: Int64) {
+    if isAdvancing { position = min(duration, position.addingSaturated(now - anchor)) }
+    anchor = now
+  }
+
+  /// Starts a new playback epoch and returns the next progress timer and its
+  /// delay, if playback is moving: the stall if it is ahead, else the end.
+  mutating func replan(now: Int64) -> (MediaTimer, Int64)? {
+    settle(now: now)
+    epoch &+= 1
+    guard isAdvancing else { return nil }
+    if let stallAt = profile.stallAt?.wholeMilliseconds, !stallDone, position <= stallAt,
+      stallAt < duration
+    {
+      return (.stallBegin(epoch: epoch), stallAt - position)
+    }
+    return (.end(epoch: epoch), max(duration - position, 0))
+  }
+
+  /// The report a timer gives, if the timer is still meaningful; nil for
+  /// progress timers of a past epoch and for internal bookkeeping.
+  func report(for timer: MediaTimer) -> EngineReport? {
+    switch timer {
+    case .ready: .ready(load)
+    case .failure: .failed(load, profile.failureReason)
+    case .stallBegin(let planned): planned == epoch ? .stalled(load) : nil
+    case .stallEnd: .resumed(load)
+    case .end(let planned): planned == epoch ? .reachedEnd(load) : nil
+    case .seekDone(let seek, _): .seekCompleted(load, seek)
+    }
+  }
+
+  /// Applies a timer to a live (not stopped) load: the report to send and
+  /// any follow-up timer, or nil if the timer no longer applies.
+  mutating func fire(_ timer: MediaTimer, now: Int64) -> (EngineReport, (MediaTimer, Int64)?)? {
+    switch timer {
+    case .ready:
+      guard !isReady, !isFailed else { return nil }
+      settle(now: now)
+      isReady = true
+      return (.ready(load), replan(now: now))
+    case .failure:
+      guard !isFailed, !isEnded else { return nil }
+      settle(now: now)
+      isFailed = true
+      epoch &+= 1
+      return (.failed(load, profile.failureReason), nil)
+    case .stallBegin(let planned):
+      guard planned == epoch, isAdvancing, let stallAt = profile.stallAt else { return nil }
+      settle(now: now)
+      position = stallAt.wholeMilliseconds
+      isStalled = true
+      stallDone = true
+      epoch &+= 1
+      return (.stalled(load), (.stallEnd, max(profile.stallFor.wholeMilliseconds, 0)))
+    case .stallEnd:
+      guard isStalled, !isFailed else { return nil }
+      settle(now: now)
+      isStalled = false
+      return (.resumed(load), replan(now: now))
+    case .end(let planned):
+      guard planned == epoch, isAdvancing else { return nil }
+      settle(now: now)
+      position = duration
+      isEnded = true
+      epoch &+= 1
+      return (.reachedEnd(load), nil)
+    case .seekDone(let seek, let target):
+      guard !isFailed else { return nil }
+      settle(now: now)
+      position = min(max(target, 0), duration)
+      isEnded = false
+      return (.seekCompleted(load, seek), replan(now: now))
+    }
+  }
+}

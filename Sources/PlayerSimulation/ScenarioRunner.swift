@@ -1,0 +1,222 @@
+import PlayerEngine
+public import PlayerState
+import Synchronization
+
+/// Something a run shows in its timeline.
+public enum TimelineItem: Hashable, Sendable {
+  /// A processed event.
+  case event(TimelineEntry)
+  /// A `note` line of the script, at a virtual time.
+  case note(milliseconds: Int64, text: String)
+  /// An `expect` line that held, at a virtual time.
+  case check(milliseconds: Int64, line: Int, text: String)
+}
+
+/// An `expect` line that did not hold: where, what it expected, what was found.
+public struct ExpectationFailure: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The script's file name.
+  public var file: String
+  /// The `expect` line.
+  public var line: Int
+  /// The column of `expect`.
+  public var column: Int
+  /// What the line expected, as in `state idle`.
+  public var expected: String
+  /// What was found, as in `state playing(A#1)`.
+  public var found: String
+
+  /// A failure.
+  public init(file: String, line: Int, column: Int, expected: String, found: String) {
+    self.file = file
+    self.line = line
+    self.column = column
+    self.expected = expected
+    self.found = found
+  }
+
+  /// `file:line:column: expect failed: expected state idle; found state playing(A#1)`.
+  public var description: String {
+    "\(file):\(line):\(column): expect failed: expected \(expected); found \(found)"
+  }
+}
+
+/// What a run did: its timeline, and the first `expect` that failed, if any.
+public struct ScenarioResult: Hashable, Sendable {
+  /// Every processed event, in order.
+  public var entries: [TimelineEntry]
+  /// The first failed expectation; the run stopped there. Nil if all held.
+  public var failure: ExpectationFailure?
+  /// The player's state at the end of the run.
+  public var finalState: PlaybackState
+  /// The commands the engine received, in order.
+  public var commands: [EngineCommand]
+  /// The virtual time at the end of the run, in milliseconds.
+  public var milliseconds: Int64
+
+  /// Whether every `expect` held.
+  public var passed: Bool { failure == nil }
+}
+
+/// Runs a ``Scenario`` through the real ``Player`` driving a ``FakeMediaEngine``,
+/// with the player's watchdog on the same ``VirtualClock``.
+///
+/// Each script line runs in order; `wait` advances the clock and delivers the
+/// reports that fall due; the run stops at the first `expect` that fails.
+/// The same scenario and options always give the same timeline.
+///
+/// ```swift
+/// let scenario = try ScenarioParser.parse(text, file: "late.play")
+/// let result = ScenarioRunner().run(scenario) { item in print(item) }
+/// if let failure = result.failure { print(failure) }
+/// ```
+public struct ScenarioRunner: Sendable {
+  /// The watchdog timeout before a script's first `watchdog` line: 5 s.
+  public static let defaultWatchdog: Duration = .seconds(5)
+
+  /// If set, replaces the seed of every `hostile on` line (the CLI's `--seed`).
+  public var seed: UInt64?
+  /// How fast virtual time passes.
+  public var pace: SimulationPace
+
+  /// A runner.
+  /// - Parameters:
+  ///   - seed: replaces the seeds of `hostile on` lines; nil keeps them.
+  ///   - pace: instant (the default) or real time.
+  public init(seed: UInt64? = nil, pace: SimulationPace = .instant) {
+    self.seed = seed
+    self.pace = pace
+  }
+
+  /// Runs a scenario.
+  /// - Parameters:
+  ///   - scenario: the parsed script.
+  ///   - output: called with each timeline item as it happens (streamed, in order).
+  /// - Returns: the timeline and the first failed expectation, if any.
+  public func run(_ scenario: Scenario, output: (TimelineItem) -> Void = { _ in }) -> ScenarioResult {
+    let clock = VirtualClock()
+    let engine = FakeMediaEngine(clock: clock)
+    let recorder = TimelineRecorder(clock: clock)
+    let watchdog = WatchdogPolicy(timeout: Self.defaultWatchdog) { _, fire in
+      guard let timeout = recorder.watchdogTimeout else { return }
+      clock.schedule(after: timeout, fire)
+    }
+    let player = Player(engine: engine, watchdog: watchdog) { recorder.record($0) }
+
+    var entries: [TimelineEntry] = []
+    var sinceCheck: [EngineCommand] = []
+    var failure: ExpectationFailure?
+    func flush() {
+      for entry in recorder.take() {
+        entries.append(entry)
+        sinceCheck += entry.commands
+        output(.event(entry))
+      }
+    }
+
+    for step in scenario.steps {
+      let fail = { (expected: String, found: String) in
+        ExpectationFailure(
+          file: scenario.file, line: step.line, column: step.column, expected: expected,
+          found: found)
+      }
+      switch step.action {
+      case .media(let media, let profile):
+        engine.setProfile(profile, for: media)
+      case .hostile(var mode):
+        if let seed { mode?.seed = seed }
+        engine.setHostile(mode)
+      case .watchdog(let timeout):
+        recorder.watchdogTimeout = timeout
+      case .intent(let intent):
+        player.send(.user(intent))
+        flush()
+      case .wait(let interval):
+        clock.advance(by: interval, pace: pace, afterEach: flush)
+        flush()
+      case .inject(let event):
+        recorder.markInjected()
+        player.send(event)
+        flush()
+      case .expectState(let expectation):
+        let state = player.state
+        guard expectation.matches(state) else {
+          failure = fail("state \(expectation)", "state \(state)")
+          break
+        }
+        output(.check(milliseconds: clock.milliseconds, line: step.line, text: "state \(expectation)"))
+      case .expectCommands(let expected):
+        let found = sinceCheck
+        sinceCheck = []
+        guard found == expected else {
+          failure = fail("commands \(Self.list(expected))", "commands \(Self.list(found))")
+          break
+        }
+        output(.check(milliseconds: clock.milliseconds, line: step.line, text: "commands \(Self.list(expected))"))
+      case .note(let text):
+        output(.note(milliseconds: clock.milliseconds, text: text))
+      }
+      if failure != nil { break }
+    }
+    flush()
+    return ScenarioResult(
+      entries: entries, failure: failure, finalState: player.state, commands: engine.commands,
+      milliseconds: clock.milliseconds)
+  }
+
+  private static func list(_ commands: [EngineCommand]) -> String {
+    commands.isEmpty ? "none" : commands.map(\.description).joined(separator: " ")
+  }
+}
+
+/// Collects the player's steps as timeline entries, stamped with virtual
+/// time and source, and holds the watchdog timeout the script set.
+final class TimelineRecorder: Sendable {
+  private struct State {
+    var entries: [TimelineEntry] = []
+    var injectedNext = false
+    var watchdogTimeout: Duration? = ScenarioRunner.defaultWatchdog
+  }
+
+  private let clock: VirtualClock
+  private let state = Mutex(State())
+
+  init(clock: VirtualClock) { self.clock = clock }
+
+  var watchdogTimeout: Duration? {
+    get { state.withLock { $0.watchdogTimeout } }
+    set { state.withLock { $0.watchdogTimeout = newValue } }
+  }
+
+  /// Marks the next recorded step as the script's injection. The runner
+  /// sends it while the player is idle, so it is the first step processed.
+  func markInjected() { state.withLock { $0.injectedNext = true } }
+
+  func record(_ step: PlayerStep) {
+    let milliseconds = clock.milliseconds
+    state.withLock { state in
+      let source: TimelineSource
+      if state.injectedNext {
+        source = .script
+        state.injectedNext = false
+      } else {
+        switch step.event.source {
+        case .user: source = .user
+        case .engine: source = .engine
+        case .timer: source = .timer
+        }
+      }
+      state.entries.append(
+        TimelineEntry(
+          milliseconds: milliseconds, source: source, event: step.event, before: step.before,
+          after: step.after, commands: Array(step.transition.commands),
+          ignored: step.transition.ignored))
+    }
+  }
+
+  func take() -> [TimelineEntry] {
+    state.withLock { state in
+      defer { state.entries.removeAll(keepingCapacity: true) }
+      return state.entries
+    }
+  }
+}

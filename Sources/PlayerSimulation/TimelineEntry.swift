@@ -1,0 +1,90 @@
+public import PlayerState
+
+/// Where a timeline event came from.
+public enum TimelineSource: String, Hashable, Sendable, CaseIterable {
+  /// A user intent (`play A`, `stop`, …).
+  case user
+  /// A report from the fake engine.
+  case engine
+  /// A watchdog expiry.
+  case timer
+  /// A report injected by the script's `report` line.
+  case script
+}
+
+/// One processed event of a simulation: when, from where, the state before
+/// and after, the commands sent, and why it was ignored if it was.
+public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
+  /// Virtual time since the start of the run, in milliseconds.
+  public var milliseconds: Int64
+  /// Where the event came from.
+  public var source: TimelineSource
+  /// The event.
+  public var event: PlaybackEvent
+  /// The state the event was reduced in.
+  public var before: PlaybackState
+  /// The state after the event.
+  public var after: PlaybackState
+  /// The engine commands the event led to, in order.
+  public var commands: [EngineCommand]
+  /// Why the event changed nothing, or nil if it was accepted.
+  public var ignored: IgnoreReason?
+
+  /// An entry.
+  public init(
+    milliseconds: Int64, source: TimelineSource, event: PlaybackEvent, before: PlaybackState,
+    after: PlaybackState, commands: [EngineCommand], ignored: IgnoreReason?
+  ) {
+    self.milliseconds = milliseconds
+    self.source = source
+    self.event = event
+    self.before = before
+    self.after = after
+    self.commands = commands
+    self.ignored = ignored
+  }
+
+  /// `0.300s engine ready(A#1): idle -> idle (ignored: stale load token)`.
+  public var description: String {
+    var text =
+      "\(SimulatedTime.clockText(milliseconds: milliseconds)) \(source.rawValue) \(event): \(before) -> \(after)"
+    if !commands.isEmpty { text += " [\(commands.map(\.description).joined(separator: " "))]" }
+    if let ignored { text += " (ignored: \(ignored))" }
+    return text
+  }
+
+  /// The entry as one JSON object on one line, with exactly the keys `t_ms`,
+  /// `source`, `event`, `before`, `after`, `commands` and `ignored` (null or
+  /// the reason's identifier, such as `staleLoad`), in that order.
+  public var json: String {
+    let commandList = commands.map { JSONText.string($0.description) }.joined(separator: ",")
+    let reason = ignored.map { JSONText.string($0.rawValue) } ?? "null"
+    return "{\"t_ms\":\(milliseconds),\"source\":\(JSONText.string(source.rawValue)),"
+      + "\"event\":\(JSONText.string(event.description)),\"before\":\(JSONText.string(before.description)),"
+      + "\"after\":\(JSONText.string(after.description)),\"commands\":[\(commandList)],\"ignored\":\(reason)}"
+  }
+}
+
+/// Minimal JSON string encoding, so key order and spacing are exactly ours.
+enum JSONText {
+  static func string(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      default:
+        if scalar.value < 0x20 {
+          let hex = String(scalar.value, radix: 16)
+          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+          result.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return result + "\""
+  }
+}

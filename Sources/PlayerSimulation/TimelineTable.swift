@@ -1,0 +1,89 @@
+/// Renders timeline items as a fixed-width text table, one line per item,
+/// optionally with ANSI colours (for terminals only).
+///
+/// ```
+///     time  source  event                  state before → after                      commands
+///   0.000s  user    play(A)                idle → buffering(A#1, autoplay)           load(A#1)
+///   0.300s  engine  ready(A#1)             idle → idle                               IGNORED: stale load token
+/// ```
+public struct TimelineTable: Sendable {
+  /// Whether to colour the output with ANSI escapes.
+  public var color: Bool
+
+  /// A table renderer.
+  /// - Parameter color: true to use ANSI colours; only for terminals.
+  public init(color: Bool) { self.color = color }
+
+  private static let widths = (time: 8, source: 8, event: 23, states: 54)
+
+  /// The column titles and a rule beneath them.
+  public var header: String {
+    let titles =
+      pad("time", Self.widths.time, right: true) + "  " + pad("source", Self.widths.source)
+      + pad("event", Self.widths.event) + pad("state before → after", Self.widths.states)
+      + "commands sent"
+    let rule = String(repeating: "─", count: titles.count)
+    return paint(titles, "1") + "\n" + paint(rule, "2")
+  }
+
+  /// One item as one line (without a newline).
+  /// - Parameter item: an event, a note or a check.
+  public func line(_ item: TimelineItem) -> String {
+    switch item {
+    case .event(let entry):
+      let time = pad(SimulatedTime.clockText(milliseconds: entry.milliseconds), Self.widths.time, right: true)
+      let states = "\(entry.before) → \(entry.after)"
+      var text =
+        paint(time, "2") + "  " + paint(pad(entry.source.rawValue, Self.widths.source), sourceColor(entry.source))
+        + pad(entry.event.description, Self.widths.event)
+      if let ignored = entry.ignored {
+        let label = entry.event.source == .user ? "no effect" : "IGNORED: \(ignored)"
+        text += paint(pad(states, Self.widths.states), "2") + paint(label, "33")
+      } else {
+        let commands = entry.commands.map(\.description).joined(separator: " ")
+        text += pad(states, Self.widths.states) + paint(commands.isEmpty ? "—" : commands, "32")
+      }
+      return trimmedRight(text)
+    case .note(_, let text):
+      return paint("          " + text, "36")
+    case .check(_, let line, let text):
+      return paint("          ✓ line \(line): expect \(text)", "2")
+    }
+  }
+
+  /// The line shown in the table where an `expect` failed.
+  /// - Parameter failure: the failed expectation.
+  public func failureLine(_ failure: ExpectationFailure) -> String {
+    paint("          ✗ line \(failure.line): expected \(failure.expected); found \(failure.found)", "31")
+  }
+
+  /// A closing line for a run that passed.
+  /// - Parameter text: what to say.
+  public func successLine(_ text: String) -> String {
+    paint("✓ " + text, "32")
+  }
+
+  private func sourceColor(_ source: TimelineSource) -> String {
+    switch source {
+    case .user: "1"
+    case .engine: "34"
+    case .timer: "35"
+    case .script: "33"
+    }
+  }
+
+  private func paint(_ text: String, _ code: String) -> String {
+    color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+
+  private func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+    let fill = String(repeating: " ", count: max(width - text.count, 1))
+    return right ? String(fill.dropLast()) + text : text + fill
+  }
+
+  private func trimmedRight(_ text: String) -> String {
+    var text = text
+    while text.last == " " { text.removeLast() }
+    return text
+  }
+}

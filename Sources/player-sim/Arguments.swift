@@ -1,0 +1,133 @@
+/// How the tool exits: 0 success, 1 an `expect` failed or the fuzzer found a
+/// failure, 2 bad usage or bad input.
+enum ExitStatus: Int32 {
+  case success = 0
+  case failure = 1
+  case usage = 2
+}
+
+/// Bad usage: a one-line message for standard error, exit status 2.
+struct UsageError: Error, CustomStringConvertible {
+  let message: String
+  var description: String { "player-sim: \(message)" }
+}
+
+/// A flag a command accepts.
+struct FlagSpec {
+  /// The long name, as in `--json`.
+  let name: String
+  /// For a flag with a value, what the value is, as in `N`; nil for a switch.
+  let value: String?
+  /// One line of help.
+  let help: String
+
+  static func toggle(_ name: String, _ help: String) -> FlagSpec {
+    FlagSpec(name: name, value: nil, help: help)
+  }
+
+  static func option(_ name: String, _ value: String, _ help: String) -> FlagSpec {
+    FlagSpec(name: name, value: value, help: help)
+  }
+
+  static let help = FlagSpec.toggle("--help", "show this help")
+}
+
+/// A command's arguments, split into flags and operands.
+///
+/// Accepts `--flag`, `--flag value`, `--flag=value`, `-h` for `--help`, `-`
+/// as an operand (standard input), and `--` to end the flags.
+struct Arguments {
+  private(set) var toggles: Set<String> = []
+  private(set) var values: [String: String] = [:]
+  private(set) var operands: [String] = []
+
+  init(_ arguments: [String], command: String, flags: [FlagSpec]) throws(UsageError) {
+    let flags = flags + [.help]
+    var index = 0
+    var flagsEnded = false
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      if flagsEnded || argument == "-" || !argument.hasPrefix("-") {
+        operands.append(argument)
+        continue
+      }
+      if argument == "--" {
+        flagsEnded = true
+        continue
+      }
+      var name = argument == "-h" ? "--help" : argument
+      var inline: String?
+      if let equals = name.firstIndex(of: "=") {
+        inline = String(name[name.index(after: equals)...])
+        name = String(name[..<equals])
+      }
+      guard let spec = flags.first(where: { $0.name == name }) else {
+        throw UsageError(
+          message:
+            "unknown flag \(Self.quoted(name)) for '\(command)'; expected one of \(flags.map(\.name).joined(separator: ", "))"
+        )
+      }
+      if let valueName = spec.value {
+        if let inline {
+          values[name] = inline
+        } else if index < arguments.count {
+          values[name] = arguments[index]
+          index += 1
+        } else {
+          throw UsageError(message: "flag '\(name)' of '\(command)' needs a value; expected \(name) \(valueName)")
+        }
+      } else {
+        if inline != nil {
+          throw UsageError(message: "flag '\(name)' of '\(command)' takes no value; expected \(name) alone")
+        }
+        toggles.insert(name)
+      }
+    }
+  }
+
+  /// Whether a switch was given.
+  func has(_ flag: String) -> Bool { toggles.contains(flag) }
+
+  /// A flag's value parsed as a whole number in `range`.
+  func integer<Number: FixedWidthInteger>(
+    _ flag: String, command: String, in range: ClosedRange<Number>
+  ) throws(UsageError) -> Number? {
+    guard let text = values[flag] else { return nil }
+    guard let value = Number(text), range.contains(value) else {
+      throw UsageError(
+        message:
+          "bad value \(Self.quoted(text)) for '\(flag)' of '\(command)'; expected a whole number from \(range.lowerBound) to \(range.upperBound)"
+      )
+    }
+    return value
+  }
+
+  /// A flag's value, which must be one of `choices`.
+  func choice(_ flag: String, command: String, from choices: [String]) throws(UsageError) -> String? {
+    guard let text = values[flag] else { return nil }
+    guard choices.contains(text) else {
+      throw UsageError(
+        message:
+          "bad value \(Self.quoted(text)) for '\(flag)' of '\(command)'; expected one of \(choices.joined(separator: ", "))"
+      )
+    }
+    return text
+  }
+
+  /// Throws unless there are no operands.
+  func noOperands(command: String) throws(UsageError) {
+    if let first = operands.first {
+      throw UsageError(message: "unexpected argument \(Self.quoted(first)) for '\(command)'; expected flags only")
+    }
+  }
+
+  /// `'text'` with control characters escaped, so messages stay on one line.
+  static func quoted(_ text: String) -> String {
+    let escaped = text.unicodeScalars.map { scalar -> String in
+      scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
+        ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+    }
+    return "'\(escaped.joined())'"
+  }
+}

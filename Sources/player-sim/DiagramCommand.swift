@@ -1,0 +1,33 @@
+import PlayerState
+
+/// `player-sim diagram`: the machine's transition table as a diagram.
+enum DiagramCommand {
+  static let flags: [FlagSpec] = [
+    .option("--format", "FORMAT", "mermaid (default), dot, or table (one row per transition)"),
+    .toggle("--ignored", "with --format table, also list the ignored rows"),
+  ]
+
+  static let help = CommandHelp(
+    name: "diagram", summary: "draw the state machine from its transition table",
+    usage: "diagram [--format dot|mermaid|table] [--ignored]", flags: flags,
+    details: ["The table is read off the reducer itself, so the drawing cannot drift from the code."],
+    example: ["player-sim diagram --format dot | dot -Tsvg > machine.svg", "player-sim diagram --format mermaid"])
+
+  static func run(_ arguments: [String]) throws(UsageError) -> ExitStatus {
+    let parsed = try Arguments(arguments, command: "diagram", flags: flags)
+    try parsed.noOperands(command: "diagram")
+    if parsed.has("--help") {
+      Terminal.out(help.text)
+      return .success
+    }
+    let format = try parsed.choice("--format", command: "diagram", from: ["dot", "mermaid", "table"]) ?? "mermaid"
+    switch format {
+    case "dot": Terminal.out(String(TransitionTable.dot().dropLast()))
+    case "table":
+      let rows = parsed.has("--ignored") ? TransitionTable.rows : TransitionTable.accepted
+      for row in rows { Terminal.out(row.description) }
+    default: Terminal.out(String(TransitionTable.mermaid().dropLast()))
+    }
+    return .success
+  }
+}
