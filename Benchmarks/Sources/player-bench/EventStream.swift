@@ -34,7 +34,8 @@ struct EventStream {
   static func generate(count: Int, seed: UInt64) -> EventStream {
     var generator = Generator(seed: seed, capacity: count)
     while generator.events.count < count { generator.step() }
-    return EventStream(seed: seed, events: Array(generator.events.prefix(count)), mix: generator.mix)
+    return EventStream(
+      seed: seed, events: Array(generator.events.prefix(count)), mix: generator.mix)
   }
 
   private struct Generator {

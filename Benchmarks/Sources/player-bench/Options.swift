@@ -14,6 +14,8 @@ struct Options {
   var threads = 8
   /// Seeds per buggy player for the fuzz figures.
   var fuzzSeeds = 20
+  /// Also write the JSON object to this file (the table still goes to stdout).
+  var jsonFile: String?
   /// Run only this workload, once, untimed: for profilers (valgrind --tool=callgrind).
   var profile: Workload?
   /// Print the usage and exit.
@@ -39,6 +41,7 @@ struct Options {
       --seed N        the stream's seed (default 1592598566)
       --threads N     threads for the concurrent driver (default 8)
       --fuzz-seeds N  seeds per buggy player (default 20; smoke 3)
+      --json-file F   also write the JSON object to file F (one run, both forms)
       --profile W     run only workload W (reducer, driver or naive) once, untimed, and print
                       its checksum: for valgrind --tool=callgrind
     """
@@ -65,6 +68,11 @@ struct Options {
       case "--runs": runs = try number(argument, remaining.popFirst(), atLeast: 1)
       case "--threads": options.threads = try number(argument, remaining.popFirst(), atLeast: 1)
       case "--fuzz-seeds": fuzzSeeds = try number(argument, remaining.popFirst(), atLeast: 1)
+      case "--json-file":
+        guard let path = remaining.popFirst(), !path.isEmpty else {
+          throw UsageError(description: "--json-file needs a value: a file path")
+        }
+        options.jsonFile = path
       case "--profile":
         let names = Workload.allCases.map(\.rawValue).joined(separator: ", ")
         guard let text = remaining.popFirst() else {

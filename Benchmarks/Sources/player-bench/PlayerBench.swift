@@ -23,8 +23,21 @@ struct PlayerBench {
       print(Benchmark.profile(workload, options: options))
       return
     }
+    // Fail before minutes of measuring, not after.
+    if let path = options.jsonFile, !FileManager.default.createFile(atPath: path, contents: nil) {
+      printError("player-bench: --json-file \(path): cannot create the file")
+      exit(1)
+    }
     let benchmark = Benchmark(options: options) { printError("player-bench: \($0)") }
     let results = benchmark.run()
+    if let path = options.jsonFile {
+      do {
+        try Report.json(results).write(toFile: path, atomically: true, encoding: .utf8)
+      } catch {
+        printError("player-bench: --json-file \(path): cannot write: \(error.localizedDescription)")
+        exit(1)
+      }
+    }
     print(options.json ? Report.json(results) : Report.table(results), terminator: "")
   }
 

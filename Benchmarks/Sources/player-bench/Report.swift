@@ -34,7 +34,8 @@ enum Report {
           ? "met: 0 lost of \(grouped(options.events * options.runs))"
           : "MISSED: \(grouped(Int(lost))) lost"))
     lines.append(
-      row("naive two-Bool player", rate(results.naive.median), range(results.naive), "baseline", ""))
+      row("naive two-Bool player", rate(results.naive.median), range(results.naive), "baseline", "")
+    )
     lines.append(
       row(
         "reducer / naive (paired)", ratio(results.reducerOverNaive.median),
@@ -44,12 +45,16 @@ enum Report {
         "driver / naive (paired)", ratio(results.driverOverNaive.median),
         ratioRange(results.driverOverNaive), "", ""))
     lines.append(
-      "  (\(options.threads)-thread driver: at most \(grouped(results.maxQueued)) events queued at once)")
+      "  (\(options.threads)-thread driver: at most \(grouped(results.maxQueued)) events queued at once)"
+    )
     lines.append("")
     lines.append("allocations per event (malloc calls counted over one pass of the stream):")
-    lines.append(allocationLine("reducer", results.reducerAllocations, events: options.events, goal: true))
-    lines.append(allocationLine("driver", results.driverAllocations, events: options.events, goal: false))
-    lines.append(allocationLine("naive", results.naiveAllocations, events: options.events, goal: false))
+    lines.append(
+      allocationLine("reducer", results.reducerAllocations, events: options.events, goal: true))
+    lines.append(
+      allocationLine("driver", results.driverAllocations, events: options.events, goal: false))
+    lines.append(
+      allocationLine("naive", results.naiveAllocations, events: options.events, goal: false))
     lines.append("")
     lines.append(
       "sizes (bytes): " + results.sizes.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
@@ -62,9 +67,11 @@ enum Report {
 
   private static var cores: Int { ProcessInfo.processInfo.activeProcessorCount }
 
-  private static func row(_ a: String, _ b: String, _ c: String, _ d: String, _ e: String) -> String {
+  private static func row(_ a: String, _ b: String, _ c: String, _ d: String, _ e: String) -> String
+  {
     let text =
-      a.padding(toLength: 32, withPad: " ", startingAt: 0) + b.padding(toLength: 12, withPad: " ", startingAt: 0)
+      a.padding(toLength: 32, withPad: " ", startingAt: 0)
+      + b.padding(toLength: 12, withPad: " ", startingAt: 0)
       + c.padding(toLength: 22, withPad: " ", startingAt: 0)
       + d.padding(toLength: 15, withPad: " ", startingAt: 0) + e
     return text.trimmingCharacters(in: .whitespaces)
@@ -93,7 +100,9 @@ enum Report {
   {
     let label = "  " + name.padding(toLength: 9, withPad: " ", startingAt: 0)
     guard let calls else { return label + "n/a (allocations are counted on Linux with glibc only)" }
-    var text = label + perEvent(calls, events: events) + " (\(grouped(Int(calls))) calls / \(grouped(events)) events)"
+    var text =
+      label + perEvent(calls, events: events)
+      + " (\(grouped(Int(calls))) calls / \(grouped(events)) events)"
     if goal { text += calls == 0 ? "  goal 0: met" : "  goal 0: MISSED" }
     return text
   }
@@ -103,7 +112,9 @@ enum Report {
   }
 
   private static func mixLine(_ mix: EventStream.Mix, total: Int) -> String {
-    func percent(_ count: Int) -> String { String(format: "%.0f%%", Double(count) / Double(max(total, 1)) * 100) }
+    func percent(_ count: Int) -> String {
+      String(format: "%.0f%%", Double(count) / Double(max(total, 1)) * 100)
+    }
     return "\(percent(mix.intents)) intents, \(percent(mix.currentReports)) current reports, "
       + "\(percent(mix.staleReports)) stale, \(percent(mix.neverIssuedReports)) never issued, "
       + "\(percent(mix.mismatchedReports)) wrong media, \(percent(mix.duplicates)) duplicates, "
@@ -120,7 +131,9 @@ enum Report {
       "  checked events/s " + rate(fuzz.checkedEventsPerSecond.median) + " ("
         + range(fuzz.checkedEventsPerSecond) + ")",
     ]
-    if let depth = fuzz.exhaustiveDepth { lines.append("  exhaustive depth in the time budget: \(depth)") }
+    if let depth = fuzz.exhaustiveDepth {
+      lines.append("  exhaustive depth in the time budget: \(depth)")
+    }
     lines.append(
       "  " + "buggy player".padding(toLength: 30, withPad: " ", startingAt: 0)
         + "ms to fail  cases to fail  shrunk length  missed seeds")
@@ -158,13 +171,16 @@ enum Report {
       fields.append((key + "_max", number(value.max.rounded())))
     }
     sample("reducer_events_per_second", results.reducer)
-    fields.append(("reducer_allocations_per_event", allocationsPerEvent(results.reducerAllocations, options)))
+    fields.append(
+      ("reducer_allocations_per_event", allocationsPerEvent(results.reducerAllocations, options)))
     sample("driver_events_per_second", results.driver)
-    fields.append(("driver_allocations_per_event", allocationsPerEvent(results.driverAllocations, options)))
+    fields.append(
+      ("driver_allocations_per_event", allocationsPerEvent(results.driverAllocations, options)))
     sample("driver_events_per_second_\(options.threads)_threads", results.driverThreaded)
     fields.append(("driver_\(options.threads)_threads_lost_events", "\(results.lostEvents)"))
     sample("naive_events_per_second", results.naive)
-    fields.append(("naive_allocations_per_event", allocationsPerEvent(results.naiveAllocations, options)))
+    fields.append(
+      ("naive_allocations_per_event", allocationsPerEvent(results.naiveAllocations, options)))
     fields.append(("reducer_over_naive", number(results.reducerOverNaive.median)))
     fields.append(("driver_over_naive", number(results.driverOverNaive.median)))
     for (key, size) in zip(
@@ -175,7 +191,8 @@ enum Report {
     }
     if let fuzz = results.fuzz {
       fields.append(("fuzz_status", "\"measured\""))
-      fields.append(("fuzz_checked_events_per_second", number(fuzz.checkedEventsPerSecond.median.rounded())))
+      fields.append(
+        ("fuzz_checked_events_per_second", number(fuzz.checkedEventsPerSecond.median.rounded())))
       fields.append(("fuzz_exhaustive_depth", fuzz.exhaustiveDepth.map { "\($0)" } ?? "null"))
       let players = fuzz.players.map { player in
         "\(string(player.name)): {\"median_ms_to_first_failure\": \(number(player.milliseconds.median)), "

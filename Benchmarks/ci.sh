@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# CI for the benchmarks: builds player-bench in release and runs it in smoke
+# mode, so that it cannot rot. Not a timing run: smoke sizes are tiny and CI
+# machines are noisy; the figures come from Benchmarks/run.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
+scratch="${SCRATCH:-.build}"
+log="$(mktemp)"
+errors="$(mktemp)"
+trap 'rm -f "$log" "$errors"' EXIT
+
+swift build -c release --scratch-path "$scratch" --product player-bench 2>&1 | tee "$log"
+if grep -E "^/.*: warning: " "$log"; then
+  echo "Benchmarks/ci.sh: the release build printed warnings (listed above)." >&2
+  exit 1
+fi
+bin="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/player-bench"
+
+json="$("$bin" --smoke --json)"
+echo "$json"
+for key in reducer_events_per_second reducer_allocations_per_event driver_events_per_second \
+  driver_events_per_second_8_threads naive_events_per_second fuzz_checked_events_per_second \
+  state_size_bytes event_size_bytes fuzz_buggy_players driver_8_threads_lost_events; do
+  if ! grep -q "\"$key\":" <<<"$json"; then
+    echo "Benchmarks/ci.sh: the JSON has no \"$key\"." >&2
+    exit 1
+  fi
+done
+if ! grep -q '"driver_8_threads_lost_events": 0,' <<<"$json"; then
+  echo "Benchmarks/ci.sh: the 8-thread driver lost events." >&2
+  exit 1
+fi
+if ! grep -q '"reducer_allocations_per_event": 0,' <<<"$json"; then
+  echo "Benchmarks/ci.sh: the reducer allocated (reducer_allocations_per_event is not 0)." >&2
+  exit 1
+fi
+
+# Bad input is a one-line error and exit status 2, never a trap.
+if "$bin" --events nope 2>"$errors"; then
+  echo "Benchmarks/ci.sh: player-bench accepted --events nope." >&2
+  exit 1
+else
+  status=$?
+  [ "$status" -eq 2 ] || { echo "Benchmarks/ci.sh: --events nope exited $status, expected 2." >&2; exit 1; }
+fi
+grep -q "^player-bench: --events: expected an integer of at least 1, got 'nope'$" "$errors"
+echo "Benchmarks/ci.sh: smoke run OK"
