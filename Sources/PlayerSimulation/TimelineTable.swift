@@ -14,7 +14,7 @@ public struct TimelineTable: Sendable {
   /// - Parameter color: true to use ANSI colours; only for terminals.
   public init(color: Bool) { self.color = color }
 
-  private static let widths = (time: 8, source: 8, event: 23, states: 54)
+  private static let widths = (time: 8, source: 8, event: 26, states: 54)
 
   /// The column titles and a rule beneath them.
   public var header: String {
