@@ -99,10 +99,10 @@ public final class FakeMediaEngine: PlaybackEngine {
       return answer
     }
     guard var track = state.tracks[load], !track.isStopped else { return nil }
-    defer { state.tracks[load] = track }
+    var answer: EngineReport?
     switch command {
     case .load:
-      return nil
+      break
     case .start:
       track.settle(now: now)
       track.wantsPlay = true
@@ -112,20 +112,25 @@ public final class FakeMediaEngine: PlaybackEngine {
       track.wantsPlay = false
       replan(&track, now: now)
     case .seek(_, let time, let seek):
-      if reentrant(&state), let (report, next) = track.fire(.seekDone(seek, target: time.milliseconds), now: now) {
+      let done = MediaTimer.seekDone(seek, target: time.milliseconds)
+      if reentrant(&state), let (report, next) = track.fire(done, now: now) {
         if let next { plan(next.0, after: next.1, for: &track) }
-        return report
+        answer = report
+      } else {
+        plan(done, after: track.profile.seekLatency.wholeMilliseconds, for: &track)
       }
-      plan(.seekDone(seek, target: time.milliseconds), after: track.profile.seekLatency.wholeMilliseconds, for: &track)
     case .stop:
       track.settle(now: now)
       track.isStopped = true
+      // A well-behaved engine forgets the load; a hostile one keeps it until
+      // its pending callbacks have been delivered, late.
       if state.hostile == nil || track.pendingTimers == 0 {
         state.tracks[load] = nil
         return nil
       }
     }
-    return nil
+    state.tracks[load] = track
+    return answer
   }
 
   private func reentrant(_ state: inout State) -> Bool {

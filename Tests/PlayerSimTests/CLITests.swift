@@ -7,7 +7,7 @@ import Testing
     let output = try CLI.run(["demo"])
     #expect(output.status == 0)
     #expect(output.stderr == "")
-    let rows = output.lines.filter { $0.contains("IGNORED:") }
+    let rows = output.lines.filter { $0.contains("engine") && $0.contains("IGNORED") }
     #expect(
       rows == [
         " 0.300s  engine  ready(A#1)                idle → idle                                           IGNORED: stale load token",
