@@ -45,7 +45,8 @@ public final class FakeMediaEngine: PlaybackEngine {
   ) {
     self.clock = clock
     self.defaultProfile = defaultProfile
-    state = Mutex(State(profiles: profiles, hostile: hostile, random: SplitMix64(seed: hostile?.seed ?? 0)))
+    state = Mutex(
+      State(profiles: profiles, hostile: hostile, random: SplitMix64(seed: hostile?.seed ?? 0)))
   }
 
   /// Sets how `media` behaves for loads issued from now on.

@@ -61,7 +61,8 @@ public enum ScenarioFile {
         let hex = String(byte, radix: 16, uppercase: true)
         throw ScenarioError(
           file: file, line: line, column: column,
-          found: "invalid UTF-8 (byte 0x\(hex.count == 1 ? "0" : "")\(hex) at byte \(offset), \(length) bad)",
+          found:
+            "invalid UTF-8 (byte 0x\(hex.count == 1 ? "0" : "")\(hex) at byte \(offset), \(length) bad)",
           expected: "a UTF-8 text file")
       case .emptyInput:
         return String(decoding: data, as: UTF8.self)

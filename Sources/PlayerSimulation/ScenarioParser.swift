@@ -178,7 +178,8 @@ struct LineReader {
     case "on": break
     default:
       throw error(
-        switchWord, found: "found \(ScenarioError.quoted(switchWord.text))", expected: "'on' or 'off'")
+        switchWord, found: "found \(ScenarioError.quoted(switchWord.text))",
+        expected: "'on' or 'off'")
     }
     var mode = HostileMode()
     var seen = Set<String>()
@@ -243,8 +244,12 @@ struct LineReader {
       throw error(kind, found: "unknown report \(ScenarioError.quoted(kind.text))", expected: kinds)
     }
     for (key, token) in keys where !allowed.contains(key) {
-      let expected = allowed.isEmpty ? "no option for '\(kind.text)'" : allowed.map { "\($0)=…" }.joined(separator: ", ")
-      throw error(token, found: "unknown option \(ScenarioError.quoted(key)) for '\(kind.text)'", expected: expected)
+      let expected =
+        allowed.isEmpty
+        ? "no option for '\(kind.text)'" : allowed.map { "\($0)=…" }.joined(separator: ", ")
+      throw error(
+        token, found: "unknown option \(ScenarioError.quoted(key)) for '\(kind.text)'",
+        expected: expected)
     }
     return event
   }
@@ -272,7 +277,8 @@ struct LineReader {
       }
       if kindText == text { return .expectState(.kind(kind)) }
       guard text.hasSuffix(")") else {
-        throw error(first, found: "unbalanced \(ScenarioError.quoted(text))", expected: "a closing ')'")
+        throw error(
+          first, found: "unbalanced \(ScenarioError.quoted(text))", expected: "a closing ')'")
       }
       return .expectState(.exactly(text))
     case "commands":
@@ -285,7 +291,9 @@ struct LineReader {
       }
       return .expectCommands(try commands(words, declared: declared))
     default:
-      throw error(what, found: "unknown expectation \(ScenarioError.quoted(what.text))", expected: "'state' or 'commands'")
+      throw error(
+        what, found: "unknown expectation \(ScenarioError.quoted(what.text))",
+        expected: "'state' or 'commands'")
     }
   }
 }

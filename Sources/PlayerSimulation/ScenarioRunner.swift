@@ -92,7 +92,8 @@ public struct ScenarioRunner: Sendable {
   ///   - scenario: the parsed script.
   ///   - output: called with each timeline item as it happens (streamed, in order).
   /// - Returns: the timeline and the first failed expectation, if any.
-  public func run(_ scenario: Scenario, output: (TimelineItem) -> Void = { _ in }) -> ScenarioResult {
+  public func run(_ scenario: Scenario, output: (TimelineItem) -> Void = { _ in }) -> ScenarioResult
+  {
     let clock = VirtualClock()
     let engine = FakeMediaEngine(clock: clock)
     let recorder = TimelineRecorder(clock: clock)
@@ -143,7 +144,8 @@ public struct ScenarioRunner: Sendable {
           failure = fail("state \(expectation)", "state \(state)")
           break
         }
-        output(.check(milliseconds: clock.milliseconds, line: step.line, text: "state \(expectation)"))
+        output(
+          .check(milliseconds: clock.milliseconds, line: step.line, text: "state \(expectation)"))
       case .expectCommands(let expected):
         let found = sinceCheck
         sinceCheck = []
@@ -151,7 +153,10 @@ public struct ScenarioRunner: Sendable {
           failure = fail("commands \(Self.list(expected))", "commands \(Self.list(found))")
           break
         }
-        output(.check(milliseconds: clock.milliseconds, line: step.line, text: "commands \(Self.list(expected))"))
+        output(
+          .check(
+            milliseconds: clock.milliseconds, line: step.line,
+            text: "commands \(Self.list(expected))"))
       case .note(let text):
         output(.note(milliseconds: clock.milliseconds, text: text))
       }

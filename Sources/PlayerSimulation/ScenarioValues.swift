@@ -71,7 +71,8 @@ extension LineReader {
   /// `250ms`, `5s`, `1.5s` (at most three decimals), up to ``ScenarioParser/maximumMilliseconds``.
   func duration(_ token: ScenarioToken, positive: Bool = false) throws(ScenarioError) -> Duration {
     let expected = "a time in ms or s, such as 250ms or 1.5s"
-    let bad = error(token, found: "bad time \(ScenarioError.quoted(token.text))", expected: expected)
+    let bad = error(
+      token, found: "bad time \(ScenarioError.quoted(token.text))", expected: expected)
     var scalars = Array(token.text.unicodeScalars)
     let perSecond: Int64
     if scalars.count >= 2, scalars[scalars.count - 2] == "m", scalars[scalars.count - 1] == "s" {
@@ -109,7 +110,8 @@ extension LineReader {
         expected: "at most \(ScenarioParser.maximumMilliseconds / 1000)s")
     }
     if positive, milliseconds == 0 {
-      throw error(token, found: "time \(ScenarioError.quoted(token.text))", expected: "a time above 0ms")
+      throw error(
+        token, found: "time \(ScenarioError.quoted(token.text))", expected: "a time above 0ms")
     }
     return .milliseconds(milliseconds)
   }
@@ -141,7 +143,8 @@ extension LineReader {
   func percent(_ token: ScenarioToken) throws(ScenarioError) -> Int {
     var text = Substring(token.text)
     if text.hasSuffix("%") { text.removeLast() }
-    let value = try? number(ScenarioToken(text: String(text), column: token.column), upTo: UInt8.max, what: "")
+    let value = try? number(
+      ScenarioToken(text: String(text), column: token.column), upTo: UInt8.max, what: "")
     guard let value, value <= 100 else {
       throw error(
         token, found: "bad percentage \(ScenarioError.quoted(token.text))",
@@ -190,7 +193,8 @@ extension LineReader {
     }
     if let first = group.first {
       throw error(
-        first, found: "unbalanced \(ScenarioError.quoted(group.map(\.text).joined(separator: " ")))",
+        first,
+        found: "unbalanced \(ScenarioError.quoted(group.map(\.text).joined(separator: " ")))",
         expected: "a closing ')'")
     }
     return result

@@ -31,10 +31,12 @@ public struct TimelineTable: Sendable {
   public func line(_ item: TimelineItem) -> String {
     switch item {
     case .event(let entry):
-      let time = pad(SimulatedTime.clockText(milliseconds: entry.milliseconds), Self.widths.time, right: true)
+      let time = pad(
+        SimulatedTime.clockText(milliseconds: entry.milliseconds), Self.widths.time, right: true)
       let states = "\(entry.before) → \(entry.after)"
       var text =
-        paint(time, "2") + "  " + paint(pad(entry.source.rawValue, Self.widths.source), sourceColor(entry.source))
+        paint(time, "2") + "  "
+        + paint(pad(entry.source.rawValue, Self.widths.source), sourceColor(entry.source))
         + pad(entry.event.description, Self.widths.event)
       if let ignored = entry.ignored {
         let label = entry.event.source == .user ? "no effect" : "IGNORED: \(ignored)"
@@ -54,7 +56,9 @@ public struct TimelineTable: Sendable {
   /// The line shown in the table where an `expect` failed.
   /// - Parameter failure: the failed expectation.
   public func failureLine(_ failure: ExpectationFailure) -> String {
-    paint("          ✗ line \(failure.line): expected \(failure.expected); found \(failure.found)", "31")
+    paint(
+      "          ✗ line \(failure.line): expected \(failure.expected); found \(failure.found)", "31"
+    )
   }
 
   /// A closing line for a run that passed.

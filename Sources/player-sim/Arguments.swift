@@ -75,11 +75,13 @@ struct Arguments {
           values[name] = arguments[index]
           index += 1
         } else {
-          throw UsageError(message: "flag '\(name)' of '\(command)' needs a value; expected \(name) \(valueName)")
+          throw UsageError(
+            message: "flag '\(name)' of '\(command)' needs a value; expected \(name) \(valueName)")
         }
       } else {
         if inline != nil {
-          throw UsageError(message: "flag '\(name)' of '\(command)' takes no value; expected \(name) alone")
+          throw UsageError(
+            message: "flag '\(name)' of '\(command)' takes no value; expected \(name) alone")
         }
         toggles.insert(name)
       }
@@ -104,7 +106,8 @@ struct Arguments {
   }
 
   /// A flag's value, which must be one of `choices`.
-  func choice(_ flag: String, command: String, from choices: [String]) throws(UsageError) -> String? {
+  func choice(_ flag: String, command: String, from choices: [String]) throws(UsageError) -> String?
+  {
     guard let text = values[flag] else { return nil }
     guard choices.contains(text) else {
       throw UsageError(
@@ -118,7 +121,8 @@ struct Arguments {
   /// Throws unless there are no operands.
   func noOperands(command: String) throws(UsageError) {
     if let first = operands.first {
-      throw UsageError(message: "unexpected argument \(Self.quoted(first)) for '\(command)'; expected flags only")
+      throw UsageError(
+        message: "unexpected argument \(Self.quoted(first)) for '\(command)'; expected flags only")
     }
   }
 

@@ -10,8 +10,13 @@ enum DiagramCommand {
   static let help = CommandHelp(
     name: "diagram", summary: "draw the state machine from its transition table",
     usage: "diagram [--format dot|mermaid|table] [--ignored]", flags: flags,
-    details: ["The table is read off the reducer itself, so the drawing cannot drift from the code."],
-    example: ["player-sim diagram --format dot | dot -Tsvg > machine.svg", "player-sim diagram --format mermaid"])
+    details: [
+      "The table is read off the reducer itself, so the drawing cannot drift from the code."
+    ],
+    example: [
+      "player-sim diagram --format dot | dot -Tsvg > machine.svg",
+      "player-sim diagram --format mermaid",
+    ])
 
   static func run(_ arguments: [String]) throws(UsageError) -> ExitStatus {
     let parsed = try Arguments(arguments, command: "diagram", flags: flags)
@@ -20,7 +25,9 @@ enum DiagramCommand {
       Terminal.out(help.text)
       return .success
     }
-    let format = try parsed.choice("--format", command: "diagram", from: ["dot", "mermaid", "table"]) ?? "mermaid"
+    let format =
+      try parsed.choice("--format", command: "diagram", from: ["dot", "mermaid", "table"])
+      ?? "mermaid"
     switch format {
     case "dot": Terminal.out(String(TransitionTable.dot().dropLast()))
     case "table":

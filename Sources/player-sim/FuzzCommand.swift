@@ -19,7 +19,8 @@ enum FuzzCommand {
       Terminal.out(help.text)
       return .success
     }
-    throw UsageError(message: "'fuzz' is not available in this build; expected the PlayerFuzz harness")
+    throw UsageError(
+      message: "'fuzz' is not available in this build; expected the PlayerFuzz harness")
   }
 }
 
@@ -41,6 +42,7 @@ enum ExploreCommand {
       Terminal.out(help.text)
       return .success
     }
-    throw UsageError(message: "'explore' is not available in this build; expected the PlayerFuzz harness")
+    throw UsageError(
+      message: "'explore' is not available in this build; expected the PlayerFuzz harness")
   }
 }

@@ -8,7 +8,8 @@ enum PlayerSim {
 
   static func main(_ arguments: [String]) -> ExitStatus {
     guard let name = arguments.first else {
-      Terminal.error("player-sim: missing command; expected one of \(commandNames) (try 'player-sim --help')")
+      Terminal.error(
+        "player-sim: missing command; expected one of \(commandNames) (try 'player-sim --help')")
       return .usage
     }
     let rest = Array(arguments.dropFirst())
@@ -39,7 +40,8 @@ enum PlayerSim {
       return .success
     }
     guard let command = commands.first(where: { $0.name == topic }) else {
-      throw UsageError(message: "no help for \(Arguments.quoted(topic)); expected one of \(commandNames)")
+      throw UsageError(
+        message: "no help for \(Arguments.quoted(topic)); expected one of \(commandNames)")
     }
     Terminal.out(command.text)
     return .success

@@ -30,7 +30,9 @@ enum RunCommand {
     }
     let seed: UInt64? = try parsed.integer("--seed", command: "run", in: 0...UInt64.max)
     guard !parsed.operands.isEmpty else {
-      throw UsageError(message: "missing FILE for 'run'; expected one or more scenario files, or '-' for standard input")
+      throw UsageError(
+        message:
+          "missing FILE for 'run'; expected one or more scenario files, or '-' for standard input")
     }
     var scenarios: [Scenario] = []
     do {
@@ -106,7 +108,8 @@ enum DemoCommand {
   ]
 
   static let help = CommandHelp(
-    name: "demo", summary: "watch late callbacks arrive after stop and after a switch, and be ignored",
+    name: "demo",
+    summary: "watch late callbacks arrive after stop and after a switch, and be ignored",
     usage: "demo [--json] [--quiet] [--realtime]", flags: flags,
     details: ["Prints the demo's script with 'player-sim demo --script'."],
     example: ["player-sim demo", "player-sim demo --realtime"])
@@ -144,6 +147,7 @@ enum DemoCommand {
         """)
     }
     return RunCommand.execute(
-      [scenario], .init(json: json, quiet: parsed.has("--quiet"), realtime: parsed.has("--realtime")))
+      [scenario],
+      .init(json: json, quiet: parsed.has("--quiet"), realtime: parsed.has("--realtime")))
   }
 }

@@ -68,7 +68,8 @@ final class Progress {
     let now = clock.now
     guard now - start >= .seconds(1), now - lastPrint >= .seconds(1) else { return }
     lastPrint = now
-    let seconds = Double((now - start).components.seconds)
+    let seconds =
+      Double((now - start).components.seconds)
       + Double((now - start).components.attoseconds) / 1e18
     let rate = seconds > 0 ? Int(Double(done) / seconds) : 0
     let of = total.map { "/\($0)" } ?? ""

@@ -6,7 +6,9 @@ enum CLI {
     var status: Int32
     var stdout: String
     var stderr: String
-    var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+    var lines: [String] {
+      stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
   }
 
   /// The package root, from this file's path.

@@ -13,8 +13,14 @@ import Testing
         " 0.300s  engine  ready(A#1)                idle → idle                                           IGNORED: stale load token",
         " 0.700s  engine  ready(A#2)                buffering(B#3, autoplay) → buffering(B#3, autoplay)   IGNORED: stale load token",
       ])
-    #expect(output.lines.contains(" 1.000s  engine  ready(B#3)                buffering(B#3, autoplay) → playing(B#3)               start(B#3)"))
-    #expect(output.lines.contains("✓ demo: 4 expectations held; 7 events, 2 late or stray reports ignored; ends in playing(B#3)"))
+    #expect(
+      output.lines.contains(
+        " 1.000s  engine  ready(B#3)                buffering(B#3, autoplay) → playing(B#3)               start(B#3)"
+      ))
+    #expect(
+      output.lines.contains(
+        "✓ demo: 4 expectations held; 7 events, 2 late or stray reports ignored; ends in playing(B#3)"
+      ))
   }
 
   @Test func demoJSONHasExactlyTheIssuesKeys() throws {
@@ -24,13 +30,18 @@ import Testing
     #expect(lines.count == 7)
     #expect(
       lines[0]
-        == #"{"t_ms":0,"source":"user","event":"play(A)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null}"#)
+        == #"{"t_ms":0,"source":"user","event":"play(A)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null}"#
+    )
     #expect(
       lines[2]
-        == #"{"t_ms":300,"source":"engine","event":"ready(A#1)","before":"idle","after":"idle","commands":[],"ignored":"staleLoad"}"#)
+        == #"{"t_ms":300,"source":"engine","event":"ready(A#1)","before":"idle","after":"idle","commands":[],"ignored":"staleLoad"}"#
+    )
     for line in lines {
       let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-      #expect(object.map { Set($0.keys) } == ["t_ms", "source", "event", "before", "after", "commands", "ignored"])
+      #expect(
+        object.map { Set($0.keys) } == [
+          "t_ms", "source", "event", "before", "after", "commands", "ignored",
+        ])
       #expect(object?["t_ms"] is Int)
     }
   }
@@ -78,29 +89,42 @@ import Testing
   }
 
   @Test func timerSourceInTheTable() throws {
-    let script = "media A ready-after=3s\nwatchdog 1s\nplay A\nwait 1s\nexpect state failed(A#1, timeout, autoplay)\n"
+    let script =
+      "media A ready-after=3s\nwatchdog 1s\nplay A\nwait 1s\nexpect state failed(A#1, timeout, autoplay)\n"
     let output = try CLI.run(["run", "-"], input: script)
     #expect(output.status == 0)
-    #expect(output.lines.contains(" 1.000s  timer   timeout(A#1, watchdog#1)  buffering(A#1, autoplay) → failed(A#1, timeout, autoplay) stop(A#1)"))
+    #expect(
+      output.lines.contains(
+        " 1.000s  timer   timeout(A#1, watchdog#1)  buffering(A#1, autoplay) → failed(A#1, timeout, autoplay) stop(A#1)"
+      ))
   }
 
   @Test func failingExpectExitsOneNamingTheLine() throws {
     let script = "media A\nplay A\nexpect state idle\nexpect state playing\n"
     let output = try CLI.run(["run", "-"], input: script)
     #expect(output.status == 1)
-    #expect(output.stderr == "<stdin>:3:1: expect failed: expected state idle; found state buffering(A#1, autoplay)\n")
-    #expect(output.lines.contains("          ✗ line 3: expected state idle; found state buffering(A#1, autoplay)"))
+    #expect(
+      output.stderr
+        == "<stdin>:3:1: expect failed: expected state idle; found state buffering(A#1, autoplay)\n"
+    )
+    #expect(
+      output.lines.contains(
+        "          ✗ line 3: expected state idle; found state buffering(A#1, autoplay)"))
   }
 
   @Test func failingExpectCommands() throws {
     let script = "media A\nplay A\nwait 1s\nexpect commands load(A#1)\n"
     let output = try CLI.run(["run", "--json", "-"], input: script)
     #expect(output.status == 1)
-    #expect(output.stderr == "<stdin>:4:1: expect failed: expected commands load(A#1); found commands load(A#1) start(A#1)\n")
+    #expect(
+      output.stderr
+        == "<stdin>:4:1: expect failed: expected commands load(A#1); found commands load(A#1) start(A#1)\n"
+    )
   }
 
   @Test func passingExpectsExitZero() throws {
-    let script = "media A\nplay A\nexpect commands load(A#1)\nwait 200ms\nexpect state playing(A#1)\nexpect commands start(A#1)\nexpect commands none\n"
+    let script =
+      "media A\nplay A\nexpect commands load(A#1)\nwait 200ms\nexpect state playing(A#1)\nexpect commands start(A#1)\nexpect commands none\n"
     let output = try CLI.run(["run", "--quiet", "-"], input: script)
     #expect(output.status == 0)
     #expect(output.stderr == "")
@@ -117,12 +141,27 @@ import Testing
   }
 
   @Test(arguments: [
-    ("jump 3", "<stdin>:1:1: error: unknown action 'jump'; expected one of media, hostile, watchdog, play, pause, resume, stop, seek, retry, wait, report, expect, note"),
+    (
+      "jump 3",
+      "<stdin>:1:1: error: unknown action 'jump'; expected one of media, hostile, watchdog, play, pause, resume, stop, seek, retry, wait, report, expect, note"
+    ),
     ("media A\nwait", "<stdin>:2:5: error: found end of line; expected a time such as 100ms"),
-    ("media A\nwait 5 s", "<stdin>:2:6: error: bad time '5'; expected a time in ms or s, such as 250ms or 1.5s"),
-    ("play Z", "<stdin>:1:6: error: unknown media 'Z'; expected a media declared above with 'media Z'"),
-    ("media A ready-after=soon", "<stdin>:1:21: error: bad time 'soon'; expected a time in ms or s, such as 250ms or 1.5s"),
-    ("media A\nreport ready A-1", "<stdin>:2:14: error: bad load 'A-1'; expected MEDIA#TOKEN, such as A#1"),
+    (
+      "media A\nwait 5 s",
+      "<stdin>:2:6: error: bad time '5'; expected a time in ms or s, such as 250ms or 1.5s"
+    ),
+    (
+      "play Z",
+      "<stdin>:1:6: error: unknown media 'Z'; expected a media declared above with 'media Z'"
+    ),
+    (
+      "media A ready-after=soon",
+      "<stdin>:1:21: error: bad time 'soon'; expected a time in ms or s, such as 250ms or 1.5s"
+    ),
+    (
+      "media A\nreport ready A-1",
+      "<stdin>:2:14: error: bad load 'A-1'; expected MEDIA#TOKEN, such as A#1"
+    ),
   ])
   func badScriptsExitTwoWithOneLine(script: String, message: String) throws {
     let output = try CLI.run(["run", "-"], input: script)
@@ -134,7 +173,9 @@ import Testing
   @Test func missingFileDirectoryBinaryAndHugeFiles() throws {
     let missing = try CLI.run(["run", "no/such.play"])
     #expect(missing.status == 2)
-    #expect(missing.stderr == "no/such.play:1:1: error: no such file; expected a readable scenario file\n")
+    #expect(
+      missing.stderr == "no/such.play:1:1: error: no such file; expected a readable scenario file\n"
+    )
 
     let directory = try CLI.run(["run", "Examples"])
     #expect(directory.status == 2)
@@ -145,25 +186,50 @@ import Testing
     #expect(notText.status == 2)
     #expect(notText.stderr == "\(binary):2:2: error: a NUL byte at byte 4; expected a text file\n")
 
-    let latin1 = try CLI.scratchFile("latin1.play", Data([0x70, 0x6C, 0x61, 0x79, 0x20, 0xE9, 0x0A]))
+    let latin1 = try CLI.scratchFile(
+      "latin1.play", Data([0x70, 0x6C, 0x61, 0x79, 0x20, 0xE9, 0x0A]))
     let badUTF8 = try CLI.run(["run", latin1])
     #expect(badUTF8.status == 2)
-    #expect(badUTF8.stderr == "\(latin1):1:6: error: invalid UTF-8 (byte 0xE9 at byte 5, 1 bad); expected a UTF-8 text file\n")
+    #expect(
+      badUTF8.stderr
+        == "\(latin1):1:6: error: invalid UTF-8 (byte 0xE9 at byte 5, 1 bad); expected a UTF-8 text file\n"
+    )
 
     let huge = try CLI.scratchFile("huge.play", Data(repeating: 0x23, count: 10 * 1024 * 1024 + 1))
     let tooBig = try CLI.run(["run", huge])
     #expect(tooBig.status == 2)
-    #expect(tooBig.stderr == "\(huge):1:1: error: a file of 10485761 bytes; expected at most 10 MB (10485760 bytes)\n")
+    #expect(
+      tooBig.stderr
+        == "\(huge):1:1: error: a file of 10485761 bytes; expected at most 10 MB (10485760 bytes)\n"
+    )
   }
 
   @Test(arguments: [
-    (["run", "--foo", "x.play"], "player-sim: unknown flag '--foo' for 'run'; expected one of --json, --quiet, --realtime, --seed, --help"),
-    (["run"], "player-sim: missing FILE for 'run'; expected one or more scenario files, or '-' for standard input"),
-    (["run", "--seed", "x", "a.play"], "player-sim: bad value 'x' for '--seed' of 'run'; expected a whole number from 0 to 18446744073709551615"),
+    (
+      ["run", "--foo", "x.play"],
+      "player-sim: unknown flag '--foo' for 'run'; expected one of --json, --quiet, --realtime, --seed, --help"
+    ),
+    (
+      ["run"],
+      "player-sim: missing FILE for 'run'; expected one or more scenario files, or '-' for standard input"
+    ),
+    (
+      ["run", "--seed", "x", "a.play"],
+      "player-sim: bad value 'x' for '--seed' of 'run'; expected a whole number from 0 to 18446744073709551615"
+    ),
     (["run", "--seed"], "player-sim: flag '--seed' of 'run' needs a value; expected --seed N"),
-    (["frobnicate"], "player-sim: unknown command 'frobnicate'; expected one of demo, run, fuzz, explore, diagram"),
-    ([], "player-sim: missing command; expected one of demo, run, fuzz, explore, diagram (try 'player-sim --help')"),
-    (["diagram", "--format", "svg"], "player-sim: bad value 'svg' for '--format' of 'diagram'; expected one of dot, mermaid, table"),
+    (
+      ["frobnicate"],
+      "player-sim: unknown command 'frobnicate'; expected one of demo, run, fuzz, explore, diagram"
+    ),
+    (
+      [],
+      "player-sim: missing command; expected one of demo, run, fuzz, explore, diagram (try 'player-sim --help')"
+    ),
+    (
+      ["diagram", "--format", "svg"],
+      "player-sim: bad value 'svg' for '--format' of 'diagram'; expected one of dot, mermaid, table"
+    ),
     (["demo", "extra"], "player-sim: unexpected argument 'extra' for 'demo'; expected flags only"),
   ])
   func badUsageExitsTwo(arguments: [String], message: String) throws {
@@ -185,7 +251,8 @@ import Testing
   @Test func topLevelHelp() throws {
     let output = try CLI.run(["--help"])
     #expect(output.status == 0)
-    #expect(output.stdout.hasPrefix("player-sim: drive fake media through the real Playhead Player"))
+    #expect(
+      output.stdout.hasPrefix("player-sim: drive fake media through the real Playhead Player"))
   }
 
   @Test func diagrams() throws {

@@ -42,7 +42,8 @@ import Testing
   }
 
   @Test func wellBehavedEngineSendsNothingAfterStop() throws {
-    let script = "media A ready-after=300ms fail-after=1s\nwatchdog off\nplay A\nwait 100ms\nstop\nwait 5s\n"
+    let script =
+      "media A ready-after=300ms fail-after=1s\nwatchdog off\nplay A\nwait 100ms\nstop\nwait 5s\n"
     #expect(
       try timeline(script) == [
         "0.000s user play(A): idle -> buffering(A#1, autoplay) [load(A#1)]",
@@ -88,7 +89,9 @@ import Testing
 
   @Test func hostileDuplicatesEveryReportAtOneHundredPercent() throws {
     let script = "media A\nwatchdog off\nhostile on duplicate=100% reentrant=0%\nplay A\nwait 1s\n"
-    let events = try timeline(script).map { $0.split(separator: " ").prefix(3).joined(separator: " ") }
+    let events = try timeline(script).map {
+      $0.split(separator: " ").prefix(3).joined(separator: " ")
+    }
     #expect(events == ["0.000s user play(A):", "0.200s engine ready(A#1):", events[2]])
     #expect(events[2].hasSuffix("engine ready(A#1):"))
   }

@@ -34,7 +34,10 @@ import Testing
     #expect(
       scenario.steps.map(\.action) == [
         .media("A", MediaProfile(readyAfter: .milliseconds(300), duration: .seconds(5))),
-        .media("B", MediaProfile(readyAfter: .milliseconds(50), stallAt: .seconds(2), stallFor: .milliseconds(500))),
+        .media(
+          "B",
+          MediaProfile(
+            readyAfter: .milliseconds(50), stallAt: .seconds(2), stallFor: .milliseconds(500))),
         .media("C", MediaProfile(failAfter: .milliseconds(100), failureReason: .network)),
         .hostile(HostileMode(seed: 1, duplicatePercent: 25, reentrantPercent: 25)),
         .intent(.play("A")),
@@ -110,36 +113,117 @@ import Testing
   }
 
   @Test(arguments: [
-    ("jump", "t.play:1:1: error: unknown action 'jump'; expected one of media, hostile, watchdog, play, pause, resume, stop, seek, retry, wait, report, expect, note"),
+    (
+      "jump",
+      "t.play:1:1: error: unknown action 'jump'; expected one of media, hostile, watchdog, play, pause, resume, stop, seek, retry, wait, report, expect, note"
+    ),
     ("play", "t.play:1:5: error: found end of line; expected a media name, as in 'play A'"),
-    ("play X", "t.play:1:6: error: unknown media 'X'; expected a media declared above with 'media X'"),
-    ("wait 10", "t.play:1:6: error: bad time '10'; expected a time in ms or s, such as 250ms or 1.5s"),
-    ("wait 1.5ms", "t.play:1:6: error: bad time '1.5ms'; expected a time in ms or s, such as 250ms or 1.5s"),
-    ("wait -5s", "t.play:1:6: error: bad time '-5s'; expected a time in ms or s, such as 250ms or 1.5s"),
-    ("wait 99999999999999999999999s", "t.play:1:6: error: time '99999999999999999999999s' too large; expected at most 1000000s"),
-    ("stop now", "t.play:1:6: error: unexpected 'now' after 'stop'; expected end of line (a comment starts with ' #')"),
-    ("media A duration", "t.play:1:9: error: found 'duration'; expected an option key=value, such as duration=5s"),
-    ("media A colour=red", "t.play:1:9: error: unknown media option 'colour'; expected one of ready-after, duration, stall-at, stall-for, fail-after, reason, seek-latency"),
-    ("media A duration=5x", "t.play:1:18: error: bad time '5x'; expected a time in ms or s, such as 250ms or 1.5s"),
-    ("media A stall-for=1s", "t.play:1:9: error: stall-for without stall-at; expected stall-at=TIME as well"),
-    ("media A fail-after=1s reason=boom", "t.play:1:30: error: unknown reason 'boom'; expected one of network, decoding, unsupported, notFound, timeout, engine(CODE)"),
-    ("media A(1)", "t.play:1:7: error: bad media name 'A(1)'; expected a media name without spaces or any of # = ( ) ,"),
-    ("media A\nreport ready A#x", "t.play:2:16: error: bad number 'x'; expected a load token: a whole number such as 1"),
-    ("media A\nreport ready A#4294967296", "t.play:2:16: error: number '4294967296' too large; expected a load token of at most 4294967295"),
-    ("media A\nreport ready B#1", "t.play:2:14: error: unknown media 'B'; expected a media declared above with 'media B'"),
-    ("media A\nreport seeked A#1", "t.play:2:18: error: found end of line; expected seek=N, the seek id (as in 'report seeked A#1 seek=1')"),
-    ("media A\nreport ready A#1 seek=1", "t.play:2:18: error: unknown option 'seek' for 'ready'; expected no option for 'ready'"),
-    ("media A\nreport bogus A#1", "t.play:2:8: error: unknown report 'bogus'; expected one of ready, stalled, resumed, ended, failed, seeked, timeout"),
+    (
+      "play X",
+      "t.play:1:6: error: unknown media 'X'; expected a media declared above with 'media X'"
+    ),
+    (
+      "wait 10",
+      "t.play:1:6: error: bad time '10'; expected a time in ms or s, such as 250ms or 1.5s"
+    ),
+    (
+      "wait 1.5ms",
+      "t.play:1:6: error: bad time '1.5ms'; expected a time in ms or s, such as 250ms or 1.5s"
+    ),
+    (
+      "wait -5s",
+      "t.play:1:6: error: bad time '-5s'; expected a time in ms or s, such as 250ms or 1.5s"
+    ),
+    (
+      "wait 99999999999999999999999s",
+      "t.play:1:6: error: time '99999999999999999999999s' too large; expected at most 1000000s"
+    ),
+    (
+      "stop now",
+      "t.play:1:6: error: unexpected 'now' after 'stop'; expected end of line (a comment starts with ' #')"
+    ),
+    (
+      "media A duration",
+      "t.play:1:9: error: found 'duration'; expected an option key=value, such as duration=5s"
+    ),
+    (
+      "media A colour=red",
+      "t.play:1:9: error: unknown media option 'colour'; expected one of ready-after, duration, stall-at, stall-for, fail-after, reason, seek-latency"
+    ),
+    (
+      "media A duration=5x",
+      "t.play:1:18: error: bad time '5x'; expected a time in ms or s, such as 250ms or 1.5s"
+    ),
+    (
+      "media A stall-for=1s",
+      "t.play:1:9: error: stall-for without stall-at; expected stall-at=TIME as well"
+    ),
+    (
+      "media A fail-after=1s reason=boom",
+      "t.play:1:30: error: unknown reason 'boom'; expected one of network, decoding, unsupported, notFound, timeout, engine(CODE)"
+    ),
+    (
+      "media A(1)",
+      "t.play:1:7: error: bad media name 'A(1)'; expected a media name without spaces or any of # = ( ) ,"
+    ),
+    (
+      "media A\nreport ready A#x",
+      "t.play:2:16: error: bad number 'x'; expected a load token: a whole number such as 1"
+    ),
+    (
+      "media A\nreport ready A#4294967296",
+      "t.play:2:16: error: number '4294967296' too large; expected a load token of at most 4294967295"
+    ),
+    (
+      "media A\nreport ready B#1",
+      "t.play:2:14: error: unknown media 'B'; expected a media declared above with 'media B'"
+    ),
+    (
+      "media A\nreport seeked A#1",
+      "t.play:2:18: error: found end of line; expected seek=N, the seek id (as in 'report seeked A#1 seek=1')"
+    ),
+    (
+      "media A\nreport ready A#1 seek=1",
+      "t.play:2:18: error: unknown option 'seek' for 'ready'; expected no option for 'ready'"
+    ),
+    (
+      "media A\nreport bogus A#1",
+      "t.play:2:8: error: unknown report 'bogus'; expected one of ready, stalled, resumed, ended, failed, seeked, timeout"
+    ),
     ("hostile maybe", "t.play:1:9: error: found 'maybe'; expected 'on' or 'off'"),
-    ("hostile on duplicate=150%", "t.play:1:22: error: bad percentage '150%'; expected a percentage from 0% to 100%"),
-    ("hostile on seed=18446744073709551616", "t.play:1:17: error: number '18446744073709551616' too large; expected a seed of at most 18446744073709551615"),
+    (
+      "hostile on duplicate=150%",
+      "t.play:1:22: error: bad percentage '150%'; expected a percentage from 0% to 100%"
+    ),
+    (
+      "hostile on seed=18446744073709551616",
+      "t.play:1:17: error: number '18446744073709551616' too large; expected a seed of at most 18446744073709551615"
+    ),
     ("watchdog 0ms", "t.play:1:10: error: time '0ms'; expected a time above 0ms"),
-    ("expect state sleeping", "t.play:1:14: error: unknown state 'sleeping'; expected one of idle, buffering, playing, paused, stalled, ended, failed, optionally with details as in playing(A#1)"),
-    ("expect state", "t.play:1:13: error: found end of line; expected a state such as idle, playing or buffering(A#1, autoplay)"),
-    ("expect things", "t.play:1:8: error: unknown expectation 'things'; expected 'state' or 'commands'"),
-    ("media A\nexpect commands launch(A#1)", "t.play:2:17: error: bad command 'launch(A#1)'; expected a command such as load(A#1), start(A#1), pause(A#1), stop(A#1) or seek(A#1, 2000ms, seek#1)"),
-    ("media A\nexpect commands load(A#1", "t.play:2:17: error: unbalanced 'load(A#1'; expected a closing ')'"),
-    ("play\u{7}", "t.play:1:1: error: unknown action 'play\\u{7}'; expected one of media, hostile, watchdog, play, pause, resume, stop, seek, retry, wait, report, expect, note"),
+    (
+      "expect state sleeping",
+      "t.play:1:14: error: unknown state 'sleeping'; expected one of idle, buffering, playing, paused, stalled, ended, failed, optionally with details as in playing(A#1)"
+    ),
+    (
+      "expect state",
+      "t.play:1:13: error: found end of line; expected a state such as idle, playing or buffering(A#1, autoplay)"
+    ),
+    (
+      "expect things",
+      "t.play:1:8: error: unknown expectation 'things'; expected 'state' or 'commands'"
+    ),
+    (
+      "media A\nexpect commands launch(A#1)",
+      "t.play:2:17: error: bad command 'launch(A#1)'; expected a command such as load(A#1), start(A#1), pause(A#1), stop(A#1) or seek(A#1, 2000ms, seek#1)"
+    ),
+    (
+      "media A\nexpect commands load(A#1",
+      "t.play:2:17: error: unbalanced 'load(A#1'; expected a closing ')'"
+    ),
+    (
+      "play\u{7}",
+      "t.play:1:1: error: unknown action 'play\\u{7}'; expected one of media, hostile, watchdog, play, pause, resume, stop, seek, retry, wait, report, expect, note"
+    ),
   ])
   func badInputNamesLineColumnFoundAndExpected(text: String, expected: String) {
     #expect(message(text) == expected)
@@ -154,8 +238,10 @@ import Testing
     ]
     for _ in 0..<2000 {
       let length = Int.random(in: 0..<40, using: &random)
-      let text = (0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &random)] }
-        .joined()
+      let text = (0..<length).map { _ in
+        alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
+      }
+      .joined()
       do {
         _ = try ScenarioParser.parse(text, file: "fuzz")
       } catch {
