@@ -1,0 +1,43 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// A real engine for Playhead on Linux (and anywhere GStreamer is installed):
+// a PlaybackEngine adapter over GStreamer's playbin. It is its own package so
+// that the root package stays free of dependencies; it uses the root by path.
+let settings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+  name: "GStreamerEngine",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "GStreamerEngine", targets: ["GStreamerEngine"])
+  ],
+  dependencies: [
+    .package(name: "Playhead", path: "../..")
+  ],
+  targets: [
+    // GStreamer's C API, found with pkg-config; shim.h wraps the macros and
+    // variadic functions Swift cannot call.
+    .systemLibrary(
+      name: "CGStreamer", pkgConfig: "gstreamer-1.0",
+      providers: [.apt(["libgstreamer1.0-dev"]), .brew(["gstreamer"])]),
+    .target(
+      name: "GStreamerEngine",
+      dependencies: [
+        "CGStreamer",
+        .product(name: "PlayerEngine", package: "Playhead"),
+      ],
+      swiftSettings: settings),
+    .testTarget(
+      name: "GStreamerEngineTests",
+      dependencies: [
+        "GStreamerEngine",
+        .product(name: "PlayerEngine", package: "Playhead"),
+        .product(name: "PlayerTesting", package: "Playhead"),
+      ],
+      swiftSettings: settings),
+  ]
+)

@@ -1,0 +1,126 @@
+// Small C wrappers over GStreamer for Swift: macros (GST_MESSAGE_TYPE,
+// GST_RESOURCE_ERROR…) and variadic functions (g_object_set) do not import,
+// so each gets a static inline function here. Only what the adapter needs.
+#ifndef PLAYHEAD_GSTREAMER_SHIM_H
+#define PLAYHEAD_GSTREAMER_SHIM_H
+
+#include <gst/gst.h>
+#include <string.h>
+
+// The bus messages the adapter maps to reports; everything else is OTHER.
+#define PLAYHEAD_MESSAGE_OTHER 0
+#define PLAYHEAD_MESSAGE_ASYNC_DONE 1
+#define PLAYHEAD_MESSAGE_EOS 2
+#define PLAYHEAD_MESSAGE_ERROR 3
+#define PLAYHEAD_MESSAGE_BUFFERING 4
+
+// GError domains the adapter distinguishes.
+#define PLAYHEAD_DOMAIN_OTHER 0
+#define PLAYHEAD_DOMAIN_CORE 1
+#define PLAYHEAD_DOMAIN_LIBRARY 2
+#define PLAYHEAD_DOMAIN_RESOURCE 3
+#define PLAYHEAD_DOMAIN_STREAM 4
+
+/// Initialises GStreamer; safe to call more than once, from any thread.
+static inline void playhead_gst_init(void) { gst_init(NULL, NULL); }
+
+/// A URI for a media string: itself if it already is a URI, otherwise a
+/// file:// URI for a (relative or absolute) path. NULL if neither. g_free it.
+static inline char *playhead_media_uri(const char *media) {
+  if (gst_uri_is_valid(media)) return g_strdup(media);
+  return gst_filename_to_uri(media, NULL);
+}
+
+static inline void playhead_set_if_present(GstElement *element, const char *name, gboolean value) {
+  if (g_object_class_find_property(G_OBJECT_GET_CLASS(element), name) != NULL)
+    g_object_set(element, name, value, NULL);
+}
+
+/// A playbin for `uri` whose audio and video go to sinks made from the
+/// given factory names (such as "fakesink" for CI, or "autoaudiosink").
+/// `sync` makes fake sinks play in real time. NULL if playbin is missing.
+static inline GstElement *playhead_make_playbin(
+    const char *uri, const char *audio_sink, const char *video_sink, gboolean sync) {
+  GstElement *playbin = gst_element_factory_make("playbin", NULL);
+  if (playbin == NULL) return NULL;
+  g_object_set(playbin, "uri", uri, NULL);
+  GstElement *audio = gst_element_factory_make(audio_sink, NULL);
+  if (audio != NULL) {
+    playhead_set_if_present(audio, "sync", sync);
+    g_object_set(playbin, "audio-sink", audio, NULL);
+  }
+  GstElement *video = gst_element_factory_make(video_sink, NULL);
+  if (video != NULL) {
+    playhead_set_if_present(video, "sync", sync);
+    g_object_set(playbin, "video-sink", video, NULL);
+  }
+  return playbin;
+}
+
+/// The next bus message the adapter maps, waiting up to `timeout_ns`; NULL if none.
+static inline GstMessage *playhead_pop(GstBus *bus, guint64 timeout_ns) {
+  return gst_bus_timed_pop_filtered(
+      bus, timeout_ns,
+      (GstMessageType)(GST_MESSAGE_ASYNC_DONE | GST_MESSAGE_EOS | GST_MESSAGE_ERROR
+                       | GST_MESSAGE_BUFFERING));
+}
+
+/// One of the PLAYHEAD_MESSAGE_ constants.
+static inline int playhead_message_kind(GstMessage *message) {
+  switch (GST_MESSAGE_TYPE(message)) {
+  case GST_MESSAGE_ASYNC_DONE: return PLAYHEAD_MESSAGE_ASYNC_DONE;
+  case GST_MESSAGE_EOS: return PLAYHEAD_MESSAGE_EOS;
+  case GST_MESSAGE_ERROR: return PLAYHEAD_MESSAGE_ERROR;
+  case GST_MESSAGE_BUFFERING: return PLAYHEAD_MESSAGE_BUFFERING;
+  default: return PLAYHEAD_MESSAGE_OTHER;
+  }
+}
+
+/// The percentage of a BUFFERING message.
+static inline int playhead_buffering_percent(GstMessage *message) {
+  gint percent = 0;
+  gst_message_parse_buffering(message, &percent);
+  return percent;
+}
+
+/// The domain (a PLAYHEAD_DOMAIN_ constant) of an ERROR message; its code and
+/// text go to `code` and `text` (truncated to `text_size`, always terminated).
+static inline int playhead_parse_error(GstMessage *message, int *code, char *text, size_t text_size) {
+  GError *error = NULL;
+  gchar *debug = NULL;
+  gst_message_parse_error(message, &error, &debug);
+  g_free(debug);
+  int domain = PLAYHEAD_DOMAIN_OTHER;
+  *code = 0;
+  if (text_size > 0) text[0] = '\0';
+  if (error == NULL) return domain;
+  if (error->domain == GST_CORE_ERROR) domain = PLAYHEAD_DOMAIN_CORE;
+  else if (error->domain == GST_LIBRARY_ERROR) domain = PLAYHEAD_DOMAIN_LIBRARY;
+  else if (error->domain == GST_RESOURCE_ERROR) domain = PLAYHEAD_DOMAIN_RESOURCE;
+  else if (error->domain == GST_STREAM_ERROR) domain = PLAYHEAD_DOMAIN_STREAM;
+  *code = error->code;
+  if (text_size > 0 && error->message != NULL) g_strlcpy(text, error->message, text_size);
+  g_error_free(error);
+  return domain;
+}
+
+/// A flushing, accurate seek to `position_ns`; FALSE if the pipeline refused it.
+static inline gboolean playhead_seek(GstElement *element, gint64 position_ns) {
+  return gst_element_seek_simple(
+      element, GST_FORMAT_TIME, (GstSeekFlags)(GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE),
+      position_ns);
+}
+
+/// Sets the pipeline to PLAYING (TRUE) or PAUSED (FALSE).
+static inline void playhead_set_playing(GstElement *element, gboolean playing) {
+  gst_element_set_state(element, playing ? GST_STATE_PLAYING : GST_STATE_PAUSED);
+}
+
+/// Shuts the pipeline down (state NULL) and releases it and its bus.
+static inline void playhead_release(GstElement *element, GstBus *bus) {
+  gst_element_set_state(element, GST_STATE_NULL);
+  gst_object_unref(bus);
+  gst_object_unref(element);
+}
+
+#endif
