@@ -62,8 +62,10 @@ enum RunCommand {
     let table = TimelineTable(color: Terminal.colorOutput)
     let runner = ScenarioRunner(
       seed: options.seed, pace: options.realtime ? .realTime(speed: 1) : .instant)
-    let progress = Progress(quiet: options.quiet || options.realtime, unit: "scenarios")
+    let progress = Progress(
+      quiet: options.quiet || options.realtime, unit: "events", found: "failed")
     var failures = 0
+    var events = 0
     for (index, scenario) in scenarios.enumerated() {
       if !options.json {
         if scenarios.count > 1 { Terminal.out((index > 0 ? "\n" : "") + "== \(scenario.file) ==") }
@@ -72,6 +74,10 @@ enum RunCommand {
       var checks = 0
       let result = runner.run(scenario) { item in
         if case .check = item { checks += 1 }
+        if case .event = item {
+          events += 1
+          progress.update(done: events, total: nil, found: failures)
+        }
         if options.json {
           if case .event(let entry) = item { Terminal.out(entry.json) }
         } else {
@@ -92,7 +98,7 @@ enum RunCommand {
             "\(scenario.file): \(checks) expectation\(checks == 1 ? "" : "s") held; \(result.entries.count) events, \(ignored) late or stray reports ignored; ends in \(result.finalState)"
           ))
       }
-      progress.update(done: index + 1, total: scenarios.count, found: failures)
+      progress.update(done: events, total: nil, found: failures)
     }
     progress.finish()
     return failures > 0 ? .failure : .success
