@@ -20,6 +20,7 @@ public enum DemoScenario {
     wait 300ms
     expect state idle
     expect commands load(A#1) stop(A#1)
+    expect ignored staleLoad
 
     note 2. Play A again, and switch to B before A is ready.
     play A
@@ -29,6 +30,7 @@ public enum DemoScenario {
     wait 600ms
     expect state playing(B#3)
     expect commands load(A#2) stop(A#2) load(B#3) start(B#3)
+    expect ignored staleLoad
     note Every late report named a load that was no longer current, so the machine ignored it.
     """
 }

@@ -56,6 +56,10 @@ public enum ScenarioAction: Hashable, Sendable {
   /// `expect commands load(A#1) stop(A#1)`: fails the run unless exactly these
   /// commands were sent since the previous `expect commands`.
   case expectCommands([EngineCommand])
+  /// `expect ignored staleLoad staleLoad`: fails the run unless exactly these
+  /// reports and expiries (not intents) were ignored, for these reasons, since
+  /// the previous `expect ignored`.
+  case expectIgnored([IgnoreReason])
   /// `note …`: a line of narration printed in the timeline.
   case note(String)
 }

@@ -257,7 +257,8 @@ struct LineReader {
   private mutating func expectation(declared: Set<MediaID>) throws(ScenarioError)
     -> ScenarioAction
   {
-    let what = try next("'state' or 'commands'")
+    let kinds = "'state', 'commands' or 'ignored'"
+    let what = try next(kinds)
     switch what.text {
     case "state":
       let words = rest()
@@ -290,10 +291,36 @@ struct LineReader {
           expected: "commands such as load(A#1) stop(A#1), or 'none'")
       }
       return .expectCommands(try commands(words, declared: declared))
+    case "ignored":
+      let words = rest()
+      if words.count == 1, words[0].text == "none" { return .expectIgnored([]) }
+      guard !words.isEmpty else {
+        throw error(
+          at: line.endColumn, found: "found end of line",
+          expected: "ignore reasons such as staleLoad, or 'none'")
+      }
+      var reasons: [IgnoreReason] = []
+      for word in words {
+        guard let reason = IgnoreReason(rawValue: word.text), reason != .noEffect else {
+          let names = IgnoreReason.allReportReasons.map(\.rawValue).joined(separator: ", ")
+          throw error(
+            word, found: "unknown ignore reason \(ScenarioError.quoted(word.text))",
+            expected: "one of \(names), or 'none'")
+        }
+        reasons.append(reason)
+      }
+      return .expectIgnored(reasons)
     default:
       throw error(
-        what, found: "unknown expectation \(ScenarioError.quoted(what.text))",
-        expected: "'state' or 'commands'")
+        what, found: "unknown expectation \(ScenarioError.quoted(what.text))", expected: kinds)
     }
   }
+}
+
+extension IgnoreReason {
+  /// The reasons a report or watchdog expiry can be ignored for, in declaration order.
+  static let allReportReasons: [IgnoreReason] = [
+    .neverIssuedLoad, .staleLoad, .mediaMismatch, .neverIssuedSeek, .supersededSeek,
+    .staleWatchdog, .seekPending, .unexpected,
+  ]
 }

@@ -105,11 +105,15 @@ public struct ScenarioRunner: Sendable {
 
     var entries: [TimelineEntry] = []
     var sinceCheck: [EngineCommand] = []
+    var ignoredSinceCheck: [IgnoreReason] = []
     var failure: ExpectationFailure?
     func flush() {
       for entry in recorder.take() {
         entries.append(entry)
         sinceCheck += entry.commands
+        if let reason = entry.ignored, entry.event.source != .user {
+          ignoredSinceCheck.append(reason)
+        }
         output(.event(entry))
       }
     }
@@ -157,6 +161,20 @@ public struct ScenarioRunner: Sendable {
           .check(
             milliseconds: clock.milliseconds, line: step.line,
             text: "commands \(Self.list(expected))"))
+      case .expectIgnored(let expected):
+        let found = ignoredSinceCheck
+        ignoredSinceCheck = []
+        let describe = { (reasons: [IgnoreReason]) in
+          reasons.isEmpty ? "none" : reasons.map(\.rawValue).joined(separator: " ")
+        }
+        guard found == expected else {
+          failure = fail("ignored \(describe(expected))", "ignored \(describe(found))")
+          break
+        }
+        output(
+          .check(
+            milliseconds: clock.milliseconds, line: step.line, text: "ignored \(describe(expected))"
+          ))
       case .note(let text):
         output(.note(milliseconds: clock.milliseconds, text: text))
       }

@@ -19,7 +19,7 @@ import Testing
       ))
     #expect(
       output.lines.contains(
-        "✓ demo: 4 expectations held; 7 events, 2 late or stray reports ignored; ends in playing(B#3)"
+        "✓ demo: 6 expectations held; 7 events, 2 late or stray reports ignored; ends in playing(B#3)"
       ))
   }
 
@@ -119,6 +119,16 @@ import Testing
     #expect(
       output.stderr
         == "<stdin>:4:1: expect failed: expected commands load(A#1); found commands load(A#1) start(A#1)\n"
+    )
+  }
+
+  @Test func failingExpectIgnored() throws {
+    let script = "media A\nplay A\nstop\nreport ready A#1\nexpect ignored neverIssuedLoad\n"
+    let output = try CLI.run(["run", "--quiet", "-"], input: script)
+    #expect(output.status == 1)
+    #expect(
+      output.stderr
+        == "<stdin>:5:1: expect failed: expected ignored neverIssuedLoad; found ignored staleLoad\n"
     )
   }
 

@@ -73,6 +73,8 @@ import Testing
       expect state buffering(A#2,  autoplay)
       expect commands seek(A#1, 2000ms, seek#1) start(A#1)
       expect commands none
+      expect ignored staleLoad supersededSeek
+      expect ignored none
       note Hello,   world
       """
     #expect(
@@ -95,6 +97,8 @@ import Testing
         .expectState(.exactly("buffering(A#2, autoplay)")),
         .expectCommands([.seek(Load("A", 1), to: .seconds(2), SeekID(1)), .start(Load("A", 1))]),
         .expectCommands([]),
+        .expectIgnored([.staleLoad, .supersededSeek]),
+        .expectIgnored([]),
         .note("Hello, world"),
       ])
   }
@@ -210,7 +214,11 @@ import Testing
     ),
     (
       "expect things",
-      "t.play:1:8: error: unknown expectation 'things'; expected 'state' or 'commands'"
+      "t.play:1:8: error: unknown expectation 'things'; expected 'state', 'commands' or 'ignored'"
+    ),
+    (
+      "expect ignored noEffect",
+      "t.play:1:16: error: unknown ignore reason 'noEffect'; expected one of neverIssuedLoad, staleLoad, mediaMismatch, neverIssuedSeek, supersededSeek, staleWatchdog, seekPending, unexpected, or 'none'"
     ),
     (
       "media A\nexpect commands launch(A#1)",
