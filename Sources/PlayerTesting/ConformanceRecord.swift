@@ -48,7 +48,8 @@ struct Record: Sendable {
     } else if neverLoaded.contains(token) {
       violate(.unknownLoadHarmless, "\(engineReport) for a load that was never loaded")
     } else if let issuedLoad = issued[token], issuedLoad != load {
-      violate(.reportNamesIssuedLoad, "\(engineReport) names token \(token), loaded as \(issuedLoad)")
+      violate(
+        .reportNamesIssuedLoad, "\(engineReport) names token \(token), loaded as \(issuedLoad)")
     } else if issued[token] == nil {
       violate(.reportNamesIssuedLoad, "\(engineReport) names token \(token), never issued")
     }

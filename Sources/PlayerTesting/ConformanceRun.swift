@@ -105,7 +105,8 @@ struct ConformanceRun: Sendable {
     if answer == nil, answersLoads {
       violate(
         .unknownLoadHarmless,
-        "after commands for \(unknown), never loaded, load(\(first)) got no ready or failed \(within)")
+        "after commands for \(unknown), never loaded, load(\(first)) got no ready or failed \(within)"
+      )
     }
     try await execute(.stop(first))
     await harness.settle()

@@ -87,7 +87,8 @@ final class PipelineSession: Sendable {
       deliver(.failed(load, .notFound))
       return
     }
-    let made = playhead_make_playbin(uri, options.audioSink, options.videoSink, options.sync ? 1 : 0)
+    let made = playhead_make_playbin(
+      uri, options.audioSink, options.videoSink, options.sync ? 1 : 0)
     g_free(uri)
     guard let pipeline = made, let bus = gst_element_get_bus(pipeline) else {
       deliver(.failed(load, .unsupported))
@@ -141,7 +142,8 @@ final class PipelineSession: Sendable {
       let domain = playhead_parse_error(message, &code, &text, text.count)
       let error = GStreamerError(
         domain: GStreamerError.Domain(rawValue: domain) ?? .other, code: code,
-        text: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        text: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      )
       return .error(error)
     default:
       return nil
@@ -202,7 +204,8 @@ private struct PipelineDriver {
   /// Sends a flushing seek; a seek the pipeline refuses completes at once
   /// where it is, so the machine is never left waiting for it.
   private mutating func seek(to time: MediaTime, _ seek: SeekID) -> [EngineReport] {
-    let (nanoseconds, overflow) = max(time.milliseconds, 0).multipliedReportingOverflow(by: 1_000_000)
+    let (nanoseconds, overflow) = max(time.milliseconds, 0).multipliedReportingOverflow(
+      by: 1_000_000)
     guard playhead_seek(pipeline, overflow ? .max : Int(nanoseconds)) != 0 else {
       return [.seekCompleted(load, seek)]
     }

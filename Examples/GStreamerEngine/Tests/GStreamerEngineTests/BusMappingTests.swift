@@ -24,13 +24,19 @@ import Testing
   static let sequences: [([BusMessage], [String])] = [
     ([.asyncDone, .endOfStream], ["ready(A#1)", "ended(A#1)"]),
     // Buffering before the preroll is the first buffering, not a stall.
-    ([.buffering(percent: 10), .asyncDone, .buffering(percent: 40), .buffering(percent: 60),
-      .buffering(percent: 100)], ["ready(A#1)", "stalled(A#1)", "resumed(A#1)"]),
+    (
+      [
+        .buffering(percent: 10), .asyncDone, .buffering(percent: 40), .buffering(percent: 60),
+        .buffering(percent: 100),
+      ], ["ready(A#1)", "stalled(A#1)", "resumed(A#1)"]
+    ),
     // An ASYNC_DONE with no seek pending (a pause's re-preroll) reports nothing.
     ([.asyncDone, .asyncDone], ["ready(A#1)"]),
     // After an error the load is silent.
-    ([.error(GStreamerError(domain: .resource, code: 3)), .asyncDone, .endOfStream],
-     ["failed(A#1, notFound)"]),
+    (
+      [.error(GStreamerError(domain: .resource, code: 3)), .asyncDone, .endOfStream],
+      ["failed(A#1, notFound)"]
+    ),
     ([.endOfStream, .asyncDone], ["ready(A#1)"]),
   ]
 

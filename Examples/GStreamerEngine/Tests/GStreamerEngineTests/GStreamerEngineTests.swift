@@ -72,7 +72,8 @@ struct GStreamerPipelineTests {
     let states = player.stateChanges()
     player.send(.play("/nonexistent/playhead/missing.wav"))
     #expect(try await kinds(in: states, until: .failed) == [.idle, .buffering, .failed])
-    #expect(player.state.description == "failed(/nonexistent/playhead/missing.wav#1, notFound, autoplay)")
+    #expect(
+      player.state.description == "failed(/nonexistent/playhead/missing.wav#1, notFound, autoplay)")
   }
 
   @Test func seekWhilePausedCompletesWithItsID() async throws {
@@ -81,7 +82,10 @@ struct GStreamerPipelineTests {
     var steps = player.steps().makeAsyncIterator()
     player.send(.play(MediaID(path)))
     player.send(.pause)  // while buffering: it stops at ready, paused
-    #expect(await events(&steps, through: "ready(\(path)#1)") == ["play(\(path))", "pause", "ready(\(path)#1)"])
+    #expect(
+      await events(&steps, through: "ready(\(path)#1)") == [
+        "play(\(path))", "pause", "ready(\(path)#1)",
+      ])
     player.send(.seek(to: .milliseconds(250)))
     #expect(
       await events(&steps, through: "seeked(\(path)#1, seek#1)") == [

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The examples' CI (issue 6), called by .ci/run. Runs as root on a fresh
+# Debian machine with CI=true: installs GStreamer with apt-get, then
+#   1. builds and runs Examples/Basic and compares its output with expected-output.txt,
+#   2. runs the tests of Examples/GStreamerEngine (real pipelines, the conformance kit),
+#   3. builds Examples/AVPlayerEngine (an empty module off Apple platforms).
+# Any compiler warning in the examples fails it, as in the root build.
+set -euo pipefail
+cd "$(dirname "$0")"
+[ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
+
+step() { printf '\n==> Examples: %s\n' "$*"; }
+started=$(date +%s)
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# Fails if the build output in $log has a compiler warning.
+no_warnings() {
+  if grep -E '^/.*: warning: ' "$log"; then
+    echo "Examples/ci.sh: $1 printed compiler warnings (listed above)." >&2
+    exit 1
+  fi
+}
+
+packages=(libgstreamer1.0-dev gstreamer1.0-plugins-base gstreamer1.0-plugins-good)
+step "install ${packages[*]}"
+if [ "$(id -u)" = 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends pkg-config "${packages[@]}"
+elif ! dpkg-query -W "${packages[@]}" >/dev/null 2>&1; then
+  echo "Examples/ci.sh: ${packages[*]} are missing and this is not root: install them with apt-get" >&2
+  exit 1
+fi
+
+step "Basic: build, run, compare with expected-output.txt"
+(cd Basic && swift build 2>&1 | tee "$log") && no_warnings "Basic"
+basic="$(cd Basic && swift build --show-bin-path)/basic"
+if ! "$basic" | diff -u Basic/expected-output.txt -; then
+  echo "Examples/ci.sh: Basic's output differs from Basic/expected-output.txt (diff above)." >&2
+  exit 1
+fi
+
+step "GStreamerEngine: swift test (real pipelines, the conformance kit)"
+(cd GStreamerEngine && swift build --build-tests 2>&1 | tee "$log") && no_warnings "GStreamerEngine"
+(cd GStreamerEngine && swift test --skip-build)
+
+step "AVPlayerEngine: build (empty off Apple platforms)"
+(cd AVPlayerEngine && swift build 2>&1 | tee "$log") && no_warnings "AVPlayerEngine"
+
+step "examples finished in $(($(date +%s) - started)) s"
