@@ -41,6 +41,7 @@ swift_version="$(swift --version 2>&1 | head -1)"
   echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "- Machine: $cores cores, ${cpu:-unknown CPU}, $(uname -sm)"
   echo "- Swift: $swift_version"
+  echo "- Commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet -- Sources 2>/dev/null || echo " (Sources modified)")"
   echo "- Command: \`Benchmarks/run.sh $*\` (release build; \`$command\`), $seconds s"
   echo "- Load average (1, 5, 15 min) before: $load_before; after: $load_after." \
     "The machine is shared: figures above 1 per core mean other work ran during the measurement," \
