@@ -82,7 +82,7 @@ struct Benchmark {
     results.checksum = checksum
 
     progress("fuzz figures")
-    results.fuzz = FuzzBenchmark.run(options)
+    results.fuzz = FuzzBenchmark.run(options, progress: progress)
     return results
   }
 }

@@ -127,22 +127,27 @@ enum Report {
       return ["fuzz harness (PlayerFuzz): pending (the library offers no usable API yet)"]
     }
     var lines = [
-      "fuzz harness (PlayerFuzz), \(options.fuzzSeeds) seeds per buggy player, medians:",
-      "  checked events/s " + rate(fuzz.checkedEventsPerSecond.median) + " ("
-        + range(fuzz.checkedEventsPerSecond) + ")",
+      "fuzz harness (PlayerFuzz.Fuzzer, default case shape):",
+      "  checked events/s on the real Player: " + rate(fuzz.checkedEventsPerSecond.median) + " ("
+        + range(fuzz.checkedEventsPerSecond) + ", \(grouped(fuzz.casesPerRun)) cases per run)",
     ]
     if let depth = fuzz.exhaustiveDepth {
       lines.append("  exhaustive depth in the time budget: \(depth)")
     }
     lines.append(
+      "  buggy players, \(options.fuzzSeeds) seeds each, at most \(grouped(fuzz.caseBudget)) cases "
+        + "per seed; medians over the seeds that found the bug:")
+    lines.append(
       "  " + "buggy player".padding(toLength: 30, withPad: " ", startingAt: 0)
-        + "ms to fail  cases to fail  shrunk length  missed seeds")
+        + "ms to fail  cases to fail  shrunk (min)  shrink ms  missed")
     for player in fuzz.players {
+      let shrunk = String(format: "%.0f (%d)", player.shrunkLength.median, player.minimalLength)
       lines.append(
         "  " + player.name.padding(toLength: 30, withPad: " ", startingAt: 0)
           + String(
-            format: "%-11.2f %-14.0f %-14.0f %d", player.milliseconds.median, player.cases.median,
-            player.shrunkLength.median, player.missed))
+            format: "%-11.2f %-13.0f %-13@ %-10.1f %d/%d", player.milliseconds.median,
+            player.cases.median, shrunk, player.shrinkMilliseconds.median, player.missed,
+            options.fuzzSeeds))
     }
     return lines
   }
@@ -194,10 +199,13 @@ enum Report {
       fields.append(
         ("fuzz_checked_events_per_second", number(fuzz.checkedEventsPerSecond.median.rounded())))
       fields.append(("fuzz_exhaustive_depth", fuzz.exhaustiveDepth.map { "\($0)" } ?? "null"))
+      fields.append(("fuzz_case_budget_per_seed", "\(fuzz.caseBudget)"))
       let players = fuzz.players.map { player in
         "\(string(player.name)): {\"median_ms_to_first_failure\": \(number(player.milliseconds.median)), "
           + "\"median_cases_to_first_failure\": \(number(player.cases.median)), "
           + "\"median_shrunk_length\": \(number(player.shrunkLength.median)), "
+          + "\"minimal_length\": \(player.minimalLength), "
+          + "\"median_shrink_ms\": \(number(player.shrinkMilliseconds.median)), "
           + "\"seeds\": \(options.fuzzSeeds), \"missed_seeds\": \(player.missed)}"
       }
       fields.append(("fuzz_buggy_players", "{" + players.joined(separator: ", ") + "}"))
