@@ -48,6 +48,9 @@ public enum ScenarioAction: Hashable, Sendable {
   case intent(UserIntent)
   /// `wait 100ms`: advance the virtual clock, delivering the reports that fall due.
   case wait(Duration)
+  /// `wait until playing(B#3) within=5s`: advance the clock report by report
+  /// until the state matches; fails the run if it does not within the time.
+  case waitUntil(StateExpectation, within: Duration)
   /// `report ready A#1`: an engine report (or, with `timeout`, a watchdog
   /// expiry) injected by the script, as if from the engine.
   case inject(PlaybackEvent)

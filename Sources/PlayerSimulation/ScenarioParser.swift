@@ -20,6 +20,9 @@ public enum ScenarioParser {
   /// The largest time a script may write: 1 000 000 s, so sums of times never overflow.
   public static let maximumMilliseconds: Int64 = 1_000_000_000
 
+  /// How long `wait until STATE` waits without `within=`: 60 s of virtual time.
+  public static let defaultWaitLimit: Duration = .seconds(60)
+
   /// The words that may begin a line.
   public static let actions = [
     "media", "hostile", "watchdog", "play", "pause", "resume", "stop", "seek", "retry", "wait",
@@ -117,7 +120,13 @@ struct LineReader {
     case "seek":
       let value = try next("a position such as 2s")
       action = .intent(.seek(to: .milliseconds(try duration(value).wholeMilliseconds)))
-    case "wait": action = .wait(try duration(try next("a time such as 100ms")))
+    case "wait":
+      let value = try next("a time such as 100ms, or 'until STATE'")
+      if value.text == "until" {
+        action = try waitUntil()
+      } else {
+        action = .wait(try duration(value))
+      }
     case "report": action = .inject(try report(declared: declared))
     case "expect": action = try expectation(declared: declared)
     case "note":
@@ -254,6 +263,44 @@ struct LineReader {
     return event
   }
 
+  /// `wait until STATE [within=TIME]`; the time defaults to ``ScenarioParser/defaultWaitLimit``.
+  private mutating func waitUntil() throws(ScenarioError) -> ScenarioAction {
+    var words = rest()
+    var within = ScenarioParser.defaultWaitLimit
+    if let last = words.last, last.text.hasPrefix("within=") {
+      words.removeLast()
+      let (_, value) = try keyValue(last, example: "within=5s")
+      within = try duration(value, positive: true)
+    }
+    return .waitUntil(try stateExpectation(words), within: within)
+  }
+
+  /// A state kind, or a compact state form possibly split over several words.
+  private func stateExpectation(_ words: [ScenarioToken]) throws(ScenarioError)
+    -> StateExpectation
+  {
+    guard let first = words.first else {
+      throw error(
+        at: line.endColumn, found: "found end of line",
+        expected: "a state such as idle, playing or buffering(A#1, autoplay)")
+    }
+    let text = words.map(\.text).joined(separator: " ")
+    let kindText = String(text.unicodeScalars.prefix { $0 != "(" })
+    guard let kind = StateKind(rawValue: kindText) else {
+      throw error(
+        first, found: "unknown state \(ScenarioError.quoted(text))",
+        expected:
+          "one of \(StateKind.allCases.map(\.rawValue).joined(separator: ", ")), optionally with details as in playing(A#1)"
+      )
+    }
+    if kindText == text { return .kind(kind) }
+    guard text.hasSuffix(")") else {
+      throw error(
+        first, found: "unbalanced \(ScenarioError.quoted(text))", expected: "a closing ')'")
+    }
+    return .exactly(text)
+  }
+
   private mutating func expectation(declared: Set<MediaID>) throws(ScenarioError)
     -> ScenarioAction
   {
@@ -261,27 +308,7 @@ struct LineReader {
     let what = try next(kinds)
     switch what.text {
     case "state":
-      let words = rest()
-      guard let first = words.first else {
-        throw error(
-          at: line.endColumn, found: "found end of line",
-          expected: "a state such as idle, playing or buffering(A#1, autoplay)")
-      }
-      let text = words.map(\.text).joined(separator: " ")
-      let kindText = String(text.unicodeScalars.prefix { $0 != "(" })
-      guard let kind = StateKind(rawValue: kindText) else {
-        throw error(
-          first, found: "unknown state \(ScenarioError.quoted(text))",
-          expected:
-            "one of \(StateKind.allCases.map(\.rawValue).joined(separator: ", ")), optionally with details as in playing(A#1)"
-        )
-      }
-      if kindText == text { return .expectState(.kind(kind)) }
-      guard text.hasSuffix(")") else {
-        throw error(
-          first, found: "unbalanced \(ScenarioError.quoted(text))", expected: "a closing ')'")
-      }
-      return .expectState(.exactly(text))
+      return .expectState(try stateExpectation(rest()))
     case "commands":
       let words = rest()
       if words.count == 1, words[0].text == "none" { return .expectCommands([]) }

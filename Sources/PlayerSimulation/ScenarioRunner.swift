@@ -8,7 +8,7 @@ public enum TimelineItem: Hashable, Sendable {
   case event(TimelineEntry)
   /// A `note` line of the script, at a virtual time.
   case note(milliseconds: Int64, text: String)
-  /// An `expect` line that held, at a virtual time.
+  /// An `expect` or `wait until` line that held, at a virtual time, as in `expect state idle`.
   case check(milliseconds: Int64, line: Int, text: String)
 }
 
@@ -138,6 +138,22 @@ public struct ScenarioRunner: Sendable {
       case .wait(let interval):
         clock.advance(by: interval, pace: pace, afterEach: flush)
         flush()
+      case .waitUntil(let expectation, let within):
+        let reached = clock.advance(atMost: within, pace: pace, afterEach: flush) {
+          expectation.matches(player.state)
+        }
+        flush()
+        let limit = SimulatedTime.scriptText(milliseconds: within.wholeMilliseconds)
+        guard reached else {
+          failure = fail("state \(expectation) within \(limit)", "state \(player.state)")
+          break
+        }
+        output(
+          .check(
+            milliseconds: clock.milliseconds, line: step.line,
+            text:
+              "wait until \(expectation): reached at \(SimulatedTime.clockText(milliseconds: clock.milliseconds))"
+          ))
       case .inject(let event):
         recorder.markInjected()
         player.send(event)
@@ -149,7 +165,8 @@ public struct ScenarioRunner: Sendable {
           break
         }
         output(
-          .check(milliseconds: clock.milliseconds, line: step.line, text: "state \(expectation)"))
+          .check(
+            milliseconds: clock.milliseconds, line: step.line, text: "expect state \(expectation)"))
       case .expectCommands(let expected):
         let found = sinceCheck
         sinceCheck = []
@@ -160,7 +177,7 @@ public struct ScenarioRunner: Sendable {
         output(
           .check(
             milliseconds: clock.milliseconds, line: step.line,
-            text: "commands \(Self.list(expected))"))
+            text: "expect commands \(Self.list(expected))"))
       case .expectIgnored(let expected):
         let found = ignoredSinceCheck
         ignoredSinceCheck = []
@@ -173,7 +190,8 @@ public struct ScenarioRunner: Sendable {
         }
         output(
           .check(
-            milliseconds: clock.milliseconds, line: step.line, text: "ignored \(describe(expected))"
+            milliseconds: clock.milliseconds, line: step.line,
+            text: "expect ignored \(describe(expected))"
           ))
       case .note(let text):
         output(.note(milliseconds: clock.milliseconds, text: text))

@@ -49,7 +49,7 @@ public struct TimelineTable: Sendable {
     case .note(_, let text):
       return paint("          " + text, "36")
     case .check(_, let line, let text):
-      return paint("          ✓ line \(line): expect \(text)", "2")
+      return paint("          ✓ line \(line): \(text)", "2")
     }
   }
 

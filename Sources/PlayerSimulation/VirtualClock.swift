@@ -89,6 +89,30 @@ public final class VirtualClock: Sendable {
     return ran
   }
 
+  /// Moves the clock forward action by action until `condition` holds, for
+  /// at most `interval`. Stops right after the action that made it hold.
+  /// - Parameters:
+  ///   - interval: the longest time to advance; the clock ends there if the
+  ///     condition never holds.
+  ///   - pace: instant (default), or real time for a person to watch.
+  ///   - afterEach: called after each action, for streaming output.
+  ///   - condition: checked before the first action and after each one.
+  /// - Returns: whether the condition held.
+  public func advance(
+    atMost interval: Duration, pace: SimulationPace = .instant, afterEach: () -> Void = {},
+    until condition: () -> Bool
+  ) -> Bool {
+    if condition() { return true }
+    let target = state.withLock { $0.now.addingSaturated(max(interval.wholeMilliseconds, 0)) }
+    while let action = popDue(upTo: target, pace: pace) {
+      action.run()
+      afterEach()
+      if condition() { return true }
+    }
+    state.withLock { $0.now = max($0.now, target) }
+    return false
+  }
+
   /// Runs actions until none is left or `limit` have run, advancing the clock
   /// to each one's due time.
   /// - Parameters:

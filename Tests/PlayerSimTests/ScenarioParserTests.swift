@@ -63,6 +63,8 @@ import Testing
       stop
       retry
       wait 1.25s
+      wait until playing
+      wait until buffering(A#2, autoplay) within=1.5s
       report stalled A#1
       report resumed A#1
       report ended A#1
@@ -87,6 +89,8 @@ import Testing
         .intent(.play("A")), .intent(.pause), .intent(.resume), .intent(.seek(to: .seconds(2))),
         .intent(.stop), .intent(.retry),
         .wait(.milliseconds(1250)),
+        .waitUntil(.kind(.playing), within: .seconds(60)),
+        .waitUntil(.exactly("buffering(A#2, autoplay)"), within: .milliseconds(1500)),
         .inject(.stalled(Load("A", 1))),
         .inject(.resumed(Load("A", 1))),
         .inject(.reachedEnd(Load("A", 1))),
@@ -211,6 +215,14 @@ import Testing
     (
       "expect state",
       "t.play:1:13: error: found end of line; expected a state such as idle, playing or buffering(A#1, autoplay)"
+    ),
+    (
+      "wait until playing within=0s",
+      "t.play:1:27: error: time '0s'; expected a time above 0ms"
+    ),
+    (
+      "wait until",
+      "t.play:1:11: error: found end of line; expected a state such as idle, playing or buffering(A#1, autoplay)"
     ),
     (
       "expect things",
