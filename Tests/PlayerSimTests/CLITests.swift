@@ -155,7 +155,10 @@ import Testing
       "jump 3",
       "<stdin>:1:1: error: unknown action 'jump'; expected one of media, hostile, watchdog, play, pause, resume, stop, seek, retry, wait, report, expect, note"
     ),
-    ("media A\nwait", "<stdin>:2:5: error: found end of line; expected a time such as 100ms, or 'until STATE'"),
+    (
+      "media A\nwait",
+      "<stdin>:2:5: error: found end of line; expected a time such as 100ms, or 'until STATE'"
+    ),
     (
       "media A\nwait 5 s",
       "<stdin>:2:6: error: bad time '5'; expected a time in ms or s, such as 250ms or 1.5s"
