@@ -12,6 +12,16 @@ public enum TimelineSource: String, Hashable, Sendable, CaseIterable {
   case script
 }
 
+/// Something a run shows in its timeline.
+public enum TimelineItem: Hashable, Sendable {
+  /// A processed event.
+  case event(TimelineEntry)
+  /// A `note` line of the script, at a virtual time.
+  case note(milliseconds: Int64, text: String)
+  /// An `expect` or `wait until` line that held, at a virtual time, as in `expect state idle`.
+  case check(milliseconds: Int64, line: Int, text: String)
+}
+
 /// One processed event of a simulation: when, from where, the state before
 /// and after, the commands sent, and why it was ignored if it was.
 public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {

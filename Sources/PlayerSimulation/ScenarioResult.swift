@@ -1,0 +1,46 @@
+public import PlayerState
+
+/// An `expect` line that did not hold: where, what it expected, what was found.
+public struct ExpectationFailure: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The script's file name.
+  public var file: String
+  /// The `expect` line.
+  public var line: Int
+  /// The column of `expect`.
+  public var column: Int
+  /// What the line expected, as in `state idle`.
+  public var expected: String
+  /// What was found, as in `state playing(A#1)`.
+  public var found: String
+
+  /// A failure.
+  public init(file: String, line: Int, column: Int, expected: String, found: String) {
+    self.file = file
+    self.line = line
+    self.column = column
+    self.expected = expected
+    self.found = found
+  }
+
+  /// `file:line:column: expect failed: expected state idle; found state playing(A#1)`.
+  public var description: String {
+    "\(file):\(line):\(column): expect failed: expected \(expected); found \(found)"
+  }
+}
+
+/// What a run did: its timeline, and the first `expect` that failed, if any.
+public struct ScenarioResult: Hashable, Sendable {
+  /// Every processed event, in order.
+  public var entries: [TimelineEntry]
+  /// The first failed expectation; the run stopped there. Nil if all held.
+  public var failure: ExpectationFailure?
+  /// The player's state at the end of the run.
+  public var finalState: PlaybackState
+  /// The commands the engine received, in order.
+  public var commands: [EngineCommand]
+  /// The virtual time at the end of the run, in milliseconds.
+  public var milliseconds: Int64
+
+  /// Whether every `expect` held.
+  public var passed: Bool { failure == nil }
+}
