@@ -16,6 +16,11 @@ final class ConformanceHarness: Sendable {
   private let engine: any PlaybackEngine
   private let timing: EngineConformance.Timing
   private let state = Mutex(State())
+  /// Runs commands and timeouts in real time. A concurrent queue of its own,
+  /// not a global one: an engine that blocks in `execute` then holds a thread
+  /// of this queue (which gets another for the timeout), never one of the
+  /// width-limited global pool that Swift concurrency runs on under Linux.
+  private let queue = DispatchQueue(label: "playhead.conformance", attributes: .concurrent)
 
   init(engine: any PlaybackEngine, timing: EngineConformance.Timing) {
     self.engine = engine
@@ -37,7 +42,7 @@ final class ConformanceHarness: Sendable {
     let id = state.withLock { $0.enqueue(command) }
     switch timing {
     case .driven: drain()
-    case .realTime: DispatchQueue.global().async { self.drain() }
+    case .realTime: queue.async { self.drain() }
     }
     return id
   }
@@ -100,7 +105,7 @@ final class ConformanceHarness: Sendable {
         }
         guard let id else { return continuation.resume(returning: true) }
         let nanoseconds = timeout.clampedNanoseconds
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
           let expired = self.state.withLock { $0.removeWaiter(id) }
           expired?.resume(returning: false)
         }

@@ -52,6 +52,8 @@ func events(
 /// A one-shot signal between a pipeline thread and an async test.
 final class Signal: Sendable {
   private let semaphore = DispatchSemaphore(value: 0)
+  /// Waits on a thread of its own, never on the shared pool async tasks run on.
+  private let waiter = DispatchQueue(label: "signal-waiter")
 
   func fire() { semaphore.signal() }
 
@@ -61,7 +63,7 @@ final class Signal: Sendable {
   /// Suspends until fired, without blocking a thread of the task pool.
   func wait() async {
     await withCheckedContinuation { continuation in
-      DispatchQueue.global().async {
+      waiter.async {
         self.semaphore.wait()
         continuation.resume()
       }

@@ -1,0 +1,62 @@
+import Dispatch
+import PlayerEngine
+import PlayerState
+import PlayerTesting
+import Testing
+
+/// Faults only real time can show: an engine that blocks. The kit runs
+/// commands on Dispatch threads, so it reports a blocked engine instead of
+/// hanging; these tests wait out a 100 ms timeout each, then unblock it.
+@Suite("The conformance kit reports engines that block")
+struct RealTimeFaultTests {
+  private static let kit = EngineConformance(
+    .init(media: "A", timing: .realTime(timeout: .milliseconds(100), quietPeriod: .zero)))
+
+  /// `execute(load)` waits for something that never comes.
+  final class BlockingEngine: PlaybackEngine {
+    let gate = DispatchSemaphore(value: 0)
+
+    func execute(_ command: EngineCommand, reports: ReportSink) {
+      if case .load = command { gate.wait() }
+    }
+  }
+
+  /// Reports from its own thread while holding its own (non-recursive) lock,
+  /// so a command sent from inside the report callback deadlocks on it.
+  final class LockHoldingEngine: PlaybackEngine {
+    let lock = DispatchSemaphore(value: 1)
+    /// Its own thread, as a real back end has (and not the shared global pool).
+    let thread = DispatchQueue(label: "lock-holding-engine")
+
+    func execute(_ command: EngineCommand, reports: ReportSink) {
+      lock.wait()
+      defer { lock.signal() }
+      if case .load(let load) = command {
+        thread.async { [lock] in
+          lock.wait()
+          reports.send(.ready(load))  // a Player runs the next command right here
+          lock.signal()
+        }
+      }
+    }
+  }
+
+  @Test func blockingExecuteIsNamedAndEndsTheRun() async {
+    let engine = BlockingEngine()
+    let report = await Self.kit.run(against: engine)
+    engine.gate.signal()
+    #expect(report.brokenNames == ["executeReturnsPromptly"])
+    #expect(
+      report.violations.map(\.description) == [
+        "executeReturnsPromptly: execute(load(A#1)) did not return within 0.1 seconds"
+      ])
+  }
+
+  @Test func lockHeldWhileReportingIsNamed() async {
+    let engine = LockHoldingEngine()
+    let report = await Self.kit.run(against: engine)
+    engine.lock.signal()  // lets the deadlocked `start` through
+    #expect(report.brokenNames == ["executeReturnsPromptly", "commandFromReportCallback"])
+    #expect(report.transcript == ["load(A#1)", "ready(A#1)", "start(A#1)", "stop(A#1)"])
+  }
+}
