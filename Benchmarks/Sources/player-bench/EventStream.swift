@@ -21,6 +21,9 @@ struct EventStream {
     var hostileOrders = 0
     /// Events the reducer ignored when the stream is replayed from idle on one thread.
     var ignored = 0
+    /// `ready` reports after which the reducer sends no `start` (stale, duplicate,
+    /// or the user paused or stopped): the naive player starts the engine on every one.
+    var readyWithoutStart = 0
   }
 
   let seed: UInt64
@@ -53,6 +56,9 @@ struct EventStream {
       events.append(event)
       let transition = state.transition(on: event)
       if transition.ignored != nil { mix.ignored += 1 }
+      if case .engine(.ready) = event, !transition.commands.contains(where: { $0.kind == .start }) {
+        mix.readyWithoutStart += 1
+      }
       state = transition.next
     }
 

@@ -47,6 +47,9 @@ enum Report {
     lines.append(
       "  (\(options.threads)-thread driver: at most \(grouped(results.maxQueued)) events queued at once)"
     )
+    lines.append(
+      "  (naive player: starts the engine on \(grouped(results.mix.readyWithoutStart)) `ready` "
+        + "reports that Playhead answers without a start: stale, repeated, or after pause/stop)")
     lines.append("")
     lines.append("allocations per event (malloc calls counted over one pass of the stream):")
     lines.append(
@@ -188,6 +191,7 @@ enum Report {
       ("naive_allocations_per_event", allocationsPerEvent(results.naiveAllocations, options)))
     fields.append(("reducer_over_naive", number(results.reducerOverNaive.median)))
     fields.append(("driver_over_naive", number(results.driverOverNaive.median)))
+    fields.append(("naive_wrong_starts", "\(results.mix.readyWithoutStart)"))
     for (key, size) in zip(
       ["state_size_bytes", "event_size_bytes", "transition_size_bytes", "command_size_bytes"],
       results.sizes.map(\.1))
