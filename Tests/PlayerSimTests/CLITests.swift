@@ -67,6 +67,9 @@ import Testing
       retry
       stop
       expect state idle
+      wait until idle within=1s
+      expect commands load(A#1) start(A#1) pause(A#1) start(A#1) seek(A#1, 500ms, seek#1) stop(A#1) load(B#2) stop(B#2) load(B#3) stop(B#3)
+      expect ignored none
       """
     let output = try CLI.run(["run", "--json", "-"], input: script)
     #expect(output.stderr == "")
