@@ -1,0 +1,46 @@
+import PlayerSimulation
+import PlayerState
+import PlayerTesting
+import Testing
+
+/// player-sim's fake media engine, over its virtual clock, through the kit.
+@Suite("The fake media engine and the conformance kit")
+struct FakeMediaEngineConformanceTests {
+  /// Advances the virtual clock to its next due action; false when none is left.
+  private static func stepping(_ clock: VirtualClock) -> @Sendable () -> Bool {
+    {
+      guard let due = clock.nextDue else { return false }
+      clock.advance(by: due - clock.now)
+      return true
+    }
+  }
+
+  private static func kit(_ clock: VirtualClock) -> EngineConformance {
+    EngineConformance(
+      .init(media: "A", unplayableMedia: "broken", timing: .driven(stepping(clock))))
+  }
+
+  @Test func wellBehavedFakeConforms() async {
+    let clock = VirtualClock()
+    let engine = FakeMediaEngine(
+      clock: clock,
+      profiles: ["broken": MediaProfile(failAfter: .milliseconds(100), failureReason: .decoding)])
+    let report = await Self.kit(clock).run(against: engine)
+    #expect(report.brokenNames == [], "\(report)")
+    #expect(report.conforms)
+    #expect(report.checked.count == 10)
+  }
+
+  /// Hostile, it keeps calling back for stopped loads, late: the very thing
+  /// the kit exists to catch, named.
+  @Test func hostileFakeIsCaught() async {
+    let clock = VirtualClock()
+    let engine = FakeMediaEngine(
+      clock: clock,
+      profiles: ["broken": MediaProfile(failAfter: .milliseconds(100))],
+      hostile: HostileMode(seed: 7))
+    let report = await Self.kit(clock).run(against: engine)
+    #expect(report.broken.contains(.stopDuringBufferingStops), "\(report)")
+    #expect(!report.conforms)
+  }
+}
