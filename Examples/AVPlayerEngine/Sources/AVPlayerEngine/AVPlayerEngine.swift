@@ -90,7 +90,8 @@
       var notifications: [any NSObjectProtocol] = []
     }
 
-    private let player = AVPlayer()
+    // Made on first use, on the main actor (the initialiser runs off it).
+    private lazy var player = AVPlayer()
     private var current: Current?
 
     nonisolated init() {}
