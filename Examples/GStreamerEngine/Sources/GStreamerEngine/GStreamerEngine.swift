@@ -93,6 +93,11 @@ public final class GStreamerEngine: PlaybackEngine {
     playhead_gst_init()
   }
 
+  deinit {
+    // Loads nobody stopped: their threads would poll forever. Stop them.
+    for session in sessions.withLock({ Array($0.values) }) { session.stop() }
+  }
+
   /// Counts so far.
   public var statistics: Statistics { counts.withLock { $0 } }
 
