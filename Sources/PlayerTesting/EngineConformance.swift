@@ -24,8 +24,9 @@ public import PlayerState
 /// ``Configuration/media``):
 /// 1. `load` is answered once; from inside its `ready` callback the kit sends
 ///    `start`; then `stop`, and nothing may follow.
-/// 2. Two seeks, each awaited, then two back to back: each completion must
-///    carry an id that was sent, and the newest must complete.
+/// 2. A seek sent while the load is still buffering, then one on its own,
+///    then two back to back: each completion must carry an id that was sent,
+///    and each awaited seek (the newest of the pair) must complete.
 /// 3. `stop` right after `load`, while buffering: nothing may follow, and the
 ///    next `load` must still be answered.
 /// 4. `start`, `pause`, `seek`, `stop` for a token never loaded, then for a
