@@ -1,0 +1,222 @@
+public import PlayerState
+
+/// Runs one fuzz case against a fresh player and checks every property after
+/// every step: the oracle.
+///
+/// For each event the player processes, in arrival order (the outer event,
+/// then any report the engine sent re-entrantly from inside `execute`), the
+/// ``ContractModel`` predicts the commands; the engine's actual log must equal
+/// the predicted one, and the player's observation must agree with the model.
+public struct CaseRunner {
+  /// The player under test.
+  public let target: any FuzzTarget
+  /// Its engine.
+  public let engine: FuzzEngine
+  /// The oracle's model, after the steps so far.
+  public private(set) var model = ContractModel()
+  /// Every command the engine received.
+  public private(set) var log: [EngineCommand] = []
+  /// Every command the contract expects.
+  public private(set) var expected: [EngineCommand] = []
+  /// The actions performed so far.
+  public private(set) var trace: [FuzzAction] = []
+  /// For each performed action, whether any event it delivered was accepted.
+  public private(set) var effects: [Bool] = []
+  /// Events checked so far, including re-entrant reports and the settling ones.
+  public private(set) var events = 0
+  /// Which (state, event) pairs and transitions were exercised.
+  public var coverage = FuzzCoverage()
+
+  private var later: [EngineReport] = []
+  private var received: [EngineCommand] = []
+  private var sent: [EngineReport] = []
+  private var arrivals: [Arrival] = []
+
+  private struct Arrival {
+    var event: PlaybackEvent
+    var offset: Int
+    var accepted: Bool
+  }
+
+  /// A runner around a fresh player made by `subject`.
+  public init(_ subject: FuzzSubject) {
+    engine = FuzzEngine()
+    target = subject.make(engine)
+    log.reserveCapacity(64)
+    expected.reserveCapacity(64)
+    trace.reserveCapacity(64)
+  }
+
+  /// The held-back reports waiting for a `deliver`.
+  public var laterCount: Int { later.count }
+
+  /// Performs one action and checks every property.
+  /// - Returns: the first broken property, or nil.
+  public mutating func perform(_ action: FuzzAction) -> FuzzViolation? {
+    trace.append(action)
+    let step = trace.count
+    switch action {
+    case .send(let event):
+      let violation = deliver(event, step: step)
+      effects.append(arrivals.contains { $0.accepted })
+      return violation
+    case .reentrant(let report):
+      engine.arm(report)
+      effects.append(true)
+      return nil
+    case .later(let report):
+      later.append(report)
+      effects.append(true)
+      return nil
+    case .deliver:
+      let due = later
+      later.removeAll(keepingCapacity: true)
+      var accepted = false
+      for report in due {
+        if let violation = deliver(.engine(report), step: step) {
+          effects.append(true)
+          return violation
+        }
+        accepted = accepted || arrivals.contains { $0.accepted }
+      }
+      effects.append(accepted)
+      return nil
+    }
+  }
+
+  /// Ends the case: sends the held-back reports, then lets a cooperative
+  /// engine answer what is outstanding (liveness). Re-entrant reports that no
+  /// command fired are dropped. Every event sent here is appended to
+  /// ``trace`` as an explicit action, so that a failure found here replays
+  /// and prints like any other.
+  /// - Returns: the first broken property, or nil.
+  public mutating func finish() -> FuzzViolation? {
+    _ = engine.takeArmed()
+    if !later.isEmpty, let violation = perform(.deliver) { return violation }
+    for _ in 0..<4 {
+      guard let current = model.current else { break }
+      let report: EngineReport
+      switch current.stage {
+      case .buffering: report = .ready(current.load)
+      case .stalled: report = .resumed(current.load)
+      case .ready where current.seekPending:
+        report = .seekCompleted(current.load, SeekID(current.lastSeek))
+      case .ready, .ended, .failed:
+        return steadyCheck(step: trace.count)
+      }
+      if let violation = perform(.send(.engine(report))) { return violation }
+    }
+    return steadyCheck(step: trace.count)
+  }
+
+  private func steadyCheck(step: Int) -> FuzzViolation? {
+    let kind = target.observation.kind
+    guard kind == .buffering || kind == .stalled else { return nil }
+    return FuzzViolation(
+      property: .reachesSteadyState, step: step, event: nil, expected: expected, actual: log,
+      detail: "after cooperative reports the player is still \(target.stateDescription)")
+  }
+
+  // MARK: Checking one delivered event
+
+  private mutating func deliver(_ event: PlaybackEvent, step: Int) -> FuzzViolation? {
+    let mark = log.count
+    target.send(event)
+    engine.drain(commands: &received, sent: &sent)
+    log.append(contentsOf: received)
+    received.removeAll(keepingCapacity: true)
+
+    arrivals.removeAll(keepingCapacity: true)
+    record(event)
+    for report in sent { record(.engine(report)) }
+    sent.removeAll(keepingCapacity: true)
+    events += arrivals.count
+
+    if log.count != expected.count || log[mark...] != expected[mark...] {
+      return commandViolation(step: step, from: mark)
+    }
+    return observationViolation(event, step: step)
+  }
+
+  private mutating func record(_ event: PlaybackEvent) {
+    let before = model.kind
+    let offset = expected.count
+    let accepted = model.apply(event, commands: &expected)
+    if accepted {
+      coverage.record(
+        from: before, event: event.kind, to: model.kind, commands: expected[offset...])
+    } else {
+      coverage.record(from: before, event: event.kind)
+    }
+    arrivals.append(Arrival(event: event, offset: offset, accepted: accepted))
+  }
+
+  private func commandViolation(step: Int, from mark: Int) -> FuzzViolation {
+    var index = mark
+    while index < log.count, index < expected.count, log[index] == expected[index] { index += 1 }
+    // The first arrival whose predicted commands reach past the divergence;
+    // failing that, the earliest one that ends exactly there (an extra command).
+    var culprit = arrivals[0]
+    var exact: Arrival?
+    for (position, arrival) in arrivals.enumerated() {
+      let end = position + 1 < arrivals.count ? arrivals[position + 1].offset : expected.count
+      if end > index {
+        culprit = arrival
+        exact = nil
+        break
+      }
+      if end == index, exact == nil { exact = arrival }
+    }
+    if let exact { culprit = exact }
+    let property = FuzzViolation.classify(
+      expected: expected, actual: log, from: mark, event: culprit.event, accepted: culprit.accepted)
+    return FuzzViolation(
+      property: property, step: step, event: culprit.event, expected: expected, actual: log,
+      detail: culprit.accepted ? "" : "the contract ignores \(culprit.event)")
+  }
+
+  private func observationViolation(_ event: PlaybackEvent, step: Int) -> FuzzViolation? {
+    let seen = target.observation
+    let property: FuzzProperty
+    if event == .stop, seen.kind != .idle {
+      property = .idleAfterStop
+    } else if let pending = seen.seekPending, pending != model.seekPending {
+      property = arrivals.contains { $0.event.kind == .seeked } ? .newestSeekOnly : .stateMatchesContract
+    } else if seen.isPlaying != model.engineIsPlaying {
+      property = .isPlayingMatchesEngine
+    } else if seen.kind != model.kind {
+      property = .stateMatchesContract
+    } else {
+      return nil
+    }
+    let detail =
+      "the player is \(target.stateDescription) (kind \(seen.kind), isPlaying \(seen.isPlaying)"
+      + "\(seen.seekPending.map { ", seek pending \($0)" } ?? "")); the contract expects kind \(model.kind), "
+      + "isPlaying \(model.engineIsPlaying), seek pending \(model.seekPending)"
+    let culprit = arrivals.last?.event ?? event
+    return FuzzViolation(
+      property: property, step: step, event: culprit, expected: expected, actual: log, detail: detail)
+  }
+}
+
+extension CaseRunner {
+  /// Replays `actions` on a fresh player made by `subject`, finishing the case.
+  /// - Returns: the first violation, or nil when every property held.
+  public static func check(_ subject: FuzzSubject, _ actions: [FuzzAction]) -> FuzzViolation? {
+    replay(subject, actions).violation
+  }
+
+  /// Replays `actions` on a fresh player made by `subject`, finishing the case.
+  /// - Returns: the runner afterwards (its ``trace`` holds the actions up to
+  ///   the failure, plus those the end of the case added) and the first violation.
+  public static func replay(
+    _ subject: FuzzSubject, _ actions: [FuzzAction]
+  ) -> (runner: CaseRunner, violation: FuzzViolation?) {
+    var runner = CaseRunner(subject)
+    for action in actions {
+      if let violation = runner.perform(action) { return (runner, violation) }
+    }
+    let violation = runner.finish()
+    return (runner, violation)
+  }
+}

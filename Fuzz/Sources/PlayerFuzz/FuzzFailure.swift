@@ -1,0 +1,139 @@
+public import PlayerState
+
+/// A failing case, shrunk, with everything a developer needs to reproduce it:
+/// the seed, the minimal sequence as a timeline, and a Swift Testing test.
+public struct FuzzFailure: Sendable, CustomStringConvertible {
+  /// Where the case came from.
+  public enum Origin: Hashable, Sendable, CustomStringConvertible {
+    /// Case `caseIndex` of a random run seeded with `seed`.
+    case random(seed: UInt64, caseIndex: Int, caseSeed: UInt64)
+    /// Breadth-first exploration, at this depth.
+    case exhaustive(depth: Int)
+    /// A case given by the caller (a saved failure, a scenario).
+    case given
+
+    /// `seed 42, case 17 (case seed 0x…)`, `exhaustive search, depth 3`, `given case`.
+    public var description: String {
+      switch self {
+      case .random(let seed, let index, let caseSeed):
+        "seed \(seed), case \(index) (case seed 0x\(String(caseSeed, radix: 16)))"
+      case .exhaustive(let depth): "exhaustive search, depth \(depth)"
+      case .given: "given case"
+      }
+    }
+  }
+
+  /// The subject's name.
+  public var subject: String
+  /// Where the case came from.
+  public var origin: Origin
+  /// The case as found, before shrinking.
+  public var original: [FuzzAction]
+  /// The minimal case.
+  public var actions: [FuzzAction]
+  /// What the minimal case breaks.
+  public var violation: FuzzViolation
+  /// How many candidates the shrinker replayed.
+  public var shrinkAttempts: Int
+  /// The minimal case as a numbered timeline (see ``Fuzzer/timeline(_:_:)``).
+  public var timeline: String
+
+  /// Describes a failure.
+  public init(
+    subject: String, origin: Origin, original: [FuzzAction], actions: [FuzzAction],
+    violation: FuzzViolation, shrinkAttempts: Int, timeline: String
+  ) {
+    self.subject = subject
+    self.origin = origin
+    self.original = original
+    self.actions = actions
+    self.violation = violation
+    self.shrinkAttempts = shrinkAttempts
+    self.timeline = timeline
+  }
+
+  /// The property that broke.
+  public var property: FuzzProperty { violation.property }
+
+  /// The full report: seed, property, expected and actual logs, the minimal
+  /// timeline, and a ready-to-paste Swift Testing test.
+  public var report: String {
+    """
+    FAILED \(subject): \(violation.property) (\(violation.property.summary))
+    found by: \(origin)
+    \(violation)
+    minimal case: \(actions.count) action\(actions.count == 1 ? "" : "s") (shrunk from \(original.count) in \(shrinkAttempts) replays):
+    \(timeline)
+    as a saved failure (Fuzz/Failures/NAME.txt):
+    \(actions.map { "  \($0)" }.joined(separator: "\n"))
+    as a Swift Testing test:
+    \(swiftTest)
+    """
+  }
+
+  /// Same as ``report``.
+  public var description: String { report }
+
+  /// A Swift Testing test that reproduces the case against Playhead's `Player`.
+  ///
+  /// When every action is a direct send, the test uses only `Player` and
+  /// `SpyEngine` and asserts the contract's command log and state literally;
+  /// otherwise it replays the case through the harness (re-entrant and late
+  /// reports need the harness's engine).
+  public var swiftTest: String {
+    let name = "fuzz_\(violation.property.rawValue)_\(actions.count)"
+    let direct = actions.allSatisfy { if case .send = $0 { true } else { false } }
+    var model = ContractModel()
+    var commands: [EngineCommand] = []
+    if direct, violation.step <= actions.count {
+      for action in actions { if let event = action.event { model.apply(event, commands: &commands) } }
+      let log = commands.map { "\"\($0)\"" }.joined(separator: ", ")
+      return """
+        @Test func \(name)() {
+          // Found by PlayerFuzz (\(origin)): \(violation.property).
+          let spy = SpyEngine()
+          let player = Player(engine: spy)
+        \(actions.compactMap(\.event).map { "  player.send(\(Self.swiftSource($0)))" }.joined(separator: "\n"))
+          #expect(spy.commandLog == [\(log)])
+          #expect(player.state.kind == .\(model.kind))
+          #expect(player.state.isPlaying == \(model.engineIsPlaying))
+        }
+        """
+    }
+    return """
+      @Test func \(name)() throws {
+        // Found by PlayerFuzz (\(origin)): \(violation.property).
+        let actions = try FailureFile.parse(\"\"\"
+      \(actions.map { "    \($0)" }.joined(separator: "\n"))
+          \"\"\")
+        let failure = Fuzzer.check(.player, actions)
+        #expect(failure == nil, "\\(failure?.report ?? "")")
+      }
+      """
+  }
+
+  /// The Swift expression for an event, as in `.ready(Load("A", 1))`.
+  public static func swiftSource(_ event: PlaybackEvent) -> String {
+    func load(_ load: Load) -> String { "Load(\"\(load.media)\", \(load.token))" }
+    func reason(_ reason: FailureReason) -> String {
+      if case .engine(let code) = reason { return ".engine(code: \(code))" }
+      return ".\(reason)"
+    }
+    switch event {
+    case .user(.play(let media)): return ".play(\"\(media)\")"
+    case .user(.pause): return ".pause"
+    case .user(.resume): return ".resume"
+    case .user(.stop): return ".stop"
+    case .user(.retry): return ".retry"
+    case .user(.seek(let time)): return ".seek(to: .milliseconds(\(time.milliseconds)))"
+    case .engine(.ready(let l)): return ".ready(\(load(l)))"
+    case .engine(.stalled(let l)): return ".stalled(\(load(l)))"
+    case .engine(.resumed(let l)): return ".resumed(\(load(l)))"
+    case .engine(.reachedEnd(let l)): return ".reachedEnd(\(load(l)))"
+    case .engine(.seekCompleted(let l, let seek)):
+      return ".seekCompleted(\(load(l)), SeekID(\(seek.rawValue)))"
+    case .engine(.failed(let l, let r)): return ".failed(\(load(l)), \(reason(r)))"
+    case .watchdogExpired(let l, let id): return ".watchdogExpired(\(load(l)), WatchdogID(\(id.rawValue)))"
+    }
+  }
+}

@@ -1,0 +1,123 @@
+public import PlayerState
+
+/// The properties the oracle checks after every step (docs/machine.md,
+/// "Properties an independent oracle can check on the engine's command log").
+public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible {
+  /// 1. `start` only for the newest load, only after its `ready`, only while the user wants to play.
+  case startOnlyWhenReadyAndWanted
+  /// 2. No command at all in answer to an ignored (stale, forged, unexpected) report or expiry.
+  case noCommandForIgnoredReport
+  /// 3. Every load is stopped (or failed) before the next `load`.
+  case stopBeforeNextLoad
+  /// 3. Nothing is sent for a load after its `stop`.
+  case nothingAfterStop
+  /// 4. After a user `stop` the state is idle.
+  case idleAfterStop
+  /// 5. A seek completes only for the newest seek of the current load.
+  case newestSeekOnly
+  /// 6. `isPlaying` agrees with the engine log.
+  case isPlayingMatchesEngine
+  /// The commands differ from the contract in a way the numbered properties do
+  /// not name, such as a missing `start` after `ready` or a missing `seek`.
+  case commandsMatchContract
+  /// The player's named state differs from the contract's.
+  case stateMatchesContract
+  /// Liveness: a few cooperative engine reports bring the player to a steady state.
+  case reachesSteadyState
+
+  /// The property as one sentence.
+  public var summary: String {
+    switch self {
+    case .startOnlyWhenReadyAndWanted:
+      "1. start only for the newest load, only after its ready, only while the user wants to play"
+    case .noCommandForIgnoredReport: "2. no command at all in answer to an ignored report"
+    case .stopBeforeNextLoad: "3. every load is stopped before the next load"
+    case .nothingAfterStop: "3. nothing reaches a load after its stop"
+    case .idleAfterStop: "4. after a user stop the state is idle"
+    case .newestSeekOnly: "5. a seek completes only for the newest seek"
+    case .isPlayingMatchesEngine: "6. isPlaying agrees with the engine's command log"
+    case .commandsMatchContract: "the engine receives exactly the commands of the contract"
+    case .stateMatchesContract: "the player's state kind agrees with the contract"
+    case .reachesSteadyState:
+      "liveness: cooperative reports bring the player to playing, paused, idle, ended or failed"
+    }
+  }
+
+  /// The raw name, as in `nothingAfterStop`.
+  public var description: String { rawValue }
+}
+
+/// One broken property: where, and what the engine received against what it should have.
+public struct FuzzViolation: Hashable, Sendable, CustomStringConvertible {
+  /// The property that broke.
+  public var property: FuzzProperty
+  /// The 1-based index of the action during which it broke.
+  public var step: Int
+  /// The event being processed when it broke (a re-entrant report names itself).
+  public var event: PlaybackEvent?
+  /// The whole command log the contract expects up to and including this step.
+  public var expected: [EngineCommand]
+  /// The whole command log the engine actually received.
+  public var actual: [EngineCommand]
+  /// What else went wrong, in words: the state the player reported, for instance.
+  public var detail: String
+
+  /// Describes a violation.
+  public init(
+    property: FuzzProperty, step: Int, event: PlaybackEvent?, expected: [EngineCommand],
+    actual: [EngineCommand], detail: String
+  ) {
+    self.property = property
+    self.step = step
+    self.event = event
+    self.expected = expected
+    self.actual = actual
+    self.detail = detail
+  }
+
+  /// Several lines: the property, the step, the expected and actual logs.
+  public var description: String {
+    var lines = ["property violated: \(property) (\(property.summary))"]
+    lines.append("at step \(step)\(event.map { ": \($0)" } ?? "")")
+    if !detail.isEmpty { lines.append(detail) }
+    lines.append("expected log: \(Self.format(expected))")
+    lines.append("actual log:   \(Self.format(actual))")
+    return lines.joined(separator: "\n")
+  }
+
+  static func format(_ log: [EngineCommand]) -> String {
+    log.isEmpty ? "(none)" : log.map(\.description).joined(separator: " ")
+  }
+
+  /// Names the property a command divergence breaks: the first position where
+  /// the logs differ, read against what the actual log already did.
+  static func classify(
+    expected: [EngineCommand], actual: [EngineCommand], from start: Int, event: PlaybackEvent,
+    accepted: Bool
+  ) -> FuzzProperty {
+    var index = start
+    while index < expected.count, index < actual.count, expected[index] == actual[index] { index += 1 }
+    guard index < actual.count else {
+      // A command is missing.
+      if index < expected.count, case .stop = expected[index] {
+        return expected.dropFirst(index + 1).contains(where: { $0.kind == .load })
+          ? .stopBeforeNextLoad : .nothingAfterStop
+      }
+      return .commandsMatchContract
+    }
+    let extra = actual[index]
+    let earlier = actual[..<index]
+    if earlier.contains(.stop(extra.load)) { return .nothingAfterStop }
+    if case .load = extra, let last = earlier.last(where: { $0.kind == .load }),
+      !earlier.contains(.stop(last.load))
+    {
+      return .stopBeforeNextLoad
+    }
+    if !accepted, event.source != .user { return .noCommandForIgnoredReport }
+    if case .start = extra { return .startOnlyWhenReadyAndWanted }
+    if index < expected.count, case .stop = expected[index], case .load = extra {
+      return .stopBeforeNextLoad
+    }
+    return .commandsMatchContract
+  }
+}

@@ -1,0 +1,243 @@
+/// How long a run lasts.
+public enum FuzzBudget: Hashable, Sendable, CustomStringConvertible {
+  /// A fixed number of cases: the same work on every machine.
+  case cases(Int)
+  /// A wall-clock time: for CI and long campaigns.
+  case seconds(Double)
+
+  /// `1000 cases` or `60.0 s`.
+  public var description: String {
+    switch self {
+    case .cases(let count): "\(count) cases"
+    case .seconds(let seconds): "\(seconds) s"
+    }
+  }
+}
+
+/// What a random run does.
+public struct FuzzConfiguration: Hashable, Sendable {
+  /// The run's seed: case `i` is decoded from `SplitMix64.caseSeed(run: seed, case: i)`.
+  public var seed: UInt64
+  /// How long to run.
+  public var budget: FuzzBudget
+  /// The longest case, in actions.
+  public var maxLength: Int
+  /// Whether each case disables a random part of the alphabet (swarm testing).
+  public var swarm: Bool
+  /// Whether a failure is shrunk before it is reported.
+  public var shrink: Bool
+  /// Whether a run that leaves a declared transition unexercised fails.
+  public var requireFullCoverage: Bool
+
+  /// A configuration.
+  /// - Parameters:
+  ///   - seed: the run's seed; always printed with the result.
+  ///   - budget: how long to run.
+  ///   - maxLength: the longest case, in actions.
+  ///   - swarm: whether each case disables a random part of the alphabet.
+  ///   - shrink: whether a failure is shrunk.
+  ///   - requireFullCoverage: whether unexercised declared transitions fail the run.
+  public init(
+    seed: UInt64, budget: FuzzBudget = .cases(1_000), maxLength: Int = 32, swarm: Bool = true,
+    shrink: Bool = true, requireFullCoverage: Bool = false
+  ) {
+    self.seed = seed
+    self.budget = budget
+    self.maxLength = maxLength
+    self.swarm = swarm
+    self.shrink = shrink
+    self.requireFullCoverage = requireFullCoverage
+  }
+}
+
+/// What a random run found.
+public struct FuzzResult: Sendable, CustomStringConvertible {
+  /// The subject's name.
+  public var subject: String
+  /// The configuration it ran with.
+  public var configuration: FuzzConfiguration
+  /// Cases run, including the failing one.
+  public var cases: Int
+  /// Events checked (each one against every property).
+  public var events: Int
+  /// Seconds spent generating, running and checking (shrinking excluded).
+  public var seconds: Double
+  /// Seconds spent shrinking.
+  public var shrinkSeconds: Double
+  /// The first failure, shrunk, or nil.
+  public var failure: FuzzFailure?
+  /// What the run exercised.
+  public var coverage: FuzzCoverage
+
+  /// Checked events per second.
+  public var eventsPerSecond: Double { seconds > 0 ? Double(events) / seconds : 0 }
+
+  /// Whether the run passed: no failure and, if required, full coverage.
+  public var passed: Bool {
+    failure == nil && (!configuration.requireFullCoverage || coverage.unexercised.isEmpty)
+  }
+
+  /// A summary; the failure's full report when there is one.
+  public var description: String {
+    var lines = [
+      "fuzz \(subject): seed \(configuration.seed), \(cases) cases, \(events) events in "
+        + "\(Self.format(seconds)) s (\(Int(eventsPerSecond)) events/s), swarm \(configuration.swarm ? "on" : "off")"
+    ]
+    if let failure {
+      lines.append(failure.report)
+    } else if configuration.requireFullCoverage, !coverage.unexercised.isEmpty {
+      lines.append("FAILED: declared transitions never exercised:")
+      lines += coverage.unexercised.map { "  \($0)" }
+    } else {
+      lines.append("passed: every property held; \(coverage.exercisedCount) of \(coverage.exercisedCount + coverage.unexercised.count) declared transitions exercised")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  static func format(_ seconds: Double) -> String {
+    let scaled = (seconds * 1000).rounded() / 1000
+    return String(scaled)
+  }
+}
+
+/// The harness's entry points: random runs, single cases, replay.
+///
+/// ```swift
+/// let result = Fuzzer.run(.player, FuzzConfiguration(seed: 42, budget: .seconds(60)))
+/// print(result)                      // always prints the seed
+/// if let failure = result.failure {
+///   print(failure.swiftTest)         // a ready-to-paste regression test
+/// }
+/// ```
+public enum Fuzzer {
+  /// Runs random cases until the budget is spent or a property breaks.
+  /// - Parameters:
+  ///   - subject: the player under test.
+  ///   - configuration: seed, budget, case length, swarm, shrinking.
+  /// - Returns: counts, rate, coverage and the first failure, shrunk.
+  public static func run(_ subject: FuzzSubject, _ configuration: FuzzConfiguration) -> FuzzResult {
+    let decoder = ActionDecoder(maxLength: configuration.maxLength, swarm: configuration.swarm)
+    let clock = ContinuousClock()
+    let started = clock.now
+    var deadline: ContinuousClock.Instant?
+    var limit = Int.max
+    switch configuration.budget {
+    case .cases(let count): limit = count
+    case .seconds(let seconds): deadline = started.advanced(by: .nanoseconds(Int64(seconds * 1e9)))
+    }
+    var result = FuzzResult(
+      subject: subject.name, configuration: configuration, cases: 0, events: 0, seconds: 0,
+      shrinkSeconds: 0, failure: nil, coverage: FuzzCoverage())
+    var found: (CaseRunner, FuzzViolation, Int, UInt64)?
+    var index = 0
+    while index < limit {
+      if let deadline, index & 63 == 0, clock.now >= deadline { break }
+      let seed = SplitMix64.caseSeed(run: configuration.seed, case: index)
+      var bytes = RandomBytes(seed: seed)
+      let (runner, violation) = runCase(subject, decoder, &bytes)
+      result.events += runner.events
+      result.coverage.merge(runner.coverage)
+      index += 1
+      if let violation {
+        found = (runner, violation, index - 1, seed)
+        break
+      }
+    }
+    result.cases = index
+    result.seconds = secondsSince(started, clock)
+    if let (runner, violation, caseIndex, seed) = found {
+      let shrinkStart = clock.now
+      let outcome =
+        configuration.shrink
+        ? Shrinker.shrink(subject, runner.trace, violation: violation)
+        : Shrinker.Outcome(actions: runner.trace, violation: violation, attempts: 0)
+      result.shrinkSeconds = secondsSince(shrinkStart, clock)
+      result.failure = FuzzFailure(
+        subject: subject.name, origin: .random(seed: configuration.seed, caseIndex: caseIndex, caseSeed: seed),
+        original: runner.trace, actions: outcome.actions, violation: outcome.violation,
+        shrinkAttempts: outcome.attempts, timeline: timeline(subject, outcome.actions))
+    }
+    return result
+  }
+
+  /// Decodes one case from `bytes` and runs it, checking every step.
+  /// A finite source (libFuzzer's bytes) ends the case when it runs dry.
+  /// - Returns: the runner after the case (trace, events, coverage) and the first violation.
+  public static func runCase(
+    _ subject: FuzzSubject, _ decoder: ActionDecoder, _ bytes: inout some ByteSource
+  ) -> (CaseRunner, FuzzViolation?) {
+    var runner = CaseRunner(subject)
+    let (length, mask) = decoder.header(from: &bytes)
+    for _ in 0..<length {
+      if bytes.isExhausted { break }
+      let action = decoder.next(after: runner.model, held: runner.laterCount, mask: mask, from: &bytes)
+      if let violation = runner.perform(action) { return (runner, violation) }
+    }
+    return (runner, runner.finish())
+  }
+
+  /// Replays one case of a run on its own: the case a failure names.
+  /// - Parameters:
+  ///   - subject: the player under test.
+  ///   - caseSeed: the case's seed, as printed in a failure.
+  ///   - configuration: the run's configuration (its case length and swarm setting matter).
+  /// - Returns: the case's actions and its first violation.
+  public static func replayCase(
+    _ subject: FuzzSubject, caseSeed: UInt64, _ configuration: FuzzConfiguration
+  ) -> ([FuzzAction], FuzzViolation?) {
+    var bytes = RandomBytes(seed: caseSeed)
+    let decoder = ActionDecoder(maxLength: configuration.maxLength, swarm: configuration.swarm)
+    let (runner, violation) = runCase(subject, decoder, &bytes)
+    return (runner.trace, violation)
+  }
+
+  /// Checks a given case (a saved failure, a hand-written scenario).
+  /// - Returns: its failure, unshrunk, or nil when every property held.
+  public static func check(_ subject: FuzzSubject, _ actions: [FuzzAction]) -> FuzzFailure? {
+    guard let violation = CaseRunner.check(subject, actions) else { return nil }
+    return FuzzFailure(
+      subject: subject.name, origin: .given, original: actions, actions: actions,
+      violation: violation, shrinkAttempts: 0, timeline: timeline(subject, actions))
+  }
+
+  /// The case as a numbered timeline: each action, the commands it caused and
+  /// the player's state after it, with the failing step marked.
+  public static func timeline(_ subject: FuzzSubject, _ actions: [FuzzAction]) -> String {
+    // The events the end of the case adds (held-back reports, cooperative
+    // answers) are shown as the explicit actions they become.
+    var full = CaseRunner(subject)
+    for action in actions where full.perform(action) != nil { break }
+    if full.trace.count == actions.count { _ = full.finish() }
+    var runner = CaseRunner(subject)
+    var rows: [(String, String, String, String)] = []
+    var violation: FuzzViolation?
+    for (index, action) in full.trace.enumerated() {
+      let before = runner.log.count
+      violation = runner.perform(action)
+      let commands = runner.log[before...].map(\.description).joined(separator: " ")
+      var state = runner.target.stateDescription
+      if let violation { state += "   <- \(violation.property)" }
+      let label = index < actions.count ? "\(index + 1)." : "\(index + 1).*"
+      rows.append((label, action.description, commands.isEmpty ? "-" : commands, state))
+      if violation != nil { break }
+    }
+    if violation == nil, let end = runner.finish() {
+      rows.append(("end", "(no more reports)", "-", runner.target.stateDescription + "   <- \(end.property)"))
+    }
+    let widths = (
+      rows.map(\.0.count).max() ?? 0, rows.map(\.1.count).max() ?? 0, rows.map(\.2.count).max() ?? 0
+    )
+    func pad(_ text: String, _ width: Int) -> String {
+      text + String(repeating: " ", count: max(0, width - text.count))
+    }
+    return rows.map {
+      "  \(pad($0.0, widths.0)) \(pad($0.1, widths.1))  -> \(pad($0.2, widths.2))  \($0.3)"
+    }.joined(separator: "\n")
+  }
+
+  static func secondsSince(_ start: ContinuousClock.Instant, _ clock: ContinuousClock) -> Double {
+    let elapsed = clock.now - start
+    let (seconds, attoseconds) = elapsed.components
+    return Double(seconds) + Double(attoseconds) / 1e18
+  }
+}

@@ -1,2 +1,0 @@
-// Placeholder: the fuzz work replaces this file.
-import PlayerEngine

@@ -1,0 +1,261 @@
+import PlayerState
+
+/// Shrinks a failing case on events, not bytes.
+///
+/// A candidate counts if it fails at all: it may break another property than
+/// the original case did, when a shorter case exposes the same mistake
+/// through another property (the report names the one it breaks).
+///
+/// In order, repeated until nothing changes: cut everything after the
+/// failing step; drop actions that had no effect; delete chunks from the back,
+/// halves first, then smaller (delta debugging); simplify each remaining
+/// action (an earlier or never-issued token becomes the current load, media B
+/// becomes A, a re-entrant or late report is sent directly, a seek id or
+/// watchdog id becomes the newest, a time becomes 0, a reason `network`).
+public enum Shrinker {
+  /// The result of shrinking.
+  public struct Outcome: Sendable {
+    /// The smallest failing case found.
+    public var actions: [FuzzAction]
+    /// Its violation.
+    public var violation: FuzzViolation
+    /// How many candidate cases were replayed.
+    public var attempts: Int
+  }
+
+  /// Shrinks `actions`, which fail on `subject` with `violation`.
+  /// - Parameters:
+  ///   - subject: the player under test.
+  ///   - actions: a failing case.
+  ///   - violation: its violation.
+  ///   - limit: the most candidates to replay.
+  /// - Returns: the smallest failing case found, with the events the end of
+  ///   the case adds made explicit.
+  public static func shrink(
+    _ subject: FuzzSubject, _ actions: [FuzzAction], violation: FuzzViolation, limit: Int = 20_000
+  ) -> Outcome {
+    var search = Search(subject: subject, limit: limit,
+      best: Outcome(actions: actions, violation: violation, attempts: 0))
+    var changed = true
+    while changed, search.best.attempts < limit {
+      changed = false
+      // Everything after the failing step is irrelevant.
+      if search.best.violation.step < search.best.actions.count {
+        changed = search.attempt(Array(search.best.actions.prefix(search.best.violation.step))) || changed
+      }
+      changed = search.dropNoEffect() || changed
+      changed = search.deleteChunks() || changed
+      changed = search.simplify() || changed
+      if !changed { changed = search.deleteAndRepair() }
+    }
+    return search.best
+  }
+
+  private struct Search {
+    let subject: FuzzSubject
+    let limit: Int
+    var best: Outcome
+
+    /// Replays `candidate`; keeps it if it breaks the same property.
+    mutating func attempt(_ candidate: [FuzzAction]) -> Bool {
+      guard best.attempts < limit, candidate != best.actions else { return false }
+      best.attempts += 1
+      let (runner, violation) = CaseRunner.replay(subject, candidate)
+      guard let found = violation else { return false }
+      // Keep the events the end of the case added, so the case stays explicit.
+      let explicit = Array(runner.trace.prefix(max(found.step, candidate.count)))
+      guard explicit != best.actions, explicit.count <= best.actions.count else { return false }
+      best.actions = explicit
+      best.violation = found
+      return true
+    }
+
+    /// Deletes one action and repairs the identity of a later report, for
+    /// cases where deleting a load shifts the tokens that follow it.
+    mutating func deleteAndRepair() -> Bool {
+      guard best.actions.count <= 10 else { return false }
+      for index in best.actions.indices {
+        var base = best.actions
+        base.remove(at: index)
+        if attempt(base) { return true }
+        // Rename one load everywhere after the deletion, then one report alone.
+        let loads = Set(base[index...].compactMap { $0.event?.load })
+        for old in loads {
+          for new in Shrinker.loads where new != old {
+            if attempt(base.prefix(index) + base[index...].map { $0.renaming(old, to: new) }) {
+              return true
+            }
+          }
+        }
+        for later in index..<base.count {
+          for variant in Shrinker.identities(of: base[later]) {
+            var candidate = base
+            candidate[later] = variant
+            if attempt(candidate) { return true }
+          }
+        }
+      }
+      // Arming a re-entrant report earlier can make an action unnecessary.
+      for index in best.actions.indices.dropLast() {
+        var swapped = best.actions
+        swapped.swapAt(index, index + 1)
+        for deleted in swapped.indices {
+          var candidate = swapped
+          candidate.remove(at: deleted)
+          if attempt(candidate) { return true }
+        }
+      }
+      return false
+    }
+
+    mutating func dropNoEffect() -> Bool {
+      var runner = CaseRunner(subject)
+      for action in best.actions { _ = runner.perform(action) }
+      let effects = runner.effects
+      guard effects.contains(false) else { return false }
+      let kept = zip(best.actions, effects).filter { $0.1 }.map(\.0)
+      if attempt(kept) { return true }
+      var changed = false
+      for index in effects.indices.reversed() where !effects[index] && index < best.actions.count {
+        var candidate = best.actions
+        candidate.remove(at: index)
+        changed = attempt(candidate) || changed
+      }
+      return changed
+    }
+
+    mutating func deleteChunks() -> Bool {
+      var changed = false
+      var chunk = max(1, best.actions.count / 2)
+      while chunk >= 1 {
+        var end = best.actions.count
+        while end - chunk >= 0, !best.actions.isEmpty {
+          let start = end - chunk
+          var candidate = best.actions
+          candidate.removeSubrange(start..<end)
+          if !candidate.isEmpty, attempt(candidate) {
+            changed = true
+            end = min(start, best.actions.count)
+          } else {
+            end -= chunk
+          }
+        }
+        if chunk == 1 { break }
+        chunk /= 2
+      }
+      return changed
+    }
+
+    mutating func simplify() -> Bool {
+      var changed = false
+      var index = 0
+      while index < best.actions.count {
+        var model = ContractModel()
+        var scratch: [EngineCommand] = []
+        for action in best.actions.prefix(index) {
+          if let event = action.event { model.apply(event, commands: &scratch) }
+        }
+        for candidate in Shrinker.simpler(best.actions[index], model) {
+          var actions = best.actions
+          actions[index] = candidate
+          if attempt(actions) {
+            changed = true
+            break
+          }
+        }
+        index += 1
+      }
+      return changed
+    }
+  }
+
+  /// The loads a repair may use: A#0…A#4, B#0…B#4.
+  static let loads: [Load] = ["A", "B"].flatMap { media in (0...4).map { Load(media, $0) } }
+
+  /// The action about each of ``loads`` instead of its own.
+  static func identities(of action: FuzzAction) -> [FuzzAction] {
+    guard let old = action.load else { return [] }
+    return loads.filter { $0 != old }.map { action.renaming(old, to: $0) }
+  }
+
+  /// Simpler versions of one action, most preferred first.
+  static func simpler(_ action: FuzzAction, _ model: ContractModel) -> [FuzzAction] {
+    var out: [FuzzAction] = []
+    switch action {
+    case .deliver:
+      return []
+    case .reentrant(let report), .later(let report):
+      out.append(.send(.engine(report)))
+      out += simpler(report, model).map { action.with($0) }
+    case .send(.engine(let report)):
+      out += simpler(report, model).map { .send(.engine($0)) }
+    case .send(.user(.play(let media))) where media != "A":
+      out.append(.send(.play("A")))
+    case .send(.user(.seek(let time))) where time != .zero:
+      out.append(.send(.seek(to: .zero)))
+    case .send(.watchdogExpired(let load, let id)):
+      let newest = WatchdogID(model.current?.lastWatchdog ?? 1)
+      for candidate in loads(load, model) { out.append(.send(.watchdogExpired(candidate, id))) }
+      if id != newest { out.append(.send(.watchdogExpired(load, newest))) }
+    case .send(.user):
+      break
+    }
+    return out
+  }
+
+  private static func simpler(_ report: EngineReport, _ model: ContractModel) -> [EngineReport] {
+    var out = loads(report.load, model).map { report.with($0) }
+    if case .seekCompleted(let load, let seek) = report {
+      let newest = SeekID(max(model.current?.lastSeek ?? 1, 1))
+      if seek != newest { out.append(.seekCompleted(load, newest)) }
+    }
+    if case .failed(let load, let reason) = report, reason != .network {
+      out.append(.failed(load, .network))
+    }
+    return out
+  }
+
+  /// The current load, then the same token with media A, when they differ.
+  private static func loads(_ load: Load, _ model: ContractModel) -> [Load] {
+    var out: [Load] = []
+    if let current = model.current?.load ?? model.newest, current != load { out.append(current) }
+    if load.media != "A" { out.append(Load(media: "A", token: load.token)) }
+    return out
+  }
+}
+
+extension FuzzAction {
+  /// The same action with `old` replaced by `new` wherever it names a load.
+  func renaming(_ old: Load, to new: Load) -> FuzzAction {
+    switch self {
+    case .send(.watchdogExpired(old, let id)): .send(.watchdogExpired(new, id))
+    case .send(.engine(let report)) where report.load == old: .send(.engine(report.with(new)))
+    case .reentrant(let report) where report.load == old: .reentrant(report.with(new))
+    case .later(let report) where report.load == old: .later(report.with(new))
+    default: self
+    }
+  }
+
+  /// The same delivery with another report.
+  func with(_ report: EngineReport) -> FuzzAction {
+    switch self {
+    case .reentrant: .reentrant(report)
+    case .later: .later(report)
+    case .send, .deliver: .send(.engine(report))
+    }
+  }
+}
+
+extension EngineReport {
+  /// The same report about another load.
+  func with(_ load: Load) -> EngineReport {
+    switch self {
+    case .ready: .ready(load)
+    case .stalled: .stalled(load)
+    case .resumed: .resumed(load)
+    case .seekCompleted(_, let seek): .seekCompleted(load, seek)
+    case .reachedEnd: .reachedEnd(load)
+    case .failed(_, let reason): .failed(load, reason)
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import PlayerEngine
+import PlayerFuzz
+import PlayerState
+import Testing
+
+@Suite struct FuzzerTests {
+  @Test func theRealPlayerPassesAFixedSeed() {
+    let result = Fuzzer.run(.player, FuzzConfiguration(seed: 1, budget: .cases(2_000)))
+    #expect(result.passed, "\(result)")
+    #expect(result.cases == 2_000)
+    #expect(result.events > 20_000)
+  }
+
+  @Test func theSameSeedGivesTheSameRun() {
+    let first = Fuzzer.run(.player, FuzzConfiguration(seed: 7, budget: .cases(200)))
+    let second = Fuzzer.run(.player, FuzzConfiguration(seed: 7, budget: .cases(200)))
+    #expect(first.events == second.events)
+    #expect(first.coverage == second.coverage)
+  }
+
+  @Test func theHostileOrderOfTheSeedsPasses() {
+    let actions: [FuzzAction] = [.send(.play("A")), .send(.stop), .send(.ready(Load("A", 1)))]
+    let failure = Fuzzer.check(.player, actions)
+    #expect(failure == nil, "\(failure?.report ?? "")")
+  }
+
+  @Test(arguments: BuggyPlayer.catalog)
+  func everyBuggyPlayerIsCaughtAndShrunk(_ buggy: BuggyPlayer) throws {
+    let result = Fuzzer.run(buggy.subject, FuzzConfiguration(seed: 1, budget: .cases(5_000)))
+    let failure = try #require(result.failure, "\(buggy) was not caught")
+    #expect(failure.actions.count == buggy.minimalLength, "\(failure.report)")
+  }
+}
+
