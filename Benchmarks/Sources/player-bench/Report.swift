@@ -147,9 +147,10 @@ enum Report {
       let shrunk = String(format: "%.0f (%d)", player.shrunkLength.median, player.minimalLength)
       lines.append(
         "  " + player.name.padding(toLength: 30, withPad: " ", startingAt: 0)
+          + String(format: "%-11.2f %-14.0f", player.milliseconds.median, player.cases.median)
+          + shrunk.padding(toLength: 14, withPad: " ", startingAt: 0)
           + String(
-            format: "%-11.2f %-13.0f %-13@ %-10.1f %d/%d", player.milliseconds.median,
-            player.cases.median, shrunk, player.shrinkMilliseconds.median, player.missed,
+            format: "%-10.1f %d/%d", player.shrinkMilliseconds.median, player.missed,
             options.fuzzSeeds))
     }
     return lines
