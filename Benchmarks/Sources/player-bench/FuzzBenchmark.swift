@@ -1,33 +1,3 @@
-/// What the fuzz harness costs and how fast it finds each buggy player's bug.
-struct FuzzFigures {
-  /// One buggy player of the catalog, over several seeds.
-  struct BuggyPlayer {
-    var name: String
-    /// The length of the shortest failing case, as the catalog declares it.
-    var minimalLength: Int
-    /// Milliseconds to the first failing case (shrinking excluded), per seed that found it.
-    var milliseconds = Sample()
-    /// Cases run up to and including the first failing one, per seed that found it.
-    var cases = Sample()
-    /// Actions in the shrunk counterexample, per seed that found it.
-    var shrunkLength = Sample()
-    /// Milliseconds spent shrinking, per seed that found it.
-    var shrinkMilliseconds = Sample()
-    /// Seeds that found no failure within the case budget.
-    var missed = 0
-  }
-
-  /// Events checked against the oracle per second, fuzzing the real `Player`.
-  var checkedEventsPerSecond = Sample()
-  /// Cases per run for the checked-events figure.
-  var casesPerRun = 0
-  /// The case budget per seed for the buggy players.
-  var caseBudget = 0
-  var players: [BuggyPlayer] = []
-  /// The deepest exhaustive exploration completed within the time budget, if measured.
-  var exhaustiveDepth: Int?
-}
-
 /// Runs the fuzz figures. Nil (printed as "pending") until `PlayerFuzz` on
 /// main offers its runner; see the report for what it will measure.
 enum FuzzBenchmark {

@@ -134,8 +134,13 @@ enum Report {
       "  checked events/s on the real Player: " + rate(fuzz.checkedEventsPerSecond.median) + " ("
         + range(fuzz.checkedEventsPerSecond) + ", \(grouped(fuzz.casesPerRun)) cases per run)",
     ]
-    if let depth = fuzz.exhaustiveDepth {
-      lines.append("  exhaustive depth in the time budget: \(depth)")
+    if let exploration = fuzz.exploration {
+      lines.append(
+        "  exhaustive exploration of the real Player (\(exploration.budget) s budget): depth "
+          + "\(exploration.depth)\(exploration.complete ? " (complete: no new state at the last level)" : ""), "
+          + "\(grouped(exploration.states)) states, \(grouped(exploration.sequences)) sequences in "
+          + String(format: "%.2f s", exploration.seconds)
+          + (exploration.counterexample.map { "; BROKE \($0)" } ?? ""))
     }
     lines.append(
       "  buggy players, \(options.fuzzSeeds) seeds each, at most \(grouped(fuzz.caseBudget)) cases "
@@ -203,7 +208,12 @@ enum Report {
       fields.append(("fuzz_status", "\"measured\""))
       fields.append(
         ("fuzz_checked_events_per_second", number(fuzz.checkedEventsPerSecond.median.rounded())))
-      fields.append(("fuzz_exhaustive_depth", fuzz.exhaustiveDepth.map { "\($0)" } ?? "null"))
+      fields.append(("fuzz_exhaustive_depth", fuzz.exploration.map { "\($0.depth)" } ?? "null"))
+      fields.append(
+        ("fuzz_exhaustive_complete", fuzz.exploration.map { "\($0.complete)" } ?? "null"))
+      fields.append(("fuzz_exhaustive_states", fuzz.exploration.map { "\($0.states)" } ?? "null"))
+      fields.append(
+        ("fuzz_exhaustive_budget_seconds", fuzz.exploration.map { number($0.budget) } ?? "null"))
       fields.append(("fuzz_case_budget_per_seed", "\(fuzz.caseBudget)"))
       let players = fuzz.players.map { player in
         "\(string(player.name)): {\"median_ms_to_first_failure\": \(number(player.milliseconds.median)), "
