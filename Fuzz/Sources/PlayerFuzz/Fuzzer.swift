@@ -134,9 +134,9 @@ public enum Fuzzer {
       if let deadline, index & 63 == 0, clock.now >= deadline { break }
       let seed = SplitMix64.caseSeed(run: configuration.seed, case: index)
       var bytes = RandomBytes(seed: seed)
-      let (runner, violation) = runCase(subject, decoder, &bytes)
+      var (runner, violation) = runCase(subject, decoder, &bytes, coverage: &result.coverage)
       result.events += runner.events
-      result.coverage.merge(runner.coverage)
+      swap(&result.coverage, &runner.coverage)
       index += 1
       if let violation {
         found = (runner, violation, index - 1, seed)
@@ -166,7 +166,18 @@ public enum Fuzzer {
   public static func runCase(
     _ subject: FuzzSubject, _ decoder: ActionDecoder, _ bytes: inout some ByteSource
   ) -> (CaseRunner, FuzzViolation?) {
+    var coverage = FuzzCoverage()
+    return runCase(subject, decoder, &bytes, coverage: &coverage)
+  }
+
+  /// Runs one case, recording into `coverage`, which is moved into the
+  /// returned runner (merging 40 k flags per case would cost more than the case).
+  static func runCase(
+    _ subject: FuzzSubject, _ decoder: ActionDecoder, _ bytes: inout some ByteSource,
+    coverage: inout FuzzCoverage
+  ) -> (CaseRunner, FuzzViolation?) {
     var runner = CaseRunner(subject)
+    swap(&runner.coverage, &coverage)
     let (length, mask) = decoder.header(from: &bytes)
     for _ in 0..<length {
       if bytes.isExhausted { break }

@@ -15,6 +15,13 @@ import PlayerState
 public enum Shrinker {
   /// The result of shrinking.
   public struct Outcome: Sendable {
+    /// An outcome.
+    public init(actions: [FuzzAction], violation: FuzzViolation, attempts: Int) {
+      self.actions = actions
+      self.violation = violation
+      self.attempts = attempts
+    }
+
     /// The smallest failing case found.
     public var actions: [FuzzAction]
     /// Its violation.

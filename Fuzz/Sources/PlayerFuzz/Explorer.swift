@@ -1,0 +1,212 @@
+public import PlayerState
+
+/// Exhaustive mode: breadth-first search over every sequence of events up to
+/// a depth, over a finite alphabet whose identities are relative to what was
+/// issued so far (two media; the current, the previous and a never-issued
+/// load; the newest, a superseded and a never-issued seek or watchdog id).
+///
+/// States are deduplicated on a canonical form (the contract model with its
+/// counters made relative, plus what the player says about itself), so the
+/// search stops when a level finds no new state: the properties then hold for
+/// every sequence of any length over the alphabet, as far as the player's
+/// behaviour depends only on that canonical state. Reports are sent directly;
+/// re-entrant and late delivery are left to the random runs.
+///
+/// ```swift
+/// let proof = Explorer.explore(.player, maxDepth: 8)
+/// print(proof)   // depth, states, transitions, unreached table rows
+/// ```
+public enum Explorer {
+  /// One letter of the alphabet: an event with identities relative to the state.
+  enum Letter: Hashable, Sendable {
+    case intent(UserIntent)
+    case report(Report, Reference)
+    case seeked(Reference, Relative)
+    case timeout(Reference, Relative)
+
+    enum Report: Hashable, Sendable { case ready, stalled, resumed, ended, failed }
+    enum Reference: Hashable, Sendable { case current, previous, neverIssued, otherMedia }
+    enum Relative: Hashable, Sendable { case newest, older, neverIssued }
+
+    static let alphabet: [Letter] = {
+      var letters: [Letter] = [
+        .intent(.play("A")), .intent(.play("B")), .intent(.pause), .intent(.resume), .intent(.stop),
+        .intent(.seek(to: .milliseconds(1000))), .intent(.retry),
+      ]
+      let references: [Reference] = [.current, .previous, .neverIssued, .otherMedia]
+      for report: Report in [.ready, .stalled, .resumed, .ended, .failed] {
+        for reference in references { letters.append(.report(report, reference)) }
+      }
+      for relative: Relative in [.newest, .older, .neverIssued] {
+        letters.append(.seeked(.current, relative))
+        letters.append(.timeout(.current, relative))
+      }
+      letters.append(.seeked(.previous, .newest))
+      letters.append(.timeout(.previous, .newest))
+      return letters
+    }()
+
+    func event(after model: ContractModel) -> PlaybackEvent {
+      let current = model.current?.load ?? model.newest ?? Load("A", 1)
+      func load(_ reference: Reference) -> Load {
+        switch reference {
+        case .current: current
+        case .previous: model.previous ?? Load(current.media, 0)
+        case .neverIssued: Load(media: current.media, token: LoadToken(model.issued &+ 1))
+        case .otherMedia: Load(media: current.media == "A" ? "B" : "A", token: current.token)
+        }
+      }
+      func id(_ newest: UInt32, _ relative: Relative) -> UInt32 {
+        let newest = max(newest, 1)
+        switch relative {
+        case .newest: return newest
+        case .older: return newest &- 1
+        case .neverIssued: return newest &+ 1
+        }
+      }
+      switch self {
+      case .intent(let intent): return .user(intent)
+      case .report(.ready, let reference): return .ready(load(reference))
+      case .report(.stalled, let reference): return .stalled(load(reference))
+      case .report(.resumed, let reference): return .resumed(load(reference))
+      case .report(.ended, let reference): return .reachedEnd(load(reference))
+      case .report(.failed, let reference): return .failed(load(reference), .network)
+      case .seeked(let reference, let relative):
+        return .seekCompleted(load(reference), SeekID(id(model.current?.lastSeek ?? 0, relative)))
+      case .timeout(let reference, let relative):
+        return .watchdogExpired(load(reference), WatchdogID(id(model.current?.lastWatchdog ?? 1, relative)))
+      }
+    }
+  }
+
+  /// The canonical form of a state: counters relative or clamped, media kept.
+  struct Canonical: Hashable {
+    var current: ContractModel.Current?
+    var newest: MediaID?
+    var previous: MediaID?
+    var observation: FuzzObservation
+
+    init(_ model: ContractModel, _ observation: FuzzObservation) {
+      if var current = model.current {
+        current.load = Load(media: current.load.media, token: LoadToken(1))
+        current.lastSeek = min(current.lastSeek, 2)
+        current.lastWatchdog = min(current.lastWatchdog, 2)
+        self.current = current
+      }
+      newest = model.newest?.media
+      previous = model.previous?.media
+      self.observation = observation
+    }
+  }
+
+  /// Explores every sequence up to `maxDepth` events, or until `seconds` pass.
+  /// - Parameters:
+  ///   - subject: the player under test.
+  ///   - maxDepth: the longest sequence to explore.
+  ///   - seconds: a time limit; the result then says how deep it got.
+  /// - Returns: depth reached, state and transition counts, the shortest
+  ///   counterexample if any, and the declared transitions never reached.
+  public static func explore(
+    _ subject: FuzzSubject, maxDepth: Int, seconds: Double? = nil
+  ) -> Exploration {
+    let clock = ContinuousClock()
+    let started = clock.now
+    let deadline = seconds.map { started.advanced(by: .nanoseconds(Int64($0 * 1e9))) }
+    let root = CaseRunner(subject)
+    var visited: Set<Canonical> = [Canonical(root.model, root.target.observation)]
+    var edges = Set<Edge>()
+    var coverage = FuzzCoverage()
+    var frontier: [[FuzzAction]] = [[]]
+    var result = Exploration(
+      subject: subject.name, depth: 0, complete: false, states: 1, transitions: 0, sequences: 0,
+      seconds: 0, counterexample: nil, unreached: [])
+    level: for depth in 1...max(1, maxDepth) {
+      var next: [[FuzzAction]] = []
+      for prefix in frontier {
+        if let deadline, clock.now >= deadline { break level }
+        var base = CaseRunner(subject)
+        for action in prefix { _ = base.perform(action) }
+        let from = Canonical(base.model, base.target.observation)
+        for letter in Letter.alphabet {
+          let actions = prefix + [.send(letter.event(after: base.model))]
+          var runner = CaseRunner(subject)
+          swap(&coverage, &runner.coverage)
+          var violation: FuzzViolation?
+          for action in actions where violation == nil { violation = runner.perform(action) }
+          swap(&coverage, &runner.coverage)
+          result.sequences += 1
+          if let violation {
+            result.depth = depth
+            result.counterexample = FuzzFailure(
+              subject: subject.name, origin: .exhaustive(depth: depth), original: actions,
+              actions: actions, violation: violation, shrinkAttempts: 0,
+              timeline: Fuzzer.timeline(subject, actions))
+            break level
+          }
+          let to = Canonical(runner.model, runner.target.observation)
+          edges.insert(Edge(from: from, letter: letter, to: to))
+          if visited.insert(to).inserted { next.append(actions) }
+        }
+      }
+      result.depth = depth
+      frontier = next
+      if next.isEmpty {
+        result.complete = true
+        break
+      }
+    }
+    result.states = visited.count
+    result.transitions = edges.count
+    result.unreached = coverage.unexercised
+    result.seconds = Fuzzer.secondsSince(started, clock)
+    return result
+  }
+
+  struct Edge: Hashable {
+    var from: Canonical
+    var letter: Letter
+    var to: Canonical
+  }
+}
+
+/// What exhaustive exploration found.
+public struct Exploration: Sendable, CustomStringConvertible {
+  /// The subject's name.
+  public var subject: String
+  /// The deepest level fully explored (or the depth of the counterexample).
+  public var depth: Int
+  /// Whether the last level found no new state: every longer sequence then
+  /// only revisits explored states, so the properties hold at any depth.
+  public var complete: Bool
+  /// Distinct canonical states reached.
+  public var states: Int
+  /// Distinct (state, letter, state) transitions explored.
+  public var transitions: Int
+  /// Sequences replayed and checked.
+  public var sequences: Int
+  /// Seconds spent.
+  public var seconds: Double
+  /// The shortest failing sequence, if any.
+  public var counterexample: FuzzFailure?
+  /// The declared transitions (``TransitionTable/accepted``) the search never took.
+  public var unreached: [TransitionTable.Row]
+
+  /// Whether no property broke and every declared transition was reached.
+  public var passed: Bool { counterexample == nil && unreached.isEmpty }
+
+  /// A summary, with the counterexample's report or the unreached rows.
+  public var description: String {
+    var lines = [
+      "explore \(subject): depth \(depth)\(complete ? " (complete: no new state at the last level)" : ""), "
+        + "\(states) states, \(transitions) transitions, \(sequences) sequences in \(FuzzResult.format(seconds)) s"
+    ]
+    if let counterexample { lines.append(counterexample.report) }
+    if unreached.isEmpty {
+      lines.append("every declared transition of the table was reached")
+    } else {
+      lines.append("declared transitions never reached:")
+      lines += unreached.map { "  \($0)" }
+    }
+    return lines.joined(separator: "\n")
+  }
+}
