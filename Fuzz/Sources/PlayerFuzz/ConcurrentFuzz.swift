@@ -1,0 +1,149 @@
+import Dispatch
+import PlayerEngine
+import PlayerState
+import Synchronization
+
+/// The multi-threaded mode: several threads send random intents and reports
+/// to one ``Player`` at once (some reports armed to be sent by the engine
+/// from inside whichever command runs next, on whichever thread is driving),
+/// and the engine log is checked afterwards
+/// against the contract replayed in the order the player processed events.
+///
+/// The driver promises that events are reduced one at a time in arrival
+/// order, none is lost, and all commands of one transition reach the engine
+/// before the next event is reduced. So the engine's whole log must equal
+/// the contract model's commands for the processing order the player reports
+/// through `onStep`, and every event sent must have been processed.
+///
+/// ```swift
+/// let result = ConcurrentFuzz.run(seed: 42, rounds: 50)
+/// #expect(result.violation == nil)
+/// ```
+public enum ConcurrentFuzz {
+  /// What a concurrent run found.
+  public struct Result: Sendable, CustomStringConvertible {
+    /// The seed.
+    public var seed: UInt64
+    /// Rounds run (one fresh player each).
+    public var rounds: Int
+    /// Events sent in all rounds.
+    public var events: Int
+    /// The first broken promise, or nil.
+    public var violation: FuzzViolation?
+    /// The round it broke in.
+    public var failedRound: Int?
+
+    /// A summary.
+    public var description: String {
+      var text = "concurrent fuzz: seed \(seed), \(rounds) rounds, \(events) events"
+      if let violation {
+        text += "\nFAILED in round \(failedRound ?? 0)\n\(violation)"
+      } else {
+        text += ": every round's engine log matched the contract in processing order"
+      }
+      return text
+    }
+  }
+
+  /// Runs `rounds` rounds of `threads` threads sending `eventsPerThread` events each.
+  /// - Parameters:
+  ///   - seed: the run's seed (thread interleavings still vary from run to run).
+  ///   - rounds: how many fresh players to hammer.
+  ///   - threads: concurrent senders per round.
+  ///   - eventsPerThread: events each sender sends.
+  /// - Returns: counts and the first broken promise.
+  public static func run(
+    seed: UInt64, rounds: Int = 20, threads: Int = 4, eventsPerThread: Int = 500
+  ) -> Result {
+    var result = Result(seed: seed, rounds: 0, events: 0, violation: nil, failedRound: nil)
+    for round in 0..<rounds {
+      result.rounds += 1
+      result.events += threads * eventsPerThread
+      let roundSeed = SplitMix64.caseSeed(run: seed, case: round)
+      if let violation = runRound(seed: roundSeed, threads: threads, eventsPerThread: eventsPerThread) {
+        result.violation = violation
+        result.failedRound = round
+        break
+      }
+    }
+    return result
+  }
+
+  static func runRound(seed: UInt64, threads: Int, eventsPerThread: Int) -> FuzzViolation? {
+    let engine = FuzzEngine()
+    let order = Mutex<[PlaybackEvent]>([])
+    let player = Player(engine: engine) { step in order.withLock { $0.append(step.event) } }
+    let direct = Mutex(0)
+    DispatchQueue.concurrentPerform(iterations: threads) { thread in
+      var random = SplitMix64(seed: SplitMix64.caseSeed(run: seed, case: thread))
+      var sent = 0
+      for _ in 0..<eventsPerThread {
+        let event = randomEvent(&random)
+        if case .engine(let report) = event, random.next() % 8 == 0 {
+          engine.arm(report)
+        } else {
+          player.send(event)
+          sent += 1
+        }
+      }
+      direct.withLock { $0 += sent }
+    }
+    let processed = order.withLock { $0 }
+    var actual: [EngineCommand] = []
+    var fired: [EngineReport] = []
+    engine.drain(commands: &actual, sent: &fired)
+    let delivered = direct.withLock { $0 } + fired.count
+    var model = ContractModel()
+    var expected: [EngineCommand] = []
+    for (index, event) in processed.enumerated() {
+      let offset = expected.count
+      let accepted = model.apply(event, commands: &expected)
+      guard expected.count <= actual.count, actual[offset..<expected.count] == expected[offset...]
+      else {
+        let property = FuzzViolation.classify(
+          expected: expected, actual: actual, from: offset, event: event, accepted: accepted)
+        return FuzzViolation(
+          property: property, step: index + 1, event: event, expected: expected, actual: actual,
+          detail: "in processing order, with \(threads) threads sending at once")
+      }
+    }
+    if processed.count != delivered || actual.count != expected.count {
+      return FuzzViolation(
+        property: .commandsMatchContract, step: processed.count, event: nil, expected: expected,
+        actual: actual,
+        detail: "\(delivered) events delivered, \(processed.count) processed; "
+          + "\(expected.count) commands expected, \(actual.count) received")
+    }
+    let state = player.state
+    if state.kind != model.kind || state.isPlaying != model.engineIsPlaying {
+      return FuzzViolation(
+        property: .stateMatchesContract, step: processed.count, event: processed.last,
+        expected: expected, actual: actual,
+        detail: "the player ends \(state); the contract expects \(model.kind)")
+    }
+    return nil
+  }
+
+  /// A random event over a small domain, so that identities collide often.
+  static func randomEvent(_ random: inout SplitMix64) -> PlaybackEvent {
+    let bits = random.next()
+    let load = Load(bits & 1 == 0 ? "A" : "B", UInt32((bits >> 1) % 5))
+    let small = UInt32((bits >> 4) % 4)
+    switch (bits >> 8) % 14 {
+    case 0: return .play("A")
+    case 1: return .play("B")
+    case 2: return .pause
+    case 3: return .resume
+    case 4: return .stop
+    case 5: return .seek(to: .milliseconds(Int64(small) * 1000))
+    case 6: return .retry
+    case 7: return .ready(load)
+    case 8: return .stalled(load)
+    case 9: return .resumed(load)
+    case 10: return .seekCompleted(load, SeekID(small))
+    case 11: return .reachedEnd(load)
+    case 12: return .failed(load, .network)
+    default: return .watchdogExpired(load, WatchdogID(small))
+    }
+  }
+}

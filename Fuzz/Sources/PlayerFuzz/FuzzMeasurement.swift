@@ -1,0 +1,89 @@
+/// The harness's published figures, measured the same way by anyone who
+/// calls them (player-bench does, in release mode). Not for tests: these
+/// measure wall-clock time.
+public enum FuzzMeasurement {
+  /// How quickly one buggy player is caught and shrunk, over several seeds.
+  public struct BugFigures: Sendable, CustomStringConvertible {
+    /// The buggy player.
+    public var player: BuggyPlayer
+    /// Seeds tried.
+    public var seeds: Int
+    /// Seeds that found no failure within the case budget.
+    public var missed: Int
+    /// Median milliseconds to the first failing case.
+    public var medianMillisecondsToFailure: Double
+    /// Median milliseconds to the first failing case plus shrinking it.
+    public var medianMillisecondsToShrunk: Double
+    /// Median cases run up to and including the first failing one.
+    public var medianCases: Double
+    /// Median length of the shrunk case.
+    public var medianShrunkLength: Double
+    /// Seeds whose shrunk case has the known minimal length.
+    public var seedsAtMinimalLength: Int
+
+    /// One table row.
+    public var description: String {
+      "\(player.name): median \(Self.format(medianMillisecondsToFailure)) ms / \(Self.format(medianCases)) cases to a failure, "
+        + "\(Self.format(medianMillisecondsToShrunk)) ms to a shrunk one of median length \(Self.format(medianShrunkLength)) "
+        + "(minimal \(player.minimalLength); \(seedsAtMinimalLength)/\(seeds) seeds at it; \(missed) missed)"
+    }
+
+    static func format(_ value: Double) -> String { String((value * 100).rounded() / 100) }
+  }
+
+  /// Checked events per second against Playhead's `Player`, over `seconds`.
+  /// - Parameters:
+  ///   - seconds: how long to run.
+  ///   - seed: the run's seed.
+  /// - Returns: the run's result (``FuzzResult/eventsPerSecond`` is the figure).
+  public static func throughput(seconds: Double, seed: UInt64 = 1) -> FuzzResult {
+    Fuzzer.run(.player, FuzzConfiguration(seed: seed, budget: .seconds(seconds)))
+  }
+
+  /// Catches each buggy player with seeds 1…`seeds`.
+  /// - Parameters:
+  ///   - players: the players to measure; the whole catalog by default.
+  ///   - seeds: seeds per player.
+  ///   - caseBudget: the most cases one seed may run.
+  /// - Returns: one row per player.
+  public static func buggyPlayers(
+    _ players: [BuggyPlayer] = BuggyPlayer.catalog, seeds: Int = 20, caseBudget: Int = 100_000
+  ) -> [BugFigures] {
+    players.map { player in
+      var toFailure: [Double] = []
+      var toShrunk: [Double] = []
+      var cases: [Double] = []
+      var lengths: [Double] = []
+      var missed = 0
+      var atMinimal = 0
+      for seed in 1...UInt64(max(1, seeds)) {
+        let result = Fuzzer.run(player.subject, FuzzConfiguration(seed: seed, budget: .cases(caseBudget)))
+        guard let failure = result.failure else {
+          missed += 1
+          continue
+        }
+        toFailure.append(result.seconds * 1000)
+        toShrunk.append((result.seconds + result.shrinkSeconds) * 1000)
+        cases.append(Double(result.cases))
+        lengths.append(Double(failure.actions.count))
+        if failure.actions.count == player.minimalLength { atMinimal += 1 }
+      }
+      return BugFigures(
+        player: player, seeds: seeds, missed: missed, medianMillisecondsToFailure: median(toFailure),
+        medianMillisecondsToShrunk: median(toShrunk), medianCases: median(cases),
+        medianShrunkLength: median(lengths), seedsAtMinimalLength: atMinimal)
+    }
+  }
+
+  /// Explores Playhead's `Player` as deep as `seconds` allow.
+  public static func exhaustive(seconds: Double = 10, maxDepth: Int = 64) -> Exploration {
+    Explorer.explore(.player, maxDepth: maxDepth, seconds: seconds)
+  }
+
+  static func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return .nan }
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+  }
+}
