@@ -41,8 +41,9 @@ public enum Shrinker {
   public static func shrink(
     _ subject: FuzzSubject, _ actions: [FuzzAction], violation: FuzzViolation, limit: Int = 20_000
   ) -> Outcome {
-    var search = Search(subject: subject, limit: limit,
-      best: Outcome(actions: actions, violation: violation, attempts: 0))
+    var search = Search(
+      subject: subject, limit: limit, best: Outcome(actions: actions, violation: violation, attempts: 0),
+      tried: [actions])
     var changed = true
     while changed, search.best.attempts < limit {
       changed = false
@@ -62,16 +63,20 @@ public enum Shrinker {
     let subject: FuzzSubject
     let limit: Int
     var best: Outcome
+    /// Every case tried: a simplification never returns to an earlier case,
+    /// so same-length rewrites cannot cycle.
+    var tried: Set<[FuzzAction]> = []
 
-    /// Replays `candidate`; keeps it if it breaks the same property.
+    /// Replays `candidate`; keeps it if it fails and is new and no longer.
     mutating func attempt(_ candidate: [FuzzAction]) -> Bool {
-      guard best.attempts < limit, candidate != best.actions else { return false }
+      guard best.attempts < limit, tried.insert(candidate).inserted else { return false }
       best.attempts += 1
       let (runner, violation) = CaseRunner.replay(subject, candidate)
       guard let found = violation else { return false }
       // Keep the events the end of the case added, so the case stays explicit.
       let explicit = Array(runner.trace.prefix(max(found.step, candidate.count)))
-      guard explicit != best.actions, explicit.count <= best.actions.count else { return false }
+      guard explicit.count <= best.actions.count, explicit == candidate || tried.insert(explicit).inserted
+      else { return false }
       best.actions = explicit
       best.violation = found
       return true
@@ -81,6 +86,19 @@ public enum Shrinker {
     /// cases where deleting a load shifts the tokens that follow it.
     mutating func deleteAndRepair() -> Bool {
       guard best.actions.count <= 10 else { return false }
+      // A held-back report sent directly where it was delivered.
+      for (index, action) in best.actions.enumerated() {
+        guard case .later(let report) = action,
+          let deliver = best.actions[(index + 1)...].firstIndex(of: .deliver)
+        else { continue }
+        var candidate = best.actions
+        candidate[deliver] = .send(.engine(report))
+        candidate.remove(at: index)
+        if attempt(candidate) { return true }
+      }
+      // One media throughout.
+      let renamed = best.actions.map { $0.renamingMedia("B", to: "A") }
+      if attempt(renamed) { return true }
       for index in best.actions.indices {
         var base = best.actions
         base.remove(at: index)
@@ -179,10 +197,25 @@ public enum Shrinker {
   /// The loads a repair may use: A#0…A#4, B#0…B#4.
   static let loads: [Load] = ["A", "B"].flatMap { media in (0...4).map { Load(media, $0) } }
 
-  /// The action about each of ``loads`` instead of its own.
+  /// The action about each of ``loads`` instead of its own, then with each
+  /// seek or watchdog id 0…3 instead of its own.
   static func identities(of action: FuzzAction) -> [FuzzAction] {
     guard let old = action.load else { return [] }
-    return loads.filter { $0 != old }.map { action.renaming(old, to: $0) }
+    var out = loads.filter { $0 != old }.map { action.renaming(old, to: $0) }
+    for id: UInt32 in 0...3 {
+      switch action {
+      case .send(.watchdogExpired(let load, let watchdog)) where watchdog.rawValue != id:
+        out.append(.send(.watchdogExpired(load, WatchdogID(id))))
+      case .send(.engine(.seekCompleted(let load, let seek))) where seek.rawValue != id:
+        out.append(.send(.seekCompleted(load, SeekID(id))))
+      case .reentrant(.seekCompleted(let load, let seek)) where seek.rawValue != id:
+        out.append(.reentrant(.seekCompleted(load, SeekID(id))))
+      case .later(.seekCompleted(let load, let seek)) where seek.rawValue != id:
+        out.append(.later(.seekCompleted(load, SeekID(id))))
+      default: break
+      }
+    }
+    return out
   }
 
   /// Simpler versions of one action, most preferred first.
@@ -240,6 +273,17 @@ extension FuzzAction {
     case .reentrant(let report) where report.load == old: .reentrant(report.with(new))
     case .later(let report) where report.load == old: .later(report.with(new))
     default: self
+    }
+  }
+
+  /// The same action with media `old` replaced by `new` in every load and intent.
+  func renamingMedia(_ old: MediaID, to new: MediaID) -> FuzzAction {
+    switch self {
+    case .send(.user(.play(old))): return .send(.play(new))
+    case .deliver, .send(.user): return self
+    default:
+      guard let load = self.load, load.media == old else { return self }
+      return renaming(load, to: Load(media: new, token: load.token))
     }
   }
 
