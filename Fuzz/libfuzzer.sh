@@ -86,4 +86,6 @@ for target in "${targets[@]}"; do
     grep -E "^(#[0-9]+.*DONE|stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added)" "$work/$target.log" || tail -n 5 "$work/$target.log"
   fi
 done
+# A passing run leaves nothing behind unless the caller chose the directory.
+if [ "$status" -eq 0 ] && [ -z "${PLAYHEAD_LIBFUZZER_DIR:-}" ]; then rm -rf "$work"; fi
 exit "$status"
