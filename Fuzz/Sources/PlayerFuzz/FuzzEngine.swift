@@ -42,7 +42,8 @@ public final class FuzzEngine: PlaybackEngine {
     for report in due { reports.send(report) }
   }
 
-  /// Every command received so far, in order.
+  /// The commands received since the harness last collected them (the
+  /// harness's ``CaseRunner/log`` holds the whole case), in order.
   public var commands: [EngineCommand] { log.withLock { $0.commands } }
 
   /// Arms a report to be sent from inside the next `execute`.

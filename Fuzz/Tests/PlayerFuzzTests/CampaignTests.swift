@@ -10,13 +10,15 @@ import Testing
 /// Environment: PLAYHEAD_FUZZ_BUDGET (seconds per seed), PLAYHEAD_FUZZ_SEED
 /// (first seed, default 1), PLAYHEAD_FUZZ_SEEDS (seeds run at once, default 1),
 /// PLAYHEAD_FUZZ_DEPTH (exhaustive depth, default 12), PLAYHEAD_FUZZ_CASE (a
-/// case seed to replay alone, as printed by a failure).
+/// case seed to replay alone, as printed by a failure), PLAYHEAD_FUZZ_FIGURES
+/// (print the published figures; use `swift test -c release`).
 @Suite struct CampaignTests {
   static let environment = ProcessInfo.processInfo.environment
   static let budget = environment["PLAYHEAD_FUZZ_BUDGET"].flatMap(Double.init)
   static let firstSeed = environment["PLAYHEAD_FUZZ_SEED"].flatMap { UInt64($0) } ?? 1
   static let seeds = environment["PLAYHEAD_FUZZ_SEEDS"].flatMap { Int($0) } ?? 1
   static let depth = environment["PLAYHEAD_FUZZ_DEPTH"].flatMap { Int($0) } ?? 12
+  static let figures = environment["PLAYHEAD_FUZZ_FIGURES"] != nil
   static let caseSeed = environment["PLAYHEAD_FUZZ_CASE"].flatMap {
     UInt64($0.hasPrefix("0x") ? String($0.dropFirst(2)) : $0, radix: 16)
   }
@@ -74,5 +76,14 @@ import Testing
         timeline: Fuzzer.timeline(.player, outcome.actions))
       Issue.record("\(failure.report)")
     }
+  }
+
+  /// Prints the published figures (docs/fuzzing.md). A measurement, not a
+  /// test: nothing is asserted about time. Run it in release mode.
+  @Test(.enabled(if: figures))
+  func printFigures() {
+    print(FuzzMeasurement.throughput(seconds: 10))
+    for row in FuzzMeasurement.buggyPlayers() { print(row) }
+    print(FuzzMeasurement.exhaustive(seconds: 10))
   }
 }
