@@ -46,7 +46,7 @@ enum FuzzCommand {
       Terminal.out(help.text)
       return .success
     }
-    let subject = try subject(parsed.values["--subject"])
+    let subject = try subject(parsed.values["--subject"], command: "fuzz")
     if let path = parsed.values["--replay"] { return replay(path, subject: subject) }
     var random = SystemRandomNumberGenerator()
     let seed = try parsed.integer("--seed", command: "fuzz", in: 0...UInt64.max) ?? random.next()
@@ -59,12 +59,13 @@ enum FuzzCommand {
       .execute(save: parsed.values["--save"])
   }
 
-  private static func subject(_ name: String?) throws(UsageError) -> FuzzSubject {
+  /// `player` or the name of a broken player from the harness's catalog.
+  static func subject(_ name: String?, command: String) throws(UsageError) -> FuzzSubject {
     guard let name, name != "player" else { return .player }
     guard let buggy = BuggyPlayer.catalog.first(where: { $0.name == name }) else {
       throw UsageError(
         message:
-          "bad value \(Arguments.quoted(name)) for '--subject' of 'fuzz'; expected one of \(subjectNames)"
+          "bad value \(Arguments.quoted(name)) for '--subject' of '\(command)'; expected one of \(subjectNames)"
       )
     }
     return buggy.subject

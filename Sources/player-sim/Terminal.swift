@@ -91,6 +91,22 @@ final class Progress {
     printed = true
   }
 
+  /// Reports elapsed time only, for work that cannot count its progress.
+  func tick(_ what: String) {
+    guard !quiet else { return }
+    let now = clock.now
+    guard now - start >= .seconds(1), now - lastPrint >= .seconds(1) else { return }
+    lastPrint = now
+    let seconds = Double((now - start).components.seconds)
+    let line = "player-sim: \(what), \(String(format: "%.0f", seconds))s elapsed"
+    if Terminal.errorIsTerminal {
+      Terminal.errorRaw("\r\u{1B}[2K" + line)
+    } else {
+      Terminal.error(line)
+    }
+    printed = true
+  }
+
   /// Ends the progress line so later output starts on a fresh line.
   func finish() {
     if printed, Terminal.errorIsTerminal { Terminal.errorRaw("\r\u{1B}[2K") }

@@ -27,7 +27,9 @@ import Testing
       found.stderr
         == "player-sim: saved the failure to \(saved); replay it with --replay \(saved)\n")
     let text = try String(contentsOfFile: saved, encoding: .utf8)
-    #expect(text.hasSuffix("play(B)\npause\nready(B#1)\n"))
+    let actions = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+    #expect(actions.count == 3)
+    #expect(actions.first?.hasPrefix("play(") == true)
 
     let againstBug = try CLI.run(["fuzz", "--replay", saved, "--subject", "twoBools"])
     #expect(againstBug.status == 1)
@@ -55,6 +57,32 @@ import Testing
     let output = try CLI.run(arguments)
     #expect(output.status == 2)
     #expect(output.stderr == message + "\n")
+  }
+
+  @Test func exploreProvesThePlayerToItsFixpoint() throws {
+    let output = try CLI.run(["explore", "--depth", "12", "--quiet"])
+    #expect(output.status == 0)
+    #expect(output.lines.first?.hasPrefix("explore Player: depth ") == true)
+    #expect(output.lines.first?.contains("(complete: no new state at the last level)") == true)
+    #expect(output.lines.contains("every declared transition of the table was reached"))
+  }
+
+  @Test func exploreFindsABrokenPlayersShortestCounterexample() throws {
+    let output = try CLI.run(["explore", "--depth", "4", "--subject", "stopNotSent", "--quiet"])
+    #expect(output.status == 1)
+    #expect(
+      output.lines.contains(
+        "FAILED stopNotSent: nothingAfterStop (3. nothing reaches a load after its stop)"))
+    #expect(output.lines.contains("found by: exhaustive search, depth 2"))
+  }
+
+  @Test func exploreRejectsABadDepth() throws {
+    let output = try CLI.run(["explore", "--depth", "0"])
+    #expect(output.status == 2)
+    #expect(
+      output.stderr
+        == "player-sim: bad value '0' for '--depth' of 'explore'; expected a whole number from 1 to 64\n"
+    )
   }
 
   @Test func aBadSavedFailureNamesItsLine() throws {
