@@ -7,7 +7,7 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
   case startOnlyWhenReadyAndWanted
   /// 2. No command at all in answer to an ignored (stale, forged, unexpected) report or expiry.
   case noCommandForIgnoredReport
-  /// 3. Every load is stopped (or failed) before the next `load`.
+  /// 3. Every load is stopped (a failed load when it failed), and before the next `load`.
   case stopBeforeNextLoad
   /// 3. Nothing is sent for a load after its `stop`.
   case nothingAfterStop
@@ -31,7 +31,7 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
     case .startOnlyWhenReadyAndWanted:
       "1. start only for the newest load, only after its ready, only while the user wants to play"
     case .noCommandForIgnoredReport: "2. no command at all in answer to an ignored report"
-    case .stopBeforeNextLoad: "3. every load is stopped before the next load"
+    case .stopBeforeNextLoad: "3. every load is stopped, before any next load"
     case .nothingAfterStop: "3. nothing reaches a load after its stop"
     case .idleAfterStop: "4. after a user stop the state is idle"
     case .newestSeekOnly: "5. a seek completes only for the newest seek"
@@ -99,10 +99,7 @@ public struct FuzzViolation: Hashable, Sendable, CustomStringConvertible {
     while index < expected.count, index < actual.count, expected[index] == actual[index] { index += 1 }
     guard index < actual.count else {
       // A command is missing.
-      if index < expected.count, case .stop = expected[index] {
-        return expected.dropFirst(index + 1).contains(where: { $0.kind == .load })
-          ? .stopBeforeNextLoad : .nothingAfterStop
-      }
+      if index < expected.count, case .stop = expected[index] { return .stopBeforeNextLoad }
       return .commandsMatchContract
     }
     let extra = actual[index]
