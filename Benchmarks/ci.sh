@@ -31,6 +31,10 @@ if ! grep -q '"driver_8_threads_lost_events": 0,' <<<"$json"; then
   echo "Benchmarks/ci.sh: the 8-thread driver lost events." >&2
   exit 1
 fi
+if ! grep -q '"fuzz_status": "measured",' <<<"$json"; then
+  echo "Benchmarks/ci.sh: the fuzz figures were not measured." >&2
+  exit 1
+fi
 if ! grep -q '"reducer_allocations_per_event": 0,' <<<"$json"; then
   echo "Benchmarks/ci.sh: the reducer allocated (reducer_allocations_per_event is not 0)." >&2
   exit 1

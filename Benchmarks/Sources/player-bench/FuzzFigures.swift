@@ -1,31 +1,26 @@
-/// What the fuzz harness costs and how fast it finds each buggy player's bug.
+/// What the fuzz harness costs and how fast it finds each buggy player's bug,
+/// as `PlayerFuzz.FuzzMeasurement` measures it.
 struct FuzzFigures {
-  /// One buggy player of the catalog, over several seeds.
+  /// One buggy player of the catalog, over several seeds: medians over the
+  /// seeds that found the bug.
   struct BuggyPlayer {
     var name: String
     /// The length of the shortest failing case, as the catalog declares it.
     var minimalLength: Int
-    /// Milliseconds to the first failing case (shrinking excluded), per seed that found it.
-    var milliseconds = Sample()
-    /// Cases run up to and including the first failing one, per seed that found it.
-    var cases = Sample()
-    /// Actions in the shrunk counterexample, per seed that found it.
-    var shrunkLength = Sample()
-    /// Milliseconds spent shrinking, per seed that found it.
-    var shrinkMilliseconds = Sample()
+    var seeds: Int
     /// Seeds that found no failure within the case budget.
-    var missed = 0
+    var missed: Int
+    /// Milliseconds to the first failing case.
+    var milliseconds: Double
+    /// Milliseconds to the first failing case plus shrinking it.
+    var millisecondsToShrunk: Double
+    /// Cases run up to and including the first failing one.
+    var cases: Double
+    /// Actions in the shrunk counterexample.
+    var shrunkLength: Double
+    /// Seeds whose shrunk case has the minimal length.
+    var seedsAtMinimalLength: Int
   }
-
-  /// Events checked against the oracle per second, fuzzing the real `Player`.
-  var checkedEventsPerSecond = Sample()
-  /// Cases per run for the checked-events figure.
-  var casesPerRun = 0
-  /// The case budget per seed for the buggy players.
-  var caseBudget = 0
-  var players: [BuggyPlayer] = []
-  /// Exhaustive exploration of the real `Player` within a time budget.
-  var exploration: Exploration?
 
   /// What `Explorer.explore` reached in its time budget.
   struct Exploration {
@@ -41,4 +36,14 @@ struct FuzzFigures {
     /// The property it broke, if any (a finding about the real player).
     var counterexample: String?
   }
+
+  /// Events checked against the oracle per second, fuzzing the real `Player`, per run.
+  var checkedEventsPerSecond = Sample()
+  /// Seconds per throughput run.
+  var secondsPerRun = 0.0
+  /// The case budget per seed for the buggy players.
+  var caseBudget = 0
+  var players: [BuggyPlayer] = []
+  /// Exhaustive exploration of the real `Player` within a time budget.
+  var exploration: Exploration?
 }

@@ -129,34 +129,44 @@ enum Report {
     guard let fuzz else {
       return ["fuzz harness (PlayerFuzz): pending (the library offers no usable API yet)"]
     }
+    let checked = fuzz.checkedEventsPerSecond.median
     var lines = [
-      "fuzz harness (PlayerFuzz.Fuzzer, default case shape):",
-      "  checked events/s on the real Player: " + rate(fuzz.checkedEventsPerSecond.median) + " ("
-        + range(fuzz.checkedEventsPerSecond) + ", \(grouped(fuzz.casesPerRun)) cases per run)",
+      "fuzz harness (PlayerFuzz.FuzzMeasurement, the library's default case shape):",
+      "  checked events/s vs the real Player   " + rate(checked) + " ("
+        + range(fuzz.checkedEventsPerSecond)
+        + String(format: ", %d runs of %g s)", options.runs, fuzz.secondsPerRun)
+        + "  goal >= 1 M/s: " + verdict(checked, goal: 1e6),
     ]
     if let exploration = fuzz.exploration {
+      let met =
+        exploration.counterexample == nil && (exploration.complete || exploration.depth >= 8)
       lines.append(
-        "  exhaustive exploration of the real Player (\(exploration.budget) s budget): depth "
-          + "\(exploration.depth)\(exploration.complete ? " (complete: no new state at the last level)" : ""), "
-          + "\(grouped(exploration.states)) states, \(grouped(exploration.sequences)) sequences in "
+        "  exhaustive, real Player, \(exploration.budget) s budget: depth \(exploration.depth)"
+          + (exploration.complete ? " (complete: no new state at the last level)" : "")
+          + ", \(grouped(exploration.states)) states, \(grouped(exploration.sequences)) sequences in "
           + String(format: "%.2f s", exploration.seconds)
-          + (exploration.counterexample.map { "; BROKE \($0)" } ?? ""))
+          + (exploration.counterexample.map { "; BROKE \($0)" } ?? "")
+          + "  goal depth 8 in 10 s: " + (met ? "met" : "MISSED"))
     }
     lines.append(
-      "  buggy players, \(options.fuzzSeeds) seeds each, at most \(grouped(fuzz.caseBudget)) cases "
-        + "per seed; medians over the seeds that found the bug:")
+      "  buggy players, seeds 1...\(options.fuzzSeeds), at most \(grouped(fuzz.caseBudget)) cases per "
+        + "seed; medians over the seeds that found the bug; goal: found and shrunk in < 10 ms:")
     lines.append(
       "  " + "buggy player".padding(toLength: 30, withPad: " ", startingAt: 0)
-        + "ms to fail  cases to fail  shrunk (min)  shrink ms  missed")
+        + "ms to fail  cases  ms to shrunk  shrunk (min)  at min  missed  goal")
     for player in fuzz.players {
-      let shrunk = String(format: "%.0f (%d)", player.shrunkLength.median, player.minimalLength)
+      let shrunk = String(format: "%g (%d)", player.shrunkLength, player.minimalLength)
+      let met = player.missed == 0 && player.millisecondsToShrunk < 10
       lines.append(
         "  " + player.name.padding(toLength: 30, withPad: " ", startingAt: 0)
-          + String(format: "%-11.2f %-14.0f", player.milliseconds.median, player.cases.median)
-          + shrunk.padding(toLength: 14, withPad: " ", startingAt: 0)
           + String(
-            format: "%-10.1f %d/%d", player.shrinkMilliseconds.median, player.missed,
-            options.fuzzSeeds))
+            format: "%-11.2f %-6g %-13.2f ", player.milliseconds, player.cases,
+            player.millisecondsToShrunk)
+          + shrunk.padding(toLength: 14, withPad: " ", startingAt: 0)
+          + "\(player.seedsAtMinimalLength)/\(player.seeds)".padding(
+            toLength: 8, withPad: " ", startingAt: 0)
+          + "\(player.missed)".padding(toLength: 8, withPad: " ", startingAt: 0)
+          + (met ? "met" : "MISSED"))
     }
     return lines
   }
@@ -208,20 +218,27 @@ enum Report {
       fields.append(("fuzz_status", "\"measured\""))
       fields.append(
         ("fuzz_checked_events_per_second", number(fuzz.checkedEventsPerSecond.median.rounded())))
+      fields.append(
+        ("fuzz_checked_events_per_second_min", number(fuzz.checkedEventsPerSecond.min.rounded())))
+      fields.append(
+        ("fuzz_checked_events_per_second_max", number(fuzz.checkedEventsPerSecond.max.rounded())))
       fields.append(("fuzz_exhaustive_depth", fuzz.exploration.map { "\($0.depth)" } ?? "null"))
       fields.append(
         ("fuzz_exhaustive_complete", fuzz.exploration.map { "\($0.complete)" } ?? "null"))
       fields.append(("fuzz_exhaustive_states", fuzz.exploration.map { "\($0.states)" } ?? "null"))
       fields.append(
+        ("fuzz_exhaustive_seconds", fuzz.exploration.map { number($0.seconds) } ?? "null"))
+      fields.append(
         ("fuzz_exhaustive_budget_seconds", fuzz.exploration.map { number($0.budget) } ?? "null"))
       fields.append(("fuzz_case_budget_per_seed", "\(fuzz.caseBudget)"))
       let players = fuzz.players.map { player in
-        "\(string(player.name)): {\"median_ms_to_first_failure\": \(number(player.milliseconds.median)), "
-          + "\"median_cases_to_first_failure\": \(number(player.cases.median)), "
-          + "\"median_shrunk_length\": \(number(player.shrunkLength.median)), "
+        "\(string(player.name)): {\"median_ms_to_first_failure\": \(number(player.milliseconds)), "
+          + "\"median_cases_to_first_failure\": \(number(player.cases)), "
+          + "\"median_ms_to_shrunk_failure\": \(number(player.millisecondsToShrunk)), "
+          + "\"median_shrunk_length\": \(number(player.shrunkLength)), "
           + "\"minimal_length\": \(player.minimalLength), "
-          + "\"median_shrink_ms\": \(number(player.shrinkMilliseconds.median)), "
-          + "\"seeds\": \(options.fuzzSeeds), \"missed_seeds\": \(player.missed)}"
+          + "\"seeds_at_minimal_length\": \(player.seedsAtMinimalLength), "
+          + "\"seeds\": \(player.seeds), \"missed_seeds\": \(player.missed)}"
       }
       fields.append(("fuzz_buggy_players", "{" + players.joined(separator: ", ") + "}"))
     } else {
