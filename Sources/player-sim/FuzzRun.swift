@@ -5,7 +5,8 @@ import PlayerFuzz
 ///
 /// The loop is `Fuzzer.run`'s, case for case (same case seeds, decoder,
 /// shrinker), so a seed found here reproduces in the harness and back; it
-/// is written out only to report progress between cases.
+/// is written out only to report progress between cases. A progress hook in
+/// `Fuzzer.run` would let this file shrink to a call.
 struct FuzzRun {
   let subject: FuzzSubject
   let configuration: FuzzConfiguration
@@ -31,9 +32,9 @@ struct FuzzRun {
       if let deadline, cases & 63 == 0, clock.now >= deadline { break }
       let caseSeed = PlayerFuzz.SplitMix64.caseSeed(run: configuration.seed, case: cases)
       var bytes = RandomBytes(seed: caseSeed)
-      let (runner, violation) = Fuzzer.runCase(subject, decoder, &bytes)
+      var (runner, violation) = runCase(decoder, &bytes, coverage: &coverage)
       events += runner.events
-      coverage.merge(runner.coverage)
+      swap(&coverage, &runner.coverage)
       cases += 1
       if let violation {
         found = (runner.trace, violation, cases - 1, caseSeed)
@@ -82,5 +83,22 @@ struct FuzzRun {
       }
     }
     return .failure
+  }
+
+  /// `Fuzzer.runCase`, recording into the run's coverage instead of merging
+  /// a fresh one per case (the merge costs more than the case).
+  private func runCase(
+    _ decoder: ActionDecoder, _ bytes: inout RandomBytes, coverage: inout FuzzCoverage
+  ) -> (CaseRunner, FuzzViolation?) {
+    var runner = CaseRunner(subject)
+    swap(&runner.coverage, &coverage)
+    let (length, mask) = decoder.header(from: &bytes)
+    for _ in 0..<length {
+      if bytes.isExhausted { break }
+      let action = decoder.next(
+        after: runner.model, held: runner.laterCount, mask: mask, from: &bytes)
+      if let violation = runner.perform(action) { return (runner, violation) }
+    }
+    return (runner, runner.finish())
   }
 }
