@@ -22,7 +22,8 @@ swift build -c release --scratch-path "$scratch" --product player-bench >&2
 bin="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/player-bench"
 
 load_before="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"
-command="swift run -c release player-bench --json-file FILE $*"
+args_text="${*:+ $*}"
+command="$(basename "$bin") --json-file FILE$args_text"
 echo "==> $command" >&2
 started=$(date +%s)
 "$bin" --json-file "$json_file" "$@" >"$table_file"
@@ -42,7 +43,7 @@ swift_version="$(swift --version 2>&1 | head -1)"
   echo "- Machine: $cores cores, ${cpu:-unknown CPU}, $(uname -sm)"
   echo "- Swift: $swift_version"
   echo "- Commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet -- Sources 2>/dev/null || echo " (Sources modified)")"
-  echo "- Command: \`Benchmarks/run.sh $*\` (release build; \`$command\`), $seconds s"
+  echo "- Command: \`Benchmarks/run.sh$args_text\` (builds with \`swift build -c release\`, then runs \`$command\`), $seconds s"
   echo "- Load average (1, 5, 15 min) before: $load_before; after: $load_after." \
     "The machine is shared: figures above 1 per core mean other work ran during the measurement," \
     "which lowers absolute rates; ratios measured round by round (paired) hold better."
