@@ -14,8 +14,6 @@ public final class FuzzEngine: PlaybackEngine {
     var armed: [EngineReport] = []
     /// Reports sent from inside `execute`, in sending order.
     var sent: [EngineReport] = []
-    /// The sink of the newest command, for reports sent from outside `execute`.
-    var sink: ReportSink?
   }
 
   private let log = Mutex(Log())
@@ -32,7 +30,6 @@ public final class FuzzEngine: PlaybackEngine {
   public func execute(_ command: EngineCommand, reports: ReportSink) {
     let due = log.withLock { log -> [EngineReport] in
       log.commands.append(command)
-      log.sink = reports
       guard !log.armed.isEmpty else { return [] }
       let due = log.armed
       log.armed.removeAll(keepingCapacity: true)
