@@ -100,6 +100,23 @@ public struct FuzzResult: Sendable, CustomStringConvertible {
   }
 }
 
+/// How far a random run has got, for progress lines.
+public struct FuzzProgress: Hashable, Sendable {
+  /// Cases run so far.
+  public var cases: Int
+  /// Events checked so far.
+  public var events: Int
+  /// Seconds since the run started.
+  public var seconds: Double
+
+  /// A progress report.
+  public init(cases: Int, events: Int, seconds: Double) {
+    self.cases = cases
+    self.events = events
+    self.seconds = seconds
+  }
+}
+
 /// The harness's entry points: random runs, single cases, replay.
 ///
 /// ```swift
@@ -114,8 +131,13 @@ public enum Fuzzer {
   /// - Parameters:
   ///   - subject: the player under test.
   ///   - configuration: seed, budget, case length, swarm, shrinking.
+  ///   - progress: called every 1 024 cases, on the calling thread, with the
+  ///     counts so far (for a progress line; keep it short).
   /// - Returns: counts, rate, coverage and the first failure, shrunk.
-  public static func run(_ subject: FuzzSubject, _ configuration: FuzzConfiguration) -> FuzzResult {
+  public static func run(
+    _ subject: FuzzSubject, _ configuration: FuzzConfiguration,
+    progress: ((FuzzProgress) -> Void)? = nil
+  ) -> FuzzResult {
     let decoder = ActionDecoder(maxLength: configuration.maxLength, swarm: configuration.swarm)
     let clock = ContinuousClock()
     let started = clock.now
@@ -141,6 +163,9 @@ public enum Fuzzer {
       if let violation {
         found = (runner, violation, index - 1, seed)
         break
+      }
+      if let progress, index & 1023 == 0 {
+        progress(FuzzProgress(cases: index, events: result.events, seconds: secondsSince(started, clock)))
       }
     }
     result.cases = index
@@ -170,9 +195,10 @@ public enum Fuzzer {
     return runCase(subject, decoder, &bytes, coverage: &coverage)
   }
 
-  /// Runs one case, recording into `coverage`, which is moved into the
-  /// returned runner (merging 40 k flags per case would cost more than the case).
-  static func runCase(
+  /// Runs one case, recording into `coverage` (moved into the returned
+  /// runner's ``CaseRunner/coverage``; move it back with `swap`): merging a
+  /// fresh coverage per case would cost more than the case.
+  public static func runCase(
     _ subject: FuzzSubject, _ decoder: ActionDecoder, _ bytes: inout some ByteSource,
     coverage: inout FuzzCoverage
   ) -> (CaseRunner, FuzzViolation?) {

@@ -18,6 +18,15 @@ import Testing
     #expect(first.coverage == second.coverage)
   }
 
+  @Test func progressIsReportedEvery1024Cases() {
+    var reports: [Int] = []
+    let result = Fuzzer.run(.player, FuzzConfiguration(seed: 5, budget: .cases(3_000))) {
+      reports.append($0.cases)
+    }
+    #expect(reports == [1024, 2048])
+    #expect(result.cases == 3_000)
+  }
+
   @Test func theHostileOrderOfTheSeedsPasses() {
     let actions: [FuzzAction] = [.send(.play("A")), .send(.stop), .send(.ready(Load("A", 1)))]
     let failure = Fuzzer.check(.player, actions)
