@@ -81,13 +81,15 @@ public struct TimelineTable: Sendable {
   }
 
   private func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-    let fill = String(repeating: " ", count: max(width - text.count, 1))
+    // Unicode scalars, not characters: as wide for this table's text, and
+    // grapheme breaking would cost more than the rest of a run.
+    let fill = String(repeating: " ", count: max(width - text.unicodeScalars.count, 1))
     return right ? String(fill.dropLast()) + text : text + fill
   }
 
   private func trimmedRight(_ text: String) -> String {
-    var text = text
-    while text.last == " " { text.removeLast() }
-    return text
+    var scalars = text.unicodeScalars[...]
+    while scalars.last == " " { scalars.removeLast() }
+    return String(scalars)
   }
 }
