@@ -3,14 +3,15 @@ public import PlayerState
 /// Exhaustive mode: breadth-first search over every sequence of events up to
 /// a depth, over a finite alphabet whose identities are relative to what was
 /// issued so far (two media; the current, the previous and a never-issued
-/// load; the newest, a superseded and a never-issued seek or watchdog id).
+/// load; the newest, a superseded and a never-issued seek or watchdog id),
+/// plus intents whose first command the engine answers re-entrantly.
 ///
 /// States are deduplicated on a canonical form (the contract model with its
 /// counters made relative, plus what the player says about itself), so the
 /// search stops when a level finds no new state: the properties then hold for
 /// every sequence of any length over the alphabet, as far as the player's
-/// behaviour depends only on that canonical state. Reports are sent directly;
-/// re-entrant and late delivery are left to the random runs.
+/// behaviour depends only on that canonical state. Late (held-back) delivery
+/// is left to the random runs.
 ///
 /// ```swift
 /// let proof = Explorer.explore(.player, maxDepth: 8)
@@ -23,6 +24,12 @@ public enum Explorer {
     case report(Report, Reference)
     case seeked(Reference, Relative)
     case timeout(Reference, Relative)
+    /// An intent whose first command the engine answers from inside
+    /// `execute` (re-entrantly) with a report about the load or seek the
+    /// intent is about to issue, or about the current one.
+    case answered(UserIntent, Answer)
+
+    enum Answer: Hashable, Sendable { case readyNext, failedNext, seekedNext, stalledCurrent, readyCurrent }
 
     enum Report: Hashable, Sendable { case ready, stalled, resumed, ended, failed }
     enum Reference: Hashable, Sendable { case current, previous, neverIssued, otherMedia }
@@ -43,8 +50,37 @@ public enum Explorer {
       }
       letters.append(.seeked(.previous, .newest))
       letters.append(.timeout(.previous, .newest))
+      letters += [
+        .answered(.play("A"), .readyNext), .answered(.play("B"), .readyNext),
+        .answered(.play("A"), .failedNext), .answered(.retry, .readyNext),
+        .answered(.seek(to: .zero), .seekedNext), .answered(.resume, .stalledCurrent),
+        .answered(.stop, .readyCurrent), .answered(.pause, .readyCurrent),
+      ]
       return letters
     }()
+
+    /// The actions of this letter after `model`, or nil when the letter
+    /// would arm a report that no command fires (its intent sends nothing).
+    func actions(after model: ContractModel) -> [FuzzAction]? {
+      guard case .answered(let intent, let answer) = self else { return [.send(event(after: model))] }
+      var probe = model
+      var commands: [EngineCommand] = []
+      probe.apply(.user(intent), commands: &commands)
+      guard !commands.isEmpty else { return nil }
+      let current = model.current?.load ?? model.newest ?? Load("A", 1)
+      var media = current.media
+      if case .play(let target) = intent { media = target }
+      let next = Load(media: media, token: LoadToken(model.issued &+ 1))
+      let report: EngineReport
+      switch answer {
+      case .readyNext: report = .ready(next)
+      case .failedNext: report = .failed(next, .network)
+      case .seekedNext: report = .seekCompleted(current, SeekID((model.current?.lastSeek ?? 0) &+ 1))
+      case .stalledCurrent: report = .stalled(current)
+      case .readyCurrent: report = .ready(current)
+      }
+      return [.reentrant(report), .send(.user(intent))]
+    }
 
     func event(after model: ContractModel) -> PlaybackEvent {
       let current = model.current?.load ?? model.newest ?? Load("A", 1)
@@ -75,6 +111,8 @@ public enum Explorer {
         return .seekCompleted(load(reference), SeekID(id(model.current?.lastSeek ?? 0, relative)))
       case .timeout(let reference, let relative):
         return .watchdogExpired(load(reference), WatchdogID(id(model.current?.lastWatchdog ?? 1, relative)))
+      case .answered(let intent, _):
+        return .user(intent)
       }
     }
   }
@@ -128,7 +166,8 @@ public enum Explorer {
         for action in prefix { _ = base.perform(action) }
         let from = Canonical(base.model, base.target.observation)
         for letter in Letter.alphabet {
-          let actions = prefix + [.send(letter.event(after: base.model))]
+          guard let step = letter.actions(after: base.model) else { continue }
+          let actions = prefix + step
           var runner = CaseRunner(subject)
           swap(&coverage, &runner.coverage)
           var violation: FuzzViolation?
