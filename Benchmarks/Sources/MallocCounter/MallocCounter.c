@@ -10,7 +10,17 @@
 
 #include "MallocCounter.h"
 
-#if defined(__linux__) && defined(__GLIBC__)
+// Sanitizers interpose malloc themselves; wrappers that bypass them to
+// __libc_malloc would crash the process, so under a sanitizer nothing is
+// counted (and the benchmark prints n/a).
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) \
+  || __has_feature(memory_sanitizer)
+#define PLAYHEAD_UNDER_SANITIZER 1
+#endif
+#endif
+
+#if defined(__linux__) && defined(__GLIBC__) && !defined(PLAYHEAD_UNDER_SANITIZER)
 
 #include <errno.h>
 #include <stdatomic.h>
