@@ -102,7 +102,9 @@ enum Report {
     -> String
   {
     let label = "  " + name.padding(toLength: 9, withPad: " ", startingAt: 0)
-    guard let calls else { return label + "n/a (allocations are counted on Linux with glibc, without sanitizers)" }
+    guard let calls else {
+      return label + "n/a (allocations are counted on Linux with glibc, without sanitizers)"
+    }
     var text =
       label + perEvent(calls, events: events)
       + " (\(grouped(Int(calls))) calls / \(grouped(events)) events)"
