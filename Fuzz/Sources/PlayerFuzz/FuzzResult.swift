@@ -1,0 +1,49 @@
+/// What a random run found.
+public struct FuzzResult: Sendable, CustomStringConvertible {
+  /// The subject's name.
+  public var subject: String
+  /// The configuration it ran with.
+  public var configuration: FuzzConfiguration
+  /// Cases run, including the failing one.
+  public var cases: Int
+  /// Events checked (each one against every property).
+  public var events: Int
+  /// Seconds spent generating, running and checking (shrinking excluded).
+  public var seconds: Double
+  /// Seconds spent shrinking.
+  public var shrinkSeconds: Double
+  /// The first failure, shrunk, or nil.
+  public var failure: FuzzFailure?
+  /// What the run exercised.
+  public var coverage: FuzzCoverage
+
+  /// Checked events per second.
+  public var eventsPerSecond: Double { seconds > 0 ? Double(events) / seconds : 0 }
+
+  /// Whether the run passed: no failure and, if required, full coverage.
+  public var passed: Bool {
+    failure == nil && (!configuration.requireFullCoverage || coverage.unexercised.isEmpty)
+  }
+
+  /// A summary; the failure's full report when there is one.
+  public var description: String {
+    var lines = [
+      "fuzz \(subject): seed \(configuration.seed), \(cases) cases, \(events) events in "
+        + "\(Self.format(seconds)) s (\(Int(eventsPerSecond)) events/s), swarm \(configuration.swarm ? "on" : "off")"
+    ]
+    if let failure {
+      lines.append(failure.report)
+    } else if configuration.requireFullCoverage, !coverage.unexercised.isEmpty {
+      lines.append("FAILED: declared transitions never exercised:")
+      lines += coverage.unexercised.map { "  \($0)" }
+    } else {
+      lines.append("passed: every property held; \(coverage.exercisedCount) of \(coverage.exercisedCount + coverage.unexercised.count) declared transitions exercised")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  static func format(_ seconds: Double) -> String {
+    let scaled = (seconds * 1000).rounded() / 1000
+    return String(scaled)
+  }
+}
