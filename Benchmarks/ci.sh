@@ -19,6 +19,10 @@ bin="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/player-
 
 json="$("$bin" --smoke --json)"
 echo "$json"
+if command -v python3 >/dev/null; then
+  python3 -c 'import json, sys; json.load(sys.stdin)' <<<"$json" \
+    || { echo "Benchmarks/ci.sh: --json did not print valid JSON." >&2; exit 1; }
+fi
 for key in reducer_events_per_second reducer_allocations_per_event driver_events_per_second \
   driver_events_per_second_8_threads naive_events_per_second fuzz_checked_events_per_second \
   state_size_bytes event_size_bytes fuzz_buggy_players driver_8_threads_lost_events; do
