@@ -152,13 +152,16 @@ enum Report {
     }
     lines.append(
       "  buggy players, seeds 1...\(options.fuzzSeeds), at most \(grouped(fuzz.caseBudget)) cases per "
-        + "seed; medians over the seeds that found the bug; goal: found and shrunk in < 10 ms:")
+        + "seed; medians over the seeds that found the bug; goal: found and shrunk to the minimal "
+        + "length in < 10 ms:")
     lines.append(
       "  " + "buggy player".padding(toLength: 30, withPad: " ", startingAt: 0)
         + "ms to fail  cases  ms to shrunk  shrunk (min)  at min  missed  goal")
     for player in fuzz.players {
       let shrunk = String(format: "%g (%d)", player.shrunkLength, player.minimalLength)
-      let met = player.missed == 0 && player.millisecondsToShrunk < 10
+      let met =
+        player.missed == 0 && player.millisecondsToShrunk < 10
+        && player.shrunkLength <= Double(player.minimalLength)
       lines.append(
         "  " + player.name.padding(toLength: 30, withPad: " ", startingAt: 0)
           + String(
