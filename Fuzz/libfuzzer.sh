@@ -75,9 +75,12 @@ for target in "${targets[@]}"; do
   mkdir -p "$corpus" "$work/artifacts-$target"
   cp Fuzz/Corpus/"$target"/* "$corpus"/ 2>/dev/null || true
   echo "libfuzzer: running $target for $seconds s (corpus $corpus, seeds from Fuzz/Corpus/$target)"
-  if ! "$work/fuzz-$target" -max_total_time="$seconds" -jobs="$jobs" -workers="$jobs" \
+  parallel=()
+  [ "$jobs" -gt 1 ] && parallel=(-jobs="$jobs" -workers="$jobs")
+  # Run inside the work directory: with -jobs, libFuzzer writes fuzz-N.log to the current one.
+  if ! (cd "$work" && "$work/fuzz-$target" -max_total_time="$seconds" "${parallel[@]}" \
       -print_final_stats=1 -artifact_prefix="$work/artifacts-$target/" "$corpus" \
-      >"$work/$target.log" 2>&1; then
+      >"$work/$target.log" 2>&1); then
     status=1
     tail -n 80 "$work/$target.log"
     crash=$(ls "$work/artifacts-$target"/* 2>/dev/null | head -n 1 || true)
