@@ -80,9 +80,11 @@ public final class Player: Sendable {
   }
 
   private func perform(_ job: Job) {
-    let sink = ReportSink(player: self)
-    for command in job.step.transition.commands {
-      engine.execute(command, reports: sink)
+    let commands = job.step.transition.commands
+    if !commands.isEmpty {
+      // Made only when needed: forming the weak reference costs ~50 instructions.
+      let sink = ReportSink(player: self)
+      for command in commands { engine.execute(command, reports: sink) }
     }
     if let request = job.step.transition.watchdog, let watchdog {
       watchdog.schedule(watchdog.timeout) { [weak self] in
