@@ -26,7 +26,9 @@ let package = Package(
     // Test support a back end links from its tests only: spy engine, conformance kit.
     .target(name: "PlayerTesting", dependencies: ["PlayerEngine"], swiftSettings: settings),
     // Fake media over a virtual clock, and the scenario language.
-    .target(name: "PlayerSimulation", dependencies: ["PlayerEngine"], swiftSettings: settings),
+    .target(
+      name: "PlayerSimulation", dependencies: ["PlayerEngine", "PlayerTesting"],
+      swiftSettings: settings),
     // The property-based harness: generators, oracle, shrinking, exploration.
     .target(
       name: "PlayerFuzz", dependencies: ["PlayerEngine", "PlayerTesting"],
@@ -36,7 +38,8 @@ let package = Package(
       name: "player-sim", dependencies: ["PlayerSimulation", "PlayerFuzz"], swiftSettings: settings),
     // Benchmarks: run with `swift run -c release player-bench`.
     .executableTarget(
-      name: "player-bench", dependencies: ["PlayerEngine", "PlayerFuzz", "MallocCounter"],
+      name: "player-bench",
+      dependencies: ["PlayerEngine", "PlayerTesting", "PlayerFuzz", "MallocCounter"],
       path: "Benchmarks/Sources/player-bench", swiftSettings: settings),
     // Counts malloc calls in the benchmark process (Linux/glibc), for allocations per event.
     .target(name: "MallocCounter", path: "Benchmarks/Sources/MallocCounter"),
@@ -52,7 +55,7 @@ let package = Package(
       name: "PlayerFuzzTests", dependencies: ["PlayerFuzz"], path: "Fuzz/Tests/PlayerFuzzTests",
       swiftSettings: settings),
     .testTarget(
-      name: "PlayerSimTests", dependencies: ["PlayerSimulation", "player-sim"],
+      name: "PlayerSimTests", dependencies: ["PlayerSimulation", "PlayerTesting", "player-sim"],
       swiftSettings: settings),
   ]
 )

@@ -59,7 +59,7 @@ if [ "$which" != scenario ]; then
 fi
 if [ "$which" != player ]; then
   if [ -f Sources/PlayerSimulation/ScenarioParser.swift ]; then
-    module PlayerSimulation Sources/PlayerSimulation -lPlayerEngine -lPlayerState
+    module PlayerSimulation Sources/PlayerSimulation -lPlayerTesting -lPlayerEngine -lPlayerState
     run swiftc "${flags[@]}" -module-name ScenarioLibFuzzer Fuzz/LibFuzzer/ScenarioEntry.swift \
       -lPlayerSimulation -lPlayerEngine -lPlayerState -lswiftSynchronization -lFoundation -o "$work/fuzz-scenario"
     targets+=(scenario)

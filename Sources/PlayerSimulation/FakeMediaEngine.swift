@@ -1,5 +1,6 @@
 public import PlayerEngine
 public import PlayerState
+import PlayerTesting
 import Synchronization
 
 /// A fake media back end over a ``VirtualClock``: it buffers, plays, stalls,

@@ -61,18 +61,6 @@ private final class CrossThreadEngine: PlaybackEngine {
   }
 }
 
-/// A small deterministic generator (SplitMix64) for the thread test.
-private struct SplitMix64 {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 @Suite("Driver: re-entrancy and threads")
 struct DriverConcurrencyTests {
   @Test func reentrantReportsAreQueuedNotRecursive() {
@@ -128,7 +116,7 @@ struct DriverConcurrencyTests {
       engine: spy, onStep: { step in processed.withLock { $0.append(step.event) } })
 
     DispatchQueue.concurrentPerform(iterations: threads) { thread in
-      var random = SplitMix64(state: UInt64(thread) &* 7919)
+      var random = SplitMix64(seed: UInt64(thread) &* 7919)
       let media: [MediaID] = ["A", "B"]
       for _ in 0..<perThread {
         let roll = random.next()

@@ -1,5 +1,6 @@
 import PlayerSimulation
 import PlayerState
+import PlayerTesting
 import Testing
 
 @Suite struct ScenarioParserTests {

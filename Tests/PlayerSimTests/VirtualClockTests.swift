@@ -1,4 +1,5 @@
 import PlayerSimulation
+import PlayerTesting
 import Synchronization
 import Testing
 

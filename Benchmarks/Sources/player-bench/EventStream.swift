@@ -1,4 +1,5 @@
 import PlayerState
+import PlayerTesting
 
 /// A pre-generated, seeded stream of events: the one input every workload is fed.
 ///
@@ -83,7 +84,7 @@ struct EventStream {
         emit(.engine(report(for: Load(media: anyMedia(), token: LoadToken(token)))))
       case 72..<77:
         mix.neverIssuedReports += 1
-        let token = rng.chance(25) ? 0 : state.issuedLoads &+ 1 &+ UInt32(rng.below(4))
+        let token = rng.chance(percent: 25) ? 0 : state.issuedLoads &+ 1 &+ UInt32(rng.below(4))
         emit(.engine(report(for: Load(media: anyMedia(), token: LoadToken(token)))))
       case 77..<80:
         guard let load = state.load else { return emit(.user(.play(anyMedia()))) }
@@ -98,7 +99,9 @@ struct EventStream {
         guard let session = state.session else { return emit(.user(.play(anyMedia()))) }
         mix.watchdogs += 1
         let current = session.lastWatchdog.rawValue
-        let id = rng.chance(50) ? current : current &- UInt32(rng.below(2)) &+ UInt32(rng.below(2))
+        let id =
+          rng.chance(percent: 50)
+          ? current : current &- UInt32(rng.below(2)) &+ UInt32(rng.below(2))
         emit(.watchdogExpired(session.load, WatchdogID(id)))
       default:
         // The seeds' bug order: play, stop, and the late ready of that load.
@@ -124,17 +127,18 @@ struct EventStream {
     /// Mostly the report the stage expects, sometimes any report (then ignored as unexpected).
     mutating func currentReport(_ session: Session) -> EngineReport {
       let load = session.load
-      if session.seekPending, rng.chance(40) {
+      if session.seekPending, rng.chance(percent: 40) {
         // Usually the newest seek; sometimes a superseded or never-issued one.
         let newest = session.lastSeek.rawValue
-        let seek = rng.chance(80) ? newest : (rng.chance(50) ? newest &- 1 : newest &+ 1)
+        let seek =
+          rng.chance(percent: 80) ? newest : (rng.chance(percent: 50) ? newest &- 1 : newest &+ 1)
         return .seekCompleted(load, SeekID(seek))
       }
-      if rng.chance(15) { return report(for: load) }
+      if rng.chance(percent: 15) { return report(for: load) }
       switch session.stage {
-      case .buffering: return rng.chance(90) ? .ready(load) : .failed(load, .network)
-      case .ready: return rng.chance(60) ? .stalled(load) : .reachedEnd(load)
-      case .stalled: return rng.chance(85) ? .resumed(load) : .failed(load, .decoding)
+      case .buffering: return rng.chance(percent: 90) ? .ready(load) : .failed(load, .network)
+      case .ready: return rng.chance(percent: 60) ? .stalled(load) : .reachedEnd(load)
+      case .stalled: return rng.chance(percent: 85) ? .resumed(load) : .failed(load, .decoding)
       case .ended, .failed: return report(for: load)
       }
     }

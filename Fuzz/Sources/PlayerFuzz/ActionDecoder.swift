@@ -1,4 +1,5 @@
 import PlayerState
+import PlayerTesting
 
 /// Turns bytes into fuzz actions: the one decoder behind both the seeded
 /// runner (bytes from ``RandomBytes``) and the libFuzzer target (bytes from
@@ -65,7 +66,9 @@ public struct ActionDecoder: Sendable {
 
   fileprivate static let choices: [EventKind?] = EventKind.allCases + [nil]
 
-  private static let reasons: [FailureReason] = [.network, .decoding, .notFound, .engine(code: -11800)]
+  private static let reasons: [FailureReason] = [
+    .network, .decoding, .notFound, .engine(code: -11800),
+  ]
 
   /// The next action, chosen with `source` relative to `model`.
   /// - Parameters:

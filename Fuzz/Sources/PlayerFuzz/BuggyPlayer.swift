@@ -149,7 +149,9 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     case (.ignoresIdentity, .watchdogExpired(_, let id)):
       if let session { event = .watchdogExpired(session.load, id) }
     case (.checksMediaNotToken, .engine(let report)):
-      if let session, session.load.media == report.load.media { event = .engine(report.with(session.load)) }
+      if let session, session.load.media == report.load.media {
+        event = .engine(report.with(session.load))
+      }
     case (.doubleStartOnRepeatedReady, .engine(.ready(let load))):
       if let session, session.load == load, session.stage == .ready, session.playWhenReady {
         return [.start(load)]
@@ -159,8 +161,11 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       return []
     case (.pauseLostWhileBuffering, .user(.pause)):
       if session?.stage == .buffering { return [] }
-    case (.staleStallOrEndAccepted, .engine(.stalled)), (.staleStallOrEndAccepted, .engine(.reachedEnd)):
-      if let session, case .engine(let report) = event { event = .engine(report.with(session.load)) }
+    case (.staleStallOrEndAccepted, .engine(.stalled)),
+      (.staleStallOrEndAccepted, .engine(.reachedEnd)):
+      if let session, case .engine(let report) = event {
+        event = .engine(report.with(session.load))
+      }
     case (.supersededSeekCompletes, .engine(.seekCompleted(let load, _))):
       if let session { event = .seekCompleted(load, session.lastSeek) }
     case (.staleWatchdogFires, .watchdogExpired(let load, _)):

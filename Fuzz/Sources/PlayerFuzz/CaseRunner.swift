@@ -181,7 +181,8 @@ public struct CaseRunner {
     if event == .stop, seen.kind != .idle {
       property = .idleAfterStop
     } else if let pending = seen.seekPending, pending != model.seekPending {
-      property = arrivals.contains { $0.event.kind == .seeked } ? .newestSeekOnly : .stateMatchesContract
+      property =
+        arrivals.contains { $0.event.kind == .seeked } ? .newestSeekOnly : .stateMatchesContract
     } else if seen.isPlaying != model.engineIsPlaying {
       property = .isPlayingMatchesEngine
     } else if seen.kind != model.kind {
@@ -195,7 +196,8 @@ public struct CaseRunner {
       + "isPlaying \(model.engineIsPlaying), seek pending \(model.seekPending)"
     let culprit = arrivals.last?.event ?? event
     return FuzzViolation(
-      property: property, step: step, event: culprit, expected: expected, actual: log, detail: detail)
+      property: property, step: step, event: culprit, expected: expected, actual: log,
+      detail: detail)
   }
 }
 

@@ -1,6 +1,7 @@
 import Dispatch
 import PlayerEngine
 import PlayerState
+import PlayerTesting
 import Synchronization
 
 /// The multi-threaded mode: several threads send random intents and reports
@@ -60,7 +61,9 @@ public enum ConcurrentFuzz {
       result.rounds += 1
       result.events += threads * eventsPerThread
       let roundSeed = SplitMix64.caseSeed(run: seed, case: round)
-      if let violation = runRound(seed: roundSeed, threads: threads, eventsPerThread: eventsPerThread) {
+      if let violation = runRound(
+        seed: roundSeed, threads: threads, eventsPerThread: eventsPerThread)
+      {
         result.violation = violation
         result.failedRound = round
         break

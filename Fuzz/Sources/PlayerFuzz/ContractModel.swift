@@ -198,7 +198,9 @@ public struct ContractModel: Hashable, Sendable {
       else { return }
       session.seekPending = false
     case .reachedEnd:
-      guard session.stage == .ready || session.stage == .stalled, !session.seekPending else { return }
+      guard session.stage == .ready || session.stage == .stalled, !session.seekPending else {
+        return
+      }
       session.stage = .ended
       session.started = false
     case .failed:

@@ -29,7 +29,9 @@ public enum Explorer {
     /// intent is about to issue, or about the current one.
     case answered(UserIntent, Answer)
 
-    enum Answer: Hashable, Sendable { case readyNext, failedNext, seekedNext, stalledCurrent, readyCurrent }
+    enum Answer: Hashable, Sendable {
+      case readyNext, failedNext, seekedNext, stalledCurrent, readyCurrent
+    }
 
     enum Report: Hashable, Sendable { case ready, stalled, resumed, ended, failed }
     enum Reference: Hashable, Sendable { case current, previous, neverIssued, otherMedia }
@@ -62,7 +64,9 @@ public enum Explorer {
     /// The actions of this letter after `model`, or nil when the letter
     /// would arm a report that no command fires (its intent sends nothing).
     func actions(after model: ContractModel) -> [FuzzAction]? {
-      guard case .answered(let intent, let answer) = self else { return [.send(event(after: model))] }
+      guard case .answered(let intent, let answer) = self else {
+        return [.send(event(after: model))]
+      }
       var probe = model
       var commands: [EngineCommand] = []
       probe.apply(.user(intent), commands: &commands)
@@ -75,7 +79,8 @@ public enum Explorer {
       switch answer {
       case .readyNext: report = .ready(next)
       case .failedNext: report = .failed(next, .network)
-      case .seekedNext: report = .seekCompleted(current, SeekID((model.current?.lastSeek ?? 0) &+ 1))
+      case .seekedNext:
+        report = .seekCompleted(current, SeekID((model.current?.lastSeek ?? 0) &+ 1))
       case .stalledCurrent: report = .stalled(current)
       case .readyCurrent: report = .ready(current)
       }
@@ -110,7 +115,8 @@ public enum Explorer {
       case .seeked(let reference, let relative):
         return .seekCompleted(load(reference), SeekID(id(model.current?.lastSeek ?? 0, relative)))
       case .timeout(let reference, let relative):
-        return .watchdogExpired(load(reference), WatchdogID(id(model.current?.lastWatchdog ?? 1, relative)))
+        return .watchdogExpired(
+          load(reference), WatchdogID(id(model.current?.lastWatchdog ?? 1, relative)))
       case .answered(let intent, _):
         return .user(intent)
       }

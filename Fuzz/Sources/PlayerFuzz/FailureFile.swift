@@ -14,9 +14,12 @@ public enum FailureFile {
   ///   - file: the file's name, for error messages.
   /// - Returns: the actions, in order.
   /// - Throws: ``FuzzParseError`` with the file, line and column of the first bad line.
-  public static func parse(_ text: String, file: String? = nil) throws(FuzzParseError) -> [FuzzAction] {
+  public static func parse(_ text: String, file: String? = nil) throws(FuzzParseError)
+    -> [FuzzAction]
+  {
     var actions: [FuzzAction] = []
-    for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+    {
       // `#` also appears inside loads (A#1): only a `#` that starts the line
       // (after any spaces) starts a comment.
       if raw.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("#") { continue }

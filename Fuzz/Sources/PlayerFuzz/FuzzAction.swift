@@ -52,17 +52,20 @@ public enum FuzzAction: Hashable, Sendable, CustomStringConvertible {
   public init(parsing line: String) throws(FuzzParseError) {
     let text = Substring(line).drop(while: { $0 == " " || $0 == "\t" })
     let indent = line.count - text.count
-    let trimmed = String(text.reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed())
+    let trimmed = String(
+      text.reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed())
     if trimmed == "deliver" {
       self = .deliver
       return
     }
     for (prefix, make) in [("reentrant ", FuzzAction.reentrant), ("later ", FuzzAction.later)]
     where trimmed.hasPrefix(prefix) {
-      let event = try EventParser.parse(String(trimmed.dropFirst(prefix.count)), column: indent + prefix.count + 1)
+      let event = try EventParser.parse(
+        String(trimmed.dropFirst(prefix.count)), column: indent + prefix.count + 1)
       guard case .engine(let report) = event else {
         throw FuzzParseError(
-          column: indent + 1, message: "`\(prefix.dropLast())` needs an engine report such as ready(A#1)")
+          column: indent + 1,
+          message: "`\(prefix.dropLast())` needs an engine report such as ready(A#1)")
       }
       self = make(report)
       return
@@ -112,7 +115,9 @@ enum EventParser {
     guard let open = text.firstIndex(of: "("), text.hasSuffix(")") else {
       throw FuzzParseError(
         column: column,
-        message: "expected an action such as play(A), pause, ready(A#1), reentrant ready(A#1), deliver; got `\(text)`")
+        message:
+          "expected an action such as play(A), pause, ready(A#1), reentrant ready(A#1), deliver; got `\(text)`"
+      )
     }
     let name = String(text[..<open])
     let inner = String(text[text.index(after: open)..<text.index(before: text.endIndex)])
@@ -135,12 +140,15 @@ enum EventParser {
     switch name {
     case "play":
       let media = try one()
-      guard !media.isEmpty else { throw FuzzParseError(column: argColumn, message: "play needs a media id") }
+      guard !media.isEmpty else {
+        throw FuzzParseError(column: argColumn, message: "play needs a media id")
+      }
       return .play(MediaID(media))
     case "seek":
       let value = try one()
       guard value.hasSuffix("ms"), let ms = Int64(value.dropLast(2)) else {
-        throw FuzzParseError(column: argColumn, message: "expected a time such as 1000ms; got `\(value)`")
+        throw FuzzParseError(
+          column: argColumn, message: "expected a time such as 1000ms; got `\(value)`")
       }
       return .seek(to: .milliseconds(ms))
     case "ready": return .ready(try load(one(), column: argColumn))
@@ -152,7 +160,8 @@ enum EventParser {
       return .seekCompleted(load, SeekID(try number(id, prefix: "seek#", column: argColumn)))
     case "timeout":
       let (load, id) = try two()
-      return .watchdogExpired(load, WatchdogID(try number(id, prefix: "watchdog#", column: argColumn)))
+      return .watchdogExpired(
+        load, WatchdogID(try number(id, prefix: "watchdog#", column: argColumn)))
     case "failed":
       let (load, reason) = try two()
       return .failed(load, try failure(reason, column: argColumn))
@@ -192,7 +201,9 @@ enum EventParser {
       }
       throw FuzzParseError(
         column: column,
-        message: "expected a reason (network, decoding, unsupported, notFound, timeout, engine(N)); got `\(text)`")
+        message:
+          "expected a reason (network, decoding, unsupported, notFound, timeout, engine(N)); got `\(text)`"
+      )
     }
   }
 }

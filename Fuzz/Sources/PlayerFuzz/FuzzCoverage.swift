@@ -24,7 +24,8 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
   public func reached(_ row: TransitionTable.Row) -> Bool {
     guard row.commands.count <= 2 else { return false }
     return reached[
-      Self.key(from: row.from, event: row.event, to: row.to, commands: row.commands.map(Self.index))]
+      Self.key(from: row.from, event: row.event, to: row.to, commands: row.commands.map(Self.index))
+    ]
   }
 
   /// The declared transitions (accepted rows of the table) not exercised yet.
@@ -50,11 +51,14 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
     var kinds: (Int, Int) = (0, 0)
     if let first = commands.first { kinds.0 = Self.index(first.kind) + 1 }
     if commands.count > 1 { kinds.1 = Self.index(commands[commands.startIndex + 1].kind) + 1 }
-    let key = ((Self.index(from) * 13 + Self.index(event)) * 7 + Self.index(to)) * 64 + kinds.0 * 8 + kinds.1
+    let key =
+      ((Self.index(from) * 13 + Self.index(event)) * 7 + Self.index(to)) * 64 + kinds.0 * 8
+      + kinds.1
     reached[key] = true
   }
 
-  private static func key(from: StateKind, event: EventKind, to: StateKind, commands: [Int]) -> Int {
+  private static func key(from: StateKind, event: EventKind, to: StateKind, commands: [Int]) -> Int
+  {
     let first = commands.count > 0 ? commands[0] + 1 : 0
     let second = commands.count > 1 ? commands[1] + 1 : 0
     return ((index(from) * 13 + index(event)) * 7 + index(to)) * 64 + first * 8 + second

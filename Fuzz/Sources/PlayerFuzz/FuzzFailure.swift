@@ -86,7 +86,9 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     var model = ContractModel()
     var commands: [EngineCommand] = []
     if direct, violation.step <= actions.count {
-      for action in actions { if let event = action.event { model.apply(event, commands: &commands) } }
+      for action in actions {
+        if let event = action.event { model.apply(event, commands: &commands) }
+      }
       let log = commands.map { "\"\($0)\"" }.joined(separator: ", ")
       return """
         @Test func \(name)() {
@@ -133,7 +135,8 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     case .engine(.seekCompleted(let l, let seek)):
       return ".seekCompleted(\(load(l)), SeekID(\(seek.rawValue)))"
     case .engine(.failed(let l, let r)): return ".failed(\(load(l)), \(reason(r)))"
-    case .watchdogExpired(let l, let id): return ".watchdogExpired(\(load(l)), WatchdogID(\(id.rawValue)))"
+    case .watchdogExpired(let l, let id):
+      return ".watchdogExpired(\(load(l)), WatchdogID(\(id.rawValue)))"
     }
   }
 }

@@ -57,7 +57,8 @@ public enum FuzzMeasurement {
       var missed = 0
       var atMinimal = 0
       for seed in 1...UInt64(max(1, seeds)) {
-        let result = Fuzzer.run(player.subject, FuzzConfiguration(seed: seed, budget: .cases(caseBudget)))
+        let result = Fuzzer.run(
+          player.subject, FuzzConfiguration(seed: seed, budget: .cases(caseBudget)))
         guard let failure = result.failure else {
           missed += 1
           continue
@@ -69,7 +70,8 @@ public enum FuzzMeasurement {
         if failure.actions.count == player.minimalLength { atMinimal += 1 }
       }
       return BugFigures(
-        player: player, seeds: seeds, missed: missed, medianMillisecondsToFailure: median(toFailure),
+        player: player, seeds: seeds, missed: missed,
+        medianMillisecondsToFailure: median(toFailure),
         medianMillisecondsToShrunk: median(toShrunk), medianCases: median(cases),
         medianShrunkLength: median(lengths), seedsAtMinimalLength: atMinimal)
     }

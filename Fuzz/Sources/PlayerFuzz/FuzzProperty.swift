@@ -2,7 +2,8 @@ public import PlayerState
 
 /// The properties the oracle checks after every step (docs/machine.md,
 /// "Properties an independent oracle can check on the engine's command log").
-public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible {
+public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible
+{
   /// 1. `start` only for the newest load, only after its `ready`, only while the user wants to play.
   case startOnlyWhenReadyAndWanted
   /// 2. No command at all in answer to an ignored (stale, forged, unexpected) report or expiry.
@@ -96,7 +97,9 @@ public struct FuzzViolation: Hashable, Sendable, CustomStringConvertible {
     accepted: Bool
   ) -> FuzzProperty {
     var index = start
-    while index < expected.count, index < actual.count, expected[index] == actual[index] { index += 1 }
+    while index < expected.count, index < actual.count, expected[index] == actual[index] {
+      index += 1
+    }
     guard index < actual.count else {
       // A command is missing.
       if index < expected.count, case .stop = expected[index] { return .stopBeforeNextLoad }

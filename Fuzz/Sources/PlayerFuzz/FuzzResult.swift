@@ -37,7 +37,9 @@ public struct FuzzResult: Sendable, CustomStringConvertible {
       lines.append("FAILED: declared transitions never exercised:")
       lines += coverage.unexercised.map { "  \($0)" }
     } else {
-      lines.append("passed: every property held; \(coverage.exercisedCount) of \(coverage.exercisedCount + coverage.unexercised.count) declared transitions exercised")
+      lines.append(
+        "passed: every property held; \(coverage.exercisedCount) of \(coverage.exercisedCount + coverage.unexercised.count) declared transitions exercised"
+      )
     }
     return lines.joined(separator: "\n")
   }

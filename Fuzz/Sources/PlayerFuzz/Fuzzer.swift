@@ -1,3 +1,5 @@
+import PlayerTesting
+
 /// How far a random run has got, for progress lines.
 public struct FuzzProgress: Hashable, Sendable {
   /// Cases run so far.
@@ -63,7 +65,8 @@ public enum Fuzzer {
         break
       }
       if let progress, index & 1023 == 0 {
-        progress(FuzzProgress(cases: index, events: result.events, seconds: secondsSince(started, clock)))
+        progress(
+          FuzzProgress(cases: index, events: result.events, seconds: secondsSince(started, clock)))
       }
     }
     result.cases = index
@@ -76,7 +79,8 @@ public enum Fuzzer {
         : Shrinker.Outcome(actions: runner.trace, violation: violation, attempts: 0)
       result.shrinkSeconds = secondsSince(shrinkStart, clock)
       result.failure = FuzzFailure(
-        subject: subject.name, origin: .random(seed: configuration.seed, caseIndex: caseIndex, caseSeed: seed),
+        subject: subject.name,
+        origin: .random(seed: configuration.seed, caseIndex: caseIndex, caseSeed: seed),
         original: runner.trace, actions: outcome.actions, violation: outcome.violation,
         shrinkAttempts: outcome.attempts, timeline: timeline(subject, outcome.actions))
     }
@@ -105,7 +109,8 @@ public enum Fuzzer {
     let (length, mask) = decoder.header(from: &bytes)
     for _ in 0..<length {
       if bytes.isExhausted { break }
-      let action = decoder.next(after: runner.model, held: runner.laterCount, mask: mask, from: &bytes)
+      let action = decoder.next(
+        after: runner.model, held: runner.laterCount, mask: mask, from: &bytes)
       if let violation = runner.perform(action) { return (runner, violation) }
     }
     return (runner, runner.finish())
@@ -157,7 +162,8 @@ public enum Fuzzer {
       if violation != nil { break }
     }
     if violation == nil, let end = runner.finish() {
-      rows.append(("end", "(no more reports)", "-", runner.target.stateDescription + "   <- \(end.property)"))
+      rows.append(
+        ("end", "(no more reports)", "-", runner.target.stateDescription + "   <- \(end.property)"))
     }
     let widths = (
       rows.map(\.0.count).max() ?? 0, rows.map(\.1.count).max() ?? 0, rows.map(\.2.count).max() ?? 0

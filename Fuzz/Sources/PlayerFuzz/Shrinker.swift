@@ -42,14 +42,16 @@ public enum Shrinker {
     _ subject: FuzzSubject, _ actions: [FuzzAction], violation: FuzzViolation, limit: Int = 20_000
   ) -> Outcome {
     var search = Search(
-      subject: subject, limit: limit, best: Outcome(actions: actions, violation: violation, attempts: 0),
+      subject: subject, limit: limit,
+      best: Outcome(actions: actions, violation: violation, attempts: 0),
       tried: [actions])
     var changed = true
     while changed, search.best.attempts < limit {
       changed = false
       // Everything after the failing step is irrelevant.
       if search.best.violation.step < search.best.actions.count {
-        changed = search.attempt(Array(search.best.actions.prefix(search.best.violation.step))) || changed
+        changed =
+          search.attempt(Array(search.best.actions.prefix(search.best.violation.step))) || changed
       }
       changed = search.dropNoEffect() || changed
       changed = search.deleteChunks() || changed
@@ -75,7 +77,8 @@ public enum Shrinker {
       guard let found = violation else { return false }
       // Keep the events the end of the case added, so the case stays explicit.
       let explicit = Array(runner.trace.prefix(max(found.step, candidate.count)))
-      guard explicit.count <= best.actions.count, explicit == candidate || tried.insert(explicit).inserted
+      guard explicit.count <= best.actions.count,
+        explicit == candidate || tried.insert(explicit).inserted
       else { return false }
       best.actions = explicit
       best.violation = found
