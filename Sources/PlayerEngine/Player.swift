@@ -59,13 +59,14 @@ public final class Player: Sendable {
   /// processes this event after the ones that arrived before it.
   /// - Parameter event: the event, such as `.play("A")` or `.stop`.
   public func send(_ event: PlaybackEvent) {
+    let observed = onStep != nil
     var job = core.withLock { core -> Job? in
       guard !core.draining else {
         core.enqueue(event)
         return nil
       }
       core.draining = true
-      return core.reduce(event)
+      return core.reduce(event, observed: observed)
     }
     while let current = job {
       perform(current)
@@ -74,25 +75,26 @@ public final class Player: Sendable {
           core.draining = false
           return nil
         }
-        return core.reduce(next)
+        return core.reduce(next, observed: observed)
       }
     }
   }
 
   private func perform(_ job: Job) {
-    let commands = job.step.transition.commands
-    if !commands.isEmpty {
+    if !job.commands.isEmpty {
       // Made only when needed: forming the weak reference costs ~50 instructions.
       let sink = ReportSink(player: self)
-      for command in commands { engine.execute(command, reports: sink) }
+      for command in job.commands { engine.execute(command, reports: sink) }
     }
-    if let request = job.step.transition.watchdog, let watchdog {
+    if let request = job.watchdog, let watchdog {
       watchdog.schedule(watchdog.timeout) { [weak self] in
         self?.send(.watchdogExpired(request.load, request.id))
       }
     }
-    onStep?(job.step)
-    for subscriber in job.subscribers { subscriber.deliver(job.step) }
+    if let observation = job.observation {
+      onStep?(observation.step)
+      for subscriber in observation.subscribers { subscriber.deliver(observation.step) }
+    }
   }
 
   // MARK: Observation
@@ -182,15 +184,26 @@ private struct Core {
     return event
   }
 
-  mutating func reduce(_ event: PlaybackEvent) -> Job {
+  /// Reduces `event` and returns what to perform outside the lock. The
+  /// step record is built only when someone observes: `observed` (an
+  /// `onStep` callback) or a subscriber.
+  mutating func reduce(_ event: PlaybackEvent, observed: Bool) -> Job {
+    statistics.processed += 1
+    guard observed || !subscribers.isEmpty else {
+      let effects = state.transition(on: event)
+      state = effects.next
+      if effects.ignored != nil, event.source != .user { statistics.ignoredReports += 1 }
+      return Job(commands: effects.commands, watchdog: effects.watchdog, observation: nil)
+    }
     let before = state
     let transition = before.transition(on: event)
     state = transition.next
-    statistics.processed += 1
     if transition.ignored != nil, event.source != .user { statistics.ignoredReports += 1 }
     let step = PlayerStep(
       sequence: statistics.processed, event: event, before: before, transition: transition)
-    return Job(step: step, subscribers: subscribers)
+    return Job(
+      commands: transition.commands, watchdog: transition.watchdog,
+      observation: Observation(step: step, subscribers: subscribers))
   }
 
   mutating func add(_ kind: Subscriber.Kind) -> Int {
@@ -208,11 +221,26 @@ private struct Core {
   }
 }
 
-/// One reduced event waiting to be performed outside the lock.
+/// One reduced event waiting to be performed outside the lock. Kept small:
+/// copying it out of the lock is on the hot path.
 private struct Job {
+  let commands: CommandList
+  let watchdog: WatchdogRequest?
+  /// What observers are told; nil when nobody observes.
+  let observation: Observation?
+}
+
+/// A processed step and who to tell. A class, so that a `Job` without
+/// observers stays small; it is allocated only when someone observes.
+private final class Observation: Sendable {
   let step: PlayerStep
-  /// The subscribers when the event was reduced; copying the array is a retain, not an allocation.
+  /// The subscribers when the event was reduced.
   let subscribers: [Subscriber]
+
+  init(step: PlayerStep, subscribers: [Subscriber]) {
+    self.step = step
+    self.subscribers = subscribers
+  }
 }
 
 private struct Subscriber: Sendable {
