@@ -38,13 +38,20 @@ import Testing
       let result = Fuzzer.run(.player, configuration)
       results.withLock { $0.append(result) }
     }
-    for result in results.withLock({ $0 }).sorted(by: { $0.configuration.seed < $1.configuration.seed }) {
+    for result in results.withLock({ $0 }).sorted(by: {
+      $0.configuration.seed < $1.configuration.seed
+    }) {
       print(result)
       if let failure = result.failure, case .random(_, _, let caseSeed) = failure.origin {
         print("reproduce the run:  \(Self.reproduce(seed: result.configuration.seed))")
-        print("replay the case:    PLAYHEAD_FUZZ_CASE=0x\(String(caseSeed, radix: 16)) swift test --filter PlayerFuzzTests.CampaignTests")
+        print(
+          "replay the case:    PLAYHEAD_FUZZ_CASE=0x\(String(caseSeed, radix: 16)) swift test --filter PlayerFuzzTests.CampaignTests"
+        )
       }
-      #expect(result.passed, "seed \(result.configuration.seed) failed; reproduce: \(Self.reproduce(seed: result.configuration.seed))")
+      #expect(
+        result.passed,
+        "seed \(result.configuration.seed) failed; reproduce: \(Self.reproduce(seed: result.configuration.seed))"
+      )
     }
   }
 
@@ -52,12 +59,16 @@ import Testing
   func exhaustiveExploration() {
     let proof = Explorer.explore(.player, maxDepth: Self.depth)
     print(proof)
-    #expect(proof.passed, "reproduce: PLAYHEAD_FUZZ_BUDGET=1 PLAYHEAD_FUZZ_DEPTH=\(Self.depth) swift test --filter PlayerFuzzTests.CampaignTests/exhaustiveExploration")
+    #expect(
+      proof.passed,
+      "reproduce: PLAYHEAD_FUZZ_BUDGET=1 PLAYHEAD_FUZZ_DEPTH=\(Self.depth) swift test --filter PlayerFuzzTests.CampaignTests/exhaustiveExploration"
+    )
   }
 
   @Test(.enabled(if: budget != nil))
   func threadsAtOnce() {
-    let result = ConcurrentFuzz.run(seed: Self.firstSeed, rounds: 200, threads: 4, eventsPerThread: 500)
+    let result = ConcurrentFuzz.run(
+      seed: Self.firstSeed, rounds: 200, threads: 4, eventsPerThread: 500)
     print(result)
     #expect(result.violation == nil)
   }

@@ -57,15 +57,25 @@ import Testing
     #expect(actions[4] == .send(.seek(to: .milliseconds(2500))))
     #expect(actions[11] == .send(.failed(Load("A", 1), .engine(code: -11800))))
     #expect(actions[14] == .reentrant(.ready(Load("A", 2))))
-    #expect(FailureFile.format(actions) == text.split(separator: "\n").dropFirst().joined(separator: "\n") + "\n")
+    #expect(
+      FailureFile.format(actions) == text.split(separator: "\n").dropFirst().joined(separator: "\n")
+        + "\n")
   }
 
   @Test(arguments: [
-    ("play(A)\nbogus\n", "f.txt:2:1: error: expected an action such as play(A), pause, ready(A#1), reentrant ready(A#1), deliver; got `bogus`"),
+    (
+      "play(A)\nbogus\n",
+      "f.txt:2:1: error: expected an action such as play(A), pause, ready(A#1), reentrant ready(A#1), deliver; got `bogus`"
+    ),
     ("ready(A)\n", "f.txt:1:7: error: expected a load such as A#1; got `A`"),
     ("  seek(12)\n", "f.txt:1:8: error: expected a time such as 1000ms; got `12`"),
-    ("reentrant pause\n", "f.txt:1:1: error: `reentrant` needs an engine report such as ready(A#1)"),
-    ("failed(A#1, gone)\n", "f.txt:1:8: error: expected a reason (network, decoding, unsupported, notFound, timeout, engine(N)); got `gone`"),
+    (
+      "reentrant pause\n", "f.txt:1:1: error: `reentrant` needs an engine report such as ready(A#1)"
+    ),
+    (
+      "failed(A#1, gone)\n",
+      "f.txt:1:8: error: expected a reason (network, decoding, unsupported, notFound, timeout, engine(N)); got `gone`"
+    ),
     ("seeked(A#1, 2)\n", "f.txt:1:8: error: expected seek#N; got `2`"),
   ])
   func badLinesSayWhereAndWhat(_ text: String, _ message: String) {

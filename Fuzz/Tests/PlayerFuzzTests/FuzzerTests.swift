@@ -40,4 +40,3 @@ import Testing
     #expect(failure.actions.count == buggy.minimalLength, "\(failure.report)")
   }
 }
-

@@ -22,7 +22,8 @@ import Testing
 
   @Test func fuzz_commandsMatchContract_2() throws {
     // Found by PlayerFuzz (seed 1, case 7 (case seed 0xa7a9ab3e76afa2ee)): commandsMatchContract.
-    let actions = try FailureFile.parse("""
+    let actions = try FailureFile.parse(
+      """
       reentrant ready(A#1)
       play(A)
       """)
@@ -31,7 +32,8 @@ import Testing
   }
 
   @Test func theGeneratedTestIsWhatWasPasted() throws {
-    let result = Fuzzer.run(BuggyPlayer(.twoBools).subject, FuzzConfiguration(seed: 1, budget: .cases(100)))
+    let result = Fuzzer.run(
+      BuggyPlayer(.twoBools).subject, FuzzConfiguration(seed: 1, budget: .cases(100)))
     let failure = try #require(result.failure)
     #expect(failure.swiftTest.contains("#expect(spy.commandLog == [\"load(A#1)\"])"))
     #expect(failure.swiftTest.hasPrefix("@Test func fuzz_startOnlyWhenReadyAndWanted_3() {"))

@@ -25,7 +25,8 @@ import Testing
       bug: .ignoresIdentity, actions: "play(A)\nready(B#1)", property: .noCommandForIgnoredReport,
       step: 2, expected: ["load(A#1)"], actual: ["load(A#1)", "start(A#1)"]),
     Case(
-      bug: .checksMediaNotToken, actions: "play(A)\nready(A#2)", property: .noCommandForIgnoredReport,
+      bug: .checksMediaNotToken, actions: "play(A)\nready(A#2)",
+      property: .noCommandForIgnoredReport,
       step: 2, expected: ["load(A#1)"], actual: ["load(A#1)", "start(A#1)"]),
     Case(
       bug: .doubleStartOnRepeatedReady, actions: "play(A)\nready(A#1)\nready(A#1)",
@@ -68,19 +69,24 @@ import Testing
     var commands: [EngineCommand] = []
     let events: [PlaybackEvent] = [
       .play("A"), .ready(Load("A", 1)), .stalled(Load("A", 1)), .pause, .resumed(Load("A", 1)),
-      .resume, .seek(to: .seconds(2)), .reachedEnd(Load("A", 1)), .seekCompleted(Load("A", 1), SeekID(1)),
+      .resume, .seek(to: .seconds(2)), .reachedEnd(Load("A", 1)),
+      .seekCompleted(Load("A", 1), SeekID(1)),
       .reachedEnd(Load("A", 1)), .resume, .play("B"), .watchdogExpired(Load("B", 2), WatchdogID(1)),
       .retry, .stop,
     ]
     var accepted: [Bool] = []
     for event in events { accepted.append(model.apply(event, commands: &commands)) }
-    #expect(commands.map(\.description) == [
-      "load(A#1)", "start(A#1)", "pause(A#1)", "start(A#1)", "seek(A#1, 2000ms, seek#1)",
-      "seek(A#1, 0ms, seek#2)", "start(A#1)", "stop(A#1)", "load(B#2)", "stop(B#2)", "load(B#3)",
-      "stop(B#3)",
-    ])
+    #expect(
+      commands.map(\.description) == [
+        "load(A#1)", "start(A#1)", "pause(A#1)", "start(A#1)", "seek(A#1, 2000ms, seek#1)",
+        "seek(A#1, 0ms, seek#2)", "start(A#1)", "stop(A#1)", "load(B#2)", "stop(B#2)", "load(B#3)",
+        "stop(B#3)",
+      ])
     // The end during the seek is ignored; everything else here is accepted.
-    #expect(accepted == [true, true, true, true, true, true, true, false, true, true, true, true, true, true, true])
+    #expect(
+      accepted == [
+        true, true, true, true, true, true, true, false, true, true, true, true, true, true, true,
+      ])
     #expect(model.kind == .idle)
     #expect(model.issued == 3)
   }

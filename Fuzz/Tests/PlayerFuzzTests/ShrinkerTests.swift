@@ -5,7 +5,8 @@ import Testing
 @Suite struct ShrinkerTests {
   @Test func aLongCaseShrinksToTheSeedsHostileOrder() throws {
     let subject = BuggyPlayer(.twoBools).subject
-    let actions = try FailureFile.parse("""
+    let actions = try FailureFile.parse(
+      """
       play(B)
       seek(1000ms)
       later ready(B#1)
@@ -24,6 +25,8 @@ import Testing
   }
 
   @Test func aPassingCaseHasNothingToShrink() {
-    #expect(CaseRunner.check(.player, [.send(.play("A")), .send(.stop), .send(.ready(Load("A", 1)))]) == nil)
+    #expect(
+      CaseRunner.check(.player, [.send(.play("A")), .send(.stop), .send(.ready(Load("A", 1)))])
+        == nil)
   }
 }
