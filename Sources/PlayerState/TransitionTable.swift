@@ -206,12 +206,14 @@ public enum TransitionTable {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// The accepted transitions as a Mermaid `stateDiagram-v2`; parallel edges are merged.
+  /// The accepted transitions as a Mermaid `stateDiagram-v2`, one line per
+  /// distinct label (Mermaid ends a statement at `;`, so labels are not merged).
   public static func mermaid() -> String {
     var lines = ["stateDiagram-v2", "  [*] --> idle"]
     for (edge, labels) in mergedEdges() {
-      lines.append(
-        "  \(edge.from.rawValue) --> \(edge.to.rawValue) : \(labels.joined(separator: "; "))")
+      for label in labels {
+        lines.append("  \(edge.from.rawValue) --> \(edge.to.rawValue) : \(label)")
+      }
     }
     return lines.joined(separator: "\n") + "\n"
   }

@@ -64,7 +64,10 @@ struct ValueTests {
     #expect(
       mermaid.hasPrefix("stateDiagram-v2\n  [*] --> idle\n  idle --> buffering : play / load\n"))
     #expect(mermaid.contains("  buffering --> playing : ready / start\n"))
-    #expect(mermaid.contains("  stalled --> failed : failed / stop; timeout / stop\n"))
+    #expect(
+      mermaid.contains(
+        "  stalled --> failed : failed / stop\n  stalled --> failed : timeout / stop\n"))
+    #expect(!mermaid.contains(";"))
     #expect(mermaid.contains("  failed --> idle : stop\n"))
   }
 
