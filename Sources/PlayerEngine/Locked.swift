@@ -14,9 +14,10 @@
 /// reported as a data race (reproduced here with 8 threads incrementing one
 /// `Mutex<Int>` under `-sanitize=thread`). A pthread mutex is intercepted by
 /// ThreadSanitizer, so CI's sanitizer run stays meaningful: a report is a
-/// real race. It also works back to macOS 13 / iOS 16.
-package final class Locked<Value>: @unchecked Sendable {  // Safe: see the invariant below.
-  // Invariant that makes the unchecked Sendable sound: `value` is read and
+/// real race.
+package final class Locked<Value: Sendable>: @unchecked Sendable {  // Safe: see the invariant below.
+  // Invariant that makes the unchecked Sendable sound: `Value` is Sendable,
+  // so what `withLock` hands out may cross threads; and `value` is read and
   // written only inside `withLock`, between `pthread_mutex_lock` and
   // `pthread_mutex_unlock` on `mutex`. The mutex lives in its own heap
   // allocation (pthread mutexes must not move), created in `init` and

@@ -56,7 +56,11 @@ public final class Player: Sendable {
   ///
   /// Returns once the event has been processed, or at once if another thread
   /// (or an enclosing call on this one) is processing; that thread then
-  /// processes this event after the ones that arrived before it.
+  /// processes this event after the ones that arrived before it. The thread
+  /// that finds the player idle drains the queue, so while other threads keep
+  /// sending it keeps reducing their events and running their commands; send
+  /// from a thread that may do that work (not one with a frame deadline) when
+  /// many threads send at once.
   /// - Parameter event: the event, such as `.play("A")` or `.stop`.
   public func send(_ event: PlaybackEvent) {
     let observed = onStep != nil

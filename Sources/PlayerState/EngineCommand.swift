@@ -89,6 +89,26 @@ public struct CommandList: RandomAccessCollection, Hashable, Sendable, Codable,
     preconditionFailure("command index \(position) out of range 0..<\(endIndex)")
   }
 
+  /// Decodes a JSON array of at most two commands.
+  /// - Throws: `DecodingError.dataCorrupted` for more than two.
+  public init(from decoder: any Decoder) throws {
+    var container = try decoder.unkeyedContainer()
+    while !container.isAtEnd {
+      let command = try container.decode(EngineCommand.self)
+      guard count < 2 else {
+        throw DecodingError.dataCorruptedError(
+          in: container, debugDescription: "a transition carries at most two commands")
+      }
+      append(command)
+    }
+  }
+
+  /// Encodes the commands as an array, in order.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.unkeyedContainer()
+    for command in self { try container.encode(command) }
+  }
+
   /// The commands separated by spaces, or `none`.
   public var description: String {
     isEmpty ? "none" : map(\.description).joined(separator: " ")

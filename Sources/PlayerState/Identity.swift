@@ -47,6 +47,17 @@ public struct LoadToken: Hashable, Comparable, Sendable, Codable, CustomStringCo
   /// Orders tokens by issue order.
   public static func < (lhs: LoadToken, rhs: LoadToken) -> Bool { lhs.rawValue < rhs.rawValue }
 
+  /// Decodes the number from a single integer.
+  public init(from decoder: any Decoder) throws {
+    rawValue = try decoder.singleValueContainer().decode(UInt32.self)
+  }
+
+  /// Encodes the number as a single integer.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(rawValue)
+  }
+
   /// The number, as in `2`.
   public var description: String { String(rawValue) }
 }
@@ -93,6 +104,17 @@ public struct SeekID: Hashable, Comparable, Sendable, Codable, CustomStringConve
   /// Orders seeks by issue order.
   public static func < (lhs: SeekID, rhs: SeekID) -> Bool { lhs.rawValue < rhs.rawValue }
 
+  /// Decodes the number from a single integer.
+  public init(from decoder: any Decoder) throws {
+    rawValue = try decoder.singleValueContainer().decode(UInt32.self)
+  }
+
+  /// Encodes the number as a single integer.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(rawValue)
+  }
+
   /// The compact form, as in `seek#1`.
   public var description: String { "seek#\(rawValue)" }
 }
@@ -110,6 +132,17 @@ public struct WatchdogID: Hashable, Comparable, Sendable, Codable, CustomStringC
   /// Orders watchdogs by issue order.
   public static func < (lhs: WatchdogID, rhs: WatchdogID) -> Bool {
     lhs.rawValue < rhs.rawValue
+  }
+
+  /// Decodes the number from a single integer.
+  public init(from decoder: any Decoder) throws {
+    rawValue = try decoder.singleValueContainer().decode(UInt32.self)
+  }
+
+  /// Encodes the number as a single integer.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(rawValue)
   }
 
   /// The compact form, as in `watchdog#1`.

@@ -95,8 +95,10 @@ extension PlaybackState {
     if let session {
       if case .failed = session.stage {} else { commands.append(.stop(session.load)) }
     }
-    // Wrapping after 2^32 loads is the only way a token repeats; no player lives that long.
-    let token = issuedLoads &+ 1
+    // Tokens are never reused: after 2^32 - 1 loads (or a state built with
+    // that count) a player can load nothing more, and says so.
+    guard issuedLoads < UInt32.max else { return ignoring(.tokensExhausted) }
+    let token = issuedLoads + 1
     let load = Load(media: media, token: LoadToken(token))
     commands.append(.load(load))
     let watchdog = WatchdogID(1)
@@ -142,9 +144,9 @@ extension PlaybackState {
       session.stage = .ready
 
     case (.seekCompleted(_, let seek), _):
+      if case .failed = session.stage { return ignoring(.unexpected) }
       if seek.rawValue == 0 || seek > session.lastSeek { return ignoring(.neverIssuedSeek) }
       if seek < session.lastSeek { return ignoring(.supersededSeek) }
-      if case .failed = session.stage { return ignoring(.unexpected) }
       guard session.seekPending else { return ignoring(.unexpected) }
       session.seekPending = false
 

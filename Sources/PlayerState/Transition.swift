@@ -18,6 +18,8 @@ public enum IgnoreReason: String, Hashable, Sendable, Codable, CustomStringConve
   case unexpected
   /// A user intent that changes nothing in this state, such as `pause` while idle.
   case noEffect
+  /// A load was asked for after the last of the 2^32 - 1 load tokens was issued.
+  case tokensExhausted
 
   /// A short English phrase, such as `stale load token`.
   public var description: String {
@@ -31,6 +33,7 @@ public enum IgnoreReason: String, Hashable, Sendable, Codable, CustomStringConve
     case .seekPending: "end reported while a seek is pending"
     case .unexpected: "not expected in this state"
     case .noEffect: "no effect in this state"
+    case .tokensExhausted: "every load token has been issued"
     }
   }
 }

@@ -62,7 +62,8 @@ enum ExploreCommand {
     let box = ResultBox()
     let done = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {
-      box.result.withLock { $0 = Explorer.explore(subject, maxDepth: depth, seconds: seconds) }
+      let exploration = Explorer.explore(subject, maxDepth: depth, seconds: seconds)
+      box.result.withLock { $0 = exploration }
       done.signal()
     }
     let progress = Progress(quiet: quiet, unit: "levels", found: "failures found")

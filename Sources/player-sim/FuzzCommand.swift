@@ -98,6 +98,10 @@ enum FuzzCommand {
       Terminal.error("\(error)")
       return .usage
     }
+    guard !actions.isEmpty else {
+      Terminal.error("\(path):1:1: error: no actions; expected one action a line, such as play(A)")
+      return .usage
+    }
     guard let failure = Fuzzer.check(subject, actions) else {
       Terminal.out(Fuzzer.timeline(subject, actions))
       Terminal.out(

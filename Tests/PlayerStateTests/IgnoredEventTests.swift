@@ -47,6 +47,8 @@ let ignoredCases: [IgnoredCase] = [
   .init(fixture(.ready, seekPending: true), .seekCompleted(a2, SeekID(0)), .neverIssuedSeek),
   .init(fixture(.ready, seekPending: false), .seekCompleted(a2, SeekID(1)), .unexpected),
   .init(fixture(.ready, seekPending: true), .reachedEnd(a2), .seekPending),
+  .init(fixture(.failed(.network)), .seekCompleted(a2, SeekID(2)), .unexpected),
+  .init(fixture(.failed(.network)), .seekCompleted(a2, SeekID(1)), .unexpected),
   // Watchdogs.
   .init(fixture(.ready), .watchdogExpired(a2, WatchdogID(1)), .staleWatchdog),
   .init(fixture(.buffering), .watchdogExpired(a2, WatchdogID(2)), .staleWatchdog),

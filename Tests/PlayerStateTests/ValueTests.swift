@@ -59,6 +59,28 @@ struct ValueTests {
     #expect(list.description == "stop(A#1) load(A#2)")
   }
 
+  @Test func commandListCodesAsAnArrayOfAtMostTwo() throws {
+    var list = CommandList()
+    list.append(.load(a2))
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let data = try encoder.encode(list)
+    #expect(String(decoding: data, as: UTF8.self) == #"[{"load":{"_0":{"media":"A","token":2}}}]"#)
+    #expect(try JSONDecoder().decode(CommandList.self, from: data) == list)
+    let three = Data(
+      #"[{"stop":{"_0":{"media":"A","token":2}}},{"stop":{"_0":{"media":"A","token":2}}},{"stop":{"_0":{"media":"A","token":2}}}]"#
+        .utf8)
+    #expect(throws: DecodingError.self) { try JSONDecoder().decode(CommandList.self, from: three) }
+  }
+
+  @Test func loadTokensAreNeverReusedEvenAtTheLimit() {
+    let full = PlaybackState(session: nil, issuedLoads: .max)
+    let transition = full.transition(on: .play("A"))
+    #expect(transition.ignored == .tokensExhausted)
+    #expect(transition.commands.isEmpty)
+    #expect(transition.next == full)
+  }
+
   @Test func mermaidDiagramListsTransitions() {
     let mermaid = TransitionTable.mermaid()
     #expect(

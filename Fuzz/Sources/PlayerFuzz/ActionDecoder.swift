@@ -40,7 +40,7 @@ public struct ActionDecoder: Sendable {
   }
 
   /// The longest case, in actions.
-  public var maxLength: Int
+  public private(set) var maxLength: Int
   /// Whether each case disables a random part of the alphabet.
   public var swarm: Bool
 

@@ -18,7 +18,10 @@ public enum FailureFile {
     -> [FuzzAction]
   {
     var actions: [FuzzAction] = []
-    for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+    // Split on every kind of line break: "\r\n" is one Character, so splitting
+    // on "\n" alone would read a CRLF file as a single line.
+    for (number, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+      .enumerated()
     {
       // `#` also appears inside loads (A#1): only a `#` that starts the line
       // (after any spaces) starts a comment.
