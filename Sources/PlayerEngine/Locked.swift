@@ -15,7 +15,7 @@
 /// `Mutex<Int>` under `-sanitize=thread`). A pthread mutex is intercepted by
 /// ThreadSanitizer, so CI's sanitizer run stays meaningful: a report is a
 /// real race.
-package final class Locked<Value: Sendable>: @unchecked Sendable {  // Safe: see the invariant below.
+package final class Locked<Value: Sendable>: @unchecked Sendable {  // Safe: invariant below.
   // Invariant that makes the unchecked Sendable sound: `Value` is Sendable,
   // so what `withLock` hands out may cross threads; and `value` is read and
   // written only inside `withLock`, between `pthread_mutex_lock` and
