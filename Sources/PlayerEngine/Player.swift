@@ -192,22 +192,20 @@ private struct Core {
   /// step record is built only when someone observes: `observed` (an
   /// `onStep` callback) or a subscriber.
   mutating func reduce(_ event: PlaybackEvent, observed: Bool) -> Job {
-    statistics.processed += 1
-    guard observed || !subscribers.isEmpty else {
-      let effects = state.transition(on: event)
-      state = effects.next
-      if effects.ignored != nil, event.source != .user { statistics.ignoredReports += 1 }
-      return Job(commands: effects.commands, watchdog: effects.watchdog, observation: nil)
-    }
-    let before = state
-    let transition = before.transition(on: event)
+    // The state before is kept only for a step record, and that only when someone observes.
+    let before = observed || !subscribers.isEmpty ? state : nil
+    let transition = state.transition(on: event)
     state = transition.next
+    statistics.processed += 1
     if transition.ignored != nil, event.source != .user { statistics.ignoredReports += 1 }
-    let step = PlayerStep(
-      sequence: statistics.processed, event: event, before: before, transition: transition)
+    let observation = before.map {
+      Observation(
+        step: PlayerStep(
+          sequence: statistics.processed, event: event, before: $0, transition: transition),
+        subscribers: subscribers)
+    }
     return Job(
-      commands: transition.commands, watchdog: transition.watchdog,
-      observation: Observation(step: step, subscribers: subscribers))
+      commands: transition.commands, watchdog: transition.watchdog, observation: observation)
   }
 
   mutating func add(_ kind: Subscriber.Kind) -> Int {
