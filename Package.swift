@@ -8,8 +8,10 @@ let settings: [SwiftSetting] = [
 
 let package = Package(
   name: "Playhead",
-  // Mutex (Synchronization) needs macOS 15 / iOS 18 on Apple platforms.
-  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  // The floor every product supports: `Duration` and `AsyncStream.makeStream` need
+  // macOS 13 / iOS 16. Locks are the package's own `Locked` (pthread), not
+  // `Synchronization.Mutex` (macOS 15 / iOS 18). `.ci/platform-floor` checks the sources.
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     .library(name: "PlayerState", targets: ["PlayerState"]),
     .library(name: "PlayerEngine", targets: ["PlayerEngine"]),

@@ -1,7 +1,6 @@
 public import PlayerEngine
 public import PlayerState
 import PlayerTesting
-import Synchronization
 
 /// A fake media back end over a ``VirtualClock``: it buffers, plays, stalls,
 /// fails, seeks and reaches the end as each media's ``MediaProfile`` says,
@@ -32,7 +31,7 @@ public final class FakeMediaEngine: PlaybackEngine {
   /// The clock the engine schedules its reports on.
   public let clock: VirtualClock
   private let defaultProfile: MediaProfile
-  private let state: Mutex<State>
+  private let state: Locked<State>
 
   /// A fake engine.
   /// - Parameters:
@@ -46,7 +45,7 @@ public final class FakeMediaEngine: PlaybackEngine {
   ) {
     self.clock = clock
     self.defaultProfile = defaultProfile
-    state = Mutex(
+    state = Locked(
       State(profiles: profiles, hostile: hostile, random: SplitMix64(seed: hostile?.seed ?? 0)))
   }
 

@@ -1,5 +1,4 @@
 import PlayerEngine
-import Synchronization
 
 /// Collects the player's steps as timeline entries, stamped with virtual
 /// time and source, and holds the watchdog timeout the script set.
@@ -11,7 +10,7 @@ final class TimelineRecorder: Sendable {
   }
 
   private let clock: VirtualClock
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   init(clock: VirtualClock) { self.clock = clock }
 

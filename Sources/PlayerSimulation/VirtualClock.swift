@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PlayerEngine
 
 /// How fast a ``VirtualClock`` advances compared with the wall clock.
 public enum SimulationPace: Hashable, Sendable {
@@ -30,7 +30,7 @@ public final class VirtualClock: Sendable {
     var queue = ActionQueue()
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// A clock at time zero with nothing scheduled.
   public init() {}

@@ -1,7 +1,6 @@
 import Dispatch
 import PlayerEngine
 import PlayerState
-import Synchronization
 
 /// Drives one engine for ``EngineConformance``: executes commands one at a
 /// time the way a ``Player`` does, records every report, judges each one as
@@ -15,7 +14,7 @@ import Synchronization
 final class ConformanceHarness: Sendable {
   private let engine: any PlaybackEngine
   private let timing: EngineConformance.Timing
-  private let state = Mutex(State())
+  private let state = Locked(State())
   /// Runs commands and timeouts in real time. A concurrent queue of its own,
   /// not a global one: an engine that blocks in `execute` then holds a thread
   /// of this queue (which gets another for the timeout), never one of the

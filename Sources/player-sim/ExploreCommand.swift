@@ -1,6 +1,6 @@
 import Dispatch
+import PlayerEngine
 import PlayerFuzz
-import Synchronization
 
 /// `player-sim explore`: every event sequence up to a depth, breadth first,
 /// checked against the contract model (a thin front end over `Explorer`).
@@ -75,6 +75,6 @@ enum ExploreCommand {
   }
 
   private final class ResultBox: Sendable {
-    let result = Mutex<Exploration?>(nil)
+    let result = Locked<Exploration?>(nil)
   }
 }

@@ -2,7 +2,6 @@ import Dispatch
 import PlayerEngine
 import PlayerState
 import PlayerTesting
-import Synchronization
 import Testing
 
 /// An engine that answers `load` with `ready` from inside `execute` and
@@ -13,7 +12,7 @@ private final class NestingEngine: PlaybackEngine {
     var maxDepth = 0
     var log: [String] = []
   }
-  private let record = Mutex(Record())
+  private let record = Locked(Record())
 
   var maxDepth: Int { record.withLock { $0.maxDepth } }
   var log: [String] { record.withLock { $0.log } }
@@ -41,7 +40,7 @@ private final class NestingEngine: PlaybackEngine {
 /// An engine that, during `load`, reports `ready` from another thread and
 /// waits for that thread to finish before returning.
 private final class CrossThreadEngine: PlaybackEngine {
-  private let timedOut = Mutex(false)
+  private let timedOut = Locked(false)
   private let spy = SpyEngine()
 
   var didTimeOut: Bool { timedOut.withLock { $0 } }
@@ -109,7 +108,7 @@ struct DriverConcurrencyTests {
   @Test func eightThreadsLoseNothingAndMatchTheSerialOrder() {
     let threads = 8
     let perThread = 100_000
-    let processed = Mutex<[PlaybackEvent]>([])
+    let processed = Locked<[PlaybackEvent]>([])
     processed.withLock { $0.reserveCapacity(threads * perThread) }
     let spy = SpyEngine()
     let player = Player(

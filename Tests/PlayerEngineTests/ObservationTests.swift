@@ -1,12 +1,11 @@
 import PlayerEngine
 import PlayerState
 import PlayerTesting
-import Synchronization
 import Testing
 
 /// A watchdog scheduler the test fires by hand.
 private final class ManualTimers: Sendable {
-  private let pending = Mutex<[(Duration, @Sendable () -> Void)]>([])
+  private let pending = Locked<[(Duration, @Sendable () -> Void)]>([])
 
   var policy: WatchdogPolicy {
     WatchdogPolicy(timeout: .seconds(5)) { after, fire in

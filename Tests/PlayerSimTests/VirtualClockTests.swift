@@ -1,11 +1,11 @@
+import PlayerEngine
 import PlayerSimulation
 import PlayerTesting
-import Synchronization
 import Testing
 
 /// A thread-safe log the clock's `@Sendable` actions can write to.
 final class Log: Sendable {
-  private let items = Mutex<[String]>([])
+  private let items = Locked<[String]>([])
   func add(_ item: String) { items.withLock { $0.append(item) } }
   var all: [String] { items.withLock { $0 } }
 }

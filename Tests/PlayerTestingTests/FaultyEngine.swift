@@ -1,7 +1,6 @@
 import PlayerEngine
 import PlayerState
 import PlayerTesting
-import Synchronization
 
 /// A deliberately broken adapter: a contract-keeping spy with one fault added,
 /// so each test can name exactly which promise the fault must break.
@@ -31,7 +30,7 @@ final class FaultyEngine: PlaybackEngine {
 
   let fault: Fault
   private let inner = SpyEngine.conforming(.later)
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   init(_ fault: Fault) { self.fault = fault }
 

@@ -1,6 +1,5 @@
 import PlayerEngine
 import PlayerState
-import Synchronization
 
 /// A catalog of deliberately broken players: the proof that the harness
 /// catches real bugs, and a yardstick for how fast (see docs/fuzzing.md).
@@ -86,7 +85,7 @@ final class CatalogPlayer: FuzzTarget, Sendable {
 
   private let bug: BuggyPlayer.Bug
   private let engine: any PlaybackEngine
-  private let core = Mutex(Core())
+  private let core = Locked(Core())
 
   init(bug: BuggyPlayer.Bug, engine: any PlaybackEngine) {
     self.bug = bug

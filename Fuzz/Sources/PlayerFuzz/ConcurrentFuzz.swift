@@ -2,7 +2,6 @@ import Dispatch
 import PlayerEngine
 import PlayerState
 import PlayerTesting
-import Synchronization
 
 /// The multi-threaded mode: several threads send random intents and reports
 /// to one ``Player`` at once (some reports armed to be sent by the engine
@@ -74,9 +73,9 @@ public enum ConcurrentFuzz {
 
   static func runRound(seed: UInt64, threads: Int, eventsPerThread: Int) -> FuzzViolation? {
     let engine = FuzzEngine()
-    let order = Mutex<[PlaybackEvent]>([])
+    let order = Locked<[PlaybackEvent]>([])
     let player = Player(engine: engine) { step in order.withLock { $0.append(step.event) } }
-    let direct = Mutex(0)
+    let direct = Locked(0)
     DispatchQueue.concurrentPerform(iterations: threads) { thread in
       var random = SplitMix64(seed: SplitMix64.caseSeed(run: seed, case: thread))
       var sent = 0

@@ -1,6 +1,5 @@
 public import PlayerEngine
 public import PlayerState
-import Synchronization
 
 /// The engine the harness gives each player under test: it records every
 /// command, and sends the reports the fuzz case scripts from inside
@@ -16,7 +15,7 @@ public final class FuzzEngine: PlaybackEngine {
     var sent: [EngineReport] = []
   }
 
-  private let log = Mutex(Log())
+  private let log = Locked(Log())
 
   /// An engine with an empty log.
   public init() {

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
+import PlayerEngine
 import PlayerFuzz
-import Synchronization
 import Testing
 
 /// The long runs Fuzz/ci.sh starts. They do nothing under a plain `swift test`
@@ -30,7 +30,7 @@ import Testing
   @Test(.enabled(if: budget != nil))
   func randomRunsWithFullCoverage() {
     let seconds = Self.budget ?? 0
-    let results = Mutex<[FuzzResult]>([])
+    let results = Locked<[FuzzResult]>([])
     DispatchQueue.concurrentPerform(iterations: max(1, Self.seeds)) { index in
       let seed = Self.firstSeed + UInt64(index)
       let configuration = FuzzConfiguration(
