@@ -6,7 +6,7 @@ import PackageDescription
 // observes the state. Uses the root package by path.
 let package = Package(
   name: "Basic",
-  platforms: [.macOS(.v15)],
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   dependencies: [
     .package(name: "Playhead", path: "../..")
   ],

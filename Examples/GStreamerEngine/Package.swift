@@ -11,7 +11,7 @@ let settings: [SwiftSetting] = [
 
 let package = Package(
   name: "GStreamerEngine",
-  platforms: [.macOS(.v15)],
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     .library(name: "GStreamerEngine", targets: ["GStreamerEngine"])
   ],

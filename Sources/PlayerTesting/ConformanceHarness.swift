@@ -2,15 +2,31 @@ import Dispatch
 import PlayerEngine
 import PlayerState
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Drives one engine for ``EngineConformance``: executes commands one at a
 /// time the way a ``Player`` does, records every report, judges each one as
 /// it arrives, and lets the kit wait for a condition.
 ///
 /// Commands are executed like ``Player`` executes them: never two at once;
 /// the first sender drains the queue, and a command sent while another runs
-/// (from inside `execute`, or from a report callback on another thread) is
-/// queued and run by the thread already draining. The harness's lock is never
-/// held while the engine runs, so re-entrant reports cannot deadlock on it.
+/// (from inside `execute`) is queued and run by the thread already draining.
+/// The harness's lock is never held while the engine runs, so re-entrant
+/// reports cannot deadlock on it.
+///
+/// One difference makes the kit deterministic where a `Player` is not: when
+/// the `ready` of the re-entrant check comes from another thread while a
+/// command is still finishing, the reporting thread waits for that command
+/// to return and then runs `start` itself. A `Player` would run it on the
+/// reporting thread only if that thread came a moment later; the kit always
+/// takes that path, so an engine that holds a lock while reporting is named
+/// on every run, not on some.
 final class ConformanceHarness: Sendable {
   private let engine: any PlaybackEngine
   private let timing: EngineConformance.Timing
@@ -47,22 +63,36 @@ final class ConformanceHarness: Sendable {
   }
 
   /// Runs queued commands until the queue is empty, unless another thread is
-  /// already doing so (that thread will run them).
+  /// already doing so (that thread will run them). Hands the queue over to a
+  /// reporting thread that asked for it (see ``receive(_:)``).
   private func drain() {
+    let thread = ThreadID.current
     var job = state.withLock { state -> (Int, EngineCommand)? in
       guard !state.draining, let first = state.dequeue() else { return nil }
       state.draining = true
+      state.executing = Executing(thread: thread, command: first.1)
       return first
     }
     while let (id, command) = job {
       engine.execute(command, reports: sink)
-      let (next, due) = state.withLock { state in
+      let (next, due, handOff) = state.withLock { state -> AfterReturn in
+        state.executing = nil
         state.returned(id, command)
+        if let handOff = state.handOff {
+          state.handOff = nil
+          state.draining = false
+          return (nil, state.satisfiedWaiters(), handOff)
+        }
         let next = state.dequeue()
-        if next == nil { state.draining = false }
-        return (next, state.satisfiedWaiters())
+        if let next {
+          state.executing = Executing(thread: thread, command: next.1)
+        } else {
+          state.draining = false
+        }
+        return (next, state.satisfiedWaiters(), nil)
       }
       for waiter in due { waiter.resume(returning: true) }
+      handOff?.signal()
       job = next
     }
   }
@@ -70,13 +100,52 @@ final class ConformanceHarness: Sendable {
   // MARK: Reports
 
   private func receive(_ report: EngineReport) {
-    let (reentrant, due) = state.withLock { state in
-      (state.judge(report), state.satisfiedWaiters())
+    let thread = ThreadID.current
+    typealias Decision = (AfterReport, [CheckedContinuation<Bool, Never>])
+    let (action, due) = state.withLock { state -> Decision in
+      let executing = state.executing.flatMap { $0.thread == thread ? $0.command : nil }
+      guard state.judge(report, insideExecute: executing) else {
+        return (.nothing, state.satisfiedWaiters())
+      }
+      // The re-entrant check's `start` is queued. Run it as a Player would.
+      if !state.draining { return (.drain, state.satisfiedWaiters()) }
+      // From inside `execute`: the draining thread (this one) runs it after.
+      if executing != nil { return (.nothing, state.satisfiedWaiters()) }
+      let handOff = DispatchSemaphore(value: 0)
+      state.handOff = handOff
+      return (.takeOver(handOff), state.satisfiedWaiters())
     }
     for waiter in due { waiter.resume(returning: true) }
-    // A Player that is not busy processes the report on the reporting thread
-    // and executes the resulting command right there, inside the callback.
-    if reentrant { drain() }
+    switch action {
+    case .nothing:
+      break
+    case .drain:
+      // A Player that is not busy processes the report on the reporting
+      // thread and executes the resulting command right there.
+      drain()
+    case .takeOver(let handOff):
+      // Another thread is finishing a command (an engine thread reporting
+      // just as `execute` returns). Wait for it, then drive from here.
+      if handOff.wait(timeout: .now() + .nanoseconds(handOffTimeout)) == .timedOut {
+        let abandoned = state.withLock { state in
+          guard state.handOff === handOff else { return false }
+          state.handOff = nil
+          return true
+        }
+        // Still not handed over: the draining thread will run the command.
+        if abandoned { return }
+      }
+      drain()
+    }
+  }
+
+  /// How long a reporting thread waits for a command to return before
+  /// leaving its own command to the draining thread.
+  private var handOffTimeout: Int {
+    switch timing {
+    case .realTime(let timeout, _): timeout.clampedNanoseconds
+    case .driven: Duration.seconds(5).clampedNanoseconds
+    }
   }
 
   // MARK: Checks' access to the record
@@ -143,6 +212,10 @@ extension ConformanceHarness {
     var record = Record()
     var queue: [(Int, EngineCommand)] = []
     var draining = false
+    /// The command inside `execute` right now, and the thread running it.
+    var executing: Executing?
+    /// Set by a reporting thread that waits to run the queue itself.
+    var handOff: DispatchSemaphore?
     var nextCommand = 0
     var waiters: [Waiter] = []
     var nextWaiter = 0
@@ -166,16 +239,14 @@ extension ConformanceHarness {
 
     mutating func returned(_ id: Int, _ command: EngineCommand) {
       record.returned.insert(id)
-      if case .stop(let load) = command, record.issued[load.token] != nil,
-        record.blameAfterStop[load.token] == nil
-      {
-        record.blameAfterStop[load.token] = .noReportAfterStop
+      if case .stop(let load) = command, record.issued[load.token] != nil {
+        record.stopped.insert(load.token)
       }
     }
 
     /// Records and judges a report; true when it asks for a re-entrant command.
-    mutating func judge(_ report: EngineReport) -> Bool {
-      record.judge(report)
+    mutating func judge(_ report: EngineReport, insideExecute: EngineCommand?) -> Bool {
+      record.judge(report, insideExecute: insideExecute)
       guard case .ready(let load) = report, load == record.reentrantLoad,
         record.reentrantCommand == nil
       else { return false }
@@ -208,5 +279,36 @@ extension ConformanceHarness {
       }
       return due
     }
+  }
+}
+
+/// What the draining thread does once a command returned: the next command
+/// to run, the waiters to resume, and the reporting thread to hand over to.
+private typealias AfterReturn = (
+  next: (Int, EngineCommand)?, due: [CheckedContinuation<Bool, Never>], handOff: DispatchSemaphore?
+)
+
+/// What a reporting thread does once the harness's lock is released.
+private enum AfterReport {
+  case nothing
+  case drain
+  case takeOver(DispatchSemaphore)
+}
+
+/// The command inside `execute`, and the thread running it.
+private struct Executing: Sendable {
+  let thread: UInt
+  let command: EngineCommand
+}
+
+/// The calling thread's identity, to tell a report sent from inside
+/// `execute` (on the thread running it) from one sent by another thread.
+private enum ThreadID {
+  static var current: UInt {
+    #if canImport(Glibc)
+      UInt(pthread_self())  // pthread_t is an integer on glibc
+    #else
+      UInt(bitPattern: pthread_self())  // a pointer on Darwin and musl
+    #endif
   }
 }

@@ -10,8 +10,9 @@ struct Record: Sendable {
   var issued: [LoadToken: Load] = [:]
   /// Tokens the kit named without ever loading them.
   var neverLoaded: Set<LoadToken> = []
-  /// Tokens whose `stop` has returned, with the promise a later report breaks.
-  var blameAfterStop: [LoadToken: EnginePromise] = [:]
+  /// Tokens of issued loads whose `stop` has returned: any later report for
+  /// them is a late callback, absorbed.
+  var stopped: Set<LoadToken> = []
   /// The `ready` and `failed` reports of each load, in arrival order.
   var answers: [LoadToken: [EngineReport]] = [:]
   /// The seek ids sent for each load.
@@ -38,44 +39,59 @@ struct Record: Sendable {
     if issued[command.load.token] == nil { neverLoaded.insert(command.load.token) }
   }
 
-  /// Records a report and the promises it breaks, if any.
-  mutating func judge(_ engineReport: EngineReport) {
+  /// Records a report: the promise it breaks, or the absorbed breach it is,
+  /// if any.
+  /// - Parameters:
+  ///   - engineReport: the report.
+  ///   - insideExecute: the command whose `execute` was running on the
+  ///     reporting thread when the report came, if any.
+  mutating func judge(_ engineReport: EngineReport, insideExecute: EngineCommand?) {
     report.transcript.append(engineReport.description)
+    if let command = insideExecute {
+      report.note(.reportFromInsideExecute, "\(engineReport) from inside execute(\(command))")
+    }
     let load = engineReport.load
     let token = load.token
-    if let blame = blameAfterStop[token] {
-      violate(blame, "\(engineReport) after stop(\(load)) returned")
-    } else if neverLoaded.contains(token) {
-      violate(.unknownLoadHarmless, "\(engineReport) for a load that was never loaded")
-    } else if let issuedLoad = issued[token], issuedLoad != load {
-      violate(
+    if neverLoaded.contains(token) {
+      return report.note(.reportForUnloadedToken, "\(engineReport) for a load never loaded")
+    }
+    guard let issuedLoad = issued[token] else {
+      return violate(.reportNamesIssuedLoad, "\(engineReport) names token \(token), never issued")
+    }
+    guard issuedLoad == load else {
+      return violate(
         .reportNamesIssuedLoad, "\(engineReport) names token \(token), loaded as \(issuedLoad)")
-    } else if issued[token] == nil {
-      violate(.reportNamesIssuedLoad, "\(engineReport) names token \(token), never issued")
+    }
+    if stopped.contains(token) {
+      return report.note(.reportAfterStop, "\(engineReport) after stop(\(load)) returned")
     }
 
     switch engineReport {
     case .ready, .failed:
-      judgeAnswer(engineReport)
+      if isRepeated(answer: engineReport) {
+        let earlier = (answers[token] ?? []).map(\.description).joined(separator: ", ")
+        report.note(.repeatedReport, "\(engineReport) after \(earlier)")
+      }
       answers[token, default: []].append(engineReport)
     case .seekCompleted(_, let seek):
-      seeksCompleted[token, default: []].append(seek)
-      if issued[token] != nil, seeksSent[token]?.contains(seek) != true {
+      if seeksCompleted[token]?.contains(seek) == true {
+        report.note(.repeatedReport, "\(engineReport) a second time")
+      } else if seeksSent[token]?.contains(seek) != true {
         violate(
           .seekCompletionCarriesSeekID, "\(engineReport), but no seek with that id was sent")
       }
+      seeksCompleted[token, default: []].append(seek)
     case .stalled, .resumed, .reachedEnd:
       break
     }
   }
 
-  private mutating func judgeAnswer(_ answer: EngineReport) {
+  /// True for a second answer, except one `failed` after `ready` (a later failure).
+  private func isRepeated(answer: EngineReport) -> Bool {
     let earlier = answers[answer.load.token] ?? []
-    if let failure = earlier.first(where: { if case .failed = $0 { true } else { false } }) {
-      violate(.loadAnsweredOnce, "\(answer) after \(failure)")
-    } else if case .ready = answer, !earlier.isEmpty {
-      violate(.loadAnsweredOnce, "\(answer) a second time")
-    }
+    if earlier.isEmpty { return false }
+    if case .failed = answer, earlier.count == 1, case .ready = earlier[0] { return false }
+    return true
   }
 
   mutating func violate(_ promise: EnginePromise, _ detail: String) {

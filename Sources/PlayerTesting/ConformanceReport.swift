@@ -1,52 +1,9 @@
-/// One promise of the engine contract that ``EngineConformance`` checks.
-///
-/// The raw value is the promise's name, as printed in a ``ConformanceReport``:
-/// `loadAnsweredOnce`, `noReportAfterStop`… Cases are listed in the order the
-/// kit checks them.
-public enum EnginePromise: String, CaseIterable, Hashable, Sendable, Codable,
-  CustomStringConvertible
-{
-  /// `execute` returns within the timeout: it never blocks waiting for a report.
-  case executeReturnsPromptly
-  /// Every load is answered with exactly one `ready` or `failed` for its load: not
-  /// none, not two, no `ready` after a `failed` (a `failed` after `ready` is a
-  /// later failure, and allowed once).
-  case loadAnsweredOnce
-  /// Every report names a load that was issued: its token was loaded, with that media.
-  case reportNamesIssuedLoad
-  /// Nothing is reported for a load once its `stop` has returned.
-  case noReportAfterStop
-  /// A command sent from inside the engine's own report callback, on the reporting
-  /// thread, is executed and returns. A ``PlayerEngine/Player`` does exactly this
-  /// whenever a report arrives while no other thread is driving it: the engine
-  /// must not hold a lock of its own while it reports.
-  case commandFromReportCallback
-  /// Every `seekCompleted` carries a seek id the load was sent, and the newest
-  /// seek of a load completes with its own id.
-  case seekCompletionCarriesSeekID
-  /// A load stopped while still buffering never reports `ready` (or anything)
-  /// afterwards, and the engine answers the next load.
-  case stopDuringBufferingStops
-  /// Commands naming a load that was never issued return, report nothing, and
-  /// leave the engine working.
-  case unknownLoadHarmless
-  /// Commands naming a load that was already stopped return, report nothing for
-  /// it, and leave the current load working (its seek still completes).
-  case stoppedLoadHarmless
-  /// A load of media the engine cannot play is answered with `failed`, not
-  /// `ready`. Checked only when the configuration names unplayable media.
-  case unplayableMediaFails
-
-  /// The promise's name, as in `noReportAfterStop`.
-  public var description: String { rawValue }
-}
-
 /// One broken promise, with what the kit saw.
 public struct ConformanceViolation: Hashable, Sendable, CustomStringConvertible {
   /// The promise the engine broke.
   public let promise: EnginePromise
   /// What happened, in the compact forms of commands and reports, as in
-  /// `ready(media#3) after stop(media#3) returned`.
+  /// `load(media#1) got no ready or failed within 5.0 seconds`.
   public let detail: String
 
   /// A violation.
@@ -58,12 +15,38 @@ public struct ConformanceViolation: Hashable, Sendable, CustomStringConvertible 
     self.detail = detail
   }
 
-  /// `noReportAfterStop: ready(media#3) after stop(media#3) returned`.
+  /// `loadAnswered: load(media#1) got no ready or failed within 5.0 seconds`.
   public var description: String { "\(promise): \(detail)" }
 }
 
+/// A breach the machine absorbs, counted: how often the kit saw it and the
+/// first time, as evidence.
+public struct ConformanceNote: Hashable, Sendable, CustomStringConvertible {
+  /// What the engine did.
+  public let breach: AbsorbedBreach
+  /// How many times the kit saw it.
+  public var count: Int
+  /// The first occurrence, as in `ready(media#3) after stop(media#3) returned`.
+  public let first: String
+
+  /// A note.
+  /// - Parameters:
+  ///   - breach: what the engine did.
+  ///   - count: how many times.
+  ///   - first: the first occurrence.
+  public init(_ breach: AbsorbedBreach, count: Int, first: String) {
+    self.breach = breach
+    self.count = count
+    self.first = first
+  }
+
+  /// `reportAfterStop ×2, first: ready(media#3) after stop(media#3) returned`.
+  public var description: String { "\(breach) ×\(count), first: \(first)" }
+}
+
 /// The outcome of running ``EngineConformance`` against an engine: which
-/// promises were checked, which were broken and how.
+/// promises were checked, which were broken and how, and the breaches the
+/// machine absorbs, counted.
 ///
 /// ```swift
 /// let report = await EngineConformance(configuration).run(against: MyEngine())
@@ -72,6 +55,9 @@ public struct ConformanceViolation: Hashable, Sendable, CustomStringConvertible 
 public struct ConformanceReport: Hashable, Sendable, CustomStringConvertible {
   /// Every broken promise observation, in the order the kit saw them.
   public var violations: [ConformanceViolation] = []
+  /// The absorbed breaches, one note per kind, in ``AbsorbedBreach``
+  /// declaration order. They do not fail the engine.
+  public var notes: [ConformanceNote] = []
   /// The promises the kit exercised, in check order.
   public var checked: [EnginePromise] = []
   /// Promises the kit could not exercise, with why (for example, the engine
@@ -90,13 +76,20 @@ public struct ConformanceReport: Hashable, Sendable, CustomStringConvertible {
     return EnginePromise.allCases.filter(names.contains)
   }
 
-  /// The broken promises' names, as in `["noReportAfterStop"]`.
+  /// The broken promises' names, as in `["loadAnswered"]`.
   public var brokenNames: [String] { broken.map(\.rawValue) }
 
-  /// True when no promise was broken and none was skipped.
+  /// How many times each absorbed breach was seen, as in `[.reportAfterStop: 2]`.
+  public var absorbed: [AbsorbedBreach: Int] {
+    Dictionary(uniqueKeysWithValues: notes.map { ($0.breach, $0.count) })
+  }
+
+  /// True when no promise was broken and none was skipped. Notes do not count:
+  /// an engine that reports late after `stop` conforms.
   public var conforms: Bool { violations.isEmpty && skipped.isEmpty }
 
-  /// A few lines: the verdict, then each violation and each skipped promise.
+  /// A few lines: the verdict, each violation, each skipped promise, then
+  /// each note.
   public var description: String {
     var lines: [String] = []
     if violations.isEmpty {
@@ -108,10 +101,28 @@ public struct ConformanceReport: Hashable, Sendable, CustomStringConvertible {
     for promise in EnginePromise.allCases {
       if let reason = skipped[promise] { lines.append("  skipped \(promise): \(reason)") }
     }
+    if !notes.isEmpty {
+      lines.append("notes (absorbed by the machine, not failures):")
+      lines += notes.map { "  \($0)" }
+    }
     return lines.joined(separator: "\n")
   }
 
   mutating func record(_ violation: ConformanceViolation) {
     violations.append(violation)
   }
+
+  mutating func note(_ breach: AbsorbedBreach, _ detail: String) {
+    if let index = notes.firstIndex(where: { $0.breach == breach }) {
+      notes[index].count += 1
+      return
+    }
+    notes.append(ConformanceNote(breach, count: 1, first: detail))
+    notes.sort { $0.breach.order < $1.breach.order }
+  }
+}
+
+extension AbsorbedBreach {
+  /// The position in declaration order.
+  fileprivate var order: Int { Self.allCases.firstIndex(of: self) ?? 0 }
 }

@@ -56,6 +56,10 @@ struct RealTimeFaultTests {
       ])
   }
 
+  /// Deterministic: however late the engine thread's `ready` comes, even
+  /// while the kit is still finishing `execute(load)`, the kit runs `start`
+  /// on the reporting thread (waiting for `load` to finish first if need be),
+  /// so the engine's lock always deadlocks it.
   @Test func lockHeldWhileReportingIsNamed() async {
     let engine = LockHoldingEngine()
     let report = await Self.patientKit.run(against: engine)

@@ -1,6 +1,5 @@
 import PlayerEngine
 import PlayerState
-import Synchronization
 
 /// The engine adapter: translates Playhead's commands into the backend's
 /// calls, and the backend's callbacks into reports that carry the load.
@@ -17,7 +16,7 @@ final class BackendEngine: PlaybackEngine {
   }
 
   private let backend: FakeBackend
-  private let slots = Mutex<[Load: Slot]>([:])
+  private let slots = Protected<[Load: Slot]>([:])
 
   init(backend: FakeBackend) {
     self.backend = backend

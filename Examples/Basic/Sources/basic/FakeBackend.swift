@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Stands in for a media library with a callback API, the kind of thing an
 /// engine adapter wraps (AVPlayer, ExoPlayer, a game engine's audio system).
@@ -29,7 +28,7 @@ final class FakeBackend: Sendable {
   private let queue = DispatchQueue(label: "fake-backend")
   private let duration: Int
   private let openDelay: Int
-  private let items = Mutex<(next: Int, states: [Int: ItemState])>((0, [:]))
+  private let items = Protected<(next: Int, states: [Int: ItemState])>((0, [:]))
 
   /// A backend whose media last `duration` ms and take `openDelay` ms to open.
   init(duration: Int = 300, openDelay: Int = 30) {

@@ -1,0 +1,80 @@
+/// A promise of the engine contract that the machine relies on, checked by
+/// ``EngineConformance``: breaking one fails the kit.
+///
+/// The raw value is the promise's name, as printed in a ``ConformanceReport``:
+/// `loadAnswered`, `seekCompletionCarriesSeekID`… Cases are listed in the
+/// order the kit checks them. What the machine tolerates instead is an
+/// ``AbsorbedBreach``: the kit counts those as notes and passes the engine.
+/// The whole contract is in `docs/engine-contract.md`.
+public enum EnginePromise: String, CaseIterable, Hashable, Sendable, Codable,
+  CustomStringConvertible
+{
+  /// `execute` returns within the timeout: it never blocks waiting for a
+  /// report. A ``PlayerEngine/Player`` runs commands on the thread that drives
+  /// it; a command that never returns wedges the player.
+  case executeReturnsPromptly
+  /// Every load is answered with a `ready` or a `failed` for that load. The
+  /// machine leaves buffering only on an answer (or a watchdog expiry), and
+  /// acts on the first one: later answers are absorbed
+  /// (``AbsorbedBreach/repeatedReport``).
+  case loadAnswered
+  /// Every report names a load it was sent a command for: that token, with
+  /// that media. A report with a wrong token or media is ignored by the
+  /// machine, so the load it was meant for is never answered.
+  case reportNamesIssuedLoad
+  /// A command sent from inside the engine's own report callback, on the
+  /// reporting thread, is executed and returns. A ``PlayerEngine/Player`` does
+  /// exactly this whenever a report arrives while no other thread is driving
+  /// it: the engine must not hold a lock of its own while it reports.
+  case commandFromReportCallback
+  /// Every `seekCompleted` carries a seek id the load was sent, and the newest
+  /// seek of a load completes with its own id: the machine keeps a seek
+  /// pending until its own id completes.
+  case seekCompletionCarriesSeekID
+  /// After a load is stopped while still buffering, the engine answers the
+  /// next load. (Anything it still reports for the stopped load is absorbed:
+  /// ``AbsorbedBreach/reportAfterStop``.)
+  case stopDuringBufferingStops
+  /// Commands naming a load that was never issued return and leave the engine
+  /// working: the next load is answered.
+  case unknownLoadHarmless
+  /// Commands naming a load that was already stopped return and leave the
+  /// current load working: its seek still completes.
+  case stoppedLoadHarmless
+  /// A load of media the engine cannot play is answered with `failed`, not
+  /// `ready`. Checked only when the configuration names unplayable media.
+  case unplayableMediaFails
+
+  /// The promise's name, as in `loadAnswered`.
+  public var description: String { rawValue }
+}
+
+/// A breach of the engine contract that the machine absorbs: the kit reports
+/// it as a note with a count, and the engine still passes.
+///
+/// Each is harmless to a ``PlayerEngine/Player`` because every report carries
+/// the identity of the load (and seek) it is about, and the machine ignores a
+/// report that does not match its current load and stage. Real back ends do
+/// these things; an adapter needs no lock held while reporting to avoid them.
+public enum AbsorbedBreach: String, CaseIterable, Hashable, Sendable, Codable,
+  CustomStringConvertible
+{
+  /// A report for a load after its `stop` returned: a late callback. The
+  /// machine ignores it as `staleLoad` (or, if the load is still current,
+  /// as `unexpected` for its stage).
+  case reportAfterStop
+  /// A report for a load token the engine was sent commands for but never
+  /// loaded. The machine ignores it (`neverIssuedLoad` or `staleLoad`).
+  case reportForUnloadedToken
+  /// A report the load already had: a second `ready` or `failed` (other than
+  /// one `failed` after `ready`, a later failure), or a seek completed twice.
+  /// The machine acts on the first and ignores the rest as `unexpected`.
+  case repeatedReport
+  /// A report sent synchronously from inside `execute`, on the thread running
+  /// it. The player queues it and processes it right after the current
+  /// transition, never recursively.
+  case reportFromInsideExecute
+
+  /// The breach's name, as in `reportAfterStop`.
+  public var description: String { rawValue }
+}
