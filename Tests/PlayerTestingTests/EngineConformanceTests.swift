@@ -6,7 +6,8 @@ import Testing
 
 /// Every promise the kit checks when no unplayable media is configured, in check order.
 private let allButUnplayable: [EnginePromise] = [
-  .executeReturnsPromptly, .loadAnswered, .reportNamesIssuedLoad, .commandFromReportCallback, .seekCompletionCarriesSeekID, .stopDuringBufferingStops,
+  .executeReturnsPromptly, .loadAnswered, .reportNamesIssuedLoad, .commandFromReportCallback,
+  .seekCompletionCarriesSeekID, .stopDuringBufferingStops,
   .unknownLoadHarmless, .stoppedLoadHarmless,
 ]
 
