@@ -1,7 +1,7 @@
 import PlayerEngine
 import PlayerState
 
-/// Runs a ``Scenario`` through the real ``Player`` driving a ``FakeMediaEngine``,
+/// Runs a ``Scenario`` through the real ``PlayerEngine/Player`` driving a ``FakeMediaEngine``,
 /// with the player's watchdog on the same ``VirtualClock``.
 ///
 /// Each script line runs in order; `wait` advances the clock and delivers the

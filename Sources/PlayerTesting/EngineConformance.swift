@@ -2,13 +2,13 @@ public import PlayerEngine
 public import PlayerState
 
 /// The engine conformance kit: one contract test that a back-end author runs
-/// against their own ``PlaybackEngine`` adapter.
+/// against their own ``PlayerEngine/PlaybackEngine`` adapter.
 ///
-/// The kit drives the engine directly, the way a ``Player`` does (one command
+/// The kit drives the engine directly, the way a ``PlayerEngine/Player`` does (one command
 /// at a time; a command sent from a report callback runs on the reporting
 /// thread), with load tokens it chooses, including tokens never loaded and
 /// tokens already stopped, which a `Player` never sends. It records every
-/// report through a ``ReportSink``, judges each one as it arrives, and returns
+/// report through a ``PlayerEngine/ReportSink``, judges each one as it arrives, and returns
 /// a ``ConformanceReport``. It imports no test framework: assert on the
 /// report with whichever you use.
 ///
@@ -67,7 +67,7 @@ public struct EngineConformance: Sendable {
   /// What the kit loads and how it waits.
   public struct Configuration: Sendable {
     /// Media the engine can load and play: a URL, a path or a catalogue id,
-    /// as the engine understands ``MediaID``. Every load of the kit uses it.
+    /// as the engine understands ``PlayerState/MediaID``. Every load of the kit uses it.
     public var media: MediaID
     /// Media the engine cannot play (a missing file), to check that its load
     /// fails; nil skips ``EnginePromise/unplayableMediaFails``.

@@ -12,7 +12,7 @@ public protocol ByteSource {
   var isExhausted: Bool { get }
 }
 
-/// The bytes of a seeded ``SplitMix64``, eight per draw.
+/// The bytes of a seeded ``PlayerTesting/SplitMix64``, eight per draw.
 public struct RandomBytes: ByteSource, Sendable {
   private var generator: SplitMix64
   private var buffer: UInt64 = 0

@@ -4,7 +4,7 @@ import PlayerState
 import PlayerTesting
 
 /// The multi-threaded mode: several threads send random intents and reports
-/// to one ``Player`` at once (some reports armed to be sent by the engine
+/// to one ``PlayerEngine/Player`` at once (some reports armed to be sent by the engine
 /// from inside whichever command runs next, on whichever thread is driving),
 /// and the engine log is checked afterwards
 /// against the contract replayed in the order the player processed events.

@@ -233,7 +233,7 @@ public struct Exploration: Sendable, CustomStringConvertible {
   public var seconds: Double
   /// The shortest failing sequence, if any.
   public var counterexample: FuzzFailure?
-  /// The declared transitions (``TransitionTable/accepted``) the search never took.
+  /// The declared transitions (``PlayerState/TransitionTable/accepted``) the search never took.
   public var unreached: [TransitionTable.Row]
 
   /// Whether no property broke and every declared transition was reached.

@@ -1,7 +1,7 @@
 public import PlayerState
 
 /// What a run exercised: hits per (state kind × event kind), and which of the
-/// machine's declared transitions (``TransitionTable/accepted``) it reached.
+/// machine's declared transitions (``PlayerState/TransitionTable/accepted``) it reached.
 public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
   private var hits = [Int](repeating: 0, count: Self.kinds.count * Self.events.count)
   private var reached = [Bool](repeating: false, count: Self.keyCount)

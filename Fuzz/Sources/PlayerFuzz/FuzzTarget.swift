@@ -1,9 +1,9 @@
 public import PlayerEngine
 public import PlayerState
 
-/// A player under test: anything that takes ``PlaybackEvent``s and drives a
-/// ``PlaybackEngine``. Conform your own player or engine adapter to point the
-/// harness at it; ``PlayerTarget`` adapts Playhead's ``Player``.
+/// A player under test: anything that takes ``PlayerState/PlaybackEvent``s and drives a
+/// ``PlayerEngine/PlaybackEngine``. Conform your own player or engine adapter to point the
+/// harness at it; ``PlayerTarget`` adapts Playhead's ``PlayerEngine/Player``.
 ///
 /// The harness creates the engine (a recording ``FuzzEngine``), hands it to
 /// your ``FuzzSubject/make`` closure, sends events through ``send(_:)``, and
@@ -38,7 +38,7 @@ public struct FuzzObservation: Hashable, Sendable {
     self.seekPending = seekPending
   }
 
-  /// What a ``PlaybackState`` says about itself.
+  /// What a ``PlayerState/PlaybackState`` says about itself.
   /// - Parameter state: the state to read.
   public init(_ state: PlaybackState) {
     kind = state.kind
@@ -68,14 +68,14 @@ public struct FuzzSubject: Sendable {
     self.make = make
   }
 
-  /// Playhead's own ``Player``, without a watchdog timer (the harness sends
+  /// Playhead's own ``PlayerEngine/Player``, without a watchdog timer (the harness sends
   /// expiries itself).
   public static let player = FuzzSubject(name: "Player") { engine in
     PlayerTarget(Player(engine: engine))
   }
 }
 
-/// Adapts ``Player`` to ``FuzzTarget``.
+/// Adapts ``PlayerEngine/Player`` to ``FuzzTarget``.
 public final class PlayerTarget: FuzzTarget {
   /// The adapted player.
   public let player: Player
