@@ -39,6 +39,7 @@ let package = Package(
     .testTarget(
       name: "AVPlayerEngineCoreTests",
       dependencies: [
+        "AVPlayerEngine",
         "AVPlayerEngineCore",
         .product(name: "PlayerState", package: "Playhead"),
       ],
