@@ -31,12 +31,23 @@ package struct ItemMachine<Seek: Equatable & Sendable>: Sendable {
   /// playback to be able to keep up.
   package let streamed: Bool
 
-  private var itemReady = false
+  /// How far the load has come.
+  private enum Stage: Equatable {
+    /// The item is not `.readyToPlay` yet: seeks wait.
+    case opening
+    /// The item is `.readyToPlay`, but streamed and not able to keep up yet: `ready` waits.
+    case prerolling
+    /// `ready` was reported.
+    case ready
+    /// `failed` was reported: nothing more, ever.
+    case failed
+  }
+
+  private var stage = Stage.opening
   private var canKeepUp = false
   private var timeControl = TimeControl.paused
   private var wantsToPlay = false
-  private var readyReported = false
-  private var failed = false
+  /// `stalled` was reported and `resumed` not yet.
   private var stalled = false
   /// A stalled notification came while the player was not playing.
   private var stallNotified = false
@@ -58,7 +69,7 @@ package struct ItemMachine<Seek: Equatable & Sendable>: Sendable {
   /// Applies one of the machine's commands.
   /// - Returns: the actions to perform, in order.
   package mutating func execute(_ command: ItemCommand<Seek>) -> [ItemAction<Seek>] {
-    guard !failed else { return [] }
+    guard stage != .failed else { return [] }
     var actions: [ItemAction<Seek>]
     switch command {
     case .start:
@@ -69,7 +80,7 @@ package struct ItemMachine<Seek: Equatable & Sendable>: Sendable {
       wantsToPlay = false
       actions = [.pause]
     case .seek(let position, let seek):
-      guard itemReady else {
+      guard stage != .opening else {
         deferredSeek = (position, seek)
         return []
       }
@@ -83,14 +94,14 @@ package struct ItemMachine<Seek: Equatable & Sendable>: Sendable {
   /// Takes in one fact from AVFoundation.
   /// - Returns: the actions to perform, in order.
   package mutating func observe(_ fact: ItemFact<Seek>) -> [ItemAction<Seek>] {
-    guard !failed else { return [] }
+    guard stage != .failed else { return [] }
     var actions: [ItemAction<Seek>] = []
     switch fact {
     case .itemStatus(.unknown):
       break
     case .itemStatus(.readyToPlay):
-      guard !itemReady else { break }
-      itemReady = true
+      guard stage == .opening else { break }
+      stage = .prerolling
       if let (position, seek) = deferredSeek {
         deferredSeek = nil
         pendingSeek = seek
@@ -98,7 +109,7 @@ package struct ItemMachine<Seek: Equatable & Sendable>: Sendable {
       }
     case .itemStatus(.failed(let error)), .failedToPlayToEnd(let error),
       .playerFailed(let error):
-      failed = true
+      stage = .failed
       return [.report(.failed(error))]
     case .bufferingChanged(let canKeepUp):
       self.canKeepUp = canKeepUp
@@ -110,13 +121,13 @@ package struct ItemMachine<Seek: Equatable & Sendable>: Sendable {
       }
     case .playbackStalled(let now):
       timeControl = now
-      if now != .playing, readyReported, wantsToPlay { stallNotified = true }
+      if now != .playing, stage == .ready, wantsToPlay { stallNotified = true }
     case .seekFinished(let seek, _):
       guard seek == pendingSeek else { break }  // superseded: the newer one will answer
       pendingSeek = nil
       actions.append(.report(.seekCompleted(seek)))
     case .playedToEnd:
-      guard readyReported else { break }
+      guard stage == .ready else { break }
       stalled = false
       stallNotified = false
       atEnd = true
@@ -129,11 +140,11 @@ package struct ItemMachine<Seek: Equatable & Sendable>: Sendable {
   /// order in which facts arrive on the main queue does not matter).
   private mutating func settle() -> [ItemAction<Seek>] {
     var actions: [ItemAction<Seek>] = []
-    if !readyReported, itemReady, !streamed || canKeepUp || timeControl == .playing {
-      readyReported = true
+    if stage == .prerolling, !streamed || canKeepUp || timeControl == .playing {
+      stage = .ready
       actions.append(.report(.ready))
     }
-    guard readyReported else { return actions }
+    guard stage == .ready else { return actions }
     if !stalled, wantsToPlay, !atEnd,
       timeControl == .waiting(.toMinimizeStalls) || stallNotified
     {
