@@ -3,7 +3,8 @@
 # Debian machine with CI=true: installs GStreamer with apt-get, then
 #   1. builds and runs Examples/Basic and compares its output with expected-output.txt,
 #   2. runs the tests of Examples/GStreamerEngine (real pipelines, the conformance kit),
-#   3. builds Examples/AVPlayerEngine (an empty module off Apple platforms).
+#   3. runs the tests of Examples/AVPlayerEngine's pure core (its shell is empty off Apple
+#      platforms) and type-checks the shell against an AVFoundation stub (ShellTypecheck).
 # Any compiler warning in the examples fails it, as in the root build.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -45,7 +46,11 @@ step "GStreamerEngine: swift test (real pipelines, the conformance kit)"
 (cd GStreamerEngine && swift build --build-tests 2>&1 | tee "$log") && no_warnings "GStreamerEngine"
 (cd GStreamerEngine && swift test --skip-build)
 
-step "AVPlayerEngine: build (empty off Apple platforms)"
-(cd AVPlayerEngine && swift build 2>&1 | tee "$log") && no_warnings "AVPlayerEngine"
+step "AVPlayerEngine: swift test (the pure core; the AVFoundation shell is empty here)"
+(cd AVPlayerEngine && swift build --build-tests 2>&1 | tee "$log") && no_warnings "AVPlayerEngine"
+(cd AVPlayerEngine && swift test --skip-build)
+
+step "AVPlayerEngine: type-check the shell against the AVFoundation stub"
+(cd AVPlayerEngine/ShellTypecheck && swift build 2>&1 | tee "$log") && no_warnings "ShellTypecheck"
 
 step "examples finished in $(($(date +%s) - started)) s"

@@ -1,10 +1,22 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// A PlaybackEngine adapter over AVPlayer for Apple platforms. The source is
-// behind `#if canImport(AVFoundation)`: on Linux the module builds empty.
+// A PlaybackEngine adapter over AVPlayer for Apple platforms, in two layers:
+//   AVPlayerEngineCore  what AVFoundation said -> which reports to send and which
+//                       deferred player calls to make. Pure (standard library and
+//                       PlayerState), builds everywhere, tested on Linux.
+//   AVPlayerEngine      the shell: observes AVPlayer/AVPlayerItem, turns what it sees
+//                       into the core's facts, performs the core's actions on the main
+//                       actor. Behind `#if canImport(AVFoundation)`: empty on Linux.
+let settings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
 let package = Package(
   name: "AVPlayerEngine",
+  // The root package's floor (PlayerState, PlayerEngine) is macOS 15 / iOS 18 today; the
+  // adapter itself uses only API available since iOS 16 / macOS 13 (see README).
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .visionOS(.v2)],
   products: [
     .library(name: "AVPlayerEngine", targets: ["AVPlayerEngine"])
@@ -14,11 +26,23 @@ let package = Package(
   ],
   targets: [
     .target(
+      name: "AVPlayerEngineCore",
+      dependencies: [.product(name: "PlayerState", package: "Playhead")],
+      swiftSettings: settings),
+    .target(
       name: "AVPlayerEngine",
-      dependencies: [.product(name: "PlayerEngine", package: "Playhead")],
-      swiftSettings: [
-        .enableUpcomingFeature("ExistentialAny"),
-        .enableUpcomingFeature("InternalImportsByDefault"),
-      ])
+      dependencies: [
+        "AVPlayerEngineCore",
+        .product(name: "PlayerEngine", package: "Playhead"),
+      ],
+      swiftSettings: settings),
+    .testTarget(
+      name: "AVPlayerEngineCoreTests",
+      dependencies: [
+        "AVPlayerEngine",
+        "AVPlayerEngineCore",
+        .product(name: "PlayerState", package: "Playhead"),
+      ],
+      swiftSettings: settings),
   ]
 )

@@ -1,0 +1,66 @@
+// swift-format-ignore-file
+// (A stub of Apple API, for type-checking only; Apple documents these declarations.)
+// A stub of the AVFoundation API the shell uses, with the SDK's Swift signatures, so the
+// shell can be type-checked (not run) on Linux.
+@_exported import Foundation
+
+public struct CMTime: Sendable {
+  public init(value: Int64, timescale: Int32) {}
+  public static let zero = CMTime(value: 0, timescale: 1)
+}
+public final class NSKeyValueObservation: NSObject { public func invalidate() {} }
+public struct NSKeyValueObservingOptions: OptionSet, Sendable {
+  public let rawValue: UInt
+  public init(rawValue: UInt) { self.rawValue = rawValue }
+  public static let new = NSKeyValueObservingOptions(rawValue: 1)
+  public static let initial = NSKeyValueObservingOptions(rawValue: 4)
+}
+public struct NSKeyValueObservedChange<Value> { public let newValue: Value? }
+public protocol _KeyValueCodingAndObserving {}
+extension NSObject: _KeyValueCodingAndObserving {}
+extension _KeyValueCodingAndObserving {
+  public func observe<Value>(
+    _ keyPath: KeyPath<Self, Value>, options: NSKeyValueObservingOptions = [],
+    changeHandler: @escaping (Self, NSKeyValueObservedChange<Value>) -> Void
+  ) -> NSKeyValueObservation { NSKeyValueObservation() }
+}
+open class AVPlayerItem: NSObject {
+  public enum Status: Int, Sendable { case unknown, readyToPlay, failed }
+  public init(url: URL) {}
+  public var status: Status { .unknown }
+  public var error: (any Error)? { nil }
+  public var isPlaybackLikelyToKeepUp: Bool { false }
+  public var isPlaybackBufferFull: Bool { false }
+  public static let playbackStalledNotification = Notification.Name("s")
+  public static let didPlayToEndTimeNotification = Notification.Name("e")
+  public static let failedToPlayToEndTimeNotification = Notification.Name("f")
+}
+public let AVPlayerItemFailedToPlayToEndTimeErrorKey: String = "k"
+open class AVPlayer: NSObject {
+  public enum Status: Int, Sendable { case unknown, readyToPlay, failed }
+  public enum TimeControlStatus: Int, Sendable {
+    case paused, waitingToPlayAtSpecifiedRate, playing
+  }
+  public enum ActionAtItemEnd: Int, Sendable { case advance, pause, none }
+  public struct WaitingReason: Hashable, RawRepresentable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public static let toMinimizeStalls = WaitingReason(rawValue: "a")
+    public static let evaluatingBufferingRate = WaitingReason(rawValue: "b")
+    public static let noItemToPlay = WaitingReason(rawValue: "c")
+  }
+  public override init() {}
+  public var status: Status { .unknown }
+  public var error: (any Error)? { nil }
+  public var timeControlStatus: TimeControlStatus { .paused }
+  public var reasonForWaitingToPlay: WaitingReason? { nil }
+  public var actionAtItemEnd: ActionAtItemEnd = .pause
+  public var automaticallyWaitsToMinimizeStalling = true
+  public func play() {}
+  public func pause() {}
+  public func replaceCurrentItem(with item: AVPlayerItem?) {}
+  public func seek(
+    to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime,
+    completionHandler: @escaping @Sendable (Bool) -> Void
+  ) {}
+}

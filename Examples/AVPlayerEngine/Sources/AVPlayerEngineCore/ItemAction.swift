@@ -1,0 +1,30 @@
+/// What ``ItemMachine`` asks the shell to do, in order.
+package enum ItemAction<Seek: Equatable & Sendable>: Equatable, Sendable {
+  /// Send this report about the item's load.
+  case report(ItemSignal<Seek>)
+  /// Call `AVPlayer.play()`.
+  case play
+  /// Call `AVPlayer.pause()`.
+  case pause
+  /// Call `seek(to:toleranceBefore:toleranceAfter:completionHandler:)` now, exactly
+  /// (zero tolerance), and feed its completion back as
+  /// ``ItemFact/seekFinished(_:finished:)`` with this seek.
+  case seek(to: MediaPosition, Seek)
+}
+
+/// A report about the item's load, before it names the load: the shell's mapping
+/// (``ItemSignal/report(about:)``) adds the load identity.
+package enum ItemSignal<Seek: Equatable & Sendable>: Equatable, Sendable {
+  /// The load can play: report `ready`.
+  case ready
+  /// Playback is starved: report `stalled`.
+  case stalled
+  /// The stall is over: report `resumed`.
+  case resumed
+  /// The newest seek is done: report `seekCompleted` with its id.
+  case seekCompleted(Seek)
+  /// Playback reached the end: report `reachedEnd`.
+  case reachedEnd
+  /// The load failed with this error: report `failed`.
+  case failed(AVErrorDetail)
+}

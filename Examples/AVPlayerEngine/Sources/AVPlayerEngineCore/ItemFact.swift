@@ -1,0 +1,83 @@
+/// Something AVFoundation said about the player or the current item, as a value.
+///
+/// The shell reads each one on the main actor, from the *current* property values
+/// (not the KVO change's `new`, which may be stale by the time the main queue runs the
+/// handler), and feeds it to ``ItemMachine``. `Seek` is the shell's seek identity (the
+/// machine's `SeekID`); the core only compares it.
+package enum ItemFact<Seek: Equatable & Sendable>: Equatable, Sendable {
+  /// KVO `AVPlayerItem.status`.
+  case itemStatus(ItemStatus)
+  /// KVO `AVPlayerItem.isPlaybackLikelyToKeepUp` or `isPlaybackBufferFull` changed;
+  /// carries whether either is true now (a full buffer plays even when the
+  /// prediction says no: see `AVPlayer.WaitingReason.toMinimizeStalls`).
+  case bufferingChanged(canKeepUp: Bool)
+  /// KVO `AVPlayer.timeControlStatus` (with `reasonForWaitingToPlay`).
+  case timeControl(TimeControl)
+  /// `AVPlayerItem.playbackStalledNotification`, with the player's `timeControlStatus`
+  /// read when the main actor handles it: a notification that arrives after playback
+  /// went on again must not start a stall nobody will end.
+  case playbackStalled(now: TimeControl)
+  /// The completion handler of `seek(to:toleranceBefore:toleranceAfter:completionHandler:)`
+  /// for this seek ran with `finished`.
+  case seekFinished(Seek, finished: Bool)
+  /// `AVPlayerItem.didPlayToEndTimeNotification`.
+  case playedToEnd
+  /// `AVPlayerItem.failedToPlayToEndTimeNotification`, with the error under
+  /// `AVPlayerItemFailedToPlayToEndTimeErrorKey` (not `item.error`, which is nil unless
+  /// the item's status is `.failed`).
+  case failedToPlayToEnd(AVErrorDetail)
+  /// KVO `AVPlayer.status` became `.failed` (for example after a media services reset),
+  /// with `player.error`. The player cannot play anything any more.
+  case playerFailed(AVErrorDetail)
+}
+
+/// `AVPlayerItem.Status`, with the item's error when it failed.
+package enum ItemStatus: Equatable, Sendable {
+  /// `.unknown`: not loaded yet.
+  case unknown
+  /// `.readyToPlay`: the item can be played and seeked.
+  case readyToPlay
+  /// `.failed`, with `item.error`: "the item no longer plays due to an error".
+  case failed(AVErrorDetail)
+}
+
+/// `AVPlayer.TimeControlStatus`, with the reason while waiting.
+package enum TimeControl: Equatable, Sendable {
+  /// `.paused`: rate 0, by `pause()`, the end of the item, an interruption, or a
+  /// stall in file-based playback.
+  case paused
+  /// `.waitingToPlayAtSpecifiedRate` with `reasonForWaitingToPlay`.
+  case waiting(WaitingReason)
+  /// `.playing`: the clock is moving.
+  case playing
+}
+
+/// `AVPlayer.WaitingReason`, the cases this adapter tells apart.
+package enum WaitingReason: Equatable, Sendable {
+  /// `.toMinimizeStalls`: not enough media to play without stalling. This is the
+  /// buffering a user sees; the adapter reports it as a stall.
+  case toMinimizeStalls
+  /// `.evaluatingBufferingRate`: a brief measurement before playback starts. Apple's
+  /// documentation recommends not showing it as waiting; not a stall.
+  case evaluatingBufferingRate
+  /// `.noItemToPlay`: the player has no current item (between loads).
+  case noItemToPlay
+  /// Any other reason (an interstitial event, coordinated playback, a newer one, or
+  /// none given): the media is not starved, so not a stall.
+  case other
+}
+
+/// A command of the machine's, as far as the item is concerned. `load` and `stop` are
+/// the shell's alone: they make and drop the item, and with it the ``ItemMachine``.
+package enum ItemCommand<Seek: Equatable & Sendable>: Equatable, Sendable {
+  /// `start(L)`: the user wants to play.
+  case start
+  /// `pause(L)`: the user wants to be paused.
+  case pause
+  /// `seek(L, t, s)`.
+  case seek(to: MediaPosition, Seek)
+}
+
+/// A position to seek to, in milliseconds (the machine's `MediaTime`, kept as a plain
+/// number here so the core's inputs do not depend on how the machine spells time).
+package typealias MediaPosition = Int64

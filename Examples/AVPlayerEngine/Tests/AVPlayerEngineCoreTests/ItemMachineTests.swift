@@ -1,0 +1,168 @@
+import AVPlayerEngineCore
+import PlayerState
+import Testing
+
+/// A documented AVFoundation sequence and the reports and player calls it must produce.
+struct Sequence: CustomTestStringConvertible, Sendable {
+  let name: String
+  var streamed = false
+  let steps: [Step]
+  let expected: [String]
+
+  var testDescription: String { name }
+}
+
+/// The adapter's signal-to-report rules, one documented sequence each (issue 15).
+@Suite struct ItemMachineTests {
+  static let readiness: [Sequence] = [
+    Sequence(
+      name: "a local file is ready at readyToPlay",
+      steps: [.readyToPlay, .readyToPlay], expected: ["ready(A#1)"]),
+    Sequence(
+      name: "streamed media is ready once playback can keep up, not at readyToPlay",
+      streamed: true, steps: [.readyToPlay, .cannotKeepUp, .keepsUp, .cannotKeepUp, .keepsUp],
+      expected: ["ready(A#1)"]),
+    Sequence(
+      name: "keeping up before readyToPlay waits for readyToPlay",
+      streamed: true, steps: [.keepsUp, .readyToPlay], expected: ["ready(A#1)"]),
+    Sequence(
+      name: "streamed media the player already plays is ready",
+      streamed: true, steps: [.readyToPlay, .start, .waiting(.toMinimizeStalls), .playing],
+      expected: ["play", "ready(A#1)"]),
+  ]
+
+  static let seeks: [Sequence] = [
+    Sequence(
+      name: "the newest seek ended false by another operation completes",
+      steps: [.readyToPlay, .seek(2000, 1), .seekFinished(1, finished: false)],
+      expected: ["ready(A#1)", "seek(2000ms, seek#1)", "seeked(A#1, seek#1)"]),
+    Sequence(
+      name: "a superseded seek's completion is dropped, the newest answers",
+      steps: [
+        .readyToPlay, .seek(2000, 1), .seek(4000, 2), .seekFinished(1, finished: false),
+        .seekFinished(2, finished: true), .seekFinished(2, finished: true),
+      ],
+      expected: [
+        "ready(A#1)", "seek(2000ms, seek#1)", "seek(4000ms, seek#2)", "seeked(A#1, seek#2)",
+      ]),
+    Sequence(
+      name: "a seek while buffering waits for readyToPlay",
+      streamed: true,
+      steps: [.seek(5000, 1), .readyToPlay, .keepsUp, .seekFinished(1, finished: true)],
+      expected: ["seek(5000ms, seek#1)", "ready(A#1)", "seeked(A#1, seek#1)"]),
+    Sequence(
+      name: "of two seeks while buffering only the newest is sent",
+      steps: [.seek(5000, 1), .seek(7000, 2), .readyToPlay, .seekFinished(2, finished: true)],
+      expected: ["seek(7000ms, seek#2)", "ready(A#1)", "seeked(A#1, seek#2)"]),
+  ]
+
+  static let stalls: [Sequence] = [
+    Sequence(
+      name: "a wait right after start is a stall; playing again ends it",
+      streamed: true,
+      steps: [
+        .readyToPlay, .keepsUp, .start, .waiting(.evaluatingBufferingRate),
+        .waiting(.toMinimizeStalls), .playing,
+      ],
+      expected: ["ready(A#1)", "play", "stalled(A#1)", "resumed(A#1)"]),
+    Sequence(
+      name: "evaluating the buffering rate is not a stall",
+      streamed: true,
+      steps: [.readyToPlay, .keepsUp, .start, .waiting(.evaluatingBufferingRate), .playing],
+      expected: ["ready(A#1)", "play"]),
+    Sequence(
+      name: "a prediction of keeping up does not end a stall; playing does",
+      streamed: true,
+      steps: [
+        .readyToPlay, .keepsUp, .start, .playing, .cannotKeepUp, .waiting(.toMinimizeStalls),
+        .keepsUp, .playing,
+      ],
+      expected: ["ready(A#1)", "play", "stalled(A#1)", "resumed(A#1)"]),
+    Sequence(
+      name: "a stall in file playback: stalled, play() once it can keep up, resumed when playing",
+      steps: [
+        .readyToPlay, .start, .playing, .cannotKeepUp, .stalledNotification(now: .paused),
+        .keepsUp, .keepsUp, .playing,
+      ],
+      expected: ["ready(A#1)", "play", "stalled(A#1)", "play", "resumed(A#1)"]),
+    Sequence(
+      name: "a stalled notification handled after playback went on is not a stall",
+      steps: [.readyToPlay, .start, .playing, .stalledNotification(now: .playing)],
+      expected: ["ready(A#1)", "play"]),
+    Sequence(
+      name: "paused by the user during a stall: resumed once it can keep up",
+      streamed: true,
+      steps: [
+        .readyToPlay, .keepsUp, .start, .playing, .cannotKeepUp, .waiting(.toMinimizeStalls),
+        .pause, .paused, .keepsUp,
+      ],
+      expected: ["ready(A#1)", "play", "stalled(A#1)", "pause", "resumed(A#1)"]),
+    Sequence(
+      name: "a paused player does not stall",
+      streamed: true,
+      steps: [
+        .readyToPlay, .keepsUp, .waiting(.toMinimizeStalls), .stalledNotification(now: .paused),
+      ],
+      expected: ["ready(A#1)"]),
+  ]
+
+  static let endsAndFailures: [Sequence] = [
+    Sequence(
+      name: "the end is reported each time, also after a seek back",
+      steps: [
+        .readyToPlay, .start, .playing, .playedToEnd, .paused, .seek(0, 1), .start,
+        .seekFinished(1, finished: true), .playing, .playedToEnd,
+      ],
+      expected: [
+        "ready(A#1)", "play", "ended(A#1)", "seek(0ms, seek#1)", "play", "seeked(A#1, seek#1)",
+        "ended(A#1)",
+      ]),
+    Sequence(
+      name: "an end during a stall ends the stall",
+      streamed: true,
+      steps: [
+        .readyToPlay, .keepsUp, .start, .waiting(.toMinimizeStalls), .playedToEnd, .paused,
+      ],
+      expected: ["ready(A#1)", "play", "stalled(A#1)", "ended(A#1)"]),
+    Sequence(
+      name: "an end before ready is not reported",
+      streamed: true, steps: [.readyToPlay, .playedToEnd], expected: []),
+    Sequence(
+      name: "a failure before ready, then silence",
+      steps: [.itemFailed(Errors.missingFile), .readyToPlay, .start, .seek(1000, 1)],
+      expected: ["failed(A#1, notFound)"]),
+    Sequence(
+      name: "a failure after ready is reported, once",
+      steps: [
+        .readyToPlay, .start, .playing, .itemFailed(Errors.offline),
+        .failedToPlayToEnd(Errors.offline), .playedToEnd, .seekFinished(1, finished: true),
+      ],
+      expected: ["ready(A#1)", "play", "failed(A#1, network)"]),
+    Sequence(
+      name: "a failed-to-play-to-end notification reports the error it carries",
+      streamed: true,
+      steps: [.readyToPlay, .keepsUp, .start, .playing, .failedToPlayToEnd(Errors.hls404)],
+      expected: ["ready(A#1)", "play", "failed(A#1, notFound)"]),
+    Sequence(
+      name: "the player failing (media services reset) fails the load",
+      steps: [.readyToPlay, .start, .playerFailed(Errors.servicesReset), .playing],
+      expected: ["ready(A#1)", "play", "failed(A#1, engine(-11819))"]),
+    Sequence(
+      name: "a failure without an error is still a failure",
+      steps: [.itemFailed(.missing)], expected: ["failed(A#1, engine(0))"]),
+  ]
+
+  @Test(arguments: readiness + seeks + stalls + endsAndFailures)
+  func sequence(_ sequence: Sequence) {
+    #expect(run(sequence.steps, streamed: sequence.streamed) == sequence.expected)
+  }
+
+  @Test func commandsMapToTheItemsPart() {
+    let load = Load("A", 1)
+    #expect(ItemCommand(.start(load)) == .start)
+    #expect(ItemCommand(.pause(load)) == .pause)
+    #expect(ItemCommand(.seek(load, to: .seconds(2), SeekID(3))) == .seek(to: 2000, SeekID(3)))
+    #expect(ItemCommand(.load(load)) == nil)
+    #expect(ItemCommand(.stop(load)) == nil)
+  }
+}
