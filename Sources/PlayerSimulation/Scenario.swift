@@ -39,7 +39,10 @@ public struct ScenarioStep: Hashable, Sendable {
 /// What one line of a scenario does.
 public enum ScenarioAction: Hashable, Sendable {
   /// `media A ready-after=300ms …`: describes a fake media for loads issued from now on.
-  case media(MediaID, MediaProfile)
+  ///
+  /// Boxed (`indirect`): a profile is several times larger than any other
+  /// action, and every step of a script would otherwise be that large.
+  indirect case media(MediaID, MediaProfile)
   /// `hostile on seed=7` / `hostile off`: makes the engine misbehave, or stop misbehaving.
   case hostile(HostileMode?)
   /// `watchdog 5s` / `watchdog off`: the timeout of watchdogs armed from now on.
