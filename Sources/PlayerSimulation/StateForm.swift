@@ -25,7 +25,8 @@ extension LineReader {
     var expected: String {
       switch self {
       case .word(let words, _): words.map { "'\($0)'" }.joined(separator: " or ")
-      case .reason: "a failure reason (network, decoding, unsupported, notFound, timeout, engine(CODE))"
+      case .reason:
+        "a failure reason (network, decoding, unsupported, notFound, timeout, engine(CODE))"
       }
     }
   }
@@ -64,8 +65,8 @@ extension LineReader {
       throw error(
         at: scalars[open].column, found: "details for 'idle'", expected: "'idle' alone")
     }
-    let parts = try Self.split(scalars[(open + 1)..<(scalars.count - 1)], at: close.column)
-    { (column, found, expected) throws(ScenarioError) in
+    let parts = try Self.split(scalars[(open + 1)..<(scalars.count - 1)], at: close.column) {
+      (column, found, expected) throws(ScenarioError) in
       throw error(at: column, found: found, expected: expected)
     }
     _ = try loadName(parts[0], declared: declared)
@@ -77,7 +78,8 @@ extension LineReader {
       while next < slots.count, !matched {
         switch slots[next] {
         case .word(let options, _): matched = options.contains(part.text)
-        case .reason: _ = try failureReason(part)
+        case .reason:
+          _ = try failureReason(part)
           matched = true
         }
         if !matched, slots[next].required { break }

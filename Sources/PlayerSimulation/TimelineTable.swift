@@ -53,7 +53,8 @@ public struct TimelineTable: Sendable {
     case .note(_, let text):
       return paint("          " + terminalSafe(text), "36")
     case .check(_, let line, let text):
-      return paint("          ✓ line \(line): \(terminalSafe(text, limit: terminalMessageLimit))", "2")
+      return paint(
+        "          ✓ line \(line): \(terminalSafe(text, limit: terminalMessageLimit))", "2")
     }
   }
 

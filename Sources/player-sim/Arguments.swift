@@ -156,7 +156,8 @@ struct Arguments {
     }
     let parts = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
     let digits = { (part: Substring) in
-      !part.isEmpty && part.count <= 20 && part.unicodeScalars.allSatisfy { ("0"..."9").contains($0) }
+      !part.isEmpty && part.count <= 20
+        && part.unicodeScalars.allSatisfy { ("0"..."9").contains($0) }
     }
     guard let whole = parts.first, digits(whole), parts.count == 1 || digits(parts[1]),
       let value = Double(body), value > 0, value <= 1e7

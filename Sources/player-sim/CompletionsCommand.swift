@@ -11,7 +11,7 @@ enum CompletionsCommand {
     usage: "completions bash|zsh|fish", flags: [],
     details: [
       "Completes commands, each command's flags, the choices of --subject and --format,",
-      "and file names for FILE operands and file-valued flags."
+      "and file names for FILE operands and file-valued flags.",
     ],
     example: [
       "source <(player-sim completions bash)",
@@ -72,7 +72,9 @@ enum CompletionsCommand {
     for (name, flags) in table {
       let words = flags.map(\.name).joined(separator: " ")
       let operands = name == "run" ? "compgen -f -- \"$cur\"" : "true"
-      let shells = name == "completions" ? "compgen -W \"\(shells.joined(separator: " "))\" -- \"$cur\"" : operands
+      let shells =
+        name == "completions"
+        ? "compgen -W \"\(shells.joined(separator: " "))\" -- \"$cur\"" : operands
       cases.append(
         """
             \(name))
@@ -81,7 +83,8 @@ enum CompletionsCommand {
         """)
     }
     var values: [String] = []
-    for flag in Set(table.flatMap(\.flags).compactMap { $0.value == nil ? nil : $0.name }).sorted() {
+    for flag in Set(table.flatMap(\.flags).compactMap { $0.value == nil ? nil : $0.name }).sorted()
+    {
       if let list = choices(flag) {
         values.append(
           "    \(flag)) COMPREPLY=($(compgen -W \"\(list.joined(separator: " "))\" -- \"$cur\")); return ;;"
@@ -126,7 +129,8 @@ enum CompletionsCommand {
       }
       if name == "run" { specs.append("'*:scenario file:_files'") }
       if name == "completions" { specs.append("'1:shell:(\(shells.joined(separator: " ")))'") }
-      functions.append("    (\(name)) _arguments \\\n      \(specs.joined(separator: " \\\n      ")) ;;")
+      functions.append(
+        "    (\(name)) _arguments \\\n      \(specs.joined(separator: " \\\n      ")) ;;")
     }
     let commandList = PlayerSim.commands.map { "'\($0.name):\(zshEscaped($0.summary))'" }
       .joined(separator: " ")
@@ -186,13 +190,14 @@ enum CompletionsCommand {
   }
 
   private static func zshEscaped(_ text: String) -> String {
-    text.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(of: 
-      "]", with: "\\]"
-    ).replacingOccurrences(of: ":", with: "\\:")
+    text.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: "[", with: "\\[")
+      .replacingOccurrences(
+        of:
+          "]", with: "\\]"
+      ).replacingOccurrences(of: ":", with: "\\:")
   }
 
   private static func fishEscaped(_ text: String) -> String {
     text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
   }
 }
-

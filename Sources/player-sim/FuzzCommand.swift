@@ -124,9 +124,13 @@ enum FuzzCommand {
               ("command", .string("fuzz")), ("mode", .string("replay")),
               ("subject", .string(subject.name)), ("file", .string(name)),
               ("actions", .array(actions.map { .string($0.description) })),
-              ("timeline", .array(Fuzzer.timeline(subject, actions).split(separator: "\n").map {
-                .string(String($0))
-              })),
+              (
+                "timeline",
+                .array(
+                  Fuzzer.timeline(subject, actions).split(separator: "\n").map {
+                    .string(String($0))
+                  })
+              ),
               ("passed", .bool(true)),
             ]))
         return .success

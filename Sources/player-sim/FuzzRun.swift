@@ -38,7 +38,8 @@ struct FuzzRun {
         )
       } catch {
         Terminal.error(
-          "player-sim: cannot write \(Arguments.quoted(path)): \(terminalSafe(error.localizedDescription))")
+          "player-sim: cannot write \(Arguments.quoted(path)): \(terminalSafe(error.localizedDescription))"
+        )
         return .usage
       }
     }

@@ -30,7 +30,9 @@ public enum FailureFile {
     var actions: [FuzzAction] = []
     let scalars = text.unicodeScalars
     var start = scalars.startIndex
-    if start < scalars.endIndex, scalars[start] == "\u{FEFF}" { start = scalars.index(after: start) }
+    if start < scalars.endIndex, scalars[start] == "\u{FEFF}" {
+      start = scalars.index(after: start)
+    }
     var number = 0
     while true {
       number += 1
