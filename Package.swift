@@ -41,7 +41,9 @@ let package = Package(
     // Benchmarks: run with `swift run -c release player-bench`.
     .executableTarget(
       name: "player-bench",
-      dependencies: ["PlayerEngine", "PlayerTesting", "PlayerFuzz", "MallocCounter"],
+      dependencies: [
+        "PlayerEngine", "PlayerTesting", "PlayerFuzz", "PlayerSimulation", "MallocCounter",
+      ],
       path: "Benchmarks/Sources/player-bench", swiftSettings: settings),
     // Counts malloc calls in the benchmark process (Linux/glibc), for allocations per event.
     .target(name: "MallocCounter", path: "Benchmarks/Sources/MallocCounter"),

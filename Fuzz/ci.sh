@@ -5,7 +5,8 @@
 #   1. property tests of Playhead's Player with fixed seeds for about a minute,
 #      requiring every declared transition to be exercised; exhaustive
 #      exploration to its fixpoint; the multi-threaded mode
-#   2. libFuzzer on the player and on player-sim's scenario parser
+#   2. libFuzzer on the player, and (half the time each) on player-sim's
+#      scenario parser and on its file readers and runner
 #
 # Long campaigns: PLAYHEAD_FUZZ_BUDGET (seconds per seed, default 60),
 # PLAYHEAD_FUZZ_SEEDS (seeds run at once, default 2), PLAYHEAD_FUZZ_SEED (first
@@ -38,7 +39,7 @@ if grep -qE '✘|error:' "$log" || ! grep -q '✔ Test run' "$log"; then
 fi
 rm -f "$log"
 
-echo "fuzz: libFuzzer, $libfuzzer_seconds s per target"
+echo "fuzz: libFuzzer, $libfuzzer_seconds s for the player, half that each for scenario and files"
 if ! Fuzz/libfuzzer.sh "$libfuzzer_seconds" all; then
   echo "fuzz: libFuzzer FAILED (the crashing input and its replay command are printed above). Reproduce with:" >&2
   echo "  Fuzz/libfuzzer.sh $libfuzzer_seconds all" >&2

@@ -2,7 +2,14 @@
 # Builds the libFuzzer targets with `swiftc -sanitize=fuzzer,address` and runs
 # them for a while with the checked-in seed corpora.
 #
-#   Fuzz/libfuzzer.sh [seconds] [player|scenario|all]     (default: 30 all)
+#   Fuzz/libfuzzer.sh [seconds] [player|scenario|files|all]     (default: 30 all)
+#
+# Targets: player (the Player against the contract), scenario (the scenario
+# parser), files (player-sim's file readers and the scenario runner: bytes read
+# as `run FILE` or `fuzz --replay FILE` reads them, then run). With `all`, the
+# player gets the seconds and scenario and files half each, so `all` takes
+# twice the seconds. The scenario and files targets take inputs up to 64 KB
+# under an RSS limit: reading must stay proportional to the input.
 #
 # Environment: PLAYHEAD_LIBFUZZER_DIR (build and work directory, default a
 # fresh temp dir), PLAYHEAD_LIBFUZZER_SANITIZERS (default fuzzer,address),
@@ -16,7 +23,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-30}"
 which="${2:-all}"
 case "$seconds" in ''|*[!0-9]*) echo "libfuzzer.sh: seconds must be a whole number, got '$seconds'" >&2; exit 2;; esac
-case "$which" in player|scenario|all) ;; *) echo "libfuzzer.sh: target must be player, scenario or all, got '$which'" >&2; exit 2;; esac
+case "$which" in player|scenario|files|all) ;; *) echo "libfuzzer.sh: target must be player, scenario, files or all, got '$which'" >&2; exit 2;; esac
 
 work="${PLAYHEAD_LIBFUZZER_DIR:-$(mktemp -d /tmp/playhead-libfuzzer.XXXXXX)}"
 sanitizers="${PLAYHEAD_LIBFUZZER_SANITIZERS:-fuzzer,address}"
@@ -51,21 +58,27 @@ module PlayerEngine Sources/PlayerEngine -lPlayerState
 module PlayerTesting Sources/PlayerTesting -lPlayerEngine -lPlayerState
 
 targets=()
-if [ "$which" != scenario ]; then
+if [ "$which" = all ] || [ "$which" = player ] || [ "$which" = files ]; then
   module PlayerFuzz Fuzz/Sources/PlayerFuzz -lPlayerTesting -lPlayerEngine -lPlayerState
+fi
+if [ "$which" = all ] || [ "$which" = scenario ] || [ "$which" = files ]; then
+  module PlayerSimulation Sources/PlayerSimulation -lPlayerTesting -lPlayerEngine -lPlayerState
+fi
+if [ "$which" = all ] || [ "$which" = player ]; then
   run swiftc "${flags[@]}" -module-name PlayerLibFuzzer Fuzz/LibFuzzer/PlayerEntry.swift \
     -lPlayerFuzz -lPlayerTesting -lPlayerEngine -lPlayerState -lswiftSynchronization -o "$work/fuzz-player"
   targets+=(player)
 fi
-if [ "$which" != player ]; then
-  if [ -f Sources/PlayerSimulation/ScenarioParser.swift ]; then
-    module PlayerSimulation Sources/PlayerSimulation -lPlayerTesting -lPlayerEngine -lPlayerState
-    run swiftc "${flags[@]}" -module-name ScenarioLibFuzzer Fuzz/LibFuzzer/ScenarioEntry.swift \
-      -lPlayerSimulation -lPlayerEngine -lPlayerState -lswiftSynchronization -lFoundation -o "$work/fuzz-scenario"
-    targets+=(scenario)
-  else
-    echo "libfuzzer: Sources/PlayerSimulation has no ScenarioParser; skipping the scenario target"
-  fi
+if [ "$which" = all ] || [ "$which" = scenario ]; then
+  run swiftc "${flags[@]}" -module-name ScenarioLibFuzzer Fuzz/LibFuzzer/ScenarioEntry.swift \
+    -lPlayerSimulation -lPlayerEngine -lPlayerState -lswiftSynchronization -lFoundation -o "$work/fuzz-scenario"
+  targets+=(scenario)
+fi
+if [ "$which" = all ] || [ "$which" = files ]; then
+  run swiftc "${flags[@]}" -module-name FilesLibFuzzer Fuzz/LibFuzzer/FilesEntry.swift \
+    -lPlayerSimulation -lPlayerFuzz -lPlayerTesting -lPlayerEngine -lPlayerState \
+    -lswiftSynchronization -lFoundation -o "$work/fuzz-files"
+  targets+=(files)
 fi
 echo "libfuzzer: built ${targets[*]} in $(( $(date +%s) - started )) s"
 
@@ -73,12 +86,32 @@ status=0
 for target in "${targets[@]}"; do
   corpus="$work/corpus-$target"
   mkdir -p "$corpus" "$work/artifacts-$target"
-  cp Fuzz/Corpus/"$target"/* "$corpus"/ 2>/dev/null || true
-  echo "libfuzzer: running $target for $seconds s (corpus $corpus, seeds from Fuzz/Corpus/$target)"
+  target_seconds="$seconds"
+  options=()
+  case "$target" in
+    player)
+      cp Fuzz/Corpus/player/* "$corpus"/ 2>/dev/null || true ;;
+    scenario)
+      cp Fuzz/Corpus/scenario/* "$corpus"/ 2>/dev/null || true
+      options=(-max_len=65536 -rss_limit_mb=1536 -malloc_limit_mb=256) ;;
+    files)
+      # The first byte picks the reader: even a scenario script, odd a saved failure.
+      for seed in Fuzz/Corpus/scenario/*; do
+        { printf '\000'; cat "$seed"; } >"$corpus/script-$(basename "$seed")"
+      done
+      for seed in Fuzz/Failures/*.txt; do
+        { printf '\001'; cat "$seed"; } >"$corpus/failure-$(basename "$seed")"
+      done
+      options=(-max_len=65536 -rss_limit_mb=1536 -malloc_limit_mb=256) ;;
+  esac
+  if [ "$which" = all ] && [ "$target" != player ]; then
+    target_seconds=$(( seconds / 2 > 0 ? seconds / 2 : 1 ))
+  fi
+  echo "libfuzzer: running $target for $target_seconds s (corpus $corpus, options ${options[*]:-default})"
   parallel=()
   [ "$jobs" -gt 1 ] && parallel=(-jobs="$jobs" -workers="$jobs")
   # Run inside the work directory: with -jobs, libFuzzer writes fuzz-N.log to the current one.
-  if ! (cd "$work" && "$work/fuzz-$target" -max_total_time="$seconds" "${parallel[@]}" \
+  if ! (cd "$work" && "$work/fuzz-$target" -max_total_time="$target_seconds" "${options[@]}" "${parallel[@]}" \
       -print_final_stats=1 -artifact_prefix="$work/artifacts-$target/" "$corpus" \
       >"$work/$target.log" 2>&1); then
     status=1

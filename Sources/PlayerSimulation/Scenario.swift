@@ -39,9 +39,12 @@ public struct ScenarioStep: Hashable, Sendable {
 /// What one line of a scenario does.
 public enum ScenarioAction: Hashable, Sendable {
   /// `media A ready-after=300ms …`: describes a fake media for loads issued from now on.
-  case media(MediaID, MediaProfile)
+  // The larger payloads (this one, `hostile`, `waitUntil`, `inject`) are
+  // boxed (`indirect`), so that a step of a script of short lines such as
+  // `stop` stays small: memory is at most 32 bytes per byte of script.
+  indirect case media(MediaID, MediaProfile)
   /// `hostile on seed=7` / `hostile off`: makes the engine misbehave, or stop misbehaving.
-  case hostile(HostileMode?)
+  indirect case hostile(HostileMode?)
   /// `watchdog 5s` / `watchdog off`: the timeout of watchdogs armed from now on.
   case watchdog(Duration?)
   /// `play A`, `pause`, `resume`, `stop`, `seek 2s`, `retry`: a user intent.
@@ -50,10 +53,10 @@ public enum ScenarioAction: Hashable, Sendable {
   case wait(Duration)
   /// `wait until playing(B#3) within=5s`: advance the clock report by report
   /// until the state matches; fails the run if it does not within the time.
-  case waitUntil(StateExpectation, within: Duration)
+  indirect case waitUntil(StateExpectation, within: Duration)
   /// `report ready A#1`: an engine report (or, with `timeout`, a watchdog
   /// expiry) injected by the script, as if from the engine.
-  case inject(PlaybackEvent)
+  indirect case inject(PlaybackEvent)
   /// `expect state idle`: fails the run unless the state matches.
   case expectState(StateExpectation)
   /// `expect commands load(A#1) stop(A#1)`: fails the run unless exactly these

@@ -24,38 +24,17 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
     self.expected = expected
   }
 
-  /// `file:line:column: error: found; expected expected`, on one line.
+  /// `file:line:column: error: found; expected expected`, on one line, with
+  /// control and invisible characters escaped (the one escaping function, `terminalSafe`).
   public var description: String {
-    "\(Self.oneLine(file)):\(line):\(column): error: \(Self.oneLine(found)); expected \(Self.oneLine(expected))"
+    "\(terminalSafe(file)):\(line):\(column): error: \(terminalSafe(found)); expected \(terminalSafe(expected))"
   }
 
   /// `'text'`, with control and invisible characters escaped and long text
-  /// shortened, so a message always fits on one readable line.
+  /// shortened to 40 characters, so a message always fits on one readable line.
   static func quoted(_ text: String) -> String {
-    var result = ""
-    var count = 0
-    for scalar in text.unicodeScalars {
-      if count == 40 {
-        result += "…"
-        break
-      }
-      count += 1
-      result += printable(scalar)
-    }
-    return "'\(result)'"
-  }
-
-  private static func oneLine(_ text: String) -> String {
-    text.unicodeScalars.map { printable($0) }.joined()
-  }
-
-  private static func printable(_ scalar: Unicode.Scalar) -> String {
-    switch scalar.properties.generalCategory {
-    case .control, .format, .lineSeparator, .paragraphSeparator, .unassigned, .surrogate,
-      .privateUse:
-      return "\\u{\(String(scalar.value, radix: 16))}"
-    default:
-      return String(scalar)
-    }
+    let scalars = text.unicodeScalars
+    guard scalars.count > 40 else { return "'\(terminalSafe(text))'" }
+    return "'\(terminalSafe(String(scalars.prefix(40))))…'"
   }
 }

@@ -2,6 +2,7 @@ public import Foundation
 
 /// Reads scenario scripts from files or standard input, refusing anything
 /// that is not UTF-8 text of at most 10 MB with a positioned ``ScenarioError``.
+/// A UTF-8 byte-order mark at the start is accepted (and takes no column).
 ///
 /// ```swift
 /// let text = try ScenarioFile.read("Examples/scenarios/late-ready-after-stop.play")
@@ -50,6 +51,7 @@ public enum ScenarioFile {
             expected: "a text file")
         }
         offset += encoded.count
+        if offset == 3, scalar == "\u{FEFF}" { continue }  // a byte-order mark takes no column
         if scalar == "\n" {
           line += 1
           column = 1

@@ -14,18 +14,36 @@ struct ScenarioLine: Hashable, Sendable {
   var endColumn: Int
 }
 
-/// Splits a script into lines of words.
+/// Splits a script into lines of words, one line at a time.
 ///
 /// Works on Unicode scalars, not characters, so that `\r\n`, combining marks
 /// and odd whitespace are all handled the same simple way: lines end at
 /// `\n` (a `\r` before it is whitespace), words are separated by any Unicode
 /// whitespace, and a `#` that begins a word starts a comment (so `A#1` is a word).
-enum ScenarioLexer {
-  static func lines(_ text: String) -> [ScenarioLine] {
-    var lines: [ScenarioLine] = []
+/// A byte-order mark (U+FEFF) at the very start is skipped, as editors write one.
+///
+/// Memory: the lexer holds one line's words at a time, in a buffer sized for
+/// that line. It never keeps a buffer sized for the longest line seen so far
+/// (issue 14: a 10,000-word line followed by short lines once made every later
+/// line carry a 10,000-slot buffer, 305 MB for a 90 KB script).
+struct ScenarioLexer: Sequence, IteratorProtocol {
+  private var scalars: String.UnicodeScalarView.Iterator
+  private var number = 0
+  private var finished = false
+  private var first = true
+
+  init(_ text: String) {
+    scalars = text.unicodeScalars.makeIterator()
+  }
+
+  /// The next line (possibly without words), or nil after the last.
+  mutating func next() -> ScenarioLine? {
+    guard !finished else { return nil }
+    number += 1
+    // A fresh array per line: never `removeAll(keepingCapacity:)` on a buffer
+    // a returned line still shares, which copies its whole capacity.
     var tokens: [ScenarioToken] = []
     var word = String.UnicodeScalarView()
-    var number = 1
     var column = 0
     var wordStart = 0
     var endColumn = 1
@@ -38,17 +56,15 @@ enum ScenarioLexer {
       word = String.UnicodeScalarView()
     }
 
-    for scalar in text.unicodeScalars {
+    while let scalar = scalars.next() {
+      if first {
+        first = false
+        if scalar == "\u{FEFF}" { continue }
+      }
       if scalar == "\n" {
         column += 1
         endWord()
-        lines.append(ScenarioLine(number: number, tokens: tokens, endColumn: endColumn))
-        tokens.removeAll(keepingCapacity: true)
-        number += 1
-        column = 0
-        endColumn = 1
-        inComment = false
-        continue
+        return ScenarioLine(number: number, tokens: tokens, endColumn: endColumn)
       }
       column += 1
       if inComment { continue }
@@ -65,9 +81,14 @@ enum ScenarioLexer {
       }
       word.append(scalar)
     }
+    finished = true
     column += 1
     endWord()
-    lines.append(ScenarioLine(number: number, tokens: tokens, endColumn: endColumn))
-    return lines
+    return ScenarioLine(number: number, tokens: tokens, endColumn: endColumn)
+  }
+
+  /// Every line of `text`, for tests: the parser reads lines one at a time.
+  static func lines(_ text: String) -> [ScenarioLine] {
+    Array(ScenarioLexer(text))
   }
 }

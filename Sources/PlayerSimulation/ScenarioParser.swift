@@ -39,7 +39,7 @@ public enum ScenarioParser {
   public static func parse(_ text: String, file: String) throws(ScenarioError) -> Scenario {
     var declared = Set<MediaID>()
     var steps: [ScenarioStep] = []
-    for line in ScenarioLexer.lines(text) where !line.tokens.isEmpty {
+    for line in ScenarioLexer(text) where !line.tokens.isEmpty {
       var reader = LineReader(file: file, line: line)
       let action = try reader.action(declared: declared)
       if case .media(let media, _) = action { declared.insert(media) }
@@ -70,7 +70,7 @@ extension LineReader {
     case "wait":
       let value = try next("a time such as 100ms, or 'until STATE'")
       if value.text == "until" {
-        action = try waitUntil()
+        action = try waitUntil(declared: declared)
       } else {
         action = .wait(try duration(value))
       }
@@ -211,7 +211,9 @@ extension LineReader {
   }
 
   /// `wait until STATE [within=TIME]`; the time defaults to ``ScenarioParser/defaultWaitLimit``.
-  private mutating func waitUntil() throws(ScenarioError) -> ScenarioAction {
+  private mutating func waitUntil(declared: Set<MediaID>) throws(ScenarioError)
+    -> ScenarioAction
+  {
     var words = rest()
     var within = ScenarioParser.defaultWaitLimit
     if let last = words.last, last.text.hasPrefix("within=") {
@@ -219,12 +221,12 @@ extension LineReader {
       let (_, value) = try keyValue(last, example: "within=5s")
       within = try duration(value, positive: true)
     }
-    return .waitUntil(try stateExpectation(words), within: within)
+    return .waitUntil(try stateExpectation(words, declared: declared), within: within)
   }
 
   /// A state kind, or a compact state form possibly split over several words.
-  private func stateExpectation(_ words: [ScenarioToken]) throws(ScenarioError)
-    -> StateExpectation
+  private func stateExpectation(_ words: [ScenarioToken], declared: Set<MediaID>)
+    throws(ScenarioError) -> StateExpectation
   {
     guard let first = words.first else {
       throw error(
@@ -245,6 +247,7 @@ extension LineReader {
       throw error(
         first, found: "unbalanced \(ScenarioError.quoted(text))", expected: "a closing ')'")
     }
+    try checkExactState(words, kind: kind, declared: declared)
     return .exactly(text)
   }
 
@@ -255,7 +258,7 @@ extension LineReader {
     let what = try next(kinds)
     switch what.text {
     case "state":
-      return .expectState(try stateExpectation(rest()))
+      return .expectState(try stateExpectation(rest(), declared: declared))
     case "commands":
       let words = rest()
       if words.count == 1, words[0].text == "none" { return .expectCommands([]) }

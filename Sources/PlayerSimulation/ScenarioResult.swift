@@ -22,9 +22,20 @@ public struct ExpectationFailure: Error, Hashable, Sendable, CustomStringConvert
     self.found = found
   }
 
-  /// `file:line:column: expect failed: expected state idle; found state playing(A#1)`.
+  /// `file:line:column: expect failed: expected state idle; found state playing(A#1)`,
+  /// on one line: control characters escaped, and `expected` and `found` each
+  /// cut to 400 characters with a marker (the fields hold the full text, and
+  /// `player-sim run --json` prints it).
   public var description: String {
-    "\(file):\(line):\(column): expect failed: expected \(expected); found \(found)"
+    "\(terminalSafe(file)):\(line):\(column): expect failed: expected "
+      + "\(terminalSafe(expected, limit: terminalMessageLimit)); found \(terminalSafe(found, limit: terminalMessageLimit))"
+  }
+
+  /// The failure as one JSON object on one line, with the full, unescaped text:
+  /// `{"expect_failed":{"file":…,"line":…,"column":…,"expected":…,"found":…}}`.
+  public var json: String {
+    "{\"expect_failed\":{\"file\":\(JSONText.string(file)),\"line\":\(line),\"column\":\(column),"
+      + "\"expected\":\(JSONText.string(expected)),\"found\":\(JSONText.string(found))}}"
   }
 }
 

@@ -21,6 +21,11 @@ public struct ScenarioRunner: Sendable {
   public var seed: UInt64?
   /// How fast virtual time passes.
   public var pace: SimulationPace
+  /// Whether ``ScenarioResult/entries`` keeps every timeline entry (the
+  /// default). A caller that reads entries as they stream through `output`
+  /// (as `player-sim run` does) turns this off, so a run's memory does not
+  /// grow with its number of events.
+  public var keepsEntries = true
 
   /// A runner.
   /// - Parameters:
@@ -53,7 +58,7 @@ public struct ScenarioRunner: Sendable {
     var failure: ExpectationFailure?
     func flush() {
       for entry in recorder.take() {
-        entries.append(entry)
+        if keepsEntries { entries.append(entry) }
         sinceCheck += entry.commands
         if let reason = entry.ignored, entry.event.source != .user {
           ignoredSinceCheck.append(reason)

@@ -3,12 +3,17 @@ import PlayerState
 /// The value syntaxes of scenario scripts: names, loads, times, numbers,
 /// reasons and commands. Each returns a value or a positioned error.
 extension LineReader {
-  private static let mediaNameRule = "a media name without spaces or any of # = ( ) ,"
+  private static let mediaNameRule =
+    "a media name of printable characters, without spaces or any of # = ( ) ,"
 
   /// A media id as written, checked for characters that would make it ambiguous.
   func mediaID(_ token: ScenarioToken) throws(ScenarioError) -> MediaID {
     let forbidden: Set<Unicode.Scalar> = ["#", "=", "(", ")", ","]
-    guard !token.text.unicodeScalars.contains(where: forbidden.contains) else {
+    // Control and invisible characters would be escaped in every output, but a
+    // name that cannot be printed as written is refused where it is written.
+    guard !token.text.unicodeScalars.contains(where: forbidden.contains),
+      terminalSafe(token.text) == token.text
+    else {
       throw error(
         token, found: "bad media name \(ScenarioError.quoted(token.text))",
         expected: Self.mediaNameRule)

@@ -76,8 +76,10 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Minimal JSON string encoding, so key order and spacing are exactly ours.
-enum JSONText {
-  static func string(_ text: String) -> String {
+/// Exact, not terminal-escaped: every scalar survives a JSON decoder.
+package enum JSONText {
+  /// `text` as a JSON string literal, quotes included.
+  package static func string(_ text: String) -> String {
     var result = "\""
     for scalar in text.unicodeScalars {
       switch scalar {

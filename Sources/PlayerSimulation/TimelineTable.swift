@@ -1,6 +1,10 @@
 /// Renders timeline items as a fixed-width text table, one line per item,
 /// optionally with ANSI colours (for terminals only).
 ///
+/// Every piece of text that comes from a script or an engine (media names,
+/// notes, states, expectations) is escaped, so the only escape sequences a
+/// line holds are the table's own colours.
+///
 /// ```
 ///     time  source  event                  state before → after                      commands
 ///   0.000s  user    play(A)                idle → buffering(A#1, autoplay)           load(A#1)
@@ -33,23 +37,24 @@ public struct TimelineTable: Sendable {
     case .event(let entry):
       let time = pad(
         SimulatedTime.clockText(milliseconds: entry.milliseconds), Self.widths.time, right: true)
-      let states = "\(entry.before) → \(entry.after)"
+      let states = terminalSafe("\(entry.before) → \(entry.after)")
       var text =
         paint(time, "2") + "  "
         + paint(pad(entry.source.rawValue, Self.widths.source), sourceColor(entry.source))
-        + pad(entry.event.description, Self.widths.event)
+        + pad(terminalSafe(entry.event.description), Self.widths.event)
       if let ignored = entry.ignored {
         let label = entry.event.source == .user ? "no effect" : "IGNORED: \(ignored)"
         text += paint(pad(states, Self.widths.states), "2") + paint(label, "33")
       } else {
-        let commands = entry.commands.map(\.description).joined(separator: " ")
+        let commands = terminalSafe(entry.commands.map(\.description).joined(separator: " "))
         text += pad(states, Self.widths.states) + paint(commands.isEmpty ? "—" : commands, "32")
       }
       return trimmedRight(text)
     case .note(_, let text):
-      return paint("          " + text, "36")
+      return paint("          " + terminalSafe(text), "36")
     case .check(_, let line, let text):
-      return paint("          ✓ line \(line): \(text)", "2")
+      return paint(
+        "          ✓ line \(line): \(terminalSafe(text, limit: terminalMessageLimit))", "2")
     }
   }
 
@@ -57,14 +62,14 @@ public struct TimelineTable: Sendable {
   /// - Parameter failure: the failed expectation.
   public func failureLine(_ failure: ExpectationFailure) -> String {
     paint(
-      "          ✗ line \(failure.line): expected \(failure.expected); found \(failure.found)", "31"
-    )
+      "          ✗ line \(failure.line): expected \(terminalSafe(failure.expected, limit: terminalMessageLimit)); "
+        + "found \(terminalSafe(failure.found, limit: terminalMessageLimit))", "31")
   }
 
   /// A closing line for a run that passed.
   /// - Parameter text: what to say.
   public func successLine(_ text: String) -> String {
-    paint("✓ " + text, "32")
+    paint("✓ " + terminalSafe(text), "32")
   }
 
   private func sourceColor(_ source: TimelineSource) -> String {

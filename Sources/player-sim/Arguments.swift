@@ -1,9 +1,13 @@
-/// How the tool exits: 0 success, 1 an `expect` failed or the fuzzer found a
-/// failure, 2 bad usage or bad input.
+import PlayerSimulation
+
+/// How the tool exits (docs/player-sim.md lists the same): 0 success, 1 an
+/// `expect` failed or a property broke, 2 bad usage or bad input, 3 an
+/// exploration stopped by `--seconds` before its depth with nothing found.
 enum ExitStatus: Int32 {
   case success = 0
   case failure = 1
   case usage = 2
+  case bounded = 3
 }
 
 /// Bad usage: a one-line message for standard error, exit status 2.
@@ -126,12 +130,43 @@ struct Arguments {
     }
   }
 
+  /// A flag's value as a number of seconds above 0 and at most 10^7: plain
+  /// decimal only (`30`, `0.5`), so `0x10`, `1e3`, `inf` and `nan` are refused
+  /// rather than read the way `Double(_:)` would.
+  /// - Parameters:
+  ///   - suffix: a unit the value must end with (`s` for `--budget 30s`), or nil.
+  func seconds(_ flag: String, command: String, suffix: String?, expected: String)
+    throws(UsageError) -> Double?
+  {
+    guard let text = values[flag] else { return nil }
+    guard let value = Self.decimalSeconds(text, suffix: suffix) else {
+      throw UsageError(
+        message:
+          "bad value \(Self.quoted(text)) for '\(flag)' of '\(command)'; expected \(expected)")
+    }
+    return value
+  }
+
+  /// `digits[.digits]` followed by `suffix`, above 0 and at most 10^7; nil otherwise.
+  static func decimalSeconds(_ text: String, suffix: String?) -> Double? {
+    var body = Substring(text)
+    if let suffix {
+      guard body.hasSuffix(suffix) else { return nil }
+      body = body.dropLast(suffix.count)
+    }
+    let parts = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+    let digits = { (part: Substring) in
+      !part.isEmpty && part.count <= 20
+        && part.unicodeScalars.allSatisfy { ("0"..."9").contains($0) }
+    }
+    guard let whole = parts.first, digits(whole), parts.count == 1 || digits(parts[1]),
+      let value = Double(body), value > 0, value <= 1e7
+    else { return nil }
+    return value
+  }
+
   /// `'text'` with control characters escaped, so messages stay on one line.
   static func quoted(_ text: String) -> String {
-    let escaped = text.unicodeScalars.map { scalar -> String in
-      scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
-        ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
-    }
-    return "'\(escaped.joined())'"
+    "'\(terminalSafe(text))'"
   }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import PlayerEngine
 import PlayerFuzz
+import PlayerSimulation
 
 /// `player-sim explore`: every event sequence up to a depth, breadth first,
 /// checked against the contract model (a thin front end over `Explorer`).
@@ -9,17 +10,19 @@ enum ExploreCommand {
     .option("--depth", "N", "the longest sequence explored (6)"),
     .option("--seconds", "S", "stop after S seconds and say how deep the search got"),
     .option("--subject", "NAME", "player (default), or a deliberately broken player"),
+    .toggle("--json", "JSON lines on standard output: progress, failure, result"),
     .toggle("--quiet", "no progress on standard error"),
   ]
 
   static let help = CommandHelp(
     name: "explore",
     summary: "check every event sequence up to a depth against the contract model",
-    usage: "explore [--depth N] [--seconds S] [--subject NAME] [--quiet]", flags: flags,
+    usage: "explore [--depth N] [--seconds S] [--subject NAME] [--json] [--quiet]", flags: flags,
     details: [
       "States are deduplicated on a canonical form, so when a level finds no new state the",
       "search is complete: the properties then hold at any depth. Exit status 1 when a",
-      "property breaks or a declared transition of the table is never reached.",
+      "property breaks or a declared transition of the table is never reached; 3 (bounded)",
+      "when --seconds ran out before the depth with no property broken.",
     ],
     example: ["player-sim explore --depth 6", "player-sim explore --depth 4 --subject stopNotSent"])
 
@@ -31,33 +34,58 @@ enum ExploreCommand {
       return .success
     }
     let depth = try parsed.integer("--depth", command: "explore", in: 1...64) ?? 6
-    var seconds: Double?
-    if let text = parsed.values["--seconds"] {
-      guard let value = Double(text), value > 0, value <= 1e7 else {
-        throw UsageError(
-          message:
-            "bad value \(Arguments.quoted(text)) for '--seconds' of 'explore'; expected a number of seconds above 0"
-        )
-      }
-      seconds = value
-    }
+    let seconds = try parsed.seconds(
+      "--seconds", command: "explore", suffix: nil,
+      expected: "plain decimal seconds above 0, such as 30 or 0.5")
     let subject = try FuzzCommand.subject(parsed.values["--subject"], command: "explore")
+    let json = parsed.has("--json")
     guard
       let exploration = exploreWithProgress(
-        subject, depth: depth, seconds: seconds, quiet: parsed.has("--quiet"))
+        subject, depth: depth, seconds: seconds, quiet: parsed.has("--quiet"), json: json)
     else {
       // Unreachable: the worker stores its result before it signals.
       Terminal.error("player-sim: the explorer finished without a result")
       return .usage
     }
-    Terminal.out(exploration.description)
+    // Cut short by --seconds before the depth, with nothing broken: not a
+    // failure (unreached rows are expected), not a pass either.
+    let bounded =
+      seconds != nil && exploration.counterexample == nil && !exploration.complete
+      && exploration.depth < depth
+    if json {
+      if let failure = exploration.counterexample { Terminal.out(JSONValue.failure(failure)) }
+      Terminal.out(Self.json(exploration, maxDepth: depth, bounded: bounded))
+    } else {
+      Terminal.out(terminalSafe(exploration.description, keepingNewlines: true))
+      if bounded {
+        Terminal.out(
+          "bounded: --seconds ran out after depth \(exploration.depth) of \(depth); no property broke "
+            + "(exit status 3; unreached rows are expected below the requested depth)")
+      }
+    }
+    if bounded { return .bounded }
     return exploration.passed ? .success : .failure
+  }
+
+  /// The `{"result":{…}}` line of an exploration.
+  static func json(_ exploration: Exploration, maxDepth: Int, bounded: Bool) -> String {
+    JSONValue.line(
+      "result",
+      [
+        ("command", .string("explore")), ("subject", .string(exploration.subject)),
+        ("depth", .int(exploration.depth)), ("max_depth", .int(maxDepth)),
+        ("complete", .bool(exploration.complete)), ("bounded", .bool(bounded)),
+        ("states", .int(exploration.states)), ("transitions", .int(exploration.transitions)),
+        ("sequences", .int(exploration.sequences)), ("seconds", .double(exploration.seconds)),
+        ("unreached", .array(exploration.unreached.map { .string("\($0)") })),
+        ("passed", .bool(exploration.passed)),
+      ])
   }
 
   /// Runs the search on another thread and reports elapsed time every second:
   /// the explorer itself reports only at the end.
   private static func exploreWithProgress(
-    _ subject: FuzzSubject, depth: Int, seconds: Double?, quiet: Bool
+    _ subject: FuzzSubject, depth: Int, seconds: Double?, quiet: Bool, json: Bool
   ) -> Exploration? {
     let box = ResultBox()
     let done = DispatchSemaphore(value: 0)
@@ -66,7 +94,7 @@ enum ExploreCommand {
       box.result.withLock { $0 = exploration }
       done.signal()
     }
-    let progress = Progress(quiet: quiet, unit: "levels", found: "failures found")
+    let progress = Progress(quiet: quiet, unit: "levels", found: "failures found", json: json)
     while done.wait(timeout: .now() + .milliseconds(250)) == .timedOut {
       progress.tick("exploring \(subject.name) up to depth \(depth)")
     }

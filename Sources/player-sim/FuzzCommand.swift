@@ -16,6 +16,7 @@ enum FuzzCommand {
     .option("--replay", "FILE", "check a saved failure instead of running random cases"),
     .option("--save", "FILE", "write a failure found to FILE, ready for --replay"),
     .toggle("--require-coverage", "also fail if a declared transition was never exercised"),
+    .toggle("--json", "JSON lines on standard output: progress, failure, result"),
     .toggle("--quiet", "no progress on standard error"),
   ]
 
@@ -26,7 +27,7 @@ enum FuzzCommand {
   static let help = CommandHelp(
     name: "fuzz", summary: "fuzz the Player against the contract model, from a seed",
     usage:
-      "fuzz [--seed N] [--budget N|Ns] [--max-length N] [--no-swarm] [--no-shrink] [--subject NAME] [--replay FILE] [--save FILE] [--require-coverage] [--quiet]",
+      "fuzz [--seed N] [--budget N|Ns] [--max-length N] [--no-swarm] [--no-shrink] [--subject NAME] [--replay FILE] [--save FILE] [--require-coverage] [--json] [--quiet]",
     flags: flags,
     details: [
       "Each case is decoded from the run's seed and its index, so 'seed N, case K' always",
@@ -47,16 +48,18 @@ enum FuzzCommand {
       return .success
     }
     let subject = try subject(parsed.values["--subject"], command: "fuzz")
-    if let path = parsed.values["--replay"] { return replay(path, subject: subject) }
+    let json = parsed.has("--json")
+    if let path = parsed.values["--replay"] { return replay(path, subject: subject, json: json) }
     var random = SystemRandomNumberGenerator()
     let seed = try parsed.integer("--seed", command: "fuzz", in: 0...UInt64.max) ?? random.next()
     let maxLength = try parsed.integer("--max-length", command: "fuzz", in: 1...10_000) ?? 32
     let configuration = FuzzConfiguration(
-      seed: seed, budget: try budget(parsed.values["--budget"]), maxLength: maxLength,
+      seed: seed, budget: try budget(parsed), maxLength: maxLength,
       swarm: !parsed.has("--no-swarm"), shrink: !parsed.has("--no-shrink"),
       requireFullCoverage: parsed.has("--require-coverage"))
-    return FuzzRun(subject: subject, configuration: configuration, quiet: parsed.has("--quiet"))
-      .execute(save: parsed.values["--save"])
+    return FuzzRun(
+      subject: subject, configuration: configuration, quiet: parsed.has("--quiet"), json: json
+    ).execute(save: parsed.values["--save"])
   }
 
   /// `player` or the name of a broken player from the harness's catalog.
@@ -71,45 +74,86 @@ enum FuzzCommand {
     return buggy.subject
   }
 
-  private static func budget(_ text: String?) throws(UsageError) -> FuzzBudget {
-    guard let text else { return .cases(1_000) }
-    let bad = UsageError(
-      message:
-        "bad value \(Arguments.quoted(text)) for '--budget' of 'fuzz'; expected a number of cases such as 1000, or seconds such as 30s"
-    )
+  /// `--budget`: a number of cases (`1000`) or plain decimal seconds (`30s`,
+  /// `0.5s`); hexadecimal, exponents, `inf` and `nan` are refused.
+  private static func budget(_ parsed: Arguments) throws(UsageError) -> FuzzBudget {
+    guard let text = parsed.values["--budget"] else { return .cases(1_000) }
     if text.hasSuffix("s") {
-      guard let seconds = Double(text.dropLast()), seconds > 0, seconds <= 1e7 else { throw bad }
-      return .seconds(seconds)
+      let seconds = try parsed.seconds(
+        "--budget", command: "fuzz", suffix: "s",
+        expected: "a number of cases such as 1000, or plain decimal seconds such as 30s or 0.5s")
+      return .seconds(seconds ?? 0)
     }
-    guard let cases = Int(text), cases > 0 else { throw bad }
+    guard text.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }), let cases = Int(text),
+      cases > 0
+    else {
+      throw UsageError(
+        message:
+          "bad value \(Arguments.quoted(text)) for '--budget' of 'fuzz'; expected a number of cases such as 1000, or seconds such as 30s"
+      )
+    }
     return .cases(cases)
   }
 
   /// Checks a saved failure: its timeline, then the failure or "passed".
-  private static func replay(_ path: String, subject: FuzzSubject) -> ExitStatus {
+  /// Everything printed from the file is escaped: a saved failure is untrusted input.
+  private static func replay(_ path: String, subject: FuzzSubject, json: Bool) -> ExitStatus {
+    let name = path == "-" ? "<stdin>" : path
     let actions: [FuzzAction]
     do {
       let text = try ScenarioFile.read(path)
-      actions = try FailureFile.parse(text, file: path == "-" ? "<stdin>" : path)
+      actions = try FailureFile.parse(text, file: name)
     } catch let error as ScenarioError {
       Terminal.error(error.description)
       return .usage
     } catch {
-      Terminal.error("\(error)")
+      Terminal.error(terminalSafe("\(error)"))
       return .usage
     }
     guard !actions.isEmpty else {
-      Terminal.error("\(path):1:1: error: no actions; expected one action a line, such as play(A)")
+      Terminal.error(
+        "\(terminalSafe(name)):1:1: error: no actions; expected one action a line, such as play(A)")
       return .usage
     }
     guard let failure = Fuzzer.check(subject, actions) else {
-      Terminal.out(Fuzzer.timeline(subject, actions))
+      if json {
+        Terminal.out(
+          JSONValue.line(
+            "result",
+            [
+              ("command", .string("fuzz")), ("mode", .string("replay")),
+              ("subject", .string(subject.name)), ("file", .string(name)),
+              ("actions", .array(actions.map { .string($0.description) })),
+              (
+                "timeline",
+                .array(
+                  Fuzzer.timeline(subject, actions).split(separator: "\n").map {
+                    .string(String($0))
+                  })
+              ),
+              ("passed", .bool(true)),
+            ]))
+        return .success
+      }
+      Terminal.out(terminalSafe(Fuzzer.timeline(subject, actions), keepingNewlines: true))
       Terminal.out(
         "passed: \(subject.name) kept every property over the \(actions.count) saved action\(actions.count == 1 ? "" : "s")"
       )
       return .success
     }
-    Terminal.out(failure.report)
+    if json {
+      Terminal.out(JSONValue.failure(failure))
+      Terminal.out(
+        JSONValue.line(
+          "result",
+          [
+            ("command", .string("fuzz")), ("mode", .string("replay")),
+            ("subject", .string(subject.name)), ("file", .string(name)),
+            ("actions", .array(actions.map { .string($0.description) })), ("passed", .bool(false)),
+          ]))
+    } else {
+      Terminal.out(terminalSafe(failure.report, keepingNewlines: true))
+    }
     return .failure
   }
 }

@@ -4,6 +4,7 @@ import PlayerSimulation
 enum PlayerSim {
   static let commands: [CommandHelp] = [
     DemoCommand.help, RunCommand.help, FuzzCommand.help, ExploreCommand.help, DiagramCommand.help,
+    CompletionsCommand.help,
   ]
 
   static func main(_ arguments: [String]) -> ExitStatus {
@@ -17,11 +18,20 @@ enum PlayerSim {
       switch name {
       case "-h", "--help", "help":
         return try showHelp(rest)
+      case "--version", "version":
+        guard rest.isEmpty else {
+          throw UsageError(
+            message:
+              "unexpected argument \(Arguments.quoted(rest[0])) for '--version'; expected nothing")
+        }
+        Terminal.out("player-sim \(playerSimVersion)")
+        return .success
       case "demo": return try DemoCommand.run(rest)
       case "run": return try RunCommand.run(rest)
       case "fuzz": return try FuzzCommand.run(rest)
       case "explore": return try ExploreCommand.run(rest)
       case "diagram": return try DiagramCommand.run(rest)
+      case "completions": return try CompletionsCommand.run(rest)
       default:
         throw UsageError(
           message: "unknown command \(Arguments.quoted(name)); expected one of \(commandNames)")
@@ -51,7 +61,7 @@ enum PlayerSim {
     var lines = [
       "player-sim: drive fake media through the real Playhead Player, on a virtual clock.",
       "",
-      "USAGE: player-sim <command> [flags]",
+      "USAGE: player-sim <command> [flags]     (player-sim --version prints the version)",
       "",
       "COMMANDS:",
     ]
@@ -66,7 +76,8 @@ enum PlayerSim {
       "  player-sim demo",
       "  player-sim run Examples/scenarios/*.play",
       "",
-      "EXIT STATUS: 0 success, 1 an expect failed or the fuzzer found a failure, 2 bad usage or input.",
+      "EXIT STATUS: 0 success, 1 an expect failed or a property broke, 2 bad usage or input,",
+      "3 an exploration cut short by --seconds with nothing found (bounded).",
     ]
     return lines.joined(separator: "\n")
   }

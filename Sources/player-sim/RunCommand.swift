@@ -60,21 +60,30 @@ enum RunCommand {
   /// Runs parsed scenarios, printing their timelines; 1 if any expect failed.
   static func execute(_ scenarios: [Scenario], _ options: RunOptions) -> ExitStatus {
     let table = TimelineTable(color: Terminal.colorOutput)
-    let runner = ScenarioRunner(
+    var runner = ScenarioRunner(
       seed: options.seed, pace: options.realtime ? .realTime(speed: 1) : .instant)
+    // Entries stream through the callback; keeping them all would make memory
+    // grow with the number of events.
+    runner.keepsEntries = false
     let progress = Progress(
       quiet: options.quiet || options.realtime, unit: "events", found: "failed")
     var failures = 0
     var events = 0
     for (index, scenario) in scenarios.enumerated() {
       if !options.json {
-        if scenarios.count > 1 { Terminal.out((index > 0 ? "\n" : "") + "== \(scenario.file) ==") }
+        if scenarios.count > 1 {
+          Terminal.out((index > 0 ? "\n" : "") + "== \(terminalSafe(scenario.file)) ==")
+        }
         Terminal.out(table.header)
       }
       var checks = 0
+      var processed = 0
+      var ignored = 0
       let result = runner.run(scenario) { item in
         if case .check = item { checks += 1 }
-        if case .event = item {
+        if case .event(let entry) = item {
+          processed += 1
+          if entry.ignored != nil, entry.source != .user { ignored += 1 }
           events += 1
           progress.update(done: events, total: nil, found: failures)
         }
@@ -87,15 +96,16 @@ enum RunCommand {
       }
       if let failure = result.failure {
         failures += 1
-        if !options.json {
+        if options.json {
+          Terminal.out(failure.json)
+        } else {
           Terminal.out(table.failureLine(failure))
         }
         Terminal.error(failure.description)
       } else if !options.json, !options.quiet {
-        let ignored = result.entries.filter { $0.ignored != nil && $0.source != .user }.count
         Terminal.out(
           table.successLine(
-            "\(scenario.file): \(checks) expectation\(checks == 1 ? "" : "s") held; \(result.entries.count) events, \(ignored) late or stray reports ignored; ends in \(result.finalState)"
+            "\(scenario.file): \(checks) expectation\(checks == 1 ? "" : "s") held; \(processed) events, \(ignored) late or stray reports ignored; ends in \(result.finalState)"
           ))
       }
       progress.update(done: events, total: nil, found: failures)

@@ -45,6 +45,7 @@ enum Terminal {
 
 /// Progress on standard error for work that lasts over a second: rate,
 /// elapsed time and failures so far, at most once a second; silent when quiet.
+/// With `json`, each report is a `{"progress":{…}}` line on standard output instead.
 final class Progress {
   private let clock = ContinuousClock()
   private let start: ContinuousClock.Instant
@@ -53,13 +54,16 @@ final class Progress {
   private let unit: String
   private let found: String
   private var printed = false
+  private let json: Bool
 
   /// - Parameters:
   ///   - quiet: print nothing.
   ///   - unit: what is counted, as in `events`.
   ///   - found: what failures are called, as in `failed` or `failures found`.
-  init(quiet: Bool, unit: String, found: String) {
+  ///   - json: report as JSON lines on standard output.
+  init(quiet: Bool, unit: String, found: String, json: Bool = false) {
     self.quiet = quiet
+    self.json = json
     self.unit = unit
     self.found = found
     start = clock.now
@@ -80,6 +84,17 @@ final class Progress {
       Double((now - start).components.seconds)
       + Double((now - start).components.attoseconds) / 1e18
     let rate = seconds > 0 ? Int(Double(done) / seconds) : 0
+    if json {
+      Terminal.out(
+        JSONValue.line(
+          "progress",
+          [
+            (unit, .int(done)), ("rate", .int(rate)), ("elapsed_s", .double(seconds)),
+            (self.found.replacingOccurrences(of: " ", with: "_"), .int(found)),
+          ]))
+      Terminal.flush()
+      return
+    }
     let of = total.map { "/\($0)" } ?? ""
     let line =
       "player-sim: \(done)\(of) \(unit), \(rate) \(unit)/s, \(String(format: "%.1f", seconds))s elapsed, \(found) \(self.found) so far"
@@ -98,6 +113,12 @@ final class Progress {
     guard now - start >= .seconds(1), now - lastPrint >= .seconds(1) else { return }
     lastPrint = now
     let seconds = Double((now - start).components.seconds)
+    if json {
+      Terminal.out(
+        JSONValue.line("progress", [("what", .string(what)), ("elapsed_s", .double(seconds))]))
+      Terminal.flush()
+      return
+    }
     let line = "player-sim: \(what), \(String(format: "%.0f", seconds))s elapsed"
     if Terminal.errorIsTerminal {
       Terminal.errorRaw("\r\u{1B}[2K" + line)

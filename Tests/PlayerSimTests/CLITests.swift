@@ -236,11 +236,11 @@ import Testing
     (["run", "--seed"], "player-sim: flag '--seed' of 'run' needs a value; expected --seed N"),
     (
       ["frobnicate"],
-      "player-sim: unknown command 'frobnicate'; expected one of demo, run, fuzz, explore, diagram"
+      "player-sim: unknown command 'frobnicate'; expected one of demo, run, fuzz, explore, diagram, completions"
     ),
     (
       [],
-      "player-sim: missing command; expected one of demo, run, fuzz, explore, diagram (try 'player-sim --help')"
+      "player-sim: missing command; expected one of demo, run, fuzz, explore, diagram, completions (try 'player-sim --help')"
     ),
     (
       ["diagram", "--format", "svg"],

@@ -173,7 +173,7 @@ import Testing
     ),
     (
       "media A(1)",
-      "t.play:1:7: error: bad media name 'A(1)'; expected a media name without spaces or any of # = ( ) ,"
+      "t.play:1:7: error: bad media name 'A(1)'; expected a media name of printable characters, without spaces or any of # = ( ) ,"
     ),
     (
       "media A\nreport ready A#x",

@@ -28,6 +28,8 @@ struct PlayerBench {
       printError("player-bench: --json-file \(path): cannot create the file")
       exit(1)
     }
+    // First, while the heap is small: a reader's peak must not hide in freed memory.
+    let readerMemory = ReaderMemory.measure(smoke: options.smoke)
     let benchmark = Benchmark(options: options) { printError("player-bench: \($0)") }
     let results = benchmark.run()
     if let path = options.jsonFile {
@@ -39,6 +41,7 @@ struct PlayerBench {
       }
     }
     print(options.json ? Report.json(results) : Report.table(results), terminator: "")
+    if !options.json { print(ReaderMemory.table(readerMemory), terminator: "") }
   }
 
   /// Writes one line to standard error: progress and errors, never results.

@@ -1,0 +1,79 @@
+// libFuzzer entry point for player-sim's file readers and its runner: any
+// bytes, read the way `player-sim run FILE` and `player-sim fuzz --replay FILE`
+// read a file, must give a run or a positioned error, never a trap, a hang or
+// memory out of proportion to the input (Fuzz/libfuzzer.sh sets -rss_limit_mb).
+// Every line printed for a terminal must be free of control characters.
+// Built by Fuzz/libfuzzer.sh, not by SwiftPM.
+import Foundation
+import PlayerFuzz
+import PlayerSimulation
+
+/// Saved failures longer than this are not replayed (a replay is O(n²) in its
+/// length through the timeline); parsing is still fuzzed at any length.
+let replayLimit = 64
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+  let bytes = data.map { Data(UnsafeBufferPointer(start: $0, count: size)) } ?? Data()
+  // The first byte picks the reader, so one corpus covers both.
+  guard let selector = bytes.first else { return 0 }
+  let body = bytes.dropFirst()
+  let text: String
+  do {
+    text = try ScenarioFile.decode(Data(body), file: "fuzz.input")
+  } catch {
+    requireOneSafeLine(error.description)
+    return 0
+  }
+  if selector & 1 == 0 {
+    runScenario(text)
+  } else {
+    replayFailure(text)
+  }
+  return 0
+}
+
+func runScenario(_ text: String) {
+  let scenario: Scenario
+  do {
+    scenario = try ScenarioParser.parse(text, file: "fuzz.play")
+  } catch {
+    requireOneSafeLine(error.description)
+    return
+  }
+  let table = TimelineTable(color: false)
+  var runner = ScenarioRunner()
+  runner.keepsEntries = false
+  let result = runner.run(scenario) { item in
+    requireOneSafeLine(table.line(item))
+    _ = item
+  }
+  if let failure = result.failure {
+    requireOneSafeLine(failure.description)
+    requireOneSafeLine(table.failureLine(failure))
+  }
+}
+
+func replayFailure(_ text: String) {
+  let actions: [FuzzAction]
+  do {
+    actions = try FailureFile.parse(text, file: "fuzz.txt")
+  } catch {
+    _ = terminalSafe(error.description)
+    return
+  }
+  guard actions.count <= replayLimit else { return }
+  // Playhead's Player keeps every property on any case: a failure is a bug.
+  if let failure = Fuzzer.check(.player, actions) {
+    print(terminalSafe(failure.report, keepingNewlines: true))
+    fatalError("Playhead contract violated by a replayed case: \(failure.property)")
+  }
+}
+
+/// Traps unless `line` is one line with no control or invisible character:
+/// the promise of `terminalSafe`, checked on every line a terminal would get.
+func requireOneSafeLine(_ line: String) {
+  if terminalSafe(line) != line {
+    fatalError("unescaped control character in output: \(terminalSafe(line))")
+  }
+}
