@@ -8,8 +8,8 @@ import Foundation
 import PlayerFuzz
 import PlayerSimulation
 
-/// Saved failures longer than this are not replayed (a replay is O(n²) in its
-/// length through the timeline); parsing is still fuzzed at any length.
+/// Saved failures longer than this are not replayed (a replay's cost grows with
+/// its length, and short cases keep the fuzzer fast); parsing is fuzzed at any length.
 let replayLimit = 64
 
 @_cdecl("LLVMFuzzerTestOneInput")

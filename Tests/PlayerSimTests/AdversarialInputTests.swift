@@ -99,8 +99,12 @@ import Testing
       message: "F:1:1: error: no actions; expected one action a line"),
     Case(
       name: "a saved failure over the action limit", command: ["fuzz", "--replay"],
-      bytes: Data(String(repeating: "deliver\n", count: 100_001).utf8), status: 2,
-      message: "F:100001:1: error: more than 100000 actions; expected a saved (minimal) case"),
+      bytes: Data(String(repeating: "deliver\n", count: 10_001).utf8), status: 2,
+      message: "F:10001:1: error: more than 10000 actions; expected a saved (minimal) case"),
+    Case(
+      name: "a saved failure at the action limit", command: ["fuzz", "--replay"],
+      bytes: Data(String(repeating: "play(A)\nstop\n", count: 5_000).utf8), status: 0,
+      message: ""),
     Case(
       name: "a saved failure with a byte-order mark and CRLF", command: ["fuzz", "--replay"],
       bytes: Data([0xEF, 0xBB, 0xBF] + Array("play(A)\r\nstop\r\nready(A#1)\r\n".utf8)), status: 0,

@@ -30,7 +30,9 @@ enum ReaderMemory {
       "note " + String(repeating: "word ", count: 10_000) + "\n"
       + String(repeating: "pause\n", count: 16_000 * scale)
     let shortLines = String(repeating: "stop\n", count: 20_000 * scale)
-    let failure = String(repeating: "ready(A#1)\n", count: 9_000 * scale)
+    // At most 10,000 actions (FailureFile.maximumActions): a comment line each.
+    let failure = String(
+      repeating: "# " + String(repeating: "c", count: 88) + "\nready(A#1)\n", count: 900 * scale)
     // A state as the encoder writes it, with a long media name.
     let long = MediaID(String(repeating: "m", count: 100_000 * scale))
     let playing = PlaybackState().transition(on: .play(long)).next
@@ -45,7 +47,7 @@ enum ReaderMemory {
         _ = try? ScenarioParser.parse(
           ScenarioFile.decode(Data(text.utf8), file: "bench"), file: "bench")
       },
-      row("saved failure: one action a line", failure) { text in
+      row("saved failure: actions and comments", failure) { text in
         _ = try? FailureFile.parse(text, file: "bench")
       },
       row("JSON state: a long media name (JSONDecoder)", state) { text in

@@ -8,9 +8,11 @@
 /// ready(A#1)
 /// ```
 public enum FailureFile {
-  /// The most actions a saved failure may hold: saved failures are minimal
-  /// cases of a few actions, and a replay's timeline grows with its length.
-  public static let maximumActions = 100_000
+  /// The most actions a saved failure may hold: 10,000, the longest case
+  /// `player-sim fuzz --max-length` generates. Saved failures are minimal
+  /// cases of a few actions, and a replay's memory (its model, logs and
+  /// timeline, about 100 bytes per byte of file) grows with its length.
+  public static let maximumActions = 10_000
 
   /// Parses a saved case.
   ///
