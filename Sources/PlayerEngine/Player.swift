@@ -52,6 +52,20 @@ public final class Player: Sendable {
   /// Counts of processed and ignored events.
   public var statistics: PlayerStatistics { core.withLock { $0.statistics } }
 
+  /// The queue buffer's capacity in events, for tests and benchmarks that
+  /// check a burst's memory is given back once it has drained.
+  package var pendingCapacityForTesting: Int { core.withLock { $0.pending.capacity } }
+
+  /// The queue capacity, in events, kept after a burst drains; a larger
+  /// buffer is freed.
+  package static var retainedQueueCapacityForTesting: Int { EventQueue.retainedCapacity }
+
+  /// Events queued now and not yet reduced.
+  package var pendingCountForTesting: Int { core.withLock { $0.pending.count } }
+
+  /// Streams currently subscribed, for tests of subscribe and cancel churn.
+  package var subscriberCountForTesting: Int { core.withLock { $0.subscribers.count } }
+
   /// Sends an event: a user intent, or an engine report injected by hand.
   ///
   /// Returns once the event has been processed, or at once if another thread
@@ -102,11 +116,27 @@ public final class Player: Sendable {
   }
 
   // MARK: Observation
+  //
+  // Every stream buffers what its consumer has not read yet. By default that
+  // buffer is bounded (``defaultBufferLimit`` elements, the oldest dropped
+  // first), so a consumer that stalls costs a fixed amount of memory, not
+  // one element per event forever; pass `.unbounded` to keep everything.
+  // Measured costs per buffered element are in docs/memory.md.
+
+  /// How many elements a stream buffers for a slow consumer by default: 1024.
+  /// Past that, the oldest buffered element is dropped for each new one.
+  public static let defaultBufferLimit = 1024
 
   /// Every processed event, in processing order, accepted or ignored.
-  /// - Parameter bufferingPolicy: what to keep when the consumer falls behind.
+  ///
+  /// Drops by default: a consumer more than ``defaultBufferLimit`` steps
+  /// behind loses the oldest unread steps (the newest are kept); the gap
+  /// shows in ``PlayerStep/sequence``. About 250 bytes per buffered step.
+  /// - Parameter bufferingPolicy: what to keep when the consumer falls
+  ///   behind; `.unbounded` drops nothing and grows by one step per event.
   public func steps(
-    bufferingPolicy: AsyncStream<PlayerStep>.Continuation.BufferingPolicy = .unbounded
+    bufferingPolicy: AsyncStream<PlayerStep>.Continuation.BufferingPolicy = .bufferingNewest(
+      defaultBufferLimit)
   ) -> AsyncStream<PlayerStep> {
     let (stream, continuation) = AsyncStream.makeStream(
       of: PlayerStep.self, bufferingPolicy: bufferingPolicy)
@@ -114,21 +144,42 @@ public final class Player: Sendable {
     return stream
   }
 
-  /// Every state change, starting with the current state. Nothing is dropped.
-  public func stateChanges() -> AsyncStream<PlaybackState> {
-    stateStream(.unbounded)
+  /// Every state change, starting with the current state.
+  ///
+  /// Drops by default: a consumer more than ``defaultBufferLimit`` states
+  /// behind loses the oldest unread states; the newest state is never
+  /// dropped, so the consumer always ends at the current state. About 100
+  /// bytes per buffered state.
+  /// - Parameter bufferingPolicy: what to keep when the consumer falls
+  ///   behind; `.unbounded` drops nothing and grows by one state per change.
+  public func stateChanges(
+    bufferingPolicy: AsyncStream<PlaybackState>.Continuation.BufferingPolicy = .bufferingNewest(
+      defaultBufferLimit)
+  ) -> AsyncStream<PlaybackState> {
+    stateStream(bufferingPolicy)
   }
 
   /// The newest state only, starting with the current state: a consumer that
   /// falls behind skips to the newest state instead of replaying old ones.
-  /// Use this for UIs.
+  /// Use this for UIs. The same as
+  /// `stateChanges(bufferingPolicy: .bufferingNewest(1))`: one state buffered.
   public func latestStates() -> AsyncStream<PlaybackState> {
     stateStream(.bufferingNewest(1))
   }
 
   /// Every engine report and watchdog expiry the machine ignored, with the reason.
-  public func ignoredReports() -> AsyncStream<IgnoredReport> {
-    let (stream, continuation) = AsyncStream.makeStream(of: IgnoredReport.self)
+  ///
+  /// Drops by default: a consumer more than ``defaultBufferLimit`` reports
+  /// behind loses the oldest unread ones; ``statistics`` still counts every
+  /// ignored report. About 150 bytes per buffered report.
+  /// - Parameter bufferingPolicy: what to keep when the consumer falls
+  ///   behind; `.unbounded` drops nothing and grows by one per ignored report.
+  public func ignoredReports(
+    bufferingPolicy: AsyncStream<IgnoredReport>.Continuation.BufferingPolicy = .bufferingNewest(
+      defaultBufferLimit)
+  ) -> AsyncStream<IgnoredReport> {
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: IgnoredReport.self, bufferingPolicy: bufferingPolicy)
     register(continuation, as: .ignored(continuation))
     return stream
   }
@@ -160,8 +211,7 @@ public final class Player: Sendable {
 private struct Core {
   var state: PlaybackState
   var draining = false
-  var pending: [PlaybackEvent] = []
-  var head = 0
+  var pending = EventQueue()
   var subscribers: [Subscriber] = []
   var nextSubscriberID = 0
   var statistics = PlayerStatistics()
@@ -170,22 +220,13 @@ private struct Core {
 
   mutating func enqueue(_ event: PlaybackEvent) {
     pending.append(event)
-    statistics.maxQueued = max(statistics.maxQueued, pending.count - head)
+    statistics.maxQueued = max(statistics.maxQueued, pending.count)
   }
 
-  /// The oldest queued event. The buffer is reset, keeping its capacity,
-  /// once drained, so a steady stream of events allocates nothing.
+  /// The oldest queued event; nil once drained, when the queue gives back
+  /// the memory a burst made it take.
   mutating func dequeue() -> PlaybackEvent? {
-    guard head < pending.count else {
-      if head > 0 {
-        pending.removeAll(keepingCapacity: true)
-        head = 0
-      }
-      return nil
-    }
-    let event = pending[head]
-    head += 1
-    return event
+    pending.popFirst()
   }
 
   /// Reduces `event` and returns what to perform outside the lock. The

@@ -21,6 +21,7 @@ struct Results {
   var maxQueued = 0
   var checksum: UInt64 = 0
   var fuzz: FuzzFigures?
+  var memory: MemoryFigures?
 
   var sizes: [(String, Int)] {
     [
@@ -83,6 +84,7 @@ struct Benchmark {
 
     progress("fuzz figures")
     results.fuzz = FuzzBenchmark.run(options, progress: progress)
+    results.memory = MemoryBenchmark.run(options, progress: progress)
     return results
   }
 }

@@ -20,6 +20,14 @@ struct Options {
   var profile: Workload?
   /// Print the usage and exit.
   var help = false
+  /// Run only the memory section (docs/memory.md).
+  var memoryOnly = false
+  /// Events queued at once in the memory section's burst.
+  var burstEvents = 1_000_000
+  /// Sends per thread in the memory section's flood.
+  var floodSends = 2_000_000
+  /// Rounds of events sent to each never-reading subscriber.
+  var subscriberEvents = 100_000
 
   /// The workloads `--profile` can run alone.
   enum Workload: String, CaseIterable {
@@ -28,7 +36,7 @@ struct Options {
 
   static let usage = """
     usage: player-bench [--json] [--smoke] [--events N] [--runs N] [--seed N] [--threads N]
-                        [--fuzz-seeds N]
+                        [--fuzz-seeds N] [--memory] [--burst N] [--flood N]
 
     Measures the Playhead reducer, the Player driver (one thread and several) and a naive
     two-Bool player on one seeded event stream, plus the fuzz harness against its catalog
@@ -44,6 +52,10 @@ struct Options {
       --json-file F   also write the JSON object to file F (one run, both forms)
       --profile W     run only workload W (reducer, driver or naive) once, untimed, and print
                       its checksum: for valgrind --tool=callgrind
+      --memory        run only the memory section: a queued burst, a flood from --threads
+                      threads, and a never-reading subscriber on each stream (docs/memory.md)
+      --burst N       events queued at once in the memory section (default 1000000; smoke 10000)
+      --flood N       sends per thread in the memory section (default 2000000; smoke 10000)
     """
 
   /// Bad command-line input: says which argument and what was expected.
@@ -58,12 +70,17 @@ struct Options {
     var events: Int?
     var runs: Int?
     var fuzzSeeds: Int?
+    var burst: Int?
+    var flood: Int?
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
       switch argument {
       case "--json": options.json = true
       case "--smoke": options.smoke = true
       case "--help", "-h": options.help = true
+      case "--memory": options.memoryOnly = true
+      case "--burst": burst = try number(argument, remaining.popFirst(), atLeast: 1)
+      case "--flood": flood = try number(argument, remaining.popFirst(), atLeast: 1)
       case "--events": events = try number(argument, remaining.popFirst(), atLeast: 1)
       case "--runs": runs = try number(argument, remaining.popFirst(), atLeast: 1)
       case "--threads": options.threads = try number(argument, remaining.popFirst(), atLeast: 1)
@@ -97,6 +114,9 @@ struct Options {
     options.events = events ?? (options.smoke ? 20_000 : options.events)
     options.runs = runs ?? (options.smoke ? 5 : options.runs)
     options.fuzzSeeds = fuzzSeeds ?? (options.smoke ? 3 : options.fuzzSeeds)
+    options.burstEvents = burst ?? (options.smoke ? 10_000 : options.burstEvents)
+    options.floodSends = flood ?? (options.smoke ? 10_000 : options.floodSends)
+    if options.smoke { options.subscriberEvents = 2_000 }
     return options
   }
 

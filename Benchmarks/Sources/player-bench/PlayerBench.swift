@@ -23,6 +23,11 @@ struct PlayerBench {
       print(Benchmark.profile(workload, options: options))
       return
     }
+    if options.memoryOnly {
+      let memory = MemoryBenchmark.run(options) { printError("player-bench: \($0)") }
+      print(options.json ? MemoryReport.json(memory) : MemoryReport.table(memory), terminator: "")
+      return
+    }
     // Fail before minutes of measuring, not after.
     if let path = options.jsonFile, !FileManager.default.createFile(atPath: path, contents: nil) {
       printError("player-bench: --json-file \(path): cannot create the file")

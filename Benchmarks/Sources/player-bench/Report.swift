@@ -64,6 +64,9 @@ enum Report {
     lines.append("")
     lines.append(contentsOf: fuzzLines(results.fuzz, options: options))
     lines.append("")
+    if let memory = results.memory {
+      lines.append(MemoryReport.table(memory))
+    }
     lines.append("checksum \(String(results.checksum, radix: 16)) (keeps the optimizer honest)")
     return lines.joined(separator: "\n") + "\n"
   }
@@ -252,6 +255,7 @@ enum Report {
       fields.append(("fuzz_exhaustive_depth", "null"))
       fields.append(("fuzz_buggy_players", "{}"))
     }
+    if let memory = results.memory { fields += MemoryReport.fields(memory) }
     fields.append(("checksum", "\(results.checksum)"))
     var seen = Set<String>()
     let body = fields.filter { seen.insert($0.0).inserted }.map { "  \(string($0.0)): \($0.1)" }
@@ -263,7 +267,7 @@ enum Report {
     return number(Double(calls) / Double(options.events))
   }
 
-  private static func number(_ value: Double) -> String {
+  static func number(_ value: Double) -> String {
     guard value.isFinite else { return "null" }
     if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
     return String(format: "%.6g", value)

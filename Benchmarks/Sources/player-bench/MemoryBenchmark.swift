@@ -1,0 +1,182 @@
+import Foundation
+import PlayerEngine
+import PlayerState
+
+/// What the driver's memory promises cost, measured (docs/memory.md):
+/// a burst of queued events and whether its memory is given back, a flood
+/// from many threads, and a subscriber that never reads each stream.
+struct MemoryFigures {
+  /// A burst queued at once: an engine that sends `events` reports from
+  /// inside one `execute`, so every one of them waits in the queue.
+  struct Burst {
+    var events: Int
+    /// Heap bytes held while the whole burst was queued, over the baseline.
+    var heapAtPeak: Int?
+    /// Heap bytes still held once `send` returned (the burst drained).
+    var heapAfterDrain: Int?
+    var capacityAtPeak: Int
+    var capacityAfterDrain: Int
+    var processed: UInt64
+  }
+
+  /// Several threads sending as fast as they can to one player.
+  struct Flood {
+    var threads: Int
+    var sends: Int
+    var processed: UInt64
+    var maxQueued: Int
+    /// The most bytes resident at once during the flood, over the baseline.
+    var peakResident: Int?
+    /// Bytes resident once every sender returned, over the baseline.
+    var residentAfterDrain: Int?
+    /// Bytes resident after the C heap was asked to return its free memory.
+    var residentAfterTrim: Int?
+    var heapAfterDrain: Int?
+    var capacityAfterDrain: Int
+  }
+
+  /// A subscriber that never reads: how many elements its stream buffers
+  /// and what each costs.
+  struct Subscriber {
+    var stream: String
+    var policy: String
+    /// Elements the player published to the stream.
+    var published: Int
+    /// Elements still buffered (published minus dropped).
+    var buffered: Int
+    var heapWhileBuffered: Int?
+    var heapAfterCancel: Int?
+
+    var bytesPerElement: Double? {
+      heapWhileBuffered.map { buffered == 0 ? 0 : Double($0) / Double(buffered) }
+    }
+  }
+
+  var strides: [(String, Int)] = [
+    ("PlaybackEvent", MemoryLayout<PlaybackEvent>.stride),
+    ("PlaybackState", MemoryLayout<PlaybackState>.stride),
+    ("PlayerStep", MemoryLayout<PlayerStep>.stride),
+    ("IgnoredReport", MemoryLayout<IgnoredReport>.stride),
+  ]
+  var retainedCapacity = Player.retainedQueueCapacityForTesting
+  var defaultBufferLimit = Player.defaultBufferLimit
+  var burst: Burst
+  var flood: Flood
+  var subscribers: [Subscriber]
+}
+
+enum MemoryBenchmark {
+  static func run(_ options: Options, progress: (String) -> Void) -> MemoryFigures {
+    progress("memory: a burst of \(options.burstEvents) queued events")
+    let burst = burst(events: options.burstEvents)
+    progress("memory: \(options.threads) threads x \(options.floodSends) sends")
+    let flood = flood(threads: options.threads, sendsPerThread: options.floodSends)
+    if ProcessInfo.processInfo.environment["DBG"] != nil {
+      for _ in 0..<3 {
+        let f = Self.flood(threads: options.threads, sendsPerThread: options.floodSends)
+        print("again", f.residentAfterDrain ?? 0, f.residentAfterTrim ?? 0, f.peakResident ?? 0)
+      }
+      print(ProcessMemory.resident() ?? 0)
+      let smaps = (try? String(contentsOfFile: "/proc/self/smaps", encoding: .utf8)) ?? ""
+      var current = ""
+      for line in smaps.split(separator: "\n") {
+        if line.first?.isHexDigit == true && line.contains("-") { current = String(line) }
+        if line.hasPrefix("Rss:") {
+          let kb = Int(line.split(whereSeparator: \.isWhitespace)[1]) ?? 0
+          if kb > 300 { print(kb, current) }
+        }
+      }
+    }
+    progress("memory: subscribers that never read")
+    var subscribers: [MemoryFigures.Subscriber] = []
+    for policy in [StreamProbe.Policy.default, .unbounded] {
+      for stream in StreamProbe.Stream.allCases {
+        subscribers.append(StreamProbe.measure(stream, policy, rounds: options.subscriberEvents))
+      }
+    }
+    return MemoryFigures(burst: burst, flood: flood, subscribers: subscribers)
+  }
+
+  /// An engine that, asked to load, reports `ready` for that load `count`
+  /// times from inside `execute`, where the player is busy, so that all of
+  /// them are queued at once; then it reads the heap and the queue.
+  private final class BurstEngine: PlaybackEngine {
+    struct Reading {
+      var heap: Int?
+      var capacity = 0
+    }
+    let count: Int
+    let player = Locked<Player?>(nil)
+    let reading = Locked(Reading())
+
+    init(count: Int) { self.count = count }
+
+    func execute(_ command: EngineCommand, reports: ReportSink) {
+      guard case .load(let load) = command else { return }
+      for _ in 0..<count { reports.send(.ready(load)) }
+      let capacity = player.withLock { $0?.pendingCapacityForTesting } ?? 0
+      let heap = ProcessMemory.heapInUse()
+      reading.withLock { $0 = Reading(heap: heap, capacity: capacity) }
+    }
+  }
+
+  static func burst(events: Int) -> MemoryFigures.Burst {
+    let engine = BurstEngine(count: events)
+    let player = Player(engine: engine)
+    engine.player.withLock { $0 = player }
+    let before = ProcessMemory.heapInUse()
+    player.send(.play("A"))
+    let after = ProcessMemory.heapInUse()
+    let peak = engine.reading.withLock { $0 }
+    engine.player.withLock { $0 = nil }
+    return MemoryFigures.Burst(
+      events: events, heapAtPeak: difference(peak.heap, before),
+      heapAfterDrain: difference(after, before), capacityAtPeak: peak.capacity,
+      capacityAfterDrain: player.pendingCapacityForTesting,
+      processed: player.statistics.processed)
+  }
+
+  /// `threads` threads, released together, each sending `sendsPerThread`
+  /// events from a small cycle (so the events themselves take no memory).
+  static func flood(threads: Int, sendsPerThread: Int) -> MemoryFigures.Flood {
+    let player = Player(engine: NoOpEngine())
+    let cycle: [PlaybackEvent] = [
+      .play("A"), .ready(Load("A", 1)), .pause, .resume, .stalled(Load("A", 1)),
+      .resumed(Load("A", 1)), .seek(to: .seconds(1)), .ready(Load("A", 99)), .stop,
+    ]
+    let ready = DispatchSemaphore(value: 0)
+    let go = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    for _ in 0..<threads {
+      Thread {
+        ready.signal()
+        go.wait()
+        for index in 0..<sendsPerThread { player.send(cycle[index % cycle.count]) }
+        done.signal()
+      }.start()
+    }
+    for _ in 0..<threads { ready.wait() }
+    let residentBefore = ProcessMemory.resident()
+    let heapBefore = ProcessMemory.heapInUse()
+    let peakReset = ProcessMemory.resetPeak()
+    for _ in 0..<threads { go.signal() }
+    for _ in 0..<threads { done.wait() }
+    let peak = peakReset ? ProcessMemory.peakResident() : nil
+    let statistics = player.statistics
+    let residentAfterDrain = difference(ProcessMemory.resident(), residentBefore)
+    let heapAfterDrain = difference(ProcessMemory.heapInUse(), heapBefore)
+    let trimmed = ProcessMemory.trimHeap()
+    return MemoryFigures.Flood(
+      threads: threads, sends: threads * sendsPerThread, processed: statistics.processed,
+      maxQueued: statistics.maxQueued, peakResident: difference(peak, residentBefore),
+      residentAfterDrain: residentAfterDrain,
+      residentAfterTrim: trimmed ? difference(ProcessMemory.resident(), residentBefore) : nil,
+      heapAfterDrain: heapAfterDrain,
+      capacityAfterDrain: player.pendingCapacityForTesting)
+  }
+
+  static func difference(_ value: Int?, _ baseline: Int?) -> Int? {
+    guard let value, let baseline else { return nil }
+    return value - baseline
+  }
+}
