@@ -149,7 +149,7 @@ extension PlaybackState: Codable {
 
   /// Decodes a state written by ``encode(to:)``.
   /// - Throws: `DecodingError.dataCorrupted` for an unknown version, or a
-  ///   session whose token was never issued.
+  ///   state the reducer cannot produce (``invariantViolation``).
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let version = try container.decode(Int.self, forKey: .version)
@@ -161,11 +161,9 @@ extension PlaybackState: Codable {
     }
     session = try container.decodeIfPresent(Session.self, forKey: .session)
     issuedLoads = try container.decode(UInt32.self, forKey: .issuedLoads)
-    if let session, session.load.token.rawValue > issuedLoads || session.load.token.rawValue == 0 {
+    if let violation = invariantViolation {
       throw DecodingError.dataCorruptedError(
-        forKey: .session, in: container,
-        debugDescription:
-          "session token \(session.load.token) was never issued (issuedLoads \(issuedLoads))")
+        forKey: .session, in: container, debugDescription: "unreachable state: \(violation)")
     }
   }
 
@@ -175,5 +173,33 @@ extension PlaybackState: Codable {
     try container.encode(Self.codingVersion, forKey: .version)
     try container.encodeIfPresent(session, forKey: .session)
     try container.encode(issuedLoads, forKey: .issuedLoads)
+  }
+}
+
+extension PlaybackState {
+  /// The first rule that no state produced by the reducer can break, broken
+  /// by this one; nil for every reachable state.
+  ///
+  /// Written down once (docs/machine.md, "Invariants") and checked in two
+  /// places: the decoder refuses a state that breaks one, and the tests check
+  /// every state the reducer returns.
+  public var invariantViolation: String? {
+    guard let session else { return nil }
+    let token = session.load.token.rawValue
+    if token == 0 || token > issuedLoads {
+      return "session token \(token) was never issued (issuedLoads \(issuedLoads))"
+    }
+    if session.lastWatchdog.rawValue == 0 {
+      return "a session without a watchdog (one is armed with every load)"
+    }
+    if session.seekPending {
+      if session.lastSeek.rawValue == 0 { return "a seek is pending but none was issued" }
+      switch session.stage {
+      case .ended: return "a seek is pending in stage ended"
+      case .failed: return "a seek is pending in stage failed"
+      case .buffering, .ready, .stalled: break
+      }
+    }
+    return nil
   }
 }

@@ -54,7 +54,8 @@ extension PlaybackState {
     case .resume:
       switch session.stage {
       case .ended:
-        session.lastSeek = SeekID(session.lastSeek.rawValue &+ 1)
+        guard let seek = session.lastSeek.successor else { return ignoring(.idsExhausted) }
+        session.lastSeek = seek
         session.seekPending = true
         session.stage = .ready
         commands.append(.seek(load, to: .zero, session.lastSeek))
@@ -72,7 +73,8 @@ extension PlaybackState {
 
     case .seek(let time):
       if case .failed = session.stage { return ignoring(.noEffect) }
-      session.lastSeek = SeekID(session.lastSeek.rawValue &+ 1)
+      guard let seek = session.lastSeek.successor else { return ignoring(.idsExhausted) }
+      session.lastSeek = seek
       session.seekPending = true
       commands.append(.seek(load, to: time, session.lastSeek))
       if session.stage == .ended {
@@ -97,7 +99,7 @@ extension PlaybackState {
     }
     // Tokens are never reused: after 2^32 - 1 loads (or a state built with
     // that count) a player can load nothing more, and says so.
-    guard issuedLoads < UInt32.max else { return ignoring(.tokensExhausted) }
+    guard issuedLoads < UInt32.max else { return ignoring(.idsExhausted) }
     let token = issuedLoads + 1
     let load = Load(media: media, token: LoadToken(token))
     commands.append(.load(load))
@@ -136,8 +138,9 @@ extension PlaybackState {
       if session.playWhenReady { commands.append(.start(load)) }
 
     case (.stalled, .ready):
+      guard let next = session.lastWatchdog.successor else { return ignoring(.idsExhausted) }
       session.stage = .stalled
-      session.lastWatchdog = WatchdogID(session.lastWatchdog.rawValue &+ 1)
+      session.lastWatchdog = next
       watchdog = WatchdogRequest(load: load, id: session.lastWatchdog)
 
     case (.resumed, .stalled):
@@ -192,4 +195,14 @@ extension PlaybackState {
   private func ignoring(_ reason: IgnoreReason) -> Transition {
     Transition(next: self, ignored: reason)
   }
+}
+
+extension SeekID {
+  /// The next id, or nil when every id has been issued (ids never wrap).
+  var successor: SeekID? { rawValue < UInt32.max ? SeekID(rawValue + 1) : nil }
+}
+
+extension WatchdogID {
+  /// The next id, or nil when every id has been issued (ids never wrap).
+  var successor: WatchdogID? { rawValue < UInt32.max ? WatchdogID(rawValue + 1) : nil }
 }

@@ -18,8 +18,10 @@ public enum IgnoreReason: String, Hashable, Sendable, Codable, CustomStringConve
   case unexpected
   /// A user intent that changes nothing in this state, such as `pause` while idle.
   case noEffect
-  /// A load was asked for after the last of the 2^32 - 1 load tokens was issued.
-  case tokensExhausted
+  /// The event needs a new id (load token, seek id or watchdog id) after the
+  /// last of that kind's 2^32 - 1 ids was issued: ids are never reused, so
+  /// they never wrap.
+  case idsExhausted
 
   /// A short English phrase, such as `stale load token`.
   public var description: String {
@@ -33,7 +35,7 @@ public enum IgnoreReason: String, Hashable, Sendable, Codable, CustomStringConve
     case .seekPending: "end reported while a seek is pending"
     case .unexpected: "not expected in this state"
     case .noEffect: "no effect in this state"
-    case .tokensExhausted: "every load token has been issued"
+    case .idsExhausted: "every id of this kind has been issued"
     }
   }
 }

@@ -76,7 +76,7 @@ struct ValueTests {
   @Test func loadTokensAreNeverReusedEvenAtTheLimit() {
     let full = PlaybackState(session: nil, issuedLoads: .max)
     let transition = full.transition(on: .play("A"))
-    #expect(transition.ignored == .tokensExhausted)
+    #expect(transition.ignored == .idsExhausted)
     #expect(transition.commands.isEmpty)
     #expect(transition.next == full)
   }
