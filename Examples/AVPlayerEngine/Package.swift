@@ -15,9 +15,9 @@ let settings: [SwiftSetting] = [
 
 let package = Package(
   name: "AVPlayerEngine",
-  // The root package's floor (PlayerState, PlayerEngine) is macOS 15 / iOS 18 today; the
-  // adapter itself uses only API available since iOS 16 / macOS 13 (see README).
-  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .visionOS(.v2)],
+  // The root package's floor; the adapter uses nothing newer (OSAllocatedUnfairLock is
+  // iOS 16 / macOS 13).
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .visionOS(.v1)],
   products: [
     .library(name: "AVPlayerEngine", targets: ["AVPlayerEngine"])
   ],

@@ -36,9 +36,9 @@
   /// each command to the main queue (which keeps their order), so the main thread must
   /// be free to run. Every AVFoundation callback is a `@Sendable` closure (never
   /// inferred main-actor isolated, which would trap when KVO fires on another thread)
-  /// that hops to the main queue. `execute` marks `load` and `stop` at once, under the
-  /// lock reports are sent under, so nothing is reported for a load once its `stop`
-  /// returns. Releasing the engine pauses the player and removes every observer.
+  /// that hops to the main queue. `execute` marks `load` and `stop` at once, and only the
+  /// live load's reports pass; no lock is held while reporting. Releasing the engine
+  /// pauses the player and removes every observer.
   ///
   /// ```swift
   /// let player = Player(engine: AVPlayerEngine())
@@ -78,13 +78,15 @@
     }
   }
 
-  /// Makes "no report after stop" exact, with one remembered load (`LiveLoad`).
+  /// Admits a report only for the live load (`LiveLoad`): one remembered identity, not a
+  /// growing set of stopped ones.
   ///
-  /// A report is sent under a recursive lock, and only if its load is live; `load` and
-  /// `stop` update the live load under the same lock. Recursive, because a player may
-  /// execute `stop` on the reporting thread, from inside the report. The live load
-  /// itself sits in an `OSAllocatedUnfairLock` (iOS 16), held only to read or write it,
-  /// never while calling out.
+  /// `execute` marks `load` and `stop` at once, before the command reaches the main queue.
+  /// No lock is held while reporting (the engine contract's `commandFromReportCallback`:
+  /// a player may run its next command on the reporting thread), so a report that was
+  /// admitted just before a `stop` on another thread can still arrive after it; the
+  /// machine ignores it as stale (the kit's absorbed `reportAfterStop`). The live load
+  /// sits in an `OSAllocatedUnfairLock` (iOS 16), held only to read or write it.
   final class ReportGate: Sendable {
     /// A report sink that asks the gate first.
     struct Sink: Sendable {
@@ -93,28 +95,17 @@
 
       /// Sends `report` unless its load has been stopped or replaced.
       func send(_ report: EngineReport) {
-        gate.sending.lock()
-        defer { gate.sending.unlock() }
         let load = report.load
         if gate.live.withLock({ $0.admits(load) }) { sink.send(report) }
       }
     }
 
-    private let sending = NSRecursiveLock()
     private let live = OSAllocatedUnfairLock(initialState: LiveLoad<Load>())
 
     /// `load(L)` was executed: only `L` may report from now on.
-    func loaded(_ load: Load) {
-      sending.lock()
-      defer { sending.unlock() }
-      live.withLock { $0.loaded(load) }
-    }
+    func loaded(_ load: Load) { live.withLock { $0.loaded(load) } }
 
-    /// `stop(L)` was executed: `L` reports nothing more once this returns.
-    func stopped(_ load: Load) {
-      sending.lock()
-      defer { sending.unlock() }
-      live.withLock { $0.stopped(load) }
-    }
+    /// `stop(L)` was executed: `L` is admitted no more.
+    func stopped(_ load: Load) { live.withLock { $0.stopped(load) } }
   }
 #endif

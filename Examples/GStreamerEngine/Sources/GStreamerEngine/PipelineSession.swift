@@ -151,66 +151,43 @@ final class PipelineSession: Sendable {
   }
 }
 
-/// The pipeline's playback state on its thread: applies commands to the
-/// pipeline and turns bus messages into reports.
+/// Performs a ``PipelineMachine``'s actions on the pipeline, on its thread; decides
+/// nothing itself.
 private struct PipelineDriver {
-  let load: Load
   let pipeline: UnsafeMutablePointer<GstElement>
-  var progress = PipelineProgress()
-  /// The user's intent, restored after a stall.
-  var playing = false
-  /// A seek sent before the preroll finished, performed right after it.
-  var deferredSeek: (MediaTime, SeekID)?
+  var machine: PipelineMachine
+
+  init(load: Load, pipeline: UnsafeMutablePointer<GstElement>) {
+    self.pipeline = pipeline
+    machine = PipelineMachine(load: load)
+  }
 
   mutating func apply(_ command: EngineCommand) -> [EngineReport] {
-    switch command {
-    case .start:
-      playing = true
-      if !progress.stalled { playhead_set_playing(pipeline, 1) }
-    case .pause:
-      playing = false
-      playhead_set_playing(pipeline, 0)
-    case .seek(_, let time, let seek):
-      guard progress.prerolled else {
-        deferredSeek = (time, seek)
-        return []
-      }
-      return self.seek(to: time, seek)
-    case .load, .stop:
-      break  // The engine handles these; they never reach a session's mailbox.
-    }
-    return []
+    perform(machine.apply(command))
   }
 
   mutating func handle(_ message: BusMessage) -> [EngineReport] {
-    guard let report = progress.report(for: message, of: load) else { return [] }
-    var reports = [report]
-    switch report {
-    case .ready:
-      if let (time, seek) = deferredSeek {
-        deferredSeek = nil
-        reports += self.seek(to: time, seek)
-      }
-    case .stalled:
-      if playing { playhead_set_playing(pipeline, 0) }
-    case .resumed:
-      if playing { playhead_set_playing(pipeline, 1) }
-    case .seekCompleted, .reachedEnd, .failed:
-      break
-    }
-    return reports
+    perform(machine.handle(message))
   }
 
-  /// Sends a flushing seek; a seek the pipeline refuses completes at once
-  /// where it is, so the machine is never left waiting for it.
-  private mutating func seek(to time: MediaTime, _ seek: SeekID) -> [EngineReport] {
-    let (nanoseconds, overflow) = max(time.milliseconds, 0).multipliedReportingOverflow(
-      by: 1_000_000)
-    guard playhead_seek(pipeline, overflow ? .max : Int(nanoseconds)) != 0 else {
-      return [.seekCompleted(load, seek)]
+  /// Performs the actions; returns the reports among them (and any they led to).
+  private mutating func perform(_ actions: [PipelineAction]) -> [EngineReport] {
+    var reports: [EngineReport] = []
+    for action in actions {
+      switch action {
+      case .report(let report):
+        reports.append(report)
+      case .setPlaying(let on):
+        playhead_set_playing(pipeline, on ? 1 : 0)
+      case .seek(let time, let seek):
+        let (nanoseconds, overflow) = max(time.milliseconds, 0).multipliedReportingOverflow(
+          by: 1_000_000)
+        if playhead_seek(pipeline, overflow ? .max : Int(nanoseconds)) == 0 {
+          reports += perform(machine.seekRefused(seek))
+        }
+      }
     }
-    progress.pendingSeek = seek
-    return []
+    return reports
   }
 }
 

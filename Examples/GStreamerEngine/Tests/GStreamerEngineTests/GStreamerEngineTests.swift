@@ -106,6 +106,6 @@ struct GStreamerPipelineTests {
     let report = await kit.run(against: engine)
     #expect(report.brokenNames == [], "\(report)")
     #expect(report.conforms, "\(report)")
-    #expect(report.checked.count == 10)
+    #expect(report.checked.count == 9)
   }
 }

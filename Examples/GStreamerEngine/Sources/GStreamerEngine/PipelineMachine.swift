@@ -1,0 +1,83 @@
+import PlayerState
+
+/// What the pipeline's thread must do, in order, after a command or a bus message.
+enum PipelineAction: Hashable, Sendable {
+  /// Send this report (unless the load was stopped meanwhile).
+  case report(EngineReport)
+  /// Set the pipeline to PLAYING (true) or PAUSED (false).
+  case setPlaying(Bool)
+  /// Send a flushing, accurate seek; if the pipeline refuses it, tell the machine
+  /// (``PipelineMachine/seekRefused(_:)``).
+  case seek(to: MediaTime, SeekID)
+}
+
+/// The decisions of one load's pipeline thread, as a value: commands and bus messages
+/// in, actions out. No GStreamer call, no lock; the thread performs what it returns.
+///
+/// It wraps ``PipelineProgress`` (bus message → report) and adds what the thread used to
+/// decide inline: the user's intent (restored after a stall), a seek sent before the
+/// preroll (performed right after it), and a seek the pipeline refuses (completed at
+/// once where it is, so the machine is never left waiting for it).
+struct PipelineMachine: Sendable {
+  /// The load this pipeline plays; every report names it.
+  let load: Load
+  private(set) var progress = PipelineProgress()
+  /// The user's intent: PLAYING unless paused. A stall pauses the pipeline without
+  /// changing it, and the end of the stall restores it.
+  private var playing = false
+  /// A seek sent before the preroll finished, performed right after it.
+  private var deferredSeek: (time: MediaTime, seek: SeekID)?
+
+  /// A machine for a pipeline that is prerolling.
+  init(load: Load) { self.load = load }
+
+  /// The actions for `start`, `pause` or `seek`. `load` and `stop` are the engine's.
+  mutating func apply(_ command: EngineCommand) -> [PipelineAction] {
+    switch command {
+    case .start:
+      playing = true
+      return progress.stalled ? [] : [.setPlaying(true)]
+    case .pause:
+      playing = false
+      return [.setPlaying(false)]
+    case .seek(_, let time, let seek):
+      guard progress.prerolled else {
+        deferredSeek = (time, seek)
+        return []
+      }
+      progress.pendingSeek = seek
+      return [.seek(to: time, seek)]
+    case .load, .stop:
+      return []  // The engine handles these; they never reach a session's mailbox.
+    }
+  }
+
+  /// The actions for a bus message: its report, if any, then what the report implies.
+  mutating func handle(_ message: BusMessage) -> [PipelineAction] {
+    guard let report = progress.report(for: message, of: load) else { return [] }
+    var actions = [PipelineAction.report(report)]
+    switch report {
+    case .ready:
+      if let (time, seek) = deferredSeek {
+        deferredSeek = nil
+        progress.pendingSeek = seek
+        actions.append(.seek(to: time, seek))
+      }
+    case .stalled:
+      if playing { actions.append(.setPlaying(false)) }
+    case .resumed:
+      if playing { actions.append(.setPlaying(true)) }
+    case .seekCompleted, .reachedEnd, .failed:
+      break
+    }
+    return actions
+  }
+
+  /// The pipeline refused the seek: it completes at once where it is, if it is still
+  /// the newest.
+  mutating func seekRefused(_ seek: SeekID) -> [PipelineAction] {
+    guard progress.pendingSeek == seek else { return [] }
+    progress.pendingSeek = nil
+    return [.report(.seekCompleted(load, seek))]
+  }
+}

@@ -1,0 +1,75 @@
+import PlayerState
+import Testing
+
+@testable import GStreamerEngine
+
+/// The pipeline thread's decisions without a pipeline: commands and bus messages in,
+/// reports and pipeline calls out.
+@Suite struct PipelineMachineTests {
+  enum Input: Sendable {
+    case command(EngineCommand)
+    case message(BusMessage)
+    case seekRefused(UInt32)
+  }
+
+  static let load = Load("A", 1)
+  static let start = Input.command(.start(load))
+  static let pause = Input.command(.pause(load))
+  static func seek(_ milliseconds: Int64, _ id: UInt32) -> Input {
+    .command(.seek(load, to: .milliseconds(milliseconds), SeekID(id)))
+  }
+  static let asyncDone = Input.message(.asyncDone)
+  static func buffering(_ percent: Int32) -> Input { .message(.buffering(percent: percent)) }
+
+  /// Runs the inputs; prints reports as the machine prints them and pipeline calls as
+  /// `PLAYING`, `PAUSED`, `seek(2000ms, seek#1)`.
+  static func run(_ inputs: [Input]) -> [String] {
+    var machine = PipelineMachine(load: load)
+    return inputs.flatMap { input in
+      switch input {
+      case .command(let command): machine.apply(command)
+      case .message(let message): machine.handle(message)
+      case .seekRefused(let id): machine.seekRefused(SeekID(id))
+      }
+    }.map { action in
+      switch action {
+      case .report(let report): report.description
+      case .setPlaying(let on): on ? "PLAYING" : "PAUSED"
+      case .seek(let time, let seek): "seek(\(time), \(seek))"
+      }
+    }
+  }
+
+  @Test func aSeekBeforeThePrerollIsSentRightAfterIt() {
+    #expect(
+      Self.run([Self.seek(1000, 1), Self.seek(2000, 2), Self.asyncDone, Self.asyncDone])
+        == ["ready(A#1)", "seek(2000ms, seek#2)", "seeked(A#1, seek#2)"])
+  }
+
+  @Test func aStallPausesAPlayingPipelineAndItsEndRestoresIt() {
+    #expect(
+      Self.run([Self.asyncDone, Self.start, Self.buffering(30), Self.buffering(100)])
+        == ["ready(A#1)", "PLAYING", "stalled(A#1)", "PAUSED", "resumed(A#1)", "PLAYING"])
+  }
+
+  @Test func startDuringAStallWaitsForItsEnd() {
+    #expect(
+      Self.run([Self.asyncDone, Self.buffering(30), Self.start, Self.buffering(100)])
+        == ["ready(A#1)", "stalled(A#1)", "resumed(A#1)", "PLAYING"])
+  }
+
+  @Test func aPausedPipelineStaysPausedAfterAStall() {
+    #expect(
+      Self.run([Self.asyncDone, Self.start, Self.pause, Self.buffering(30), Self.buffering(100)])
+        == ["ready(A#1)", "PLAYING", "PAUSED", "stalled(A#1)", "resumed(A#1)"])
+  }
+
+  @Test func aRefusedSeekCompletesAtOnceOnlyIfNewest() {
+    #expect(
+      Self.run([Self.asyncDone, Self.seek(1000, 1), .seekRefused(1), .seekRefused(1)])
+        == ["ready(A#1)", "seek(1000ms, seek#1)", "seeked(A#1, seek#1)"])
+    #expect(
+      Self.run([Self.asyncDone, Self.seek(1000, 1), Self.seek(2000, 2), .seekRefused(1)])
+        == ["ready(A#1)", "seek(1000ms, seek#1)", "seek(2000ms, seek#2)"])
+  }
+}
