@@ -16,7 +16,8 @@ final class PlayerScreen {
 
   init(engine: any PlaybackEngine) {
     player = Player(engine: engine)
-    let states = player.latestStates()  // take the stream here: the task must not capture the player
+    // Take the stream here: the task must not capture the player.
+    let states = player.latestStates()
     observation = Task { [weak self] in
       for await state in states { self?.show(state) }
     }
@@ -53,16 +54,18 @@ struct ReadmePatternTests {
     let codeEnd = try #require(test.range(of: "// README end")).lowerBound
     let run = test[codeStart..<codeEnd].split(separator: "\n", omittingEmptySubsequences: false)
       .drop { $0.isEmpty }
-    #expect(shown.joined(separator: "\n") == run.joined(separator: "\n"))
+    #expect(
+      shown.joined(separator: "\n").trimmingCharacters(in: .newlines)
+        == run.joined(separator: "\n").trimmingCharacters(in: .newlines))
   }
 
   @MainActor
   @Test func theScreenReleasesThePlayer() {
     var screen: PlayerScreen? = PlayerScreen(engine: SpyEngine.cooperative(.immediately))
-    weak var player = screen?.player
+    weak let player = screen?.player
     screen?.player.send(.play("A"))
     #expect(player?.state.description == "playing(A#1)")
-    weak var released = screen
+    weak let released = screen
     screen = nil
     #expect(released == nil)
     #expect(player == nil)
@@ -73,7 +76,7 @@ struct ReadmePatternTests {
   @MainActor
   @Test func theOldPatternKeepsThePlayerAlive() async {
     var owner: Player? = Player(engine: SpyEngine.cooperative(.immediately))
-    weak var player = owner
+    weak let player = owner
     let task = Task { [owner] in
       guard let owner else { return 0 }
       var seen = 0
