@@ -114,7 +114,9 @@ public struct ContractModel: Hashable, Sendable {
       }
     case .resume:
       if session.stage == .ended {
-        session.lastSeek &+= 1
+        // docs/machine.md, "Ids never wrap": past the last seek id the intent is ignored.
+        guard session.lastSeek < UInt32.max else { return }
+        session.lastSeek += 1
         session.seekPending = true
         session.stage = .ready
         out.append(.seek(session.load, to: .zero, SeekID(session.lastSeek)))
@@ -133,8 +135,8 @@ public struct ContractModel: Hashable, Sendable {
       current = nil
       return
     case .seek(let time):
-      guard session.stage != .failed else { return }
-      session.lastSeek &+= 1
+      guard session.stage != .failed, session.lastSeek < UInt32.max else { return }
+      session.lastSeek += 1
       session.seekPending = true
       out.append(.seek(session.load, to: time, SeekID(session.lastSeek)))
       if session.stage == .ended {
@@ -154,8 +156,10 @@ public struct ContractModel: Hashable, Sendable {
 
   /// Stops the current load unless it failed (it was stopped then), and loads `media`.
   private mutating func load(_ media: MediaID, wantsPlay: Bool, _ out: inout [EngineCommand]) {
+    // Past the last load token the intent is ignored: no stop, no load (docs/machine.md).
+    guard issued < UInt32.max else { return }
     if let session = current, session.stage != .failed { out.append(.stop(session.load)) }
-    issued &+= 1
+    issued += 1
     let load = Load(media: media, token: LoadToken(issued))
     out.append(.load(load))
     previous = newest
@@ -186,9 +190,10 @@ public struct ContractModel: Hashable, Sendable {
         session.started = true
       }
     case .stalled:
-      guard session.stage == .ready else { return }
+      // Past the last watchdog id the stall is ignored (docs/machine.md, "Ids never wrap").
+      guard session.stage == .ready, session.lastWatchdog < UInt32.max else { return }
       session.stage = .stalled
-      session.lastWatchdog &+= 1
+      session.lastWatchdog += 1
     case .resumed:
       guard session.stage == .stalled else { return }
       session.stage = .ready
