@@ -31,11 +31,16 @@ final class ConformanceHarness: Sendable {
   private let engine: any PlaybackEngine
   private let timing: EngineConformance.Timing
   private let state = Locked(State())
-  /// Runs commands and timeouts in real time. A concurrent queue of its own,
-  /// not a global one: an engine that blocks in `execute` then holds a thread
-  /// of this queue (which gets another for the timeout), never one of the
-  /// width-limited global pool that Swift concurrency runs on under Linux.
-  private let queue = DispatchQueue(label: "playhead.conformance", attributes: .concurrent)
+  /// Runs commands in real time. A serial queue of its own, not a global or
+  /// concurrent one: libdispatch gives a serial queue an overcommitting
+  /// thread, so a busy machine (every thread of the width-limited global pool
+  /// that Swift concurrency runs on under Linux taken by CPU-bound work) never
+  /// delays a command, and an engine that blocks in `execute` holds this
+  /// queue's thread only.
+  private let commands = DispatchQueue(label: "playhead.conformance.commands")
+  /// Runs the timeouts of ``wait(until:)``: apart from `commands`, so that a
+  /// blocked engine cannot hold them back.
+  private let timers = DispatchQueue(label: "playhead.conformance.timers")
 
   init(engine: any PlaybackEngine, timing: EngineConformance.Timing) {
     self.engine = engine
@@ -57,7 +62,7 @@ final class ConformanceHarness: Sendable {
     let id = state.withLock { $0.enqueue(command) }
     switch timing {
     case .driven: drain()
-    case .realTime: queue.async { self.drain() }
+    case .realTime: commands.async { self.drain() }
     }
     return id
   }
@@ -173,7 +178,7 @@ final class ConformanceHarness: Sendable {
         }
         guard let id else { return continuation.resume(returning: true) }
         let nanoseconds = timeout.clampedNanoseconds
-        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+        timers.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
           let expired = self.state.withLock { $0.removeWaiter(id) }
           expired?.resume(returning: false)
         }

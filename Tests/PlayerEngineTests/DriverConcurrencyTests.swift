@@ -42,6 +42,11 @@ private final class NestingEngine: PlaybackEngine {
 private final class CrossThreadEngine: PlaybackEngine {
   private let timedOut = Locked(false)
   private let spy = SpyEngine()
+  /// Its own thread, as a real back end has. A serial queue gets a thread of
+  /// its own from libdispatch; `DispatchQueue.global()` does not, and on a
+  /// 2-core machine whose pool is busy with other tests (the 8-thread test
+  /// below) its block waited past the timeout.
+  private let thread = DispatchQueue(label: "cross-thread-engine")
 
   var didTimeOut: Bool { timedOut.withLock { $0 } }
   var commandLog: [String] { spy.commandLog }
@@ -50,7 +55,7 @@ private final class CrossThreadEngine: PlaybackEngine {
     spy.execute(command, reports: ReportSink { _ in })
     guard case .load(let load) = command else { return }
     let done = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
+    thread.async {
       reports.send(.ready(load))
       done.signal()
     }
