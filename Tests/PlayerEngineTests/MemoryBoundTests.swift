@@ -58,8 +58,8 @@ struct MemoryBoundTests {
   }
 
   /// After a peak of 100,001 queued events, the backlog never empties: each
-  /// processed event sends one more (from `onStep`, so it is queued) while at
-  /// most 100 wait, 20,000 times. Only an empty queue frees its buffer, so
+  /// processed event sends one more `pause` (from `onStep`, so it is queued)
+  /// while at most 100 wait, 20,000 times. Only an empty queue frees its buffer, so
   /// this checks that compaction gives the peak back too.
   @Test func aBacklogThatNeverEmptiesGivesItsPeakBack() {
     struct Probe {
@@ -85,7 +85,7 @@ struct MemoryBoundTests {
         }
         return true
       }
-      if refill { player.send(.stalled(Load("A", 1))) }
+      if refill { player.send(.pause) }  // acted on once, then `noEffect`: no command
     }
     current.withLock { $0 = player }
     player.send(.play("A"))

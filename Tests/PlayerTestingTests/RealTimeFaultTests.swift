@@ -54,13 +54,13 @@ struct RealTimeFaultTests {
 
     func execute(_ command: EngineCommand, reports: ReportSink) {
       lock.wait()
-      guard case .load(let load) = command else {
+      guard case .load = command else {
         lock.signal()
         return
       }
       let first = pending.withLock { pending -> Bool in
         guard pending == nil else { return false }
-        pending = (load, reports)
+        pending = (command.load, reports)
         return true
       }
       lock.signal()

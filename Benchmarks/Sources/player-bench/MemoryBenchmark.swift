@@ -189,7 +189,7 @@ enum MemoryBenchmark {
         return true
       }
       guard refill else { return }
-      player.send(.stalled(Load("A", 1)))
+      player.send(.pause)  // acted on once, then `noEffect`: no command
       if probe.withLock({ $0.refills }) == refills {
         let heap = ProcessMemory.heapInUse()
         probe.withLock { $0.heap = heap }
