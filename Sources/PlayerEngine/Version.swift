@@ -5,4 +5,4 @@
 /// release commit drops the suffix; once that commit is on `main` it is
 /// tagged with the bare version (`0.2.0`, no `v`), and the next commit on
 /// `main` sets the next `-dev` version. The release steps are in CHANGELOG.md.
-package let playheadVersion = "0.2.0"
+package let playheadVersion = "0.3.0-dev"
