@@ -27,7 +27,8 @@ public final class Player: Sendable {
   /// Creates a player.
   /// - Parameters:
   ///   - engine: the media back end that receives the commands.
-  ///   - state: the initial state; a new player starts idle.
+  ///   - state: the initial state; a new player starts idle. Its
+  ///     `configuration.canPreload` is set from the engine's capabilities.
   ///   - watchdog: how buffering and stall timeouts are scheduled; nil for none.
   ///   - onStep: called after every processed event once its commands have
   ///     been executed, in processing order, on the thread that drives the
@@ -39,6 +40,8 @@ public final class Player: Sendable {
     self.engine = engine
     self.watchdog = watchdog
     self.onStep = onStep
+    var state = state
+    state.configuration.canPreload = engine.capabilities.contains(.preload)
     core = Locked(Core(state: state))
   }
 
@@ -235,18 +238,17 @@ private struct Core {
   mutating func reduce(_ event: PlaybackEvent, observed: Bool) -> Job {
     // The state before is kept only for a step record, and that only when someone observes.
     let before = observed || !subscribers.isEmpty ? state : nil
-    let transition = state.transition(on: event)
-    state = transition.next
+    let effects = state.handle(event)
     statistics.processed += 1
-    if transition.ignored != nil, event.source != .user { statistics.ignoredReports += 1 }
+    if effects.ignored != nil, event.source != .user { statistics.ignoredReports += 1 }
     let observation = before.map {
       Observation(
         step: PlayerStep(
-          sequence: statistics.processed, event: event, before: $0, transition: transition),
+          sequence: statistics.processed, event: event, before: $0,
+          transition: Transition(next: state, effects: effects)),
         subscribers: subscribers)
     }
-    return Job(
-      commands: transition.commands, watchdog: transition.watchdog, observation: observation)
+    return Job(commands: effects.commands, watchdog: effects.watchdog, observation: observation)
   }
 
   mutating func add(_ kind: Subscriber.Kind) -> Int {

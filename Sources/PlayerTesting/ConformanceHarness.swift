@@ -252,7 +252,7 @@ extension ConformanceHarness {
     /// Records and judges a report; true when it asks for a re-entrant command.
     mutating func judge(_ report: EngineReport, insideExecute: EngineCommand?) -> Bool {
       record.judge(report, insideExecute: insideExecute)
-      guard case .ready(let load) = report, load == record.reentrantLoad,
+      guard case .ready(let load, _) = report, load == record.reentrantLoad,
         record.reentrantCommand == nil
       else { return false }
       record.reentrantCommand = enqueue(.start(load))

@@ -29,11 +29,11 @@ struct Record: Sendable {
   mutating func sent(_ command: EngineCommand) {
     report.transcript.append(command.description)
     switch command {
-    case .load(let load):
-      issued[load.token] = load
+    case .load(let request), .preload(let request):
+      issued[request.load.token] = request.load
     case .seek(let load, _, let seek):
       seeksSent[load.token, default: []].insert(seek)
-    case .start, .pause, .stop:
+    case .start, .setRate, .pause, .stop:
       break
     }
     if issued[command.load.token] == nil { neverLoaded.insert(command.load.token) }
@@ -81,7 +81,7 @@ struct Record: Sendable {
           .seekCompletionCarriesSeekID, "\(engineReport), but no seek with that id was sent")
       }
       seeksCompleted[token, default: []].append(seek)
-    case .stalled, .resumed, .reachedEnd:
+    case .stalled, .resumed, .reachedEnd, .position:
       break
     }
   }

@@ -31,7 +31,7 @@ struct ConformanceRun: Sendable {
     let load = self.load(1)
     checked(.executeReturnsPromptly, .loadAnswered, .reportNamesIssuedLoad)
     harness.withRecord { $0.reentrantLoad = load }
-    try await execute(.load(load))
+    try await execute(.load(request(load)))
     let answer = await answered(load)
     if case .ready = answer {
       checked(.commandFromReportCallback)
@@ -55,7 +55,7 @@ struct ConformanceRun: Sendable {
   /// seek awaited on its own, then two back to back.
   private func seeks() async throws {
     let load = self.load(2)
-    try await execute(.load(load))
+    try await execute(.load(request(load)))
     try await execute(.seek(load, to: position(1), SeekID(1)))
     let answer = await answered(load)
     guard case .ready = answer else {
@@ -78,10 +78,10 @@ struct ConformanceRun: Sendable {
     let stopped = load(3)
     let next = load(4)
     checked(.stopDuringBufferingStops)
-    try await execute(.load(stopped))
+    try await execute(.load(request(stopped)))
     try await execute(.stop(stopped))
     await harness.settle()
-    try await execute(.load(next))
+    try await execute(.load(request(next)))
     if await answered(next) == nil, answersLoads {
       violate(
         .stopDuringBufferingStops,
@@ -100,7 +100,7 @@ struct ConformanceRun: Sendable {
     try await execute(.seek(unknown, to: position(1), SeekID(1)))
     try await execute(.stop(unknown))
     let first = load(5)
-    try await execute(.load(first))
+    try await execute(.load(request(first)))
     let answer = await answered(first)
     if answer == nil, answersLoads {
       violate(
@@ -115,7 +115,7 @@ struct ConformanceRun: Sendable {
     }
 
     let current = load(6)
-    try await execute(.load(current))
+    try await execute(.load(request(current)))
     let currentAnswer = await answered(current)
     guard case .ready = currentAnswer else {
       skip(.stoppedLoadHarmless, because: currentAnswer, of: current)
@@ -142,9 +142,9 @@ struct ConformanceRun: Sendable {
   /// Check 5: media the engine cannot play fails.
   private func unplayable() async throws {
     guard let media = configuration.unplayableMedia else { return }
-    let load = Load(media: media, token: LoadToken(7))
+    let load = Load(item: ItemID(7), token: LoadToken(7))
     checked(.unplayableMediaFails)
-    try await execute(.load(load))
+    try await execute(.load(LoadRequest(load: load, media: media)))
     if case .ready = await answered(load) {
       violate(.unplayableMediaFails, "load(\(load)) was answered ready(\(load))")
     }
@@ -154,8 +154,14 @@ struct ConformanceRun: Sendable {
 
   // MARK: Helpers
 
+  /// The kit's load number `token`, of its own item `token`.
   private func load(_ token: UInt32) -> Load {
-    Load(media: configuration.media, token: LoadToken(token))
+    Load(item: ItemID(token), token: LoadToken(token))
+  }
+
+  /// The `load` command for one of the kit's loads of the configured media.
+  private func request(_ load: Load) -> LoadRequest {
+    LoadRequest(load: load, media: configuration.media)
   }
 
   private func position(_ index: Int) -> MediaTime {
