@@ -47,6 +47,9 @@ final class ConformanceHarness: Sendable {
     self.timing = timing
   }
 
+  /// What the engine declared it can do beyond the basic commands.
+  var capabilities: EngineCapabilities { engine.capabilities }
+
   /// The report sink handed to the engine with every command.
   private var sink: ReportSink {
     ReportSink { [weak self] report in self?.receive(report) }

@@ -35,10 +35,10 @@ struct RealTimeFaultTests {
     func execute(_ command: EngineCommand, reports: ReportSink) {
       lock.wait()
       defer { lock.signal() }
-      if case .load(let load) = command {
+      if case .load(let request) = command {
         thread.async { [lock] in
           lock.wait()
-          reports.send(.ready(load))  // a Player runs the next command right here
+          reports.send(.ready(request.load))  // a Player runs the next command right here
           lock.signal()
         }
       }
