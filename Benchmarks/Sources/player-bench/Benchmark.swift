@@ -13,6 +13,11 @@ struct Results {
   /// that cancels most of the noise a shared machine adds to both.
   var driverOverNaive = Sample()
   var reducerOverNaive = Sample()
+  var queueMix = QueueStream.Mix()
+  var queueReducer = Sample()
+  var queueDriver = Sample()
+  /// Heap allocations of the queue reducer per class of event (``QueueStream/Kind`` order).
+  var queueAllocations: [UInt64]?
   var reducerAllocations: UInt64?
   var driverAllocations: UInt64?
   var naiveAllocations: UInt64?
@@ -29,6 +34,9 @@ struct Results {
       ("PlaybackEvent", MemoryLayout<PlaybackEvent>.size),
       ("Transition", MemoryLayout<Transition>.size),
       ("EngineCommand", MemoryLayout<EngineCommand>.size),
+      ("Load", MemoryLayout<Load>.size),
+      ("Session", MemoryLayout<Session>.size),
+      ("PlayQueue", MemoryLayout<PlayQueue>.size),
     ]
   }
 }
@@ -41,11 +49,16 @@ struct Benchmark {
 
   /// Runs one workload once over the stream, untimed, and returns its checksum.
   static func profile(_ workload: Options.Workload, options: Options) -> UInt64 {
+    if workload == .queue {
+      let events = QueueStream.generate(count: options.events, seed: options.seed).events
+      return Workloads.queueReducer(events)
+    }
     let events = EventStream.generate(count: options.events, seed: options.seed).events
     switch workload {
     case .reducer: return Workloads.reducer(events)
     case .driver: return Workloads.driver(events)
     case .naive: return Workloads.naive(events)
+    case .queue: return Workloads.queueReducer(events)
     }
   }
 
@@ -55,6 +68,10 @@ struct Benchmark {
     let stream = EventStream.generate(count: options.events, seed: options.seed)
     let events = stream.events
     results.mix = stream.mix
+    progress("generating \(options.events) queue events (seed \(options.seed))")
+    let queueStream = QueueStream.generate(count: options.events, seed: options.seed)
+    let queueEvents = queueStream.events
+    results.queueMix = queueStream.mix
 
     // Counted before any thread is started: the counter is process-wide.
     progress("counting allocations")
@@ -62,6 +79,7 @@ struct Benchmark {
     results.reducerAllocations = AllocationCounter.count { checksum &+= Workloads.reducer(events) }
     results.driverAllocations = AllocationCounter.count { checksum &+= Workloads.driver(events) }
     results.naiveAllocations = AllocationCounter.count { checksum &+= Workloads.naive(events) }
+    results.queueAllocations = Workloads.queueAllocations(queueEvents)
 
     let count = events.count
     for round in 1...options.runs {
@@ -69,12 +87,16 @@ struct Benchmark {
       let reducer = eventsPerSecond(count) { checksum &+= Workloads.reducer(events) }
       let driver = eventsPerSecond(count) { checksum &+= Workloads.driver(events) }
       let naive = eventsPerSecond(count) { checksum &+= Workloads.naive(events) }
+      let queueReducer = eventsPerSecond(count) { checksum &+= Workloads.queueReducer(queueEvents) }
+      let queueDriver = eventsPerSecond(count) { checksum &+= Workloads.queueDriver(queueEvents) }
       let threaded = Workloads.driver(events, threads: options.threads)
       results.reducer.add(reducer)
       results.driver.add(driver)
       results.naive.add(naive)
       results.driverOverNaive.add(driver / naive)
       results.reducerOverNaive.add(reducer / naive)
+      results.queueReducer.add(queueReducer)
+      results.queueDriver.add(queueDriver)
       results.driverThreaded.add(Double(count) / threaded.elapsed.seconds)
       results.lostEvents += UInt64(count) - min(UInt64(count), threaded.processed)
       results.maxQueued = max(results.maxQueued, threaded.maxQueued)

@@ -141,8 +141,8 @@ enum MemoryBenchmark {
   static func flood(threads: Int, sendsPerThread: Int) -> MemoryFigures.Flood {
     let player = Player(engine: NoOpEngine())
     let cycle: [PlaybackEvent] = [
-      .play("A"), .ready(Load("A", 1)), .pause, .resume, .stalled(Load("A", 1)),
-      .resumed(Load("A", 1)), .seek(to: .seconds(1)), .ready(Load("A", 99)), .stop,
+      .play("A"), .ready(Load(1, 1)), .pause, .resume, .stalled(Load(1, 1)),
+      .resumed(Load(1, 1)), .seek(to: .seconds(1)), .ready(Load(1, 99)), .stop,
     ]
     let ready = DispatchSemaphore(value: 0)
     let go = DispatchSemaphore(value: 0)

@@ -3,8 +3,16 @@ import Foundation
 import PlayerEngine
 import PlayerState
 
+import MallocCounter
+
 /// An engine that does nothing: what remains is the cost of Playhead itself.
 struct NoOpEngine: PlaybackEngine {
+  func execute(_ command: EngineCommand, reports: ReportSink) {}
+}
+
+/// An engine that does nothing and declares `.preload`, for the queue workload.
+struct NoOpPreloadingEngine: PlaybackEngine {
+  var capabilities: EngineCapabilities { .preload }
   func execute(_ command: EngineCommand, reports: ReportSink) {}
 }
 
@@ -24,6 +32,68 @@ enum Workloads {
       let transition = state.transition(on: event)
       checksum &+= transition.ignored == nil ? 1 : 0
       state = transition.next
+    }
+    return checksum &+ UInt64(state.issuedLoads)
+  }
+
+  /// The pure reducer over the queue stream, from ``QueueStream/initialState``.
+  static func queueReducer(_ events: [PlaybackEvent]) -> UInt64 {
+    var state = QueueStream.initialState
+    var checksum: UInt64 = 0
+    for event in events {
+      let transition = state.transition(on: event)
+      checksum &+= transition.ignored == nil ? 1 : 0
+      state = transition.next
+    }
+    return checksum &+ UInt64(state.issuedLoads)
+  }
+
+  /// The reducer in place over the queue stream: `handle(_:into:)`.
+  static func queueReducerInPlace(_ events: [PlaybackEvent]) -> UInt64 {
+    var state = QueueStream.initialState
+    var effects = Effects()
+    var checksum: UInt64 = 0
+    for event in events {
+      state.handle(event, into: &effects)
+      checksum &+= effects.ignored == nil ? 1 : 0
+    }
+    return checksum &+ UInt64(state.issuedLoads)
+  }
+
+  /// The driver over the queue stream, with a no-op engine that preloads.
+  static func queueDriver(_ events: [PlaybackEvent]) -> UInt64 {
+    let player = Player(engine: NoOpPreloadingEngine())
+    for event in events { player.send(event) }
+    let statistics = player.statistics
+    return statistics.processed &+ statistics.ignoredReports &+ UInt64(player.state.issuedLoads)
+  }
+
+  /// Heap allocations of the reducer over the queue stream, per class of
+  /// event (indexed by ``QueueStream/Kind``), each event counted on its own;
+  /// nil when allocations cannot be counted.
+  static func queueAllocations(_ events: [PlaybackEvent]) -> [UInt64]? {
+    guard AllocationCounter.isAvailable else { return nil }
+    var counts = [UInt64](repeating: 0, count: QueueStream.Kind.allCases.count)
+    var state = QueueStream.initialState
+    for event in events {
+      let kind = QueueStream.Kind(event).rawValue
+      let before = playhead_bench_allocations()
+      let transition = state.transition(on: event)
+      state = transition.next
+      counts[kind] &+= playhead_bench_allocations() &- before
+    }
+    return counts
+  }
+
+  /// The reducer in place, `handle(_:into:)`, from idle, over every event:
+  /// the form the driver's hot loop can use, with no state copied per event.
+  static func reducerInPlace(_ events: [PlaybackEvent]) -> UInt64 {
+    var state = PlaybackState()
+    var effects = Effects()
+    var checksum: UInt64 = 0
+    for event in events {
+      state.handle(event, into: &effects)
+      checksum &+= effects.ignored == nil ? 1 : 0
     }
     return checksum &+ UInt64(state.issuedLoads)
   }
