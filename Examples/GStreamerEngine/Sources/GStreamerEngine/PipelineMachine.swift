@@ -31,6 +31,25 @@ struct PipelineMachine: Sendable {
   /// A machine for a pipeline that is prerolling.
   init(load: Load) { self.load = load }
 
+  /// A machine for a preload that became the pipeline's load: already
+  /// answered `ready`. After a gapless switch it is already playing (as the
+  /// load before it was); otherwise the pipeline prerolls it again, and that
+  /// ASYNC_DONE answers nothing.
+  init(preload: Load, playingAfterGaplessSwitch: Bool?) {
+    load = preload
+    progress.answered = true
+    if let playing = playingAfterGaplessSwitch {
+      progress.prerolled = true
+      self.playing = playing
+    }
+  }
+
+  /// Whether the pipeline is playing this load: started, prerolled, not
+  /// stalled nor failed. Position reports are sent only then.
+  var isPlaying: Bool {
+    playing && progress.prerolled && !progress.stalled && !progress.failed
+  }
+
   /// The actions for `start`, `pause` or `seek`. `load` and `stop` are the engine's.
   mutating func apply(_ command: EngineCommand) -> [PipelineAction] {
     switch command {
@@ -47,27 +66,33 @@ struct PipelineMachine: Sendable {
       }
       progress.pendingSeek = seek
       return [.seek(to: time, seek)]
-    case .load, .stop:
-      return []  // The engine handles these; they never reach a session's mailbox.
+    case .load, .preload, .setRate, .stop:
+      return []  // The engine handles these; they never reach the machine.
     }
   }
 
   /// The actions for a bus message: its report, if any, then what the report implies.
   mutating func handle(_ message: BusMessage) -> [PipelineAction] {
-    guard let report = progress.report(for: message, of: load) else { return [] }
-    var actions = [PipelineAction.report(report)]
+    let wasPrerolled = progress.prerolled
+    let report = progress.report(for: message, of: load)
+    var actions = report.map { [PipelineAction.report($0)] } ?? []
+    if !wasPrerolled, progress.prerolled, let (time, seek) = deferredSeek {
+      // The preroll is done: the seek sent before it goes now.
+      deferredSeek = nil
+      progress.pendingSeek = seek
+      actions.append(.seek(to: time, seek))
+    }
+    guard let report else { return actions }
     switch report {
-    case .ready:
-      if let (time, seek) = deferredSeek {
-        deferredSeek = nil
-        progress.pendingSeek = seek
-        actions.append(.seek(to: time, seek))
-      }
+    case .ready, .position:
+      break
     case .stalled:
       if playing { actions.append(.setPlaying(false)) }
     case .resumed:
       if playing { actions.append(.setPlaying(true)) }
-    case .seekCompleted, .reachedEnd, .failed:
+    case .reachedEnd:
+      playing = false  // The stream is over: no position to report until a new `start`.
+    case .seekCompleted, .failed:
       break
     }
     return actions
