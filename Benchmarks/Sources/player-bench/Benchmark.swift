@@ -13,11 +13,20 @@ struct Results {
   /// that cancels most of the noise a shared machine adds to both.
   var driverOverNaive = Sample()
   var reducerOverNaive = Sample()
+  /// The reducer in place, `handle(_:into:)`: the driver's form.
+  var reducerInPlace = Sample()
+  var reducerInPlaceOverNaive = Sample()
+  var reducerInPlaceAllocations: UInt64?
+  /// Heap allocations of the reducer per class of event (``EventKind`` order),
+  /// and how many events of each class the stream holds.
+  var reducerAllocationsByKind: [UInt64]?
+  var eventsByKind: [Int] = []
   var queueMix = QueueStream.Mix()
   var queueReducer = Sample()
+  var queueReducerInPlace = Sample()
   var queueDriver = Sample()
-  /// Heap allocations of the queue reducer per class of event (``QueueStream/Kind`` order).
-  var queueAllocations: [UInt64]?
+  var queueAllocationsByKind: [UInt64]?
+  var queueEventsByKind: [Int] = []
   var reducerAllocations: UInt64?
   var driverAllocations: UInt64?
   var naiveAllocations: UInt64?
@@ -79,7 +88,14 @@ struct Benchmark {
     results.reducerAllocations = AllocationCounter.count { checksum &+= Workloads.reducer(events) }
     results.driverAllocations = AllocationCounter.count { checksum &+= Workloads.driver(events) }
     results.naiveAllocations = AllocationCounter.count { checksum &+= Workloads.naive(events) }
-    results.queueAllocations = Workloads.queueAllocations(queueEvents)
+    results.reducerInPlaceAllocations = AllocationCounter.count {
+      checksum &+= Workloads.reducerInPlace(events)
+    }
+    results.reducerAllocationsByKind = Workloads.allocationsByKind(events, from: PlaybackState())
+    results.eventsByKind = events.countsByKind
+    results.queueAllocationsByKind = Workloads.allocationsByKind(
+      queueEvents, from: QueueStream.initialState)
+    results.queueEventsByKind = queueEvents.countsByKind
 
     let count = events.count
     for round in 1...options.runs {
@@ -87,7 +103,11 @@ struct Benchmark {
       let reducer = eventsPerSecond(count) { checksum &+= Workloads.reducer(events) }
       let driver = eventsPerSecond(count) { checksum &+= Workloads.driver(events) }
       let naive = eventsPerSecond(count) { checksum &+= Workloads.naive(events) }
+      let inPlace = eventsPerSecond(count) { checksum &+= Workloads.reducerInPlace(events) }
       let queueReducer = eventsPerSecond(count) { checksum &+= Workloads.queueReducer(queueEvents) }
+      let queueInPlace = eventsPerSecond(count) {
+        checksum &+= Workloads.queueReducerInPlace(queueEvents)
+      }
       let queueDriver = eventsPerSecond(count) { checksum &+= Workloads.queueDriver(queueEvents) }
       let threaded = Workloads.driver(events, threads: options.threads)
       results.reducer.add(reducer)
@@ -95,7 +115,10 @@ struct Benchmark {
       results.naive.add(naive)
       results.driverOverNaive.add(driver / naive)
       results.reducerOverNaive.add(reducer / naive)
+      results.reducerInPlace.add(inPlace)
+      results.reducerInPlaceOverNaive.add(inPlace / naive)
       results.queueReducer.add(queueReducer)
+      results.queueReducerInPlace.add(queueInPlace)
       results.queueDriver.add(queueDriver)
       results.driverThreaded.add(Double(count) / threaded.elapsed.seconds)
       results.lostEvents += UInt64(count) - min(UInt64(count), threaded.processed)

@@ -26,20 +26,6 @@ struct QueueStream {
     var ignored = 0
   }
 
-  /// The class of an event, for the allocation figures.
-  enum Kind: Int, CaseIterable {
-    case position, report, timer, intent
-
-    init(_ event: PlaybackEvent) {
-      switch event {
-      case .engine(.position): self = .position
-      case .engine: self = .report
-      case .watchdogExpired: self = .timer
-      case .user: self = .intent
-      }
-    }
-  }
-
   /// The entries of the first queue.
   static let length = 1_000
 
@@ -83,7 +69,7 @@ struct QueueStream {
       let before = state.load
       let transition = state.transition(on: event)
       if transition.ignored != nil { mix.ignored += 1 }
-      switch Kind(event) {
+      switch EventKind(event) {
       case .position: mix.positions += 1
       case .report: mix.reports += 1
       case .timer: mix.timers += 1
@@ -194,5 +180,39 @@ struct QueueStream {
       default: return .stop
       }
     }
+  }
+}
+
+/// The class of an event, for the allocation figures: reports, position
+/// reports and timers must not allocate; intents (queue edits) may.
+enum EventKind: Int, CaseIterable, CustomStringConvertible {
+  case position, report, timer, intent
+
+  init(_ event: PlaybackEvent) {
+    switch event {
+    case .engine(.position): self = .position
+    case .engine: self = .report
+    case .watchdogExpired: self = .timer
+    case .user: self = .intent
+    }
+  }
+
+  /// The name in the JSON keys and the table: `report`, `position`…
+  var description: String {
+    switch self {
+    case .position: "position"
+    case .report: "report"
+    case .timer: "timer"
+    case .intent: "intent"
+    }
+  }
+}
+
+extension Sequence<PlaybackEvent> {
+  /// How many events of each ``EventKind``, indexed by its raw value.
+  var countsByKind: [Int] {
+    var counts = [Int](repeating: 0, count: EventKind.allCases.count)
+    for event in self { counts[EventKind(event).rawValue] += 1 }
+    return counts
   }
 }

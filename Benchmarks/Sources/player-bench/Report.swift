@@ -25,6 +25,10 @@ enum Report {
         ">= 100 M/s", verdict(results.reducer.median, goal: reducerGoal)))
     lines.append(
       row(
+        "reducer in place (handle(_:into:))", rate(results.reducerInPlace.median),
+        range(results.reducerInPlace), "", ""))
+    lines.append(
+      row(
         "driver, 1 thread, no-op engine", rate(results.driver.median), range(results.driver),
         ">= 5 M/s", verdict(results.driver.median, goal: driverGoal)))
     let lost = results.lostEvents
@@ -45,6 +49,11 @@ enum Report {
         verdict(results.reducerOverNaive.median, goal: reducerOverNaiveGoal)))
     lines.append(
       row(
+        "in place / naive (paired)", ratio(results.reducerInPlaceOverNaive.median),
+        ratioRange(results.reducerInPlaceOverNaive), ">= 0.80x",
+        verdict(results.reducerInPlaceOverNaive.median, goal: reducerOverNaiveGoal)))
+    lines.append(
+      row(
         "driver / naive (paired)", ratio(results.driverOverNaive.median),
         ratioRange(results.driverOverNaive), "", ""))
     lines.append(
@@ -58,11 +67,16 @@ enum Report {
     lines.append("")
     lines.append("allocations per event (malloc calls counted over one pass of the stream):")
     lines.append(
-      allocationLine("reducer", results.reducerAllocations, events: options.events, goal: true))
+      allocationLine("reducer", results.reducerAllocations, events: options.events, goal: false))
+    lines.append(
+      allocationLine(
+        "in place", results.reducerInPlaceAllocations, events: options.events, goal: false))
     lines.append(
       allocationLine("driver", results.driverAllocations, events: options.events, goal: false))
     lines.append(
       allocationLine("naive", results.naiveAllocations, events: options.events, goal: false))
+    lines.append("  reducer (transition(on:)) by class of event, each event counted on its own:")
+    lines += kindLines(results.reducerAllocationsByKind, events: results.eventsByKind)
     lines.append("")
     lines.append(
       "sizes (bytes): " + results.sizes.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
@@ -83,7 +97,7 @@ enum Report {
     func percent(_ count: Int) -> String {
       String(format: "%.0f%%", Double(count) / Double(max(total, 1)) * 100)
     }
-    var lines = [
+    return [
       "queue stream (\(grouped(QueueStream.length)) entries, an engine that preloads): "
         + "\(percent(mix.positions)) position reports, \(percent(mix.reports)) other reports, "
         + "\(percent(mix.timers)) watchdogs, \(percent(mix.intents)) intents (edits, navigation); "
@@ -92,27 +106,33 @@ enum Report {
       row(
         "queue reducer", rate(results.queueReducer.median), range(results.queueReducer), "", ""),
       row(
+        "queue reducer in place", rate(results.queueReducerInPlace.median),
+        range(results.queueReducerInPlace), "", ""),
+      row(
         "queue driver, 1 thread", rate(results.queueDriver.median), range(results.queueDriver),
         ">= 5 M/s", verdict(results.queueDriver.median, goal: driverGoal)),
-      "allocations per event of the queue reducer, by class (each event counted on its own):",
-    ]
-    guard let counts = results.queueAllocations else {
-      lines.append("  n/a (allocations are counted on Linux with glibc, without sanitizers)")
-      return lines
+      "allocations per event of the queue reducer (transition(on:)), by class, each event "
+        + "counted on its own:",
+    ] + kindLines(results.queueAllocationsByKind, events: results.queueEventsByKind)
+  }
+
+  /// One line per class of event: allocations per event, and the goal (0 but for intents).
+  private static func kindLines(_ counts: [UInt64]?, events: [Int]) -> [String] {
+    guard let counts, events.count == counts.count else {
+      return ["  n/a (allocations are counted on Linux with glibc, without sanitizers)"]
     }
-    let events = [mix.positions, mix.reports, mix.timers, mix.intents]
-    for kind in QueueStream.Kind.allCases {
-      let calls = counts[kind.rawValue]
+    return EventKind.allCases.compactMap { kind in
       let count = events[kind.rawValue]
-      let label = "  " + "\(kind)s".padding(toLength: 10, withPad: " ", startingAt: 0)
+      guard count > 0 else { return nil }
+      let calls = counts[kind.rawValue]
+      let label = "    " + "\(kind)s".padding(toLength: 10, withPad: " ", startingAt: 0)
       let goal =
         kind == .intent
-        ? "  no goal (edits may allocate)" : (calls == 0 ? "  goal 0: met" : "  goal 0: MISSED")
-      lines.append(
-        label + perEvent(calls, events: count)
-          + " (\(grouped(Int(calls))) calls / \(grouped(count)) events)" + goal)
+        ? "  no goal (queue edits may allocate)"
+        : (calls == 0 ? "  goal 0: met" : "  goal 0: MISSED")
+      return label + perEvent(calls, events: count)
+        + " (\(grouped(Int(calls))) calls / \(grouped(count)) events)" + goal
     }
-    return lines
   }
 
   private static var cores: Int { ProcessInfo.processInfo.activeProcessorCount }
@@ -261,20 +281,19 @@ enum Report {
     fields.append(("driver_over_naive", number(results.driverOverNaive.median)))
     fields.append(("naive_wrong_starts", "\(results.mix.readyWithoutStart)"))
     fields.append(("reducer_over_naive_goal", number(reducerOverNaiveGoal)))
+    sample("reducer_in_place_events_per_second", results.reducerInPlace)
+    fields.append(("reducer_in_place_over_naive", number(results.reducerInPlaceOverNaive.median)))
+    fields.append(
+      (
+        "reducer_in_place_allocations_per_event",
+        allocationsPerEvent(results.reducerInPlaceAllocations, options)
+      ))
+    fields += kindFields("reducer", results.reducerAllocationsByKind, results.eventsByKind)
     sample("queue_reducer_events_per_second", results.queueReducer)
+    sample("queue_reducer_in_place_events_per_second", results.queueReducerInPlace)
     sample("queue_driver_events_per_second", results.queueDriver)
+    fields += kindFields("queue", results.queueAllocationsByKind, results.queueEventsByKind)
     let queueMix = results.queueMix
-    let queueEvents = [queueMix.positions, queueMix.reports, queueMix.timers, queueMix.intents]
-    for kind in QueueStream.Kind.allCases {
-      let calls = results.queueAllocations?[kind.rawValue]
-      let count = queueEvents[kind.rawValue]
-      fields.append(
-        (
-          "queue_\(kind)_allocations_per_event",
-          calls.map { number(Double($0) / Double(max(count, 1))) } ?? "null"
-        ))
-      fields.append(("queue_\(kind)_events", "\(count)"))
-    }
     fields.append(("queue_length", "\(QueueStream.length)"))
     fields.append(("queue_auto_advances", "\(queueMix.endsAccepted)"))
     fields.append(("queue_gapless_advances", "\(queueMix.gaplessAdvances)"))
@@ -326,6 +345,21 @@ enum Report {
     var seen = Set<String>()
     let body = fields.filter { seen.insert($0.0).inserted }.map { "  \(string($0.0)): \($0.1)" }
     return "{\n" + body.joined(separator: ",\n") + "\n}\n"
+  }
+
+  /// `PREFIX_report_allocations_per_event` and `PREFIX_report_events`, one pair per class.
+  private static func kindFields(_ prefix: String, _ counts: [UInt64]?, _ events: [Int])
+    -> [(String, String)]
+  {
+    EventKind.allCases.flatMap { kind -> [(String, String)] in
+      let count = events.indices.contains(kind.rawValue) ? events[kind.rawValue] : 0
+      let calls = counts.flatMap { $0.indices.contains(kind.rawValue) ? $0[kind.rawValue] : nil }
+      let perEvent = calls.map { number(count == 0 ? 0 : Double($0) / Double(count)) } ?? "null"
+      return [
+        ("\(prefix)_\(kind)_allocations_per_event", perEvent),
+        ("\(prefix)_\(kind)_events", "\(count)"),
+      ]
+    }
   }
 
   private static func allocationsPerEvent(_ calls: UInt64?, _ options: Options) -> String {

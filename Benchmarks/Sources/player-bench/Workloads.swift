@@ -68,34 +68,22 @@ enum Workloads {
     return statistics.processed &+ statistics.ignoredReports &+ UInt64(player.state.issuedLoads)
   }
 
-  /// Heap allocations of the reducer over the queue stream, per class of
-  /// event (indexed by ``QueueStream/Kind``), each event counted on its own;
-  /// nil when allocations cannot be counted.
-  static func queueAllocations(_ events: [PlaybackEvent]) -> [UInt64]? {
+  /// Heap allocations of `transition(on:)` over a stream from `state`, per
+  /// class of event (indexed by ``EventKind``), each event counted on its
+  /// own; nil when allocations cannot be counted.
+  static func allocationsByKind(_ events: [PlaybackEvent], from state: PlaybackState) -> [UInt64]?
+  {
     guard AllocationCounter.isAvailable else { return nil }
-    var counts = [UInt64](repeating: 0, count: QueueStream.Kind.allCases.count)
-    var state = QueueStream.initialState
+    var counts = [UInt64](repeating: 0, count: EventKind.allCases.count)
+    var state = state
     for event in events {
-      let kind = QueueStream.Kind(event).rawValue
+      let kind = EventKind(event).rawValue
       let before = playhead_bench_allocations()
       let transition = state.transition(on: event)
       state = transition.next
       counts[kind] &+= playhead_bench_allocations() &- before
     }
     return counts
-  }
-
-  /// The reducer in place, `handle(_:into:)`, from idle, over every event:
-  /// the form the driver's hot loop can use, with no state copied per event.
-  static func reducerInPlace(_ events: [PlaybackEvent]) -> UInt64 {
-    var state = PlaybackState()
-    var effects = Effects()
-    var checksum: UInt64 = 0
-    for event in events {
-      state.handle(event, into: &effects)
-      checksum &+= effects.ignored == nil ? 1 : 0
-    }
-    return checksum &+ UInt64(state.issuedLoads)
   }
 
   /// The driver with a no-op engine, every event sent from the calling thread.
