@@ -43,7 +43,12 @@ public struct TimelineTable: Sendable {
         + paint(pad(entry.source.rawValue, Self.widths.source), sourceColor(entry.source))
         + pad(terminalSafe(entry.eventText), Self.widths.event)
       if let ignored = entry.ignored {
-        let label = entry.event.source == .user ? "no effect" : "IGNORED: \(ignored)"
+        let label =
+          switch (entry.event.source, ignored) {
+          case (.user, .noEffect): "no effect"
+          case (.user, _): "REFUSED: \(ignored)"
+          default: "IGNORED: \(ignored)"
+          }
         text += paint(pad(states, Self.widths.states), "2") + paint(label, "33")
       } else {
         let commands = terminalSafe(entry.commandTexts.joined(separator: " "))
