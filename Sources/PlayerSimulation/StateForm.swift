@@ -100,8 +100,11 @@ extension LineReader {
       }
       if let prefix = Self.preloadWords.first(where: { part.text.hasPrefix($0) }) {
         let offset = prefix.unicodeScalars.count
+        // The load's column in the line, spaces included (`preloading B#2`).
+        let start = scalars.firstIndex { $0.column == part.column } ?? 0
+        let column = scalars[min(start + offset, scalars.count - 1)].column
         _ = try loadName(
-          ScenarioToken(text: String(part.text.dropFirst(offset)), column: part.column + offset),
+          ScenarioToken(text: String(part.text.unicodeScalars.dropFirst(offset)), column: column),
           declared: declared)
         preloadSeen = true
         continue
