@@ -171,7 +171,10 @@ extension PlaybackState {
       guard !queue.entries.isEmpty || session != nil else { return .noEffect }
       stopCurrent(&effects)
       dropPreload(&effects)
-      queue = PlayQueue()
+      // The repeat mode and the shuffle are settings, not contents: they stay.
+      queue.entries.removeAll(keepingCapacity: true)
+      queue.current = nil
+      if let seed = queue.shuffle?.seed { queue.shuffle = Shuffle(seed: seed, unshuffled: []) }
 
     case .pause:
       guard let session, playWhenReady else { return .noEffect }
@@ -371,6 +374,8 @@ extension PlaybackState {
       session.lastSeek = seek
       session.seekPending = true
       session.position = .zero
+      // Replayed from a frame the engine has: ready, whatever stage it ended in.
+      session.stage = .ready
       effects.commands.append(.seek(session.load, to: .zero, seek))
       if playWhenReady { effects.commands.append(.start(session.load, rate: rate)) }
       self.session = session
@@ -382,12 +387,8 @@ extension PlaybackState {
       refreshPreload(&effects)
       return nil
     }
-    if !preloadUsable(for: next, from: .zero), !tokenAvailable {
-      session.stage = .ended
-      self.session = session
-      refreshPreload(&effects)
-      return nil
-    }
+    // Ids never wrap: advancing needs a new token, and there is none left.
+    if !preloadUsable(for: next, from: .zero), !tokenAvailable { return .idsExhausted }
     self.session = session
     stopCurrent(&effects)
     if !preloadUsable(for: next, from: .zero) { dropPreload(&effects) }

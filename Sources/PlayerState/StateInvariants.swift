@@ -42,6 +42,12 @@ extension PlaybackState {
         }
       }
       if session.position.milliseconds < 0 { return "position \(session.position) is negative" }
+      if session.lastWatchdog.rawValue == 0,
+        session.stage == .buffering || session.stage == .stalled
+      {
+        return
+          "a \(session.stage) session without a watchdog (one is armed with every load and stall)"
+      }
     }
     if let preload {
       guard let session else { return "a preload without a current load" }

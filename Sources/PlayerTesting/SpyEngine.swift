@@ -126,7 +126,18 @@ public final class SpyEngine: PlaybackEngine {
   public var commands: [EngineCommand] { log.withLock { $0.commands } }
 
   /// The commands received so far in their compact forms, as in `["load(A#1)", "stop(A#1)"]`.
-  public var commandLog: [String] { commands.map(\.description) }
+  /// A load prints with the media of the `load` or `preload` request that opened its entry
+  /// (`item7#3` if none was received).
+  public var commandLog: [String] {
+    var media: [ItemID: MediaID] = [:]
+    return commands.map { command in
+      switch command {
+      case .load(let request), .preload(let request): media[request.load.item] = request.media
+      case .start, .setRate, .pause, .seek, .stop: break
+      }
+      return command.description(naming: { media[$0] })
+    }
+  }
 
   /// How many `.later` replies wait for ``deliverPending()``.
   public var pendingCount: Int { log.withLock { $0.pending.count } }

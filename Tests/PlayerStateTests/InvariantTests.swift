@@ -38,6 +38,13 @@ let forgedStates: [ForgedState] = [
       playWhenReady: true, issuedLoads: 2, issuedItems: 1),
     violation: "a seek is pending in stage ended"),
   ForgedState(
+    name: "buffering without a watchdog",
+    state: PlaybackState(
+      queue: queueOfA, session: Session(load: a2, stage: .buffering), playWhenReady: true,
+      issuedLoads: 2, issuedItems: 1),
+    violation:
+      "a buffering session without a watchdog (one is armed with every load and stall)"),
+  ForgedState(
     name: "entry never issued",
     state: PlaybackState(
       queue: queueOfA, session: nil, playWhenReady: true, issuedLoads: 0, issuedItems: 0),

@@ -260,4 +260,70 @@ struct QueueTests {
       #expect(transition.next == state)
     }
   }
+
+  @Test func clearEmptiesTheQueueButKeepsRepeatAndShuffle() {
+    let result = run([
+      .queue(["A", "B"]), .user(.setRepeat(.all)), .user(.setShuffle(seed: 7)), .user(.clear),
+    ])
+    #expect(result.state.description == "idle")
+    #expect(result.state.queue.description == "none")
+    #expect(result.state.queue.repeatMode == .all)
+    #expect(result.state.queue.shuffle?.seed == 7)
+    #expect(result.commands == ["load(A#1)", "stop(A#1)"])
+    // The next queue plays under the same settings: repeat all wraps.
+    let c2 = Load(3, 2)
+    let next = run([.queue(["C"]), .ready(c2), .reachedEnd(c2)], from: result.state)
+    #expect(next.state.description == "playing(C#2, seek#1)")
+    #expect(next.commands == ["load(C#2)", "start(C#2)", "seek(C#2, 0ms, seek#1)", "start(C#2)"])
+  }
+
+  @Test func repeatOneAtTheEndOfAStalledLoadReplaysFromReady() {
+    let result = run([
+      .play("A"), .user(.setRepeat(.one)), .ready(l1), .stalled(l1), .reachedEnd(l1),
+    ])
+    #expect(result.state.description == "playing(A#1, seek#1)")
+    #expect(result.commands == ["load(A#1)", "start(A#1)", "seek(A#1, 0ms, seek#1)", "start(A#1)"])
+    // The stall's watchdog (#2) is for a stage the load has left.
+    let expiry = result.state.transition(on: .watchdogExpired(l1, WatchdogID(2)))
+    #expect(expiry.ignored == .staleWatchdog)
+  }
+
+  @Test func theEndSetsThePositionToTheDurationSoPreviousRestarts() {
+    let b1 = Load(2, 1)
+    let ended = run([
+      .queue(["A", "B"], start: 1), .ready(b1, duration: .seconds(10)), .reachedEnd(b1),
+    ])
+    #expect(ended.state.description == "ended(B#1, autoplay)")
+    #expect(ended.state.session?.position == .seconds(10))
+    let previous = ended.state.transition(on: .previous)
+    #expect(printed(previous, from: ended.state).commands == "seek(B#1, 0ms, seek#1) start(B#1)")
+    #expect(previous.next.description == "playing(B#1, seek#1)")
+  }
+
+  @Test func previousOnAFailedLoadGoesBackWhateverThePosition() {
+    let b1 = Load(2, 1)
+    let failed = run([
+      .queue(["A", "B"], start: 1), .position(b1, .seconds(5)), .failed(b1, .network),
+    ])
+    #expect(failed.state.description == "failed(B#1, network, autoplay)")
+    #expect(failed.state.session?.position == .seconds(5))
+    let result = run([.previous], from: failed.state)
+    #expect(result.state.description == "buffering(A#2, autoplay)")
+    #expect(result.state.queue.description == "A* B")
+    #expect(failed.commands == ["load(B#1)", "stop(B#1)"])
+    #expect(result.commands == ["load(A#2)"])
+  }
+
+  @Test func theEndIsIgnoredWhenAdvancingNeedsATokenAndNoneIsLeft() {
+    let start = PlaybackState(
+      queue: PlayQueue(), session: nil, playWhenReady: true, issuedLoads: UInt32.max - 1,
+      issuedItems: 0)
+    let last = Load(1, UInt32.max)
+    let result = run([.queue(["A", "B"]), .ready(last)], from: start)
+    #expect(result.state.description == "playing(A#4294967295)")
+    let end = result.state.transition(on: .reachedEnd(last))
+    #expect(end.ignored == .idsExhausted)
+    #expect(end.next == result.state)
+    #expect(end.commands.isEmpty)
+  }
 }
