@@ -3,7 +3,7 @@ import Testing
 
 /// End to end: the built `player-sim` binary, its output and its exit statuses.
 @Suite struct CLITests {
-  @Test func demoShowsBothLateCallbacksIgnored() throws {
+  @Test func demoShowsEveryLateCallbackIgnored() throws {
     let output = try CLI.run(["demo"])
     #expect(output.status == 0)
     #expect(output.stderr == "")
@@ -12,6 +12,7 @@ import Testing
       rows == [
         " 0.300s  engine  ready(A#1)                idle → idle                                           IGNORED: stale load token",
         " 0.700s  engine  ready(A#2)                buffering(B#3, autoplay) → buffering(B#3, autoplay)   IGNORED: stale load token",
+        " 3.500s  engine  ended(D#5)                buffering(E#6, autoplay) → buffering(E#6, autoplay)   IGNORED: stale load token",
       ])
     #expect(
       output.lines.contains(
@@ -19,7 +20,13 @@ import Testing
       ))
     #expect(
       output.lines.contains(
-        "✓ demo: 6 expectations held; 7 events, 2 late or stray reports ignored; ends in playing(B#3)"
+        " 3.400s  user    queue(E F)                playing(D#5) → buffering(E#6, autoplay)               stop(D#5) load(E#6)"
+      ))
+    // Part 3: the new list wins over the old list's late end; D never plays again.
+    #expect(!output.lines.contains { $0.contains("load(D#") && !$0.contains("load(D#5)") })
+    #expect(
+      output.lines.contains(
+        "✓ demo: 11 expectations held; 14 events, 3 late or stray reports ignored; ends in playing(E#6)"
       ))
   }
 
@@ -27,7 +34,7 @@ import Testing
     let output = try CLI.run(["demo", "--json"])
     #expect(output.status == 0)
     let lines = output.stdout.split(separator: "\n").map(String.init)
-    #expect(lines.count == 7)
+    #expect(lines.count == 14)
     #expect(
       lines[0]
         == #"{"t_ms":0,"source":"user","event":"play(A)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null}"#
@@ -155,8 +162,13 @@ import Testing
 
   @Test(arguments: [
     (
-      "jump 3",
-      "<stdin>:1:1: error: unknown action 'jump'; expected one of media, hostile, watchdog, play, pause, resume, stop, seek, retry, wait, report, expect, note"
+      "bounce 3",
+      "<stdin>:1:1: error: unknown action 'bounce'; expected one of media, engine, previous-threshold, hostile, watchdog, play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, clear, pause, resume, stop, seek, retry, wait, report, expect, note"
+    ),
+    ("media A\nqueue A start=0", "<stdin>:2:15: error: position 0; expected a position from 1 (1 is the first entry)"),
+    (
+      "media A\nplay A\nprevious-threshold 1s",
+      "<stdin>:3:1: error: 'previous-threshold' after the run started; expected setup lines (engine, previous-threshold) before the first intent, wait or report"
     ),
     (
       "media A\nwait",
@@ -164,7 +176,7 @@ import Testing
     ),
     (
       "media A\nwait 5 s",
-      "<stdin>:2:6: error: bad time '5'; expected a time in ms or s, such as 250ms or 1.5s"
+      "<stdin>:2:6: error: bad time '5'; expected a time in ms, s or m, such as 250ms, 1.5s or 3m"
     ),
     (
       "play Z",
@@ -172,7 +184,7 @@ import Testing
     ),
     (
       "media A ready-after=soon",
-      "<stdin>:1:21: error: bad time 'soon'; expected a time in ms or s, such as 250ms or 1.5s"
+      "<stdin>:1:21: error: bad time 'soon'; expected a time in ms, s or m, such as 250ms, 1.5s or 3m"
     ),
     (
       "media A\nreport ready A-1",
