@@ -31,6 +31,7 @@ public final class FakeMediaEngine: PlaybackEngine {
     var random = SplitMix64(seed: 0)
     var tracks: [Load: MediaTrack] = [:]
     var commands: [EngineCommand] = []
+    var recordsCommands = true
   }
 
   /// The clock the engine schedules its reports on.
@@ -77,12 +78,20 @@ public final class FakeMediaEngine: PlaybackEngine {
   /// Forgets the recorded commands.
   public func clearCommands() { state.withLock { $0.commands.removeAll() } }
 
+  /// Whether ``commands`` records every command (the default). A long run
+  /// that reads commands elsewhere turns it off, so its memory does not grow
+  /// with the number of commands.
+  public var recordsCommands: Bool {
+    get { state.withLock { $0.recordsCommands } }
+    set { state.withLock { $0.recordsCommands = newValue } }
+  }
+
   /// Executes a command: plans the reports it leads to on the clock, or, when
   /// hostile and the generator says so, sends one at once (re-entrantly).
   public func execute(_ command: EngineCommand, reports: ReportSink) {
     let now = clock.milliseconds
     let immediate: EngineReport? = state.withLock { state in
-      state.commands.append(command)
+      if state.recordsCommands { state.commands.append(command) }
       return apply(command, sink: reports, now: now, state: &state)
     }
     if let immediate { reports.send(immediate) }

@@ -55,7 +55,8 @@ public struct ScenarioResult: Hashable, Sendable {
   public var failure: ExpectationFailure?
   /// The player's state at the end of the run.
   public var finalState: PlaybackState
-  /// The commands the engine received, in order.
+  /// The commands the engine received, in order (empty when the runner's
+  /// `keepsEntries` is off).
   public var commands: [EngineCommand]
   /// The virtual time at the end of the run, in milliseconds.
   public var milliseconds: Int64

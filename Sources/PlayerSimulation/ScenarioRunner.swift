@@ -27,10 +27,10 @@ public struct ScenarioRunner: Sendable {
   public var seed: UInt64?
   /// How fast virtual time passes.
   public var pace: SimulationPace
-  /// Whether ``ScenarioResult/entries`` keeps every timeline entry (the
-  /// default). A caller that reads entries as they stream through `output`
-  /// (as `player-sim run` does) turns this off, so a run's memory does not
-  /// grow with its number of events.
+  /// Whether ``ScenarioResult/entries`` and ``ScenarioResult/commands`` keep
+  /// every timeline entry and command (the default). A caller that reads
+  /// entries as they stream through `output` (as `player-sim run` does) turns
+  /// this off, so a run's memory does not grow with its number of events.
   public var keepsEntries = true
   /// The most events a run processes before it stops with a failure;
   /// ``defaultEventLimit`` unless set.
@@ -63,6 +63,7 @@ public struct ScenarioRunner: Sendable {
       }
     }
     let engine = FakeMediaEngine(clock: clock, preload: canPreload)
+    engine.recordsCommands = keepsEntries
     let recorder = TimelineRecorder(clock: clock)
     let watchdog = WatchdogPolicy(timeout: Self.defaultWatchdog) { _, fire in
       guard let timeout = recorder.watchdogTimeout else { return }
