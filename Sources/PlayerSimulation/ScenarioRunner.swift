@@ -152,7 +152,8 @@ public struct ScenarioRunner: Sendable {
           break
         }
         output(
-          .check(milliseconds: clock.milliseconds, line: step.line, text: "expect queue \(expected)"))
+          .check(
+            milliseconds: clock.milliseconds, line: step.line, text: "expect queue \(expected)"))
       case .expectCommands(let expected):
         let found = sinceCheck
         sinceCheck = []
@@ -187,7 +188,8 @@ public struct ScenarioRunner: Sendable {
         failure = ExpectationFailure(
           file: scenario.file, line: step.line, column: step.column,
           expected: "at most \(limit) events in a run",
-          found: "\(processed) events by \(SimulatedTime.clockText(milliseconds: clock.milliseconds)) "
+          found:
+            "\(processed) events by \(SimulatedTime.clockText(milliseconds: clock.milliseconds)) "
             + "(the run was stopped; does it end or repeat forever?)",
           isRunLimit: true)
       }

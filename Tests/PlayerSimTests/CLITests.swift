@@ -165,7 +165,10 @@ import Testing
       "bounce 3",
       "<stdin>:1:1: error: unknown action 'bounce'; expected one of media, engine, previous-threshold, hostile, watchdog, play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, clear, pause, resume, stop, seek, retry, wait, report, expect, note"
     ),
-    ("media A\nqueue A start=0", "<stdin>:2:15: error: position 0; expected a position from 1 (1 is the first entry)"),
+    (
+      "media A\nqueue A start=0",
+      "<stdin>:2:15: error: position 0; expected a position from 1 (1 is the first entry)"
+    ),
     (
       "media A\nplay A\nprevious-threshold 1s",
       "<stdin>:3:1: error: 'previous-threshold' after the run started; expected setup lines (engine, previous-threshold) before the first intent, wait or report"

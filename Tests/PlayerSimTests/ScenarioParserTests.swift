@@ -386,15 +386,23 @@ private let actionList =
       "t.play:2:9: error: found end of line; expected at=N, as in 'insert A B at=2'"
     ),
     ("remove", "t.play:1:7: error: found end of line; expected a position such as 2"),
-    ("remove 0", "t.play:1:8: error: position 0; expected a position from 1 (1 is the first entry)"),
+    (
+      "remove 0", "t.play:1:8: error: position 0; expected a position from 1 (1 is the first entry)"
+    ),
     ("move 2", "t.play:1:7: error: found end of line; expected to=N, as in 'move 3 to=1'"),
     (
       "move 2 at=1",
       "t.play:1:8: error: unknown option 'at' for 'move'; expected to=N, as in 'move 3 to=1'"
     ),
     ("jump 2 to=1", "t.play:1:8: error: unknown option 'to' for 'jump'; expected from=…"),
-    ("next 2", "t.play:1:6: error: unexpected '2' after 'next'; expected end of line (a comment starts with ' #')"),
-    ("repeat sometimes", "t.play:1:8: error: unknown repeat mode 'sometimes'; expected off, one or all"),
+    (
+      "next 2",
+      "t.play:1:6: error: unexpected '2' after 'next'; expected end of line (a comment starts with ' #')"
+    ),
+    (
+      "repeat sometimes",
+      "t.play:1:8: error: unknown repeat mode 'sometimes'; expected off, one or all"
+    ),
     (
       "shuffle on",
       "t.play:1:11: error: found end of line; expected seed=N, as in 'shuffle on seed=7' (the order is drawn from the seed)"
