@@ -46,8 +46,15 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
 
   /// An entry.
   /// - Parameters:
-  ///   - name: the media of an item, for printing loads as `A#1`; an item
-  ///     it does not know prints as `item7#1`.
+  ///   - milliseconds: virtual time since the start of the run.
+  ///   - source: where the event came from.
+  ///   - event: the event.
+  ///   - before: the state the event was reduced in.
+  ///   - after: the state after the event.
+  ///   - commands: the engine commands the event led to, in order.
+  ///   - ignored: why the event changed nothing, or nil.
+  ///   - name: the media of an item, for printing loads as `A#1` (the states
+  ///     are asked next); an item nobody knows prints as `item7#1`.
   public init(
     milliseconds: Int64, source: TimelineSource, event: PlaybackEvent, before: PlaybackState,
     after: PlaybackState, commands: [EngineCommand], ignored: IgnoreReason?,
