@@ -98,6 +98,41 @@ import Testing
       ])
   }
 
+  @Test func queueEndToEndInJSON() throws {
+    let script = """
+      engine preload=yes
+      media A duration=1s
+      media B duration=1s ready-after=100ms
+      watchdog off
+      queue A B
+      wait 1500ms
+      remove 1
+      report ready A#1
+      jump 5
+      expect queue B*
+      expect ignored staleLoad invalidPosition
+      """
+    let output = try CLI.run(["run", "--json", "-"], input: script)
+    #expect(output.stderr == "")
+    #expect(output.status == 0)
+    // A removed entry's load still prints by its media; a refused intent names its reason.
+    #expect(
+      output.stdout.split(separator: "\n").map(String.init) == [
+        #"{"t_ms":0,"source":"user","event":"queue(A B)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null}"#,
+        #"{"t_ms":200,"source":"engine","event":"ready(A#1)","before":"buffering(A#1, autoplay)","after":"playing(A#1, preloading B#2)","commands":["start(A#1)","preload(B#2)"],"ignored":null}"#,
+        #"{"t_ms":300,"source":"engine","event":"ready(B#2)","before":"playing(A#1, preloading B#2)","after":"playing(A#1, preloaded B#2)","commands":[],"ignored":null}"#,
+        #"{"t_ms":1200,"source":"engine","event":"ended(A#1)","before":"playing(A#1, preloaded B#2)","after":"playing(B#2)","commands":["stop(A#1)","start(B#2)"],"ignored":null}"#,
+        #"{"t_ms":1500,"source":"user","event":"remove(1)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":null}"#,
+        #"{"t_ms":1500,"source":"script","event":"ready(A#1)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":"staleLoad"}"#,
+        #"{"t_ms":1500,"source":"user","event":"jump(5)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":"invalidPosition"}"#,
+      ])
+    let table = try CLI.run(["run", "-"], input: script)
+    #expect(
+      table.lines.contains(
+        " 1.500s  user    jump(5)                   playing(B#2) → playing(B#2)                           REFUSED: no such position in the queue"
+      ))
+  }
+
   @Test func timerSourceInTheTable() throws {
     let script =
       "media A ready-after=3s\nwatchdog 1s\nplay A\nwait 1s\nexpect state failed(A#1, timeout, autoplay)\n"
