@@ -1,6 +1,7 @@
 import PlayerEngine
 import PlayerSimulation
 import PlayerState
+import PlayerTesting
 import Testing
 
 @Suite struct FakeMediaEngineTests {
@@ -273,5 +274,37 @@ import Testing
       """
     let scenario = try ScenarioParser.parse(script, file: "t.play")
     #expect(ScenarioRunner().run(scenario).failure == nil)
+  }
+
+  @Test func randomQueueScriptsRunWithoutTrappingAndKeepTheInvariants() throws {
+    let header = """
+      engine preload=yes
+      media A duration=300ms ready-after=50ms position-every=100ms
+      media B duration=1s stall-at=200ms stall-for=100ms
+      media C fail-after=150ms
+      hostile on seed=3
+
+      """
+    let lines = [
+      "queue A B C", "queue C B A start=3 from=100ms", "queue A paused", "append A B",
+      "insert C at=1",
+      "insert A at=4294967295", "remove 1", "remove 3", "move 1 to=3", "move 3 to=1", "jump 2",
+      "jump 1 from=2m", "next", "previous", "repeat one", "repeat all", "repeat off",
+      "shuffle on seed=5", "shuffle off", "rate 2", "rate 0.001", "rate 0", "clear", "play B",
+      "pause", "resume", "stop", "seek 150ms", "retry", "wait 100ms", "wait 400ms",
+      "report ready A#2", "report ended B#3", "report position C#1 1s", "report failed A#9",
+    ]
+    var random = SplitMix64(seed: 11)
+    var runner = ScenarioRunner()
+    runner.eventLimit = 20_000
+    for _ in 0..<150 {
+      let body = (0..<25).map { _ in lines[Int.random(in: 0..<lines.count, using: &random)] }
+      let scenario = try ScenarioParser.parse(header + body.joined(separator: "\n"), file: "r")
+      let result = runner.run(scenario)
+      #expect(result.failure == nil)
+      for entry in result.entries {
+        #expect(entry.after.invariantViolation == nil, "\(entry)")
+      }
+    }
   }
 }

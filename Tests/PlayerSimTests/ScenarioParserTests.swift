@@ -473,7 +473,9 @@ private let actionList =
     let alphabet: [String] = [
       "media", "play", "report", "expect", "state", "commands", "A", "#", "=", "(", ")", ",", " ",
       "\t", "\n", "\r\n", "ms", "s", "9", "0", ".", "seek", "ready", "A#1", "é", "\u{301}", "🎵",
-      "\u{0}", "%", "-",
+      "\u{0}", "%", "-", "queue", "insert", "move", "jump", "remove", "rate", "shuffle", "repeat",
+      "engine", "previous-threshold", "at=", "to=", "start=", "from=", "seed=", "paused", "*",
+      "queue A B*", "preloading", "preload(", "m", "1.5", "x", "position", "duration=",
     ]
     for _ in 0..<2000 {
       let length = Int.random(in: 0..<40, using: &random)
