@@ -4,9 +4,12 @@ import PlayerState
 /// Runs a ``Scenario`` through the real ``PlayerEngine/Player`` driving a ``FakeMediaEngine``,
 /// with the player's watchdog on the same ``VirtualClock``.
 ///
-/// Each script line runs in order; `wait` advances the clock and delivers the
-/// reports that fall due; the run stops at the first `expect` that fails.
-/// The same scenario and options always give the same timeline.
+/// The setup lines (`engine preload=yes`, `previous-threshold 3s`) make the
+/// engine and the player's configuration; then each script line runs in
+/// order: `wait` advances the clock and delivers the reports that fall due, a
+/// `report` line's `A#N` is resolved against the loads live at that moment.
+/// The run stops at the first `expect` that fails, or once it has processed
+/// ``eventLimit`` events. The same scenario and options always give the same timeline.
 ///
 /// ```swift
 /// let scenario = try ScenarioParser.parse(text, file: "late.play")
