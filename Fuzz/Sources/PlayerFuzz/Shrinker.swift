@@ -36,13 +36,15 @@ public enum Shrinker {
   ///   - actions: a failing case.
   ///   - violation: its violation.
   ///   - limit: the most candidates to replay.
+  ///   - canPreload: whether the engine declares `.preload`.
   /// - Returns: the smallest failing case found, with the events the end of
   ///   the case adds made explicit.
   public static func shrink(
-    _ subject: FuzzSubject, _ actions: [FuzzAction], violation: FuzzViolation, limit: Int = 20_000
+    _ subject: FuzzSubject, _ actions: [FuzzAction], violation: FuzzViolation, limit: Int = 20_000,
+    canPreload: Bool = false
   ) -> Outcome {
     var search = Search(
-      subject: subject, limit: limit,
+      subject: subject, canPreload: canPreload, limit: limit,
       best: Outcome(actions: actions, violation: violation, attempts: 0),
       tried: [actions])
     var changed = true
@@ -63,6 +65,7 @@ public enum Shrinker {
 
   private struct Search {
     let subject: FuzzSubject
+    let canPreload: Bool
     let limit: Int
     var best: Outcome
     /// Every case tried: a simplification never returns to an earlier case,
@@ -73,7 +76,7 @@ public enum Shrinker {
     mutating func attempt(_ candidate: [FuzzAction]) -> Bool {
       guard best.attempts < limit, tried.insert(candidate).inserted else { return false }
       best.attempts += 1
-      let (runner, violation) = CaseRunner.replay(subject, candidate)
+      let (runner, violation) = CaseRunner.replay(subject, candidate, canPreload: canPreload)
       guard let found = violation else { return false }
       // Keep the events the end of the case added, so the case stays explicit.
       let explicit = Array(runner.trace.prefix(max(found.step, candidate.count)))
@@ -137,7 +140,7 @@ public enum Shrinker {
     }
 
     mutating func dropNoEffect() -> Bool {
-      var runner = CaseRunner(subject)
+      var runner = CaseRunner(subject, canPreload: canPreload)
       for action in best.actions { _ = runner.perform(action) }
       let effects = runner.effects
       guard effects.contains(false) else { return false }
@@ -178,7 +181,7 @@ public enum Shrinker {
       var changed = false
       var index = 0
       while index < best.actions.count {
-        var model = ContractModel()
+        var model = ContractModel(canPreload: canPreload)
         var scratch: [EngineCommand] = []
         for action in best.actions.prefix(index) {
           if let event = action.event { model.apply(event, commands: &scratch) }
@@ -197,8 +200,8 @@ public enum Shrinker {
     }
   }
 
-  /// The loads a repair may use: A#0…A#4, B#0…B#4.
-  static let loads: [Load] = ["A", "B"].flatMap { media in (0...4).map { Load(media, $0) } }
+  /// The loads a repair may use: items 1…3 with tokens 0…4.
+  static let loads: [Load] = (1...3).flatMap { item in (0...4).map { Load(item, $0) } }
 
   /// The action about each of ``loads`` instead of its own, then with each
   /// seek or watchdog id 0…3 instead of its own.
@@ -232,8 +235,30 @@ public enum Shrinker {
       out += simpler(report, model).map { action.with($0) }
     case .send(.engine(let report)):
       out += simpler(report, model).map { .send(.engine($0)) }
-    case .send(.user(.play(let media))) where media != "A":
-      out.append(.send(.play("A")))
+    case .send(.user(.play(let media, let time))):
+      if time != .zero { out.append(.send(.play(media))) }
+      if media != "A" { out.append(.send(.play("A", from: time))) }
+    case .send(.user(.replaceQueue(let media, let start, let time, let play))):
+      if media.count == 1 { out.append(.send(.play(media[0], from: time))) }
+      if time != .zero {
+        out.append(.send(.queue(media, start: start, playWhenReady: play)))
+      }
+      if start > 0, start < media.count {
+        out.append(.send(.queue(Array(media[start...]), from: time, playWhenReady: play)))
+      }
+      for index in media.indices where media.count > 1 && index != start {
+        var shorter = media
+        shorter.remove(at: index)
+        out.append(
+          .send(
+            .queue(shorter, start: index < start ? start - 1 : start, from: time, playWhenReady: play)))
+      }
+      if media.contains(where: { $0 != "A" }) {
+        out.append(
+          .send(.queue(media.map { _ in "A" }, start: start, from: time, playWhenReady: play)))
+      }
+    case .send(.user(.jump(let to, let time))) where time != .zero:
+      out.append(.send(.user(.jump(to: to))))
     case .send(.user(.seek(let time))) where time != .zero:
       out.append(.send(.seek(to: .zero)))
     case .send(.watchdogExpired(let load, let id)):
@@ -255,14 +280,15 @@ public enum Shrinker {
     if case .failed(let load, let reason) = report, reason != .network {
       out.append(.failed(load, .network))
     }
+    if case .ready(let load, .some) = report { out.append(.ready(load)) }
     return out
   }
 
-  /// The current load, then the same token with media A, when they differ.
+  /// The current load, then the preload, when they differ from `load`.
   private static func loads(_ load: Load, _ model: ContractModel) -> [Load] {
     var out: [Load] = []
     if let current = model.current?.load ?? model.newest, current != load { out.append(current) }
-    if load.media != "A" { out.append(Load(media: "A", token: load.token)) }
+    if let preload = model.preload?.load, preload != load { out.append(preload) }
     return out
   }
 }
@@ -279,14 +305,16 @@ extension FuzzAction {
     }
   }
 
-  /// The same action with media `old` replaced by `new` in every load and intent.
+  /// The same action with media `old` replaced by `new` in every intent.
   func renamingMedia(_ old: MediaID, to new: MediaID) -> FuzzAction {
+    func swap(_ list: [MediaID]) -> [MediaID] { list.map { $0 == old ? new : $0 } }
     switch self {
-    case .send(.user(.play(old))): return .send(.play(new))
-    case .deliver, .send(.user): return self
-    default:
-      guard let load = self.load, load.media == old else { return self }
-      return renaming(load, to: Load(media: new, token: load.token))
+    case .send(.user(.play(old, let time))): return .send(.play(new, from: time))
+    case .send(.user(.replaceQueue(let list, let start, let time, let play))):
+      return .send(.queue(swap(list), start: start, from: time, playWhenReady: play))
+    case .send(.user(.append(let list))): return .send(.user(.append(swap(list))))
+    case .send(.user(.insert(let list, let at))): return .send(.user(.insert(swap(list), at: at)))
+    default: return self
     }
   }
 
@@ -304,12 +332,13 @@ extension EngineReport {
   /// The same report about another load.
   func with(_ load: Load) -> EngineReport {
     switch self {
-    case .ready: .ready(load)
+    case .ready(_, let duration): .ready(load, duration: duration)
     case .stalled: .stalled(load)
     case .resumed: .resumed(load)
     case .seekCompleted(_, let seek): .seekCompleted(load, seek)
     case .reachedEnd: .reachedEnd(load)
     case .failed(_, let reason): .failed(load, reason)
+    case .position(_, let time): .position(load, time)
     }
   }
 }
