@@ -112,8 +112,8 @@ enum MemoryBenchmark {
     init(count: Int) { self.count = count }
 
     func execute(_ command: EngineCommand, reports: ReportSink) {
-      guard case .load(let load) = command else { return }
-      for _ in 0..<count { reports.send(.ready(load)) }
+      guard case .load(let request) = command else { return }
+      for _ in 0..<count { reports.send(.ready(request.load)) }
       let capacity = player.withLock { $0?.pendingCapacityForTesting } ?? 0
       let heap = ProcessMemory.heapInUse()
       reading.withLock { $0 = Reading(heap: heap, capacity: capacity) }

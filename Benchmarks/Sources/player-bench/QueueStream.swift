@@ -139,7 +139,8 @@ struct QueueStream {
       if session.seekPending { return .seekCompleted(load, session.lastSeek) }
       switch session.stage {
       case .buffering:
-        return rng.chance(percent: 95) ? .ready(load, duration: .seconds(180)) : .failed(load, .network)
+        return rng.chance(percent: 95)
+          ? .ready(load, duration: .seconds(180)) : .failed(load, .network)
       case .ready: return .stalled(load)
       case .stalled: return .resumed(load)
       case .ended, .failed: return .position(load, position)

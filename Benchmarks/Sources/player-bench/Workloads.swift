@@ -1,9 +1,8 @@
 import Dispatch
 import Foundation
+import MallocCounter
 import PlayerEngine
 import PlayerState
-
-import MallocCounter
 
 /// An engine that does nothing: what remains is the cost of Playhead itself.
 struct NoOpEngine: PlaybackEngine {
@@ -32,6 +31,19 @@ enum Workloads {
       let transition = state.transition(on: event)
       checksum &+= transition.ignored == nil ? 1 : 0
       state = transition.next
+    }
+    return checksum &+ UInt64(state.issuedLoads)
+  }
+
+  /// The reducer in place, `handle(_:into:)`, from idle, over every event:
+  /// the form the driver uses, with no state copied per event.
+  static func reducerInPlace(_ events: [PlaybackEvent]) -> UInt64 {
+    var state = PlaybackState()
+    var effects = Effects()
+    var checksum: UInt64 = 0
+    for event in events {
+      state.handle(event, into: &effects)
+      checksum &+= effects.ignored == nil ? 1 : 0
     }
     return checksum &+ UInt64(state.issuedLoads)
   }
@@ -71,8 +83,7 @@ enum Workloads {
   /// Heap allocations of `transition(on:)` over a stream from `state`, per
   /// class of event (indexed by ``EventKind``), each event counted on its
   /// own; nil when allocations cannot be counted.
-  static func allocationsByKind(_ events: [PlaybackEvent], from state: PlaybackState) -> [UInt64]?
-  {
+  static func allocationsByKind(_ events: [PlaybackEvent], from state: PlaybackState) -> [UInt64]? {
     guard AllocationCounter.isAvailable else { return nil }
     var counts = [UInt64](repeating: 0, count: EventKind.allCases.count)
     var state = state
