@@ -58,16 +58,22 @@ struct Benchmark {
 
   /// Runs one workload once over the stream, untimed, and returns its checksum.
   static func profile(_ workload: Options.Workload, options: Options) -> UInt64 {
-    if workload == .queue {
-      let events = QueueStream.generate(count: options.events, seed: options.seed).events
-      return Workloads.queueReducer(events)
-    }
-    let events = EventStream.generate(count: options.events, seed: options.seed).events
     switch workload {
-    case .reducer: return Workloads.reducer(events)
-    case .driver: return Workloads.driver(events)
-    case .naive: return Workloads.naive(events)
-    case .queue: return Workloads.queueReducer(events)
+    case .queue, .queueInPlace, .queueDriver:
+      let events = QueueStream.generate(count: options.events, seed: options.seed).events
+      switch workload {
+      case .queueInPlace: return Workloads.queueReducerInPlace(events)
+      case .queueDriver: return Workloads.queueDriver(events)
+      default: return Workloads.queueReducer(events)
+      }
+    case .reducer, .inPlace, .driver, .naive:
+      let events = EventStream.generate(count: options.events, seed: options.seed).events
+      switch workload {
+      case .inPlace: return Workloads.reducerInPlace(events)
+      case .driver: return Workloads.driver(events)
+      case .naive: return Workloads.naive(events)
+      default: return Workloads.reducer(events)
+      }
     }
   }
 

@@ -31,7 +31,11 @@ struct Options {
 
   /// The workloads `--profile` can run alone.
   enum Workload: String, CaseIterable {
-    case reducer, driver, naive, queue
+    case reducer
+    case inPlace = "in-place"
+    case driver, naive, queue
+    case queueInPlace = "queue-in-place"
+    case queueDriver = "queue-driver"
   }
 
   static let usage = """
@@ -52,8 +56,8 @@ struct Options {
       --threads N     threads for the concurrent driver (default 8)
       --fuzz-seeds N  seeds per buggy player (default 20; smoke 3)
       --json-file F   also write the JSON object to file F (one run, both forms)
-      --profile W     run only workload W (reducer, driver, naive or queue: the queue reducer)
-                      once, untimed, and print
+      --profile W     run only workload W (reducer, in-place, driver, naive, queue,
+                      queue-in-place or queue-driver) once, untimed, and print
                       its checksum: for valgrind --tool=callgrind
       --memory        run only the memory section: a queued burst, a flood from --threads
                       threads, and a never-reading subscriber on each stream (docs/memory.md)

@@ -25,7 +25,7 @@ enum Report {
         ">= 100 M/s", verdict(results.reducer.median, goal: reducerGoal)))
     lines.append(
       row(
-        "reducer in place (handle(_:into:))", rate(results.reducerInPlace.median),
+        "reducer in place (handle)", rate(results.reducerInPlace.median),
         range(results.reducerInPlace), "", ""))
     lines.append(
       row(
