@@ -79,7 +79,8 @@ enum Report {
     lines += kindLines(results.reducerAllocationsByKind, events: results.eventsByKind)
     lines.append("")
     lines.append(
-      "sizes (bytes): " + results.sizes.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
+      "sizes in bytes, size (stride): "
+        + results.sizes.map { "\($0.name) \($0.size) (\($0.stride))" }.joined(separator: ", "))
     lines.append("")
     lines.append(contentsOf: fuzzLines(results.fuzz, options: options))
     lines.append("")
@@ -298,14 +299,11 @@ enum Report {
     fields.append(("queue_auto_advances", "\(queueMix.endsAccepted)"))
     fields.append(("queue_gapless_advances", "\(queueMix.gaplessAdvances)"))
     fields.append(("queue_ignored_events", "\(queueMix.ignored)"))
-    for (key, size) in zip(
-      [
-        "state_size_bytes", "event_size_bytes", "transition_size_bytes", "command_size_bytes",
-        "load_size_bytes", "session_size_bytes", "queue_size_bytes",
-      ],
-      results.sizes.map(\.1))
+    // Sizes only: the strides of the state and the event are in the memory fields.
+    for (key, value) in zip(
+      ["state", "event", "transition", "command", "load", "session", "queue"], results.sizes)
     {
-      fields.append((key, "\(size)"))
+      fields.append((key + "_size_bytes", "\(value.size)"))
     }
     if let fuzz = results.fuzz {
       fields.append(("fuzz_status", "\"measured\""))
