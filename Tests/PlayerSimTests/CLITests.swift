@@ -322,7 +322,7 @@ import Testing
     // Every summary starts in the same column, after the longest name.
     #expect(
       output.lines.filter { $0.hasPrefix("  ") && !$0.hasPrefix("  player-sim") } == [
-        "  demo         watch late callbacks arrive after stop and after a switch, and be ignored",
+        "  demo         watch late callbacks after stop, a switch and a new queue be ignored",
         "  run          run scenario scripts and check their expect lines",
         "  fuzz         fuzz the Player against the contract model, from a seed",
         "  explore      check every event sequence up to a depth against the contract model",

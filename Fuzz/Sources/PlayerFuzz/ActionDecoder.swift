@@ -106,34 +106,43 @@ public struct ActionDecoder: Sendable {
     after model: ContractModel, held: Int, mask: Mask, from source: inout some ByteSource
   ) -> FuzzAction {
     let enabled = mask.enabled
-    var position = Int(source.nextByte()) % enabled.count
-    // `deliver` with nothing held back would do nothing: take the next choice.
-    if enabled[position] == nil, held == 0 { position = (position + 1) % enabled.count }
-    guard let kind = enabled[position] else { return .deliver }
+    let first = source.nextByte()
     let detail = source.nextByte()
     let extra = source.nextByte()
     let on = { (bit: UInt8) in mask.variations & (1 << bit) != 0 }
+    // A quarter of the actions are what a cooperative engine or user would
+    // do next, so that cases get deep (advances, repeats, preloads) quickly.
+    if first < 64, let action = cooperative(model, detail, extra) { return action }
+    var position = Int(first) % enabled.count
+    // `deliver` with nothing held back would do nothing: take the next choice.
+    if enabled[position] == nil, held == 0 { position = (position + 1) % enabled.count }
+    guard let kind = enabled[position] else { return .deliver }
     let fallbackItem = ItemID(max(model.issuedItems, 1))
-    let current = model.current?.load ?? model.newest ?? Load(item: fallbackItem, token: LoadToken(1))
+    let current =
+      model.current?.load ?? model.newest ?? Load(item: fallbackItem, token: LoadToken(1))
     let count = model.entries.count
 
-    func load(_ byte: UInt8) -> Load {
-      switch byte % 16 {
-      case 8, 9: return model.preload?.load ?? current
-      case 10 where on(2): return model.previous ?? Load(item: current.item, token: LoadToken(0))
-      case 11 where on(2): return model.dropped ?? model.previous ?? current
-      case 12 where on(2): return model.removed ?? model.dropped ?? current
-      case 13 where on(3):
-        // The load the next intent or advance will create.
-        let next = model.position.flatMap { model.after($0) }.map { model.entries[$0].item }
-        return Load(item: next ?? current.item, token: LoadToken(model.issued &+ 1))
-      case 14 where on(3): return Load(item: current.item, token: LoadToken(model.issued &+ 2))
-      case 15 where on(4):
-        let other = model.entries.first { $0.item != current.item }?.item ?? ItemID(current.item.rawValue &+ 1)
-        return Load(item: other, token: current.token)
-      default: return current
+    // The identities a report may name, each once it exists; the current load weighs most.
+    var loads = [current, current, current]
+    if let preload = model.preload?.load { loads += [preload, preload] }
+    if on(2) {
+      for load in [model.previous, model.dropped, model.removed, model.left] {
+        if let load, !loads.contains(load) { loads.append(load) }
       }
     }
+    if on(3) {
+      // The load the next intent or advance will create, and one past it.
+      let next = model.position.flatMap { model.after($0) }.map { model.entries[$0].item }
+      loads.append(Load(item: next ?? current.item, token: LoadToken(model.issued &+ 1)))
+      loads.append(Load(item: current.item, token: LoadToken(model.issued &+ 2)))
+    }
+    if on(4) {
+      let other =
+        model.entries.first { $0.item != current.item }?.item
+        ?? ItemID(current.item.rawValue &+ 1)
+      loads.append(Load(item: other, token: current.token))
+    }
+    func load(_ byte: UInt8) -> Load { loads[Int(byte) % loads.count] }
     func id(_ newest: UInt32, _ byte: UInt8) -> UInt32 {
       let newest = max(newest, 1)
       switch byte % 6 {
@@ -168,7 +177,7 @@ public struct ActionDecoder: Sendable {
       return (0..<length).map { Self.media[Int(byte >> (2 + 2 * UInt8($0))) % Self.media.count] }
     }
     let time = MediaTime.milliseconds(Self.times[Int(extra % 8)])
-    let target = load(detail >> 3)
+    let target = load(extra >> 2 ^ detail >> 3)
     switch kind {
     case .play:
       let media = detail % 5 == 4 ? (model.media[current.item] ?? "A") : Self.media[Int(detail % 4)]
@@ -177,13 +186,16 @@ public struct ActionDecoder: Sendable {
       let list = names(detail)
       let start = extra & 0x40 != 0 ? Int(extra >> 3) % list.count : 0
       return .send(
-        .queue(list, start: start, from: extra & 0x30 == 0 ? time : .zero, playWhenReady: extra & 0x80 == 0))
+        .queue(
+          list, start: start, from: extra & 0x30 == 0 ? time : .zero,
+          playWhenReady: extra & 0x80 == 0))
     case .append: return .send(.user(.append(names(detail))))
     case .insert:
       return .send(.user(.insert(names(detail), at: place(extra, inclusiveEnd: true))))
     case .remove: return .send(.user(.remove(at: place(detail))))
     case .move: return .send(.user(.move(from: place(detail), to: place(extra))))
-    case .jump: return .send(.user(.jump(to: place(detail), from: extra & 0x30 == 0 ? time : .zero)))
+    case .jump:
+      return .send(.user(.jump(to: place(detail), from: extra & 0x30 == 0 ? time : .zero)))
     case .next: return .send(.next)
     case .previous: return .send(.previous)
     case .repeat: return .send(.user(.setRepeat(RepeatMode.allCases[Int(detail % 3)])))
@@ -213,6 +225,40 @@ public struct ActionDecoder: Sendable {
     case .timeout:
       let watchdog = id(model.current?.lastWatchdog ?? 1, extra)
       return .send(.watchdogExpired(target, WatchdogID(watchdog)))
+    }
+  }
+
+  /// What a cooperative engine (or user) does next: the report the current
+  /// stage awaits, the preload's `ready`, the end of a playing entry, a retry
+  /// after a failure, a resume when idle, a queue when empty.
+  private func cooperative(_ model: ContractModel, _ detail: UInt8, _ extra: UInt8) -> FuzzAction? {
+    if let preload = model.preload, preload.stage == .buffering, detail & 3 == 0 {
+      return .send(.ready(preload.load, duration: extra & 1 == 0 ? nil : .milliseconds(10_000)))
+    }
+    guard let current = model.current else {
+      if model.entries.isEmpty {
+        return .send(.queue(Array(Self.media.prefix(Int(detail % 3) + 2))))
+      }
+      return .send(.resume)
+    }
+    let load = current.load
+    switch current.stage {
+    case .buffering:
+      return .send(.ready(load, duration: extra & 1 == 0 ? nil : .milliseconds(10_000)))
+    case .ready where current.seekPending:
+      return .send(.seekCompleted(load, SeekID(current.lastSeek)))
+    case .ready:
+      switch detail % 4 {
+      case 0: return .send(.stalled(load))
+      case 1: return .send(.position(load, .milliseconds(Self.times[Int(extra % 8)])))
+      default: return .send(.reachedEnd(load))
+      }
+    case .stalled:
+      return .send(detail & 1 == 0 ? .resumed(load) : .reachedEnd(load))
+    case .ended:
+      return .send(detail & 1 == 0 ? .resume : .previous)
+    case .failed:
+      return .send(detail & 1 == 0 ? .retry : .next)
     }
   }
 }

@@ -204,6 +204,8 @@ public struct CaseRunner {
       property = .queueMatchesContract
     } else if let position = seen.position, position.milliseconds != model.current?.position {
       property = .queueMatchesContract
+    } else if let ready = seen.preloadReady, ready != (model.preload?.stage == .ready) {
+      property = .queueMatchesContract
     } else {
       return nil
     }
@@ -212,6 +214,7 @@ public struct CaseRunner {
       + "\(seen.seekPending.map { ", seek pending \($0)" } ?? "")); the contract expects kind \(model.kind), "
       + "isPlaying \(model.engineIsPlaying), seek pending \(model.seekPending), "
       + "queue \(model.queueDescription), loads \(model.loadsDescription)"
+      + "\(model.preload.map { ", preload \($0.stage)" } ?? "")"
       + "\(model.current.map { ", position \($0.position)ms" } ?? "")"
     let culprit = arrivals.last?.event ?? event
     var violation = FuzzViolation(

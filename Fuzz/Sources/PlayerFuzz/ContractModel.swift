@@ -101,6 +101,8 @@ public struct ContractModel: Hashable, Sendable {
   public internal(set) var dropped: Load?
   /// The newest load of an entry that was removed from the queue.
   public internal(set) var removed: Load?
+  /// The newest current load that was left (stopped, skipped, ended into the next entry).
+  public internal(set) var left: Load?
   /// Every item's media, removed or not (for printing and generating).
   public internal(set) var media: [ItemID: MediaID] = [:]
   /// The item each issued token was issued for: token `t` at index `t - 1`.
@@ -113,6 +115,9 @@ public struct ContractModel: Hashable, Sendable {
   /// - Parameter canPreload: whether the engine declared `.preload`.
   public init(canPreload: Bool = false) { self.canPreload = canPreload }
 
+  /// Whether two models are in the same contract state: queue, intent,
+  /// counters, current load and preload (not the history kept for
+  /// generating and naming: newest, previous, dropped, removed, left, media).
   public static func == (lhs: ContractModel, rhs: ContractModel) -> Bool {
     lhs.canPreload == rhs.canPreload && lhs.entries == rhs.entries && lhs.position == rhs.position
       && lhs.repeatMode == rhs.repeatMode && lhs.shuffleSeed == rhs.shuffleSeed
@@ -121,6 +126,7 @@ public struct ContractModel: Hashable, Sendable {
       && lhs.current == rhs.current && lhs.preload == rhs.preload
   }
 
+  /// Hashes part of what ``==`` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(entries)
     hasher.combine(position)

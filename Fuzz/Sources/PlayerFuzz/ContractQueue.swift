@@ -3,9 +3,7 @@ import PlayerTesting
 
 // The contract model's user intents, the end of an entry and the preload
 // rule, from docs/machine.md ("The current load", "The end of an entry",
-// "The queue", "The preload"). Where the document leaves a case open, the
-// comment says what the model assumes; /work/notes/machine-questions.md lists
-// them for the lead.
+// "The queue", "Leaving an entry", "The preload", "Ids never wrap").
 extension ContractModel {
   // MARK: User intents
 
@@ -24,9 +22,10 @@ extension ContractModel {
       guard list.indices.contains(start) else { return }
       replace(list, start: start, from: time.milliseconds, play: play, &out)
     case .append(let list):
+      guard canIssueItems(list.count) else { return }
       add(list, at: entries.count)
     case .insert(let list, let at):
-      guard at >= 0, at <= entries.count else { return }
+      guard at >= 0, at <= entries.count, canIssueItems(list.count) else { return }
       add(list, at: at)
     case .remove(let at):
       guard entries.indices.contains(at) else { return }
@@ -55,8 +54,8 @@ extension ContractModel {
     case .previous:
       guard let at = position else { return }
       let before = at > 0 ? at - 1 : (repeatMode == .all ? entries.count - 1 : nil)
-      // A failed load ignores the threshold here, as the reducer does; the
-      // document says a failed load past it is reloaded (machine-questions.md, 3).
+      // Past the threshold (or at the first entry, repeat off) the entry
+      // restarts; a failed load has nothing to restart and goes back whatever the position.
       if let current, current.stage != .failed,
         current.position > Self.previousThreshold || before == nil
       {
@@ -96,10 +95,8 @@ extension ContractModel {
       dropPreload(&out)
       entries = []
       position = nil
-      // The reducer also resets the repeat mode and the shuffle on `clear`
-      // (machine-questions.md, question 1); the model follows until decided.
-      repeatMode = .off
-      shuffle = nil
+      // The repeat mode and the shuffle (its seed) are settings, not contents: kept.
+      if let seed = shuffle?.seed { shuffle = (seed, []) }
     case .pause:
       guard var session = current, playWhenReady else { return }
       playWhenReady = false
@@ -116,6 +113,7 @@ extension ContractModel {
         return
       }
       if session.stage == .ended {
+        guard session.lastSeek < UInt32.max else { return }
         session.lastSeek &+= 1
         session.seekPending = true
         session.stage = .ready
@@ -137,7 +135,9 @@ extension ContractModel {
       stopCurrent(&out)
       dropPreload(&out)
     case .seek(let time):
-      guard var session = current, session.stage != .failed else { return }
+      guard var session = current, session.stage != .failed, session.lastSeek < UInt32.max else {
+        return
+      }
       session.lastSeek &+= 1
       session.seekPending = true
       session.position = time.milliseconds
@@ -151,10 +151,15 @@ extension ContractModel {
       }
       current = session
     case .retry:
-      guard let session = current, session.stage == .failed else { return }
+      guard let session = current, session.stage == .failed, issued < UInt32.max else { return }
       current = nil
       enter(from: session.position, &out)
     }
+  }
+
+  /// Whether `count` more item ids can be issued (ids never wrap).
+  private func canIssueItems(_ count: Int) -> Bool {
+    UInt64(issuedItems) + UInt64(count) <= UInt64(UInt32.max)
   }
 
   private mutating func issue(_ list: [MediaID]) -> [Entry] {
@@ -169,6 +174,7 @@ extension ContractModel {
   private mutating func replace(
     _ list: [MediaID], start: Int, from time: Int64, play: Bool, _ out: inout [EngineCommand]
   ) {
+    guard canIssueItems(list.count), issued < UInt32.max else { return }
     stopCurrent(&out)
     dropPreload(&out)
     var fresh = issue(list)
@@ -205,9 +211,12 @@ extension ContractModel {
       return
     }
     let live = current != nil
+    let takesPlace = at + 1 < entries.count ? entries[at + 1].item : nil
+    if live, takesPlace != nil, !usablePreload(for: takesPlace, from: 0), issued == UInt32.max {
+      return  // idsExhausted: the entry taking its place would need a token
+    }
     if let load = current?.load { self.removed = load }
     stopCurrent(&out)
-    let takesPlace = at + 1 < entries.count ? entries[at + 1].item : nil
     if !(live && takesPlace != nil && usablePreload(for: takesPlace, from: 0)) {
       dropPreload(&out)
     }
@@ -225,6 +234,9 @@ extension ContractModel {
   /// and the target loads; idle, only the position moves.
   private mutating func go(_ target: Int, from time: Int64, _ out: inout [EngineCommand]) {
     let live = current != nil
+    if live, !usablePreload(for: entries[target].item, from: time), issued == UInt32.max {
+      return  // idsExhausted
+    }
     stopCurrent(&out)
     if !usablePreload(for: entries[target].item, from: time) { dropPreload(&out) }
     position = target
@@ -245,7 +257,10 @@ extension ContractModel {
 
   /// Stops the current load unless it failed (it was stopped then).
   private mutating func stopCurrent(_ out: inout [EngineCommand]) {
-    if let session = current, session.stage != .failed { out.append(.stop(session.load)) }
+    if let session = current {
+      if session.stage != .failed { out.append(.stop(session.load)) }
+      left = session.load
+    }
     current = nil
   }
 
@@ -297,6 +312,7 @@ extension ContractModel {
     session.started = false
     let next = after(at)
     if repeatMode == .one || next == at {
+      guard session.lastSeek < UInt32.max else { return }
       session.stage = .ready
       session.lastSeek &+= 1
       session.seekPending = true
@@ -311,12 +327,12 @@ extension ContractModel {
     }
     guard let next else {
       session.stage = .ended
-      // The reducer also sets the last known position to the duration here
-      // (machine-questions.md, question 2); the model follows until decided.
+      // The position becomes the duration, when known ("The end of an entry").
       if let duration = session.duration { session.position = duration }
       current = session
       return
     }
+    if !usablePreload(for: entries[next].item, from: 0), issued == UInt32.max { return }
     current = session
     stopCurrent(&out)
     if !usablePreload(for: entries[next].item, from: 0) { dropPreload(&out) }
@@ -337,7 +353,9 @@ extension ContractModel {
       if let wanted, entries[wanted].item == preload.load.item { return }
       dropPreload(&out)
     }
-    guard let wanted, let session = current, session.stage == .ready else { return }
+    guard let wanted, let session = current, session.stage == .ready, issued < UInt32.max else {
+      return
+    }
     let entry = entries[wanted]
     let load = newToken(entry.item)
     out.append(.preload(LoadRequest(load: load, media: entry.media)))

@@ -40,7 +40,8 @@ enum EventParser {
           range.lowerBound == range.upperBound
           ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
         throw FuzzParseError(
-          column: argColumn, message: "`\(name)` takes \(what) argument\(range.upperBound == 1 ? "" : "s")")
+          column: argColumn,
+          message: "`\(name)` takes \(what) argument\(range.upperBound == 1 ? "" : "s")")
       }
     }
     func load() throws(FuzzParseError) -> Load {

@@ -1,17 +1,20 @@
 public import PlayerState
 
 /// Exhaustive mode: breadth-first search over every sequence of events up to
-/// a depth, over a finite alphabet whose identities are relative to what was
-/// issued so far (two media; the current, the previous and a never-issued
-/// load; the newest, a superseded and a never-issued seek or watchdog id),
+/// a depth, over a finite queue alphabet whose identities are relative to
+/// what was issued so far (every intent, with positions relative to the
+/// current entry; reports about the current load, the preload, an earlier,
+/// a dropped and a never-issued load and the current token with another
+/// item; the newest, a superseded and a never-issued seek or watchdog id),
 /// plus intents whose first command the engine answers re-entrantly.
 ///
 /// States are deduplicated on a canonical form (the contract model with its
-/// counters made relative, plus what the player says about itself), so the
+/// ids relabelled in order, plus what the player says about itself), so the
 /// search stops when a level finds no new state: the properties then hold for
-/// every sequence of any length over the alphabet, as far as the player's
-/// behaviour depends only on that canonical state. Late (held-back) delivery
-/// is left to the random runs.
+/// every sequence of any length over the alphabet. With the queue (lists
+/// growing by `append`, positions, durations) there is no fixpoint at useful
+/// depths: the result then says it is not complete, and covers sequences up
+/// to its depth only. Late (held-back) delivery is left to the random runs.
 ///
 /// ```swift
 /// let proof = Explorer.explore(.player, maxDepth: 8)
@@ -21,6 +24,8 @@ public enum Explorer {
   /// One letter of the alphabet: an event with identities relative to the state.
   enum Letter: Hashable, Sendable {
     case intent(UserIntent)
+    /// An intent naming a position relative to the current entry.
+    case edit(Edit)
     case report(Report, Reference)
     case seeked(Reference, Relative)
     case timeout(Reference, Relative)
@@ -33,19 +38,36 @@ public enum Explorer {
       case readyNext, failedNext, seekedNext, stalledCurrent, readyCurrent
     }
 
+    enum Edit: Hashable, Sendable {
+      case removeCurrent, removeNext, moveCurrentToEnd, moveNextFirst, jumpNext, insertBefore
+    }
     enum Report: Hashable, Sendable { case ready, stalled, resumed, ended, failed, position }
     enum Reference: Hashable, Sendable {
       case current, previous, neverIssued, otherMedia, preload, dropped
     }
     enum Relative: Hashable, Sendable { case newest, older, neverIssued }
 
+    /// The queue alphabet: every intent (positions relative to the current
+    /// entry, a start past the `previous` threshold), every report about the
+    /// current load, the preload, an earlier, a dropped or removed and a
+    /// never-issued load and the current token with another item, and
+    /// re-entrant answers.
     static let alphabet: [Letter] = {
       var letters: [Letter] = [
-        .intent(.play("A")), .intent(.play("B")), .intent(.pause), .intent(.resume), .intent(.stop),
-        .intent(.seek(to: .milliseconds(1000))), .intent(.retry),
+        .intent(.play("A")), .intent(.replaceQueue(["A", "B", "C"])),
+        .intent(.replaceQueue(["B", "A"], start: 1, from: .seconds(4), playWhenReady: false)),
+        .intent(.append(["D"])), .intent(.next), .intent(.previous), .intent(.setRepeat(.off)),
+        .intent(.setRepeat(.one)), .intent(.setRepeat(.all)), .intent(.setShuffle(seed: 1)),
+        .intent(.setShuffle(seed: nil)), .intent(.setRate(PlaybackRate(thousandths: 1500))),
+        .intent(.clear), .intent(.pause), .intent(.resume), .intent(.stop),
+        .intent(.seek(to: .seconds(4))), .intent(.retry),
+        .edit(.removeCurrent), .edit(.removeNext), .edit(.moveCurrentToEnd), .edit(.moveNextFirst),
+        .edit(.jumpNext), .edit(.insertBefore),
       ]
-      let references: [Reference] = [.current, .previous, .neverIssued, .otherMedia]
-      for report: Report in [.ready, .stalled, .resumed, .ended, .failed] {
+      let references: [Reference] = [
+        .current, .preload, .previous, .dropped, .neverIssued, .otherMedia,
+      ]
+      for report: Report in [.ready, .stalled, .resumed, .ended, .failed, .position] {
         for reference in references { letters.append(.report(report, reference)) }
       }
       for relative: Relative in [.newest, .older, .neverIssued] {
@@ -55,10 +77,11 @@ public enum Explorer {
       letters.append(.seeked(.previous, .newest))
       letters.append(.timeout(.previous, .newest))
       letters += [
-        .answered(.play("A"), .readyNext), .answered(.play("B"), .readyNext),
+        .answered(.play("A"), .readyNext), .answered(.replaceQueue(["A", "B", "C"]), .readyNext),
         .answered(.play("A"), .failedNext), .answered(.retry, .readyNext),
-        .answered(.seek(to: .zero), .seekedNext), .answered(.resume, .stalledCurrent),
-        .answered(.stop, .readyCurrent), .answered(.pause, .readyCurrent),
+        .answered(.next, .readyNext), .answered(.seek(to: .zero), .seekedNext),
+        .answered(.resume, .stalledCurrent), .answered(.stop, .readyCurrent),
+        .answered(.pause, .readyCurrent), .answered(.setRepeat(.one), .readyCurrent),
       ]
       return letters
     }()
@@ -114,8 +137,16 @@ public enum Explorer {
         case .neverIssued: return newest &+ 1
         }
       }
+      let at = model.position ?? 0
+      let count = model.entries.count
       switch self {
       case .intent(let intent): return .user(intent)
+      case .edit(.removeCurrent): return .user(.remove(at: at))
+      case .edit(.removeNext): return .user(.remove(at: at + 1))
+      case .edit(.moveCurrentToEnd): return .user(.move(from: at, to: max(count - 1, 0)))
+      case .edit(.moveNextFirst): return .user(.move(from: at + 1, to: 0))
+      case .edit(.jumpNext): return .user(.jump(to: at + 1))
+      case .edit(.insertBefore): return .user(.insert(["E"], at: at))
       case .report(.ready, let reference): return .ready(load(reference))
       case .report(.stalled, let reference): return .stalled(load(reference))
       case .report(.resumed, let reference): return .resumed(load(reference))
@@ -201,15 +232,16 @@ public enum Explorer {
   ///   - subject: the player under test.
   ///   - maxDepth: the longest sequence to explore.
   ///   - seconds: a time limit; the result then says how deep it got.
+  ///   - canPreload: whether the engine declares `.preload`.
   /// - Returns: depth reached, state and transition counts, the shortest
   ///   counterexample if any, and the declared transitions never reached.
   public static func explore(
-    _ subject: FuzzSubject, maxDepth: Int, seconds: Double? = nil
+    _ subject: FuzzSubject, maxDepth: Int, seconds: Double? = nil, canPreload: Bool = true
   ) -> Exploration {
     let clock = ContinuousClock()
     let started = clock.now
     let deadline = seconds.map { started.advanced(by: .nanoseconds(Int64($0 * 1e9))) }
-    let root = CaseRunner(subject)
+    let root = CaseRunner(subject, canPreload: canPreload)
     var visited: Set<Canonical> = [Canonical(root.model, root.target.observation)]
     var edges = Set<Edge>()
     var coverage = FuzzCoverage()
@@ -217,17 +249,18 @@ public enum Explorer {
     var result = Exploration(
       subject: subject.name, depth: 0, complete: false, states: 1, transitions: 0, sequences: 0,
       seconds: 0, counterexample: nil, unreached: [])
+    result.canPreload = canPreload
     level: for depth in 1...max(1, maxDepth) {
       var next: [[FuzzAction]] = []
       for prefix in frontier {
         if let deadline, clock.now >= deadline { break level }
-        var base = CaseRunner(subject)
+        var base = CaseRunner(subject, canPreload: canPreload)
         for action in prefix { _ = base.perform(action) }
         let from = Canonical(base.model, base.target.observation)
         for letter in Letter.alphabet {
           guard let step = letter.actions(after: base.model) else { continue }
           let actions = prefix + step
-          var runner = CaseRunner(subject)
+          var runner = CaseRunner(subject, canPreload: canPreload)
           swap(&coverage, &runner.coverage)
           var violation: FuzzViolation?
           for action in actions where violation == nil { violation = runner.perform(action) }
@@ -238,7 +271,8 @@ public enum Explorer {
             result.counterexample = FuzzFailure(
               subject: subject.name, origin: .exhaustive(depth: depth), original: actions,
               actions: actions, violation: violation, shrinkAttempts: 0,
-              timeline: Fuzzer.timeline(subject, actions))
+              timeline: Fuzzer.timeline(subject, FuzzCase(actions, canPreload: canPreload)),
+              canPreload: canPreload)
             break level
           }
           let to = Canonical(runner.model, runner.target.observation)
@@ -247,6 +281,7 @@ public enum Explorer {
         }
       }
       result.depth = depth
+      result.newAtLastLevel = next.count
       frontier = next
       if next.isEmpty {
         result.complete = true
@@ -288,16 +323,30 @@ public struct Exploration: Sendable, CustomStringConvertible {
   public var counterexample: FuzzFailure?
   /// The declared transitions (``PlayerState/TransitionTable/accepted``) the search never took.
   public var unreached: [TransitionTable.Row]
+  /// New states the deepest explored level found (0 when ``complete``).
+  public var newAtLastLevel = 0
+  /// Whether the explored engine declared `.preload`.
+  public var canPreload = true
 
   /// Whether no property broke and every declared transition was reached.
+  /// (At the depths a queue allows, exploration is rarely ``complete``: say so.)
   public var passed: Bool { counterexample == nil && unreached.isEmpty }
 
   /// A summary, with the counterexample's report or the unreached rows.
   public var description: String {
+    let engine = canPreload ? "an engine that preloads" : "an engine that does not preload"
     var lines = [
-      "explore \(subject): depth \(depth)\(complete ? " (complete: no new state at the last level)" : ""), "
+      "explore \(subject) on \(engine): depth \(depth), "
         + "\(states) states, \(transitions) transitions, \(sequences) sequences in \(FuzzResult.format(seconds)) s"
     ]
+    if complete {
+      lines.append(
+        "complete: the last level found no new state, so every longer sequence revisits them")
+    } else if counterexample == nil {
+      lines.append(
+        "NOT complete: level \(depth) still found \(newAtLastLevel) new states (no fixpoint); "
+          + "the properties are checked for every sequence of at most \(depth) letters only")
+    }
     if let counterexample { lines.append(counterexample.report) }
     if unreached.isEmpty {
       lines.append("every declared transition of the table was reached")

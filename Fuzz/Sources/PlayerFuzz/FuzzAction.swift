@@ -132,4 +132,3 @@ public struct FuzzParseError: Error, Hashable, Sendable, CustomStringConvertible
     return "\(place): error: \(message)"
   }
 }
-

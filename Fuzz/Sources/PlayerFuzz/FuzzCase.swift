@@ -60,7 +60,8 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
     for armed in replay.unfired {
       if let load = actions[armed].load { names[armed] = replay.model.name(load) }
     }
-    return actions.indices.map { index in actions[index].description(naming: { _ in names[index] }) }
+    return actions.indices.map { index in actions[index].description(naming: { _ in names[index] })
+    }
   }
 
   /// The engine line, then one action a line.
@@ -104,7 +105,8 @@ struct NameReplay {
     }
   }
 
-  private mutating func process(_ event: PlaybackEvent, fire: (Int, ContractModel) -> EngineReport?) {
+  private mutating func process(_ event: PlaybackEvent, fire: (Int, ContractModel) -> EngineReport?)
+  {
     scratch.removeAll(keepingCapacity: true)
     model.apply(event, commands: &scratch)
     guard !scratch.isEmpty, !unfired.isEmpty else { return }

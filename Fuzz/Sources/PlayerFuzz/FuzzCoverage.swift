@@ -73,8 +73,7 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
     commands.reduce(0) { $0 * 8 + index($1) + 1 }
   }
 
-  private static func key(from: StateKind, event: EventKind, to: StateKind, signature: Int) -> Int
-  {
+  private static func key(from: StateKind, event: EventKind, to: StateKind, signature: Int) -> Int {
     ((index(from) * events.count + index(event)) * kinds.count + index(to)) * signatures
       + signature
   }

@@ -95,8 +95,7 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
       for action in actions {
         if let event = action.event { model.apply(event, commands: &commands) }
       }
-      // SpyEngine logs commands without media names, as in `start(item1#1)`.
-      let log = commands.map { "\"\($0)\"" }.joined(separator: ", ")
+      let log = commands.map { "\"\(model.describe($0))\"" }.joined(separator: ", ")
       return """
         @Test func \(name)() {
           // Found by PlayerFuzz (\(origin)): \(violation.property).

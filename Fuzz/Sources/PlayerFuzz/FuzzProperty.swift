@@ -24,7 +24,8 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
   /// The player's named state differs from the contract's.
   case stateMatchesContract
   /// The player's queue (play order, current entry, repeat, shuffle), its
-  /// current and preloading loads, or its last known position differ from the contract's.
+  /// current and preloading loads, whether the preload is ready, or its last
+  /// known position differ from the contract's.
   case queueMatchesContract
   /// Liveness: a few cooperative engine reports bring the player to a steady state.
   case reachesSteadyState
@@ -82,6 +83,14 @@ public struct FuzzViolation: Hashable, Sendable, CustomStringConvertible {
     self.actual = actual
     self.detail = detail
   }
+
+  /// The expected log in compact forms, loads named by their media (`start(A#1)`).
+  public var expectedLog: [String] {
+    expected.map { $0.description(naming: { media[$0] }) }
+  }
+
+  /// The actual log in compact forms, loads named by their media (`start(A#1)`).
+  public var actualLog: [String] { actual.map { $0.description(naming: { media[$0] }) } }
 
   /// Several lines: the property, the step, the expected and actual logs.
   public var description: String {

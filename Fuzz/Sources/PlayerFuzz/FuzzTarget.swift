@@ -33,6 +33,9 @@ public struct FuzzObservation: Hashable, Sendable {
   public var loads: (current: Load?, preload: Load?)?
   /// The last known position of the current load, or nil if it does not say (or is idle).
   public var position: MediaTime?
+  /// Whether the preload is ready to start (false while it buffers, failed or
+  /// absent), or nil if the player does not say.
+  public var preloadReady: Bool?
 
   /// An observation.
   /// - Parameters:
@@ -42,10 +45,13 @@ public struct FuzzObservation: Hashable, Sendable {
   ///   - queue: the queue's fingerprint; nil to leave the queue to the command log.
   ///   - loads: the current load and the preload; nil to leave them to the command log.
   ///   - position: the last known position; nil when not said.
+  ///   - preloadReady: whether the preload is ready; nil when not said.
   public init(
     kind: StateKind, isPlaying: Bool, seekPending: Bool? = nil, queue: UInt64? = nil,
-    loads: (current: Load?, preload: Load?)? = nil, position: MediaTime? = nil
+    loads: (current: Load?, preload: Load?)? = nil, position: MediaTime? = nil,
+    preloadReady: Bool? = nil
   ) {
+    self.preloadReady = preloadReady
     self.kind = kind
     self.isPlaying = isPlaying
     self.seekPending = seekPending
@@ -67,6 +73,7 @@ public struct FuzzObservation: Hashable, Sendable {
       repeatMode: state.queue.repeatMode, shuffleSeed: state.queue.shuffle?.seed)
     loads = (state.session?.load, state.preload?.load)
     position = state.session?.position
+    preloadReady = state.preload?.stage == .ready
   }
 
   /// Whether two observations agree on everything both say.
@@ -74,7 +81,7 @@ public struct FuzzObservation: Hashable, Sendable {
     lhs.kind == rhs.kind && lhs.isPlaying == rhs.isPlaying && lhs.seekPending == rhs.seekPending
       && lhs.queue == rhs.queue && lhs.loads?.current == rhs.loads?.current
       && lhs.loads?.preload == rhs.loads?.preload && (lhs.loads == nil) == (rhs.loads == nil)
-      && lhs.position == rhs.position
+      && lhs.position == rhs.position && lhs.preloadReady == rhs.preloadReady
   }
 
   /// Hashes what the observation says.
@@ -86,6 +93,7 @@ public struct FuzzObservation: Hashable, Sendable {
     hasher.combine(loads?.current)
     hasher.combine(loads?.preload)
     hasher.combine(position)
+    hasher.combine(preloadReady)
   }
 
   /// The queue's fingerprint: FNV-1a over the play order's item ids, the

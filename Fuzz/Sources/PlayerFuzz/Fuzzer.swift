@@ -39,7 +39,8 @@ public enum Fuzzer {
     progress: ((FuzzProgress) -> Void)? = nil
   ) -> FuzzResult {
     let decoder = ActionDecoder(
-      maxLength: configuration.maxLength, swarm: configuration.swarm, preload: configuration.preload)
+      maxLength: configuration.maxLength, swarm: configuration.swarm, preload: configuration.preload
+    )
     let clock = ContinuousClock()
     let started = clock.now
     var deadline: ContinuousClock.Instant?
@@ -132,7 +133,8 @@ public enum Fuzzer {
   ) -> ([FuzzAction], FuzzViolation?) {
     var bytes = RandomBytes(seed: caseSeed)
     let decoder = ActionDecoder(
-      maxLength: configuration.maxLength, swarm: configuration.swarm, preload: configuration.preload)
+      maxLength: configuration.maxLength, swarm: configuration.swarm, preload: configuration.preload
+    )
     let (runner, violation) = runCase(subject, decoder, &bytes)
     return (runner.trace, violation)
   }
@@ -148,7 +150,8 @@ public enum Fuzzer {
   ) -> (FuzzCase, FuzzViolation?) {
     var bytes = RandomBytes(seed: caseSeed)
     let decoder = ActionDecoder(
-      maxLength: configuration.maxLength, swarm: configuration.swarm, preload: configuration.preload)
+      maxLength: configuration.maxLength, swarm: configuration.swarm, preload: configuration.preload
+    )
     let (runner, violation) = runCase(subject, decoder, &bytes)
     return (FuzzCase(runner.trace, canPreload: runner.model.canPreload), violation)
   }
