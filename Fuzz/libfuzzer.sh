@@ -66,18 +66,18 @@ if [ "$which" = all ] || [ "$which" = scenario ] || [ "$which" = files ]; then
 fi
 if [ "$which" = all ] || [ "$which" = player ]; then
   run swiftc "${flags[@]}" -module-name PlayerLibFuzzer Fuzz/LibFuzzer/PlayerEntry.swift \
-    -lPlayerFuzz -lPlayerTesting -lPlayerEngine -lPlayerState -lswiftSynchronization -o "$work/fuzz-player"
+    -lPlayerFuzz -lPlayerTesting -lPlayerEngine -lPlayerState -o "$work/fuzz-player"
   targets+=(player)
 fi
 if [ "$which" = all ] || [ "$which" = scenario ]; then
   run swiftc "${flags[@]}" -module-name ScenarioLibFuzzer Fuzz/LibFuzzer/ScenarioEntry.swift \
-    -lPlayerSimulation -lPlayerEngine -lPlayerState -lswiftSynchronization -lFoundation -o "$work/fuzz-scenario"
+    -lPlayerSimulation -lPlayerEngine -lPlayerState -lFoundation -o "$work/fuzz-scenario"
   targets+=(scenario)
 fi
 if [ "$which" = all ] || [ "$which" = files ]; then
   run swiftc "${flags[@]}" -module-name FilesLibFuzzer Fuzz/LibFuzzer/FilesEntry.swift \
     -lPlayerSimulation -lPlayerFuzz -lPlayerTesting -lPlayerEngine -lPlayerState \
-    -lswiftSynchronization -lFoundation -o "$work/fuzz-files"
+    -lFoundation -o "$work/fuzz-files"
   targets+=(files)
 fi
 echo "libfuzzer: built ${targets[*]} in $(( $(date +%s) - started )) s"

@@ -15,8 +15,9 @@ let settings: [SwiftSetting] = [
 
 let package = Package(
   name: "AVPlayerEngine",
-  // The root package's floor; the adapter uses nothing newer (OSAllocatedUnfairLock is
-  // iOS 16 / macOS 13).
+  // The root package's floor on these four platforms; the adapter uses nothing newer
+  // (OSAllocatedUnfairLock is iOS 16 / macOS 13). Not watchOS, which the root supports: the
+  // adapter was neither written nor checked for watchOS's audio-only playback rules.
   platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .visionOS(.v1)],
   products: [
     .library(name: "AVPlayerEngine", targets: ["AVPlayerEngine"])

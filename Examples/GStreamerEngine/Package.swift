@@ -1,9 +1,13 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// A real engine for Playhead on Linux (and anywhere GStreamer is installed):
-// a PlaybackEngine adapter over GStreamer's playbin. It is its own package so
-// that the root package stays free of dependencies; it uses the root by path.
+// A real engine for Playhead on Linux: a PlaybackEngine adapter over
+// GStreamer's playbin. It is its own package so that the root package stays
+// free of dependencies; it uses the root by path.
+//
+// Linux only, so no `platforms`: its locks are `Synchronization.Mutex`, which
+// needs iOS 18 / macOS 15, above the root package's floor (iOS 16 / macOS 13),
+// and it is built and tested on Linux only (README, "Platforms").
 let settings: [SwiftSetting] = [
   .enableUpcomingFeature("ExistentialAny"),
   .enableUpcomingFeature("InternalImportsByDefault"),
@@ -11,7 +15,6 @@ let settings: [SwiftSetting] = [
 
 let package = Package(
   name: "GStreamerEngine",
-  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     .library(name: "GStreamerEngine", targets: ["GStreamerEngine"])
   ],
@@ -23,7 +26,7 @@ let package = Package(
     // variadic functions Swift cannot call.
     .systemLibrary(
       name: "CGStreamer", pkgConfig: "gstreamer-1.0",
-      providers: [.apt(["libgstreamer1.0-dev"]), .brew(["gstreamer"])]),
+      providers: [.apt(["libgstreamer1.0-dev"])]),
     .target(
       name: "GStreamerEngine",
       dependencies: [

@@ -155,6 +155,25 @@ public struct CommandList: RandomAccessCollection, Hashable, Sendable, Codable,
     stored += 1
   }
 
+  /// Adds a `load` (or a `preload`, when `preload`) without building the
+  /// `EngineCommand` first: the reducer's path, which retains the media name
+  /// once instead of three times (request, command, list).
+  /// - Precondition: as ``append(_:)``.
+  mutating func appendOpening(
+    _ load: Load, media name: MediaID, start: MediaTime, preload: Bool = false
+  ) {
+    precondition(media == nil && stored < 4, "a transition opens at most one load")
+    let slot = Slot(kind: preload ? .preload : .load, load: load, time: start, number: 0)
+    switch stored {
+    case 0: slots.0 = slot
+    case 1: slots.1 = slot
+    case 2: slots.2 = slot
+    default: slots.3 = slot
+    }
+    media = name
+    stored += 1
+  }
+
   /// 0.
   public var startIndex: Int { 0 }
 

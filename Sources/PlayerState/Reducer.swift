@@ -246,11 +246,20 @@ extension PlaybackState {
     // queue's storage, so `play(M)` allocates nothing once the queue has room.
     let seed = queue.shuffle?.seed
     queue.shuffle = nil
-    queue.entries.removeAll(keepingCapacity: true)
+    // Entries are overwritten where the old queue had some (cheaper than
+    // emptying and appending: `play(M)` over a queue of one is one store).
+    var index = 0
     for name in media {
       issuedItems += 1
-      queue.entries.append(QueueEntry(item: ItemID(issuedItems), media: name))
+      let entry = QueueEntry(item: ItemID(issuedItems), media: name)
+      if index < queue.entries.count {
+        queue.entries[index] = entry
+      } else {
+        queue.entries.append(entry)
+      }
+      index += 1
     }
+    if index < queue.entries.count { queue.entries.removeLast(queue.entries.count - index) }
     queue.current = start
     if let seed { queue.shuffle(seed: seed) }
     playWhenReady = play
@@ -496,8 +505,7 @@ extension PlaybackState {
     guard tokenAvailable else { return .idsExhausted }
     issuedLoads += 1
     let load = Load(item: queue.entries[position].item, token: LoadToken(issuedLoads))
-    effects.commands.append(
-      .load(LoadRequest(load: load, media: queue.entries[position].media, start: time)))
+    effects.commands.appendOpening(load, media: queue.entries[position].media, start: time)
     session = Session(
       load: load, stage: .buffering, lastWatchdog: WatchdogID(1), position: time)
     effects.watchdog = WatchdogRequest(load: load, id: WatchdogID(1))
@@ -522,7 +530,8 @@ extension PlaybackState {
     guard let wanted, session?.stage == .ready, tokenAvailable else { return }
     issuedLoads += 1
     let load = Load(item: queue.entries[wanted].item, token: LoadToken(issuedLoads))
-    effects.commands.append(.preload(LoadRequest(load: load, media: queue.entries[wanted].media)))
+    effects.commands.appendOpening(
+      load, media: queue.entries[wanted].media, start: .zero, preload: true)
     preload = Preload(load: load, stage: .buffering)
   }
 }

@@ -65,8 +65,10 @@ enum PlayerSim {
       "",
       "COMMANDS:",
     ]
+    // Summaries start two columns after the longest name (`completions`).
+    let width = (commands.map(\.name.count).max() ?? 0) + 2
     for command in commands {
-      lines.append("  " + command.name.padding(to: 10) + command.summary)
+      lines.append("  " + command.name.padding(to: width) + command.summary)
     }
     lines += [
       "",

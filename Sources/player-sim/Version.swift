@@ -1,5 +1,6 @@
-/// The version `player-sim --version` prints.
-///
-/// The one place the release bumps. (Issue 12 adds `playheadVersion` in
-/// PlayerEngine; when it lands, this constant should read from it.)
-let playerSimVersion = "0.2.0-dev"
+import PlayerEngine
+
+/// The version `player-sim --version` and the completion scripts print:
+/// Playhead's own, `playheadVersion` in Sources/PlayerEngine/Version.swift,
+/// the one constant the release steps in CHANGELOG.md set.
+let playerSimVersion = playheadVersion

@@ -58,6 +58,50 @@ struct MemoryBoundTests {
     #expect(player.pendingCapacityForTesting <= Player.retainedQueueCapacityForTesting)
   }
 
+  /// After a peak of 100,001 queued events, the backlog never empties: each
+  /// processed event sends one more `pause` (from `onStep`, so it is queued)
+  /// while at most 100 wait, 20,000 times. Only an empty queue frees its buffer, so
+  /// this checks that compaction gives the peak back too.
+  @Test func aBacklogThatNeverEmptiesGivesItsPeakBack() {
+    struct Probe {
+      var peakCapacity = 0
+      var refills = 0
+      /// Over the last 10,000 refills: the fewest queued and the largest buffer.
+      var steadyMinCount = Int.max
+      var steadyMaxCapacity = 0
+    }
+    let current = Locked<Player?>(nil)
+    let probe = Locked(Probe())
+    let player = Player(engine: BurstEngine(burst: 100_000)) { _ in
+      guard let player = current.withLock({ $0 }) else { return }
+      let count = player.pendingCountForTesting
+      let capacity = player.pendingCapacityForTesting
+      let refill = probe.withLock { probe -> Bool in
+        probe.peakCapacity = max(probe.peakCapacity, capacity)
+        guard count <= 100, probe.refills < 20_000 else { return false }
+        probe.refills += 1
+        if probe.refills > 10_000 {
+          probe.steadyMinCount = min(probe.steadyMinCount, count)
+          probe.steadyMaxCapacity = max(probe.steadyMaxCapacity, capacity)
+        }
+        return true
+      }
+      if refill { player.send(.pause) }  // acted on once, then `noEffect`: no command
+    }
+    current.withLock { $0 = player }
+    player.send(.play("A"))
+    current.withLock { $0 = nil }  // the callback no longer holds the player
+    let seen = probe.withLock { $0 }
+    #expect(player.statistics.processed == 120_002)
+    #expect(player.statistics.maxQueued == 100_001)
+    #expect(seen.peakCapacity >= 100_001)
+    #expect(seen.refills == 20_000)
+    // Never empty in the steady state, yet its buffer is back to a small one.
+    #expect(seen.steadyMinCount >= 99)
+    #expect(seen.steadyMaxCapacity <= 1_024)
+    #expect(player.pendingCountForTesting == 0)
+  }
+
   @Test func eightThreadsWithReEntrantReportsLoseNothing() async {
     let engine = EchoEngine()
     let player = Player(engine: engine)

@@ -269,6 +269,16 @@ import Testing
     #expect(output.status == 0)
     #expect(
       output.stdout.hasPrefix("player-sim: drive fake media through the real Playhead Player"))
+    // Every summary starts in the same column, after the longest name.
+    #expect(
+      output.lines.filter { $0.hasPrefix("  ") && !$0.hasPrefix("  player-sim") } == [
+        "  demo         watch late callbacks arrive after stop and after a switch, and be ignored",
+        "  run          run scenario scripts and check their expect lines",
+        "  fuzz         fuzz the Player against the contract model, from a seed",
+        "  explore      check every event sequence up to a depth against the contract model",
+        "  diagram      draw the state machine from its transition table",
+        "  completions  print a shell completion script (bash, zsh or fish)",
+      ])
   }
 
   @Test func diagrams() throws {

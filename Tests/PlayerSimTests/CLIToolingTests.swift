@@ -1,4 +1,5 @@
 import Foundation
+import PlayerEngine
 import Testing
 
 /// End to end: `--version`, `completions`, the `--json` lines of `fuzz` and
@@ -7,7 +8,10 @@ import Testing
   @Test func versionComesFromOneConstant() throws {
     let output = try CLI.run(["--version"])
     #expect(output.status == 0)
-    #expect(output.stdout == "player-sim 0.2.0-dev\n")
+    // Exactly the constant the release steps set (Sources/PlayerEngine/Version.swift).
+    #expect(output.stdout == "player-sim " + playheadVersion + "\n")
+    // A release version (`0.2.0`) or the next one in development (`0.3.0-dev`).
+    #expect(playheadVersion.wholeMatch(of: /[0-9]+\.[0-9]+\.[0-9]+(-dev)?/) != nil)
     let extra = try CLI.run(["--version", "x"])
     #expect(extra.status == 2)
     #expect(

@@ -27,21 +27,44 @@ struct RealTimeFaultTests {
 
   /// Reports from its own thread while holding its own (non-recursive) lock,
   /// so a command sent from inside the report callback deadlocks on it.
+  ///
+  /// Its thread is already waiting when the run starts, and `execute(load)`
+  /// wakes it as the last thing it does: the `ready` needs one semaphore wake,
+  /// not a thread to be started or a block to be scheduled. It answers the
+  /// first load only; the run ends there (the engine is then deadlocked).
   final class LockHoldingEngine: PlaybackEngine {
     let lock = DispatchSemaphore(value: 1)
-    /// Its own thread, as a real back end has (and not the shared global pool).
-    let thread = DispatchQueue(label: "lock-holding-engine")
+    /// Signalled by `execute(load)` once it has released the lock.
+    private let loaded = DispatchSemaphore(value: 0)
+    private let pending = Locked<(load: Load, reports: ReportSink)?>(nil)
+
+    init() {
+      let running = DispatchSemaphore(value: 0)
+      // Its own thread, as a real back end has (and not the shared global pool).
+      DispatchQueue(label: "lock-holding-engine").async { [lock, loaded, pending] in
+        running.signal()
+        loaded.wait()
+        guard let load = pending.withLock({ $0 }) else { return }
+        lock.wait()
+        load.reports.send(.ready(load.load))  // a Player runs the next command right here
+        lock.signal()
+      }
+      running.wait()  // the thread runs before the first command comes
+    }
 
     func execute(_ command: EngineCommand, reports: ReportSink) {
       lock.wait()
-      defer { lock.signal() }
-      if case .load(let load) = command {
-        thread.async { [lock] in
-          lock.wait()
-          reports.send(.ready(load))  // a Player runs the next command right here
-          lock.signal()
-        }
+      guard case .load = command else {
+        lock.signal()
+        return
       }
+      let first = pending.withLock { pending -> Bool in
+        guard pending == nil else { return false }
+        pending = (command.load, reports)
+        return true
+      }
+      lock.signal()
+      if first { loaded.signal() }
     }
   }
 
@@ -56,10 +79,12 @@ struct RealTimeFaultTests {
       ])
   }
 
-  /// Deterministic: however late the engine thread's `ready` comes, even
-  /// while the kit is still finishing `execute(load)`, the kit runs `start`
-  /// on the reporting thread (waiting for `load` to finish first if need be),
-  /// so the engine's lock always deadlocks it.
+  /// The same outcome on every run: the engine's `ready` comes only once
+  /// `execute(load)` has released its lock, and whether or not the kit is
+  /// still finishing `execute(load)` then, the kit runs `start` on the
+  /// reporting thread (waiting for `load` to finish first if need be), so the
+  /// engine's lock always deadlocks it. The one timing assumption: the
+  /// engine's waiting thread wakes within the kit's 2 s timeout.
   @Test func lockHeldWhileReportingIsNamed() async {
     let engine = LockHoldingEngine()
     let report = await Self.patientKit.run(against: engine)

@@ -23,12 +23,15 @@ struct Results {
   var fuzz: FuzzFigures?
   var memory: MemoryFigures?
 
-  var sizes: [(String, Int)] {
+  /// Each value's size and stride, in bytes: the size is what a value
+  /// takes alone, the stride what it takes in an array (the size rounded up
+  /// to its alignment).
+  var sizes: [(name: String, size: Int, stride: Int)] {
     [
-      ("PlaybackState", MemoryLayout<PlaybackState>.size),
-      ("PlaybackEvent", MemoryLayout<PlaybackEvent>.size),
-      ("Transition", MemoryLayout<Transition>.size),
-      ("EngineCommand", MemoryLayout<EngineCommand>.size),
+      ("PlaybackState", MemoryLayout<PlaybackState>.size, MemoryLayout<PlaybackState>.stride),
+      ("PlaybackEvent", MemoryLayout<PlaybackEvent>.size, MemoryLayout<PlaybackEvent>.stride),
+      ("Transition", MemoryLayout<Transition>.size, MemoryLayout<Transition>.stride),
+      ("EngineCommand", MemoryLayout<EngineCommand>.size, MemoryLayout<EngineCommand>.stride),
     ]
   }
 }

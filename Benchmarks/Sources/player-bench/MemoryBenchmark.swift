@@ -19,6 +19,25 @@ struct MemoryFigures {
     var processed: UInt64
   }
 
+  /// A burst queued at once, then a backlog that never empties: each
+  /// processed event sends one more while at most `backlog` wait. Only an
+  /// empty queue frees its buffer; this measures whether compaction gives
+  /// the peak back.
+  struct Steady {
+    var peak: Int
+    var backlog: Int
+    /// Events sent to hold the backlog.
+    var refills: Int
+    var capacityAtPeak: Int
+    /// The largest buffer over the second half of the refills.
+    var capacityInSteadyState: Int
+    /// The fewest events queued over the second half of the refills.
+    var queuedInSteadyState: Int
+    /// Heap bytes over the baseline at the last refill, the backlog still queued.
+    var heapInSteadyState: Int?
+    var processed: UInt64
+  }
+
   /// Several threads sending as fast as they can to one player.
   struct Flood {
     var threads: Int
@@ -52,15 +71,18 @@ struct MemoryFigures {
     }
   }
 
-  var strides: [(String, Int)] = [
-    ("PlaybackEvent", MemoryLayout<PlaybackEvent>.stride),
-    ("PlaybackState", MemoryLayout<PlaybackState>.stride),
-    ("PlayerStep", MemoryLayout<PlayerStep>.stride),
-    ("IgnoredReport", MemoryLayout<IgnoredReport>.stride),
+  /// Size and stride in bytes of what the queue and the streams hold: an
+  /// array element takes the stride.
+  var sizes: [(name: String, size: Int, stride: Int)] = [
+    ("PlaybackEvent", MemoryLayout<PlaybackEvent>.size, MemoryLayout<PlaybackEvent>.stride),
+    ("PlaybackState", MemoryLayout<PlaybackState>.size, MemoryLayout<PlaybackState>.stride),
+    ("PlayerStep", MemoryLayout<PlayerStep>.size, MemoryLayout<PlayerStep>.stride),
+    ("IgnoredReport", MemoryLayout<IgnoredReport>.size, MemoryLayout<IgnoredReport>.stride),
   ]
   var retainedCapacity = Player.retainedQueueCapacityForTesting
   var defaultBufferLimit = Player.defaultBufferLimit
   var burst: Burst
+  var steady: Steady
   var flood: Flood
   var subscribers: [Subscriber]
 }
@@ -69,6 +91,8 @@ enum MemoryBenchmark {
   static func run(_ options: Options, progress: (String) -> Void) -> MemoryFigures {
     progress("memory: a burst of \(options.burstEvents) queued events")
     let burst = burst(events: options.burstEvents)
+    progress("memory: a backlog of 100 held after that burst")
+    let steady = steady(peak: options.burstEvents, backlog: 100, refills: 100_000)
     progress("memory: \(options.threads) threads x \(options.floodSends) sends")
     let flood = flood(threads: options.threads, sendsPerThread: options.floodSends)
     if ProcessInfo.processInfo.environment["DBG"] != nil {
@@ -94,7 +118,7 @@ enum MemoryBenchmark {
         subscribers.append(StreamProbe.measure(stream, policy, rounds: options.subscriberEvents))
       }
     }
-    return MemoryFigures(burst: burst, flood: flood, subscribers: subscribers)
+    return MemoryFigures(burst: burst, steady: steady, flood: flood, subscribers: subscribers)
   }
 
   /// An engine that, asked to load, reports `ready` for that load `count`
@@ -134,6 +158,56 @@ enum MemoryBenchmark {
       heapAfterDrain: difference(after, before), capacityAtPeak: peak.capacity,
       capacityAfterDrain: player.pendingCapacityForTesting,
       processed: player.statistics.processed)
+  }
+
+  /// The burst of ``burst(events:)``, then, from `onStep` (so each send is
+  /// queued behind the event being processed), one more report for every
+  /// processed event while at most `backlog` are queued, `refills` times.
+  static func steady(peak: Int, backlog: Int, refills: Int) -> MemoryFigures.Steady {
+    struct Probe {
+      var peakCapacity = 0
+      var refills = 0
+      var steadyCapacity = 0
+      var steadyQueued = Int.max
+      var heap: Int?
+    }
+    let engine = BurstEngine(count: peak)
+    let current = Locked<Player?>(nil)
+    let probe = Locked(Probe())
+    let player = Player(engine: engine) { _ in
+      guard let player = current.withLock({ $0 }) else { return }
+      let queued = player.pendingCountForTesting
+      let capacity = player.pendingCapacityForTesting
+      let refill = probe.withLock { probe -> Bool in
+        probe.peakCapacity = max(probe.peakCapacity, capacity)
+        guard queued <= backlog, probe.refills < refills else { return false }
+        probe.refills += 1
+        if probe.refills > refills / 2 {
+          probe.steadyCapacity = max(probe.steadyCapacity, capacity)
+          probe.steadyQueued = min(probe.steadyQueued, queued)
+        }
+        return true
+      }
+      guard refill else { return }
+      player.send(.pause)  // acted on once, then `noEffect`: no command
+      if probe.withLock({ $0.refills }) == refills {
+        let heap = ProcessMemory.heapInUse()
+        probe.withLock { $0.heap = heap }
+      }
+    }
+    engine.player.withLock { $0 = player }
+    current.withLock { $0 = player }
+    let before = ProcessMemory.heapInUse()
+    player.send(.play("A"))
+    current.withLock { $0 = nil }
+    engine.player.withLock { $0 = nil }
+    let seen = probe.withLock { $0 }
+    return MemoryFigures.Steady(
+      peak: peak, backlog: backlog, refills: seen.refills,
+      capacityAtPeak: max(seen.peakCapacity, engine.reading.withLock { $0.capacity }),
+      capacityInSteadyState: seen.steadyCapacity,
+      queuedInSteadyState: seen.steadyQueued == Int.max ? 0 : seen.steadyQueued,
+      heapInSteadyState: difference(seen.heap, before), processed: player.statistics.processed)
   }
 
   /// `threads` threads, released together, each sending `sendsPerThread`

@@ -9,7 +9,8 @@ enum MemoryReport {
       "memory (heap: glibc mallinfo2 in-use bytes; resident: /proc/self/status; deltas over the "
         + "baseline just before):")
     lines.append(
-      "  strides (bytes): " + memory.strides.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
+      "  sizes in bytes, size (stride): "
+        + memory.sizes.map { "\($0.name) \($0.size) (\($0.stride))" }.joined(separator: ", "))
     let burst = memory.burst
     lines.append(
       "  queue, burst of \(Report.grouped(burst.events)) events queued at once: heap "
@@ -18,6 +19,15 @@ enum MemoryReport {
         + Report.grouped(burst.capacityAtPeak) + "); after drain " + bytes(burst.heapAfterDrain)
         + ", capacity \(burst.capacityAfterDrain) (kept: at most \(memory.retainedCapacity))"
         + (burst.processed == UInt64(burst.events + 1) ? "" : "; LOST EVENTS"))
+    let steady = memory.steady
+    lines.append(
+      "  queue, the same burst, then a backlog held at \(steady.backlog) for "
+        + "\(Report.grouped(steady.refills)) events: capacity "
+        + Report.grouped(steady.capacityAtPeak)
+        + " at peak, at most \(Report.grouped(steady.capacityInSteadyState)) over the last half "
+        + "(never fewer than \(steady.queuedInSteadyState) queued), heap "
+        + bytes(steady.heapInSteadyState)
+        + (steady.processed == UInt64(steady.peak + 1 + steady.refills) ? "" : "; LOST EVENTS"))
     let flood = memory.flood
     let lost = UInt64(flood.sends) - min(UInt64(flood.sends), flood.processed)
     lines.append(
@@ -54,10 +64,10 @@ enum MemoryReport {
     let burst = memory.burst
     let flood = memory.flood
     var fields: [(String, String)] = [
-      ("event_stride_bytes", "\(memory.strides[0].1)"),
-      ("state_stride_bytes", "\(memory.strides[1].1)"),
-      ("step_stride_bytes", "\(memory.strides[2].1)"),
-      ("ignored_report_stride_bytes", "\(memory.strides[3].1)"),
+      ("event_stride_bytes", "\(memory.sizes[0].stride)"),
+      ("state_stride_bytes", "\(memory.sizes[1].stride)"),
+      ("step_stride_bytes", "\(memory.sizes[2].stride)"),
+      ("ignored_report_stride_bytes", "\(memory.sizes[3].stride)"),
       ("queue_retained_capacity", "\(memory.retainedCapacity)"),
       ("queue_burst_events", "\(burst.events)"),
       (
@@ -72,6 +82,12 @@ enum MemoryReport {
       ("queue_burst_peak_capacity", "\(burst.capacityAtPeak)"),
       ("queue_burst_heap_after_drain_bytes", optional(burst.heapAfterDrain)),
       ("queue_burst_capacity_after_drain", "\(burst.capacityAfterDrain)"),
+      ("queue_steady_backlog", "\(memory.steady.backlog)"),
+      ("queue_steady_refills", "\(memory.steady.refills)"),
+      ("queue_steady_peak_capacity", "\(memory.steady.capacityAtPeak)"),
+      ("queue_steady_capacity", "\(memory.steady.capacityInSteadyState)"),
+      ("queue_steady_min_queued", "\(memory.steady.queuedInSteadyState)"),
+      ("queue_steady_heap_bytes", optional(memory.steady.heapInSteadyState)),
       ("queue_flood_threads", "\(flood.threads)"),
       ("queue_flood_sends", "\(flood.sends)"),
       (

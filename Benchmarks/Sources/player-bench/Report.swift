@@ -60,7 +60,8 @@ enum Report {
       allocationLine("naive", results.naiveAllocations, events: options.events, goal: false))
     lines.append("")
     lines.append(
-      "sizes (bytes): " + results.sizes.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
+      "sizes in bytes, size (stride): "
+        + results.sizes.map { "\($0.name) \($0.size) (\($0.stride))" }.joined(separator: ", "))
     lines.append("")
     lines.append(contentsOf: fuzzLines(results.fuzz, options: options))
     lines.append("")
@@ -216,11 +217,9 @@ enum Report {
     fields.append(("reducer_over_naive", number(results.reducerOverNaive.median)))
     fields.append(("driver_over_naive", number(results.driverOverNaive.median)))
     fields.append(("naive_wrong_starts", "\(results.mix.readyWithoutStart)"))
-    for (key, size) in zip(
-      ["state_size_bytes", "event_size_bytes", "transition_size_bytes", "command_size_bytes"],
-      results.sizes.map(\.1))
-    {
-      fields.append((key, "\(size)"))
+    // Sizes only: the strides of the state and the event are in the memory fields.
+    for (key, value) in zip(["state", "event", "transition", "command"], results.sizes) {
+      fields.append((key + "_size_bytes", "\(value.size)"))
     }
     if let fuzz = results.fuzz {
       fields.append(("fuzz_status", "\"measured\""))

@@ -1,0 +1,15 @@
+// Stubs for docs/Playhead.docc/FuzzingYourOwnPlayer.md, type-checked with its
+// code blocks by .ci/docc-typecheck: `MyPlayer` stands for the reader's player.
+import PlayerEngine
+import PlayerState
+
+/// A player that is not Playhead's, with its own vocabulary.
+final class MyPlayer: CustomStringConvertible {
+  init(engine: any PlaybackEngine) {}
+  func handle(_ intent: UserIntent) {}
+  func handle(_ report: EngineReport) {}
+  func timedOut(_ load: Load) {}
+  var kind: StateKind { .idle }
+  var isPlaying: Bool { false }
+  var description: String { "idle" }
+}

@@ -1,0 +1,15 @@
+// Stubs for docs/Playhead.docc/GettingStarted.md, type-checked with its code
+// blocks by .ci/docc-typecheck: `backend` stands for the app's media framework.
+import PlayerState
+
+/// The media framework the article's engine adapts.
+final class Backend: Sendable {
+  func open(_ url: String, then ready: @escaping @Sendable () -> Void) {}
+  func play() {}
+  func setRate(_ multiplier: Double) {}
+  func pause() {}
+  func seek(to time: MediaTime, then done: @escaping @Sendable () -> Void) {}
+  func close() {}
+}
+
+let backend = Backend()
