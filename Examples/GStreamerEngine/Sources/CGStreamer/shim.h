@@ -147,14 +147,18 @@ static inline void playhead_replace_uri(GstElement *element, GstBus *bus, const 
 }
 
 // Gapless playback: playbin emits "about-to-finish" on a streaming thread when
-// it has read the current stream; setting "uri" in that handler makes it play
-// that URI next with no gap. The next URI is kept here, under a mutex, by the
-// pipeline's own thread; the handler takes it and notes the switch, which the
-// pipeline's thread learns at the next STREAM_START message.
+// it has read the current stream (for a small local file, long before its end
+// is heard); setting "uri" in that handler makes it play that URI next with no
+// gap. The next URI is kept here, under a mutex, by the pipeline's own thread,
+// with a tag (the load token); the handler takes it and notes the switch and
+// its tag, which the pipeline's thread learns at the next STREAM_START. Once
+// taken, the switch is committed: clearing the next URI no longer undoes it.
 typedef struct {
   GMutex lock;
   gchar *next_uri;
+  guint32 next_tag;
   gboolean switched;
+  guint32 switched_tag;
 } PlayheadGapless;
 
 static void playhead_about_to_finish(GstElement *playbin, gpointer data) {
@@ -165,6 +169,7 @@ static void playhead_about_to_finish(GstElement *playbin, gpointer data) {
     g_free(gapless->next_uri);
     gapless->next_uri = NULL;
     gapless->switched = TRUE;
+    gapless->switched_tag = gapless->next_tag;
   }
   g_mutex_unlock(&gapless->lock);
 }
@@ -177,19 +182,23 @@ static inline PlayheadGapless *playhead_gapless_new(GstElement *playbin) {
   return gapless;
 }
 
-/// Sets (or, with NULL, clears) the URI to play after the current stream.
-static inline void playhead_gapless_set_next(PlayheadGapless *gapless, const char *uri) {
+/// Sets (or, with NULL, clears) the URI to play after the current stream, and its tag.
+static inline void playhead_gapless_set_next(PlayheadGapless *gapless, const char *uri, guint32 tag) {
   g_mutex_lock(&gapless->lock);
   g_free(gapless->next_uri);
   gapless->next_uri = uri == NULL ? NULL : g_strdup(uri);
+  gapless->next_tag = tag;
   g_mutex_unlock(&gapless->lock);
 }
 
-/// TRUE once after "about-to-finish" handed the playbin the next URI.
-static inline gboolean playhead_gapless_take_switched(PlayheadGapless *gapless) {
+/// TRUE once after "about-to-finish" handed the playbin the next URI; the tag
+/// of that URI goes to `tag`.
+static inline gboolean playhead_gapless_take_switched(PlayheadGapless *gapless, guint32 *tag) {
   g_mutex_lock(&gapless->lock);
   gboolean switched = gapless->switched;
+  *tag = gapless->switched_tag;
   gapless->switched = FALSE;
+  gapless->switched_tag = 0;
   g_mutex_unlock(&gapless->lock);
   return switched;
 }

@@ -27,6 +27,8 @@ struct PipelineMachine: Sendable {
   private var playing = false
   /// A seek sent before the preroll finished, performed right after it.
   private var deferredSeek: (time: MediaTime, seek: SeekID)?
+  /// The target of the newest seek sent to the pipeline, while it is pending.
+  private var seekTarget: MediaTime?
 
   /// A machine for a pipeline that is prerolling.
   init(load: Load) { self.load = load }
@@ -41,6 +43,19 @@ struct PipelineMachine: Sendable {
     if let playing = playingAfterGaplessSwitch {
       progress.prerolled = true
       self.playing = playing
+    }
+  }
+
+  /// The same load on a pipeline pointed at its media again (prerolling,
+  /// paused): answered already; a seek still awaited (sent, or waiting for the
+  /// preroll) is sent again after the new preroll, so it still completes.
+  init(repointing machine: PipelineMachine) {
+    load = machine.load
+    progress.answered = true
+    if let seek = machine.progress.pendingSeek, let time = machine.seekTarget {
+      deferredSeek = (time, seek)
+    } else {
+      deferredSeek = machine.deferredSeek
     }
   }
 
@@ -65,6 +80,7 @@ struct PipelineMachine: Sendable {
         return []
       }
       progress.pendingSeek = seek
+      seekTarget = time
       return [.seek(to: time, seek)]
     case .load, .preload, .setRate, .stop:
       return []  // The engine handles these; they never reach the machine.
@@ -80,6 +96,7 @@ struct PipelineMachine: Sendable {
       // The preroll is done: the seek sent before it goes now.
       deferredSeek = nil
       progress.pendingSeek = seek
+      seekTarget = time
       actions.append(.seek(to: time, seek))
     }
     guard let report else { return actions }

@@ -133,6 +133,7 @@ final class PipelineSession: Sendable {
       deliver(.failed(load, .notFound))
       return
     }
+    let uriText = String(cString: uri)
     let made = playhead_make_playbin(
       uri, options.audioSink, options.videoSink, options.sync ? 1 : 0)
     g_free(uri)
@@ -148,7 +149,7 @@ final class PipelineSession: Sendable {
     gst_element_set_state(pipeline, GST_STATE_PAUSED)
     var thread = PipelineThread(
       pipeline: pipeline, bus: bus, gapless: gapless,
-      driver: PipelineDriver(load: load, pipeline: pipeline), session: self)
+      driver: PipelineDriver(load: load, pipeline: pipeline), session: self, uri: uriText)
     var firstMessage = true
     let poll = GstClockTime(options.pollInterval.nanoseconds)
     let clock = ContinuousClock()
@@ -227,20 +228,28 @@ private struct PipelineThread {
   let gapless: UnsafeMutablePointer<PlayheadGapless>
   var driver: PipelineDriver
   let session: PipelineSession
-  /// The preload queued after the current load, with its URI; `cancelled` once
-  /// it is stopped (kept, in case `about-to-finish` already took its URI).
-  var queued: (load: Load, uri: String, cancelled: Bool)?
+  /// The preload queued after the current load, with its URI.
+  var queued: (load: Load, uri: String)?
+  /// The URI of the current load's stream: the pipeline goes back to it when
+  /// playbin rolled into a preload that was stopped meanwhile.
+  var currentURI: String
+  /// The next STREAM_START is the stream the pipeline was just pointed at (made
+  /// for, or re-pointed by ``point(at:uri:)``), not a gapless switch, even if
+  /// `about-to-finish` has already taken the next URI meanwhile (a small local
+  /// file is read at once).
+  var ownStreamStartPending = true
 
   init(
     pipeline: UnsafeMutablePointer<GstElement>, bus: UnsafeMutablePointer<GstBus>,
     gapless: UnsafeMutablePointer<PlayheadGapless>, driver: PipelineDriver,
-    session: PipelineSession
+    session: PipelineSession, uri: String
   ) {
     self.pipeline = pipeline
     self.bus = bus
     self.gapless = gapless
     self.driver = driver
     self.session = session
+    currentURI = uri
   }
 
   /// A command for the current load; any other load's is ignored.
@@ -262,41 +271,68 @@ private struct PipelineThread {
       session.deliver(.failed(request.load, .notFound))
       return
     }
-    queued = (request.load, uri, false)
-    playhead_gapless_set_next(gapless, uri)
+    queued = (request.load, uri)
+    playhead_gapless_set_next(gapless, uri, request.load.token.rawValue)
     session.deliver(.ready(request.load))
   }
 
-  /// A load of the session was stopped: the queued preload is cancelled, or
-  /// the current load leaves and a live queued preload takes the pipeline.
+  /// A load of the session was stopped: the queued preload is dropped (if
+  /// `about-to-finish` already took its URI, the STREAM_START that follows
+  /// undoes that), or the current load leaves and the queued preload takes the
+  /// pipeline.
   mutating func stopped(_ load: Load) {
     if let queued, queued.load == load {
-      playhead_gapless_set_next(gapless, nil)
-      self.queued?.cancelled = true
+      playhead_gapless_set_next(gapless, nil, 0)
+      self.queued = nil
       return
     }
-    guard load == driver.machine.load, let queued, !queued.cancelled else { return }
+    guard load == driver.machine.load, let queued else { return }
     // Not gapless: the current load left before its end (a `next`, a jump).
-    playhead_gapless_set_next(gapless, nil)
-    _ = playhead_gapless_take_switched(gapless)
-    playhead_replace_uri(pipeline, bus, queued.uri)
-    driver.machine = PipelineMachine(preload: queued.load, playingAfterGaplessSwitch: nil)
+    playhead_gapless_set_next(gapless, nil, 0)
+    var tag: UInt32 = 0
+    _ = playhead_gapless_take_switched(gapless, &tag)
+    point(at: queued.load, uri: queued.uri)
     self.queued = nil
   }
 
   /// A bus message: a gapless switch at STREAM_START, otherwise the current load's.
   mutating func handle(_ message: BusMessage) {
-    if message == .streamStart {
-      guard playhead_gapless_take_switched(gapless) != 0, let queued else { return }
-      // The current stream was read to its end and playbin went on with the preload.
-      let ended = driver.machine.load
-      let playing = driver.machine.isPlaying
-      driver.machine = PipelineMachine(preload: queued.load, playingAfterGaplessSwitch: playing)
-      self.queued = nil
-      session.deliver(.reachedEnd(ended))
+    guard message == .streamStart else {
+      for report in driver.handle(message) { session.deliver(report) }
       return
     }
-    for report in driver.handle(message) { session.deliver(report) }
+    if ownStreamStartPending {
+      ownStreamStartPending = false
+      return
+    }
+    var tag: UInt32 = 0
+    guard playhead_gapless_take_switched(gapless, &tag) != 0 else { return }
+    // The current stream was read to its end and playbin went on with the URI
+    // `about-to-finish` took.
+    let ended = driver.machine.load
+    if let queued, queued.load.token.rawValue == tag {
+      let playing = driver.machine.isPlaying
+      driver.machine = PipelineMachine(preload: queued.load, playingAfterGaplessSwitch: playing)
+      currentURI = queued.uri
+      self.queued = nil
+    } else {
+      // That preload was stopped after playbin took its URI: nobody wants what
+      // plays now. Back to the ended load's media, paused at its start (a seek
+      // still awaited is sent again).
+      playhead_replace_uri(pipeline, bus, currentURI)
+      driver.machine = PipelineMachine(repointing: driver.machine)
+      ownStreamStartPending = true
+    }
+    session.deliver(.reachedEnd(ended))
+  }
+
+  /// Points the pipeline at `load`'s media without the gapless path: it
+  /// prerolls again, paused, and that preroll answers nothing.
+  private mutating func point(at load: Load, uri: String) {
+    playhead_replace_uri(pipeline, bus, uri)
+    driver.machine = PipelineMachine(preload: load, playingAfterGaplessSwitch: nil)
+    currentURI = uri
+    ownStreamStartPending = true
   }
 }
 

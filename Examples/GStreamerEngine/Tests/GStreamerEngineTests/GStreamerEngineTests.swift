@@ -104,7 +104,8 @@ struct GStreamerPipelineTests {
         timing: .realTime(timeout: .seconds(10), quietPeriod: .milliseconds(200))))
     let engine = GStreamerEngine()
     let report = await kit.run(against: engine)
-    #expect(report.brokenNames == [], "\(report)")
+    let evidence = report.transcript.suffix(24).map { $0.replacingOccurrences(of: path, with: "T") }
+    #expect(report.brokenNames == [], "\(report)\n\(evidence.joined(separator: " "))")
     #expect(report.conforms, "\(report)")
     // The 9 promises of every engine, and the 4 of engines that preload.
     #expect(report.checked.count == 13)

@@ -85,6 +85,21 @@ import Testing
     #expect(!PipelineMachine(load: Self.load).isPlaying)
   }
 
+  /// playbin rolled into a preload stopped meanwhile: the pipeline goes back to the
+  /// load's media, and a seek still awaited is sent again after the new preroll.
+  @Test func aRepointedPipelineResendsTheAwaitedSeek() {
+    var machine = PipelineMachine(load: Self.load)
+    _ = machine.handle(.asyncDone)
+    _ = machine.apply(.seek(Self.load, to: .milliseconds(200), SeekID(1)))
+    let repointed = PipelineMachine(repointing: machine)
+    #expect(
+      Self.run([Self.asyncDone, Self.asyncDone], machine: repointed)
+        == ["seek(200ms, seek#1)", "seeked(A#1, seek#1)"])
+    // Nothing awaited: the new preroll answers nothing and sends nothing.
+    let idle = PipelineMachine(repointing: PipelineMachine(load: Self.load))
+    #expect(Self.run([Self.asyncDone], machine: idle) == [])
+  }
+
   @Test func aRefusedSeekCompletesAtOnceOnlyIfNewest() {
     #expect(
       Self.run([Self.asyncDone, Self.seek(1000, 1), .seekRefused(1), .seekRefused(1)])
