@@ -255,7 +255,10 @@ public enum Explorer {
     level: for depth in 1...max(1, maxDepth) {
       var next: [[FuzzAction]] = []
       for prefix in frontier {
-        if let deadline, clock.now >= deadline { break level }
+        if let deadline, clock.now >= deadline {
+          result.interrupted = true
+          break level
+        }
         var base = CaseRunner(subject, canPreload: canPreload)
         for action in prefix { _ = base.perform(action) }
         let from = Canonical(base.model, base.target.observation)
@@ -327,6 +330,9 @@ public struct Exploration: Sendable, CustomStringConvertible {
   public var unreached: [TransitionTable.Row]
   /// New states the deepest explored level found (0 when ``complete``).
   public var newAtLastLevel = 0
+  /// Whether the time limit stopped the search inside level ``depth`` + 1
+  /// (the states it found there are counted in ``states``).
+  public var interrupted = false
   /// Whether the explored engine declared `.preload`.
   public var canPreload = true
 
@@ -347,7 +353,9 @@ public struct Exploration: Sendable, CustomStringConvertible {
     } else if counterexample == nil {
       lines.append(
         "NOT complete: level \(depth) still found \(newAtLastLevel) new states (no fixpoint); "
-          + "the properties are checked for every sequence of at most \(depth) letters only")
+          + "the properties are checked for every sequence of at most \(depth) letters only"
+          + (interrupted ? " (time ran out inside level \(depth + 1); its states are counted)" : "")
+      )
     }
     if let counterexample { lines.append(counterexample.report) }
     if unreached.isEmpty {

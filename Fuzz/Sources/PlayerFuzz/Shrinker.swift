@@ -229,11 +229,24 @@ public enum Shrinker {
           best.actions[index + 1].load != nil,
           case .send(.user(let third)) = best.actions[index + 2]
         {
+          let roles = Shrinker.roles(best.actions, canPreload: canPreload)
           for merged in Shrinker.merged(first, third) {
-            var candidate = best.actions
-            candidate.replaceSubrange(
-              index...(index + 2), with: [.send(.user(merged)), best.actions[index + 1]])
-            if attempt(candidate) { return true }
+            let report = best.actions[index + 1]
+            // The report after the merged intent, or armed before it.
+            for pair in [
+              [FuzzAction.send(.user(merged)), report], [report, .send(.user(merged))],
+            ] {
+              var candidate = best.actions
+              candidate.replaceSubrange(index...(index + 2), with: pair)
+              if attempt(candidate) { return true }
+              var kept = roles
+              kept.replaceSubrange(
+                index...(index + 2),
+                with: pair[0] == report ? [roles[index + 1], nil] : [nil, roles[index + 1]])
+              if attempt(Shrinker.aim(candidate, roles: kept, canPreload: canPreload)) {
+                return true
+              }
+            }
           }
         }
         guard case .send(.user(let first)) = best.actions[index],
@@ -424,8 +437,11 @@ public enum Shrinker {
   /// a queue or jump from past the `previous` threshold, a queue paused.
   static func variants(of intent: UserIntent) -> [UserIntent] {
     // An edit right after the first entry: it drops that entry's preload
-    // and (insert) preloads another, which a skip or a new queue did in two steps.
-    let edits: [UserIntent] = [.insert(["A"], at: 1), .remove(at: 1)].filter { $0 != intent }
+    // and (insert) preloads another, which a skip or a new queue did in two
+    // steps; or the simplest load of all, `play(A)`.
+    let edits: [UserIntent] = [.insert(["A"], at: 1), .remove(at: 1), .play("A")].filter {
+      $0 != intent
+    }
     return edits + sameKind(intent)
   }
 
@@ -613,10 +629,11 @@ extension Shrinker {
     switch role {
     case .current: return model.current?.load ?? original
     case .preload: return model.preload?.load ?? original
-    case .left: return model.left ?? original
-    case .dropped: return model.dropped ?? original
-    case .removed: return model.removed ?? original
-    case .previous: return model.previous ?? original
+    // A stale role with no load to play it: a token never issued is stale too.
+    case .left: return model.left ?? stale(model, original)
+    case .dropped: return model.dropped ?? stale(model, original)
+    case .removed: return model.removed ?? stale(model, original)
+    case .previous: return model.previous ?? stale(model, original)
     case .newest: return model.newest ?? original
     case .kept: return original
     case .fresh(let ahead, let itemRole):
@@ -632,6 +649,13 @@ extension Shrinker {
       }
       return Load(item: item, token: LoadToken(model.issued &+ ahead))
     }
+  }
+
+  /// A load the model ignores: the current item with a token not issued, one
+  /// past the next (so that a re-entrant report stays stale after the load
+  /// its intent creates).
+  static func stale(_ model: ContractModel, _ original: Load) -> Load {
+    Load(item: model.current?.load.item ?? original.item, token: LoadToken(model.issued &+ 2))
   }
 
   /// The role of each action's load, read when the action is performed (a
