@@ -142,6 +142,9 @@ public enum Shrinker {
         var variants = Shrinker.kinds(of: best.actions[index])
         if case .send(.user(let intent)) = best.actions[index] {
           variants += Shrinker.variants(of: intent).map { .send(.user($0)) }
+        } else if best.actions[index].load != nil {
+          // A seek issues a seek id as a repeat-one end or a replay does.
+          variants.append(.send(.seek(to: .zero)))
         }
         for variant in variants {
           var changed = best.actions
@@ -150,6 +153,18 @@ public enum Shrinker {
             var candidate = changed
             candidate.remove(at: deleted)
             if attempt(candidate) { return true }
+            var roles = Shrinker.roles(best.actions, canPreload: canPreload)
+            roles[index] = nil
+            roles.remove(at: deleted)
+            if attempt(Shrinker.aim(candidate, roles: roles, canPreload: canPreload)) {
+              return true
+            }
+            // The armed reports sent directly instead.
+            let direct = candidate.map { action -> FuzzAction in
+              if case .reentrant(let report) = action { return .send(.engine(report)) }
+              return action
+            }
+            if direct != candidate, attempt(direct) { return true }
           }
         }
       }
@@ -209,6 +224,18 @@ public enum Shrinker {
     mutating func merge() -> Bool {
       var index = 0
       while index + 1 < best.actions.count {
+        // Across one report: the merged intent, then the report.
+        if case .send(.user(let first)) = best.actions[index], index + 2 < best.actions.count,
+          best.actions[index + 1].load != nil,
+          case .send(.user(let third)) = best.actions[index + 2]
+        {
+          for merged in Shrinker.merged(first, third) {
+            var candidate = best.actions
+            candidate.replaceSubrange(
+              index...(index + 2), with: [.send(.user(merged)), best.actions[index + 1]])
+            if attempt(candidate) { return true }
+          }
+        }
         guard case .send(.user(let first)) = best.actions[index],
           case .send(.user(let second)) = best.actions[index + 1]
         else {
@@ -396,6 +423,13 @@ public enum Shrinker {
   /// Other ways to say an intent, no longer: `play(A)` as a paused queue,
   /// a queue or jump from past the `previous` threshold, a queue paused.
   static func variants(of intent: UserIntent) -> [UserIntent] {
+    // An edit right after the first entry: it drops that entry's preload
+    // and (insert) preloads another, which a skip or a new queue did in two steps.
+    let edits: [UserIntent] = [.insert(["A"], at: 1), .remove(at: 1)].filter { $0 != intent }
+    return edits + sameKind(intent)
+  }
+
+  private static func sameKind(_ intent: UserIntent) -> [UserIntent] {
     switch intent {
     case .play(let media, let time):
       return [
@@ -432,8 +466,12 @@ public enum Shrinker {
       return [.replaceQueue(list, start: start + 1, playWhenReady: play)]
     case (.replaceQueue(let list, let start, let time, let play), .append(let more)):
       return [.replaceQueue(list + more, start: start, from: time, playWhenReady: play)]
-    case (.play(let media, let time), .append(let more)):
+    case (.play(let media, let time), .append(let more)),
+      (.play(let media, let time), .insert(let more, 1)):
       return [.replaceQueue([media] + more, start: 0, from: time)]
+    case (.replaceQueue(let list, let start, let time, let play), .insert(let more, let at))
+    where at == list.count:
+      return [.replaceQueue(list + more, start: start, from: time, playWhenReady: play)]
     case (.append(let list), .append(let more)):
       return [.append(list + more)]
     case (.insert(let list, 0), .append(let more)), (.insert(let list, 0), .insert(let more, 1)):
