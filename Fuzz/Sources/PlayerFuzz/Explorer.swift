@@ -39,7 +39,8 @@ public enum Explorer {
     }
 
     enum Edit: Hashable, Sendable {
-      case removeCurrent, removeNext, moveCurrentToEnd, moveNextFirst, jumpNext, insertBefore
+      case removeCurrent, removeNext, moveCurrentToEnd, moveNextFirst, jumpNext, jumpCurrent
+      case insertBefore
     }
     enum Report: Hashable, Sendable { case ready, stalled, resumed, ended, failed, position }
     enum Reference: Hashable, Sendable {
@@ -62,7 +63,7 @@ public enum Explorer {
         .intent(.clear), .intent(.pause), .intent(.resume), .intent(.stop),
         .intent(.seek(to: .seconds(4))), .intent(.retry),
         .edit(.removeCurrent), .edit(.removeNext), .edit(.moveCurrentToEnd), .edit(.moveNextFirst),
-        .edit(.jumpNext), .edit(.insertBefore),
+        .edit(.jumpNext), .edit(.jumpCurrent), .edit(.insertBefore),
       ]
       let references: [Reference] = [
         .current, .preload, .previous, .dropped, .neverIssued, .otherMedia,
@@ -146,6 +147,7 @@ public enum Explorer {
       case .edit(.moveCurrentToEnd): return .user(.move(from: at, to: max(count - 1, 0)))
       case .edit(.moveNextFirst): return .user(.move(from: at + 1, to: 0))
       case .edit(.jumpNext): return .user(.jump(to: at + 1))
+      case .edit(.jumpCurrent): return .user(.jump(to: at, from: .seconds(1)))
       case .edit(.insertBefore): return .user(.insert(["E"], at: at))
       case .report(.ready, let reference): return .ready(load(reference))
       case .report(.stalled, let reference): return .stalled(load(reference))
