@@ -77,13 +77,9 @@ enum ExploreCommand {
     return passed ? .success : .failure
   }
 
-  /// The verdict: a counterexample fails; a declared transition never reached
-  /// fails only a complete search. An incomplete one (every search of the queue's
-  /// alphabet at a useful depth) may reach it deeper, so its unreached rows are
-  /// listed, not counted. (`Exploration.passed` in PlayerFuzz also counts them.)
-  static func passed(_ exploration: Exploration) -> Bool {
-    exploration.counterexample == nil && (exploration.unreached.isEmpty || !exploration.complete)
-  }
+  /// The verdict, ``Exploration/passed``: a counterexample fails; a declared
+  /// transition never reached fails only a complete search.
+  static func passed(_ exploration: Exploration) -> Bool { exploration.passed }
 
   /// The `{"result":{…}}` line of an exploration.
   static func json(_ exploration: Exploration, maxDepth: Int, bounded: Bool) -> String {

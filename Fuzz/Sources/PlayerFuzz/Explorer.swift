@@ -336,9 +336,12 @@ public struct Exploration: Sendable, CustomStringConvertible {
   /// Whether the explored engine declared `.preload`.
   public var canPreload = true
 
-  /// Whether no property broke and every declared transition was reached.
-  /// (At the depths a queue allows, exploration is rarely ``complete``: say so.)
-  public var passed: Bool { counterexample == nil && unreached.isEmpty }
+  /// Whether no property broke, and, if the search is ``complete``, every
+  /// declared transition was reached. An incomplete search (every search of
+  /// the queue's alphabet at a useful depth) may reach a row deeper, so its
+  /// unreached rows are listed in ``description``, not counted: `passed` and
+  /// not `complete` means "no counterexample up to ``depth``", not a proof.
+  public var passed: Bool { counterexample == nil && (unreached.isEmpty || !complete) }
 
   /// A summary, with the counterexample's report or the unreached rows.
   public var description: String {
