@@ -57,7 +57,7 @@ public struct EngineCapabilities: OptionSet, Hashable, Sendable {
   public init(rawValue: UInt32) { self.rawValue = rawValue }
 
   /// The engine can load the next queue entry while the current one plays
-  /// (``EngineCommand/preload(_:)``), so two loads are live at once and the
+  /// (``PlayerState/EngineCommand/preload(_:)``), so two loads are live at once and the
   /// next entry starts without a gap. Without it, entries load one after another.
   public static let preload = EngineCapabilities(rawValue: 1 << 0)
 }

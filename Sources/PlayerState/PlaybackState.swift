@@ -1,7 +1,7 @@
 /// How far the engine has got with the current load, as reported by the engine.
 ///
 /// This is the engine's side of the state. The user's side is
-/// ``Session/playWhenReady``; whether media is playing is derived from both.
+/// ``PlaybackState/playWhenReady``; whether media is playing is derived from both.
 public enum EngineStage: Hashable, Sendable, Codable {
   /// First buffering after `load`; not yet ready.
   case buffering

@@ -122,27 +122,39 @@ public struct ActionDecoder: Sendable {
       model.current?.load ?? model.newest ?? Load(item: fallbackItem, token: LoadToken(1))
     let count = model.entries.count
 
-    // The identities a report may name, each once it exists; the current load weighs most.
-    var loads = [current, current, current]
-    if let preload = model.preload?.load { loads += [preload, preload] }
-    if on(2) {
-      for load in [model.previous, model.dropped, model.removed, model.left] {
-        if let load, !loads.contains(load) { loads.append(load) }
+    // The identities a report may name, each once it exists; the current
+    // load weighs most. Chosen without building an array (no allocation).
+    let next = model.position.flatMap { model.after($0) }.map { model.entries[$0].item }
+    let other =
+      on(4)
+      ? (model.entries.first { $0.item != current.item }?.item
+        ?? ItemID(current.item.rawValue &+ 1)) : nil
+    func candidate(_ index: Int) -> Load? {
+      switch index {
+      case 0, 1, 2: return current
+      case 3, 4: return model.preload?.load
+      case 5: return on(2) ? model.previous : nil
+      case 6: return on(2) && model.dropped != model.previous ? model.dropped : nil
+      case 7: return on(2) && model.removed != model.dropped ? model.removed : nil
+      case 8: return on(2) && model.left != model.previous ? model.left : nil
+      case 9:
+        // The load the next intent or advance will create, and one past it.
+        return on(3) ? Load(item: next ?? current.item, token: LoadToken(model.issued &+ 1)) : nil
+      case 10: return on(3) ? Load(item: current.item, token: LoadToken(model.issued &+ 2)) : nil
+      default: return other.map { Load(item: $0, token: current.token) }
       }
     }
-    if on(3) {
-      // The load the next intent or advance will create, and one past it.
-      let next = model.position.flatMap { model.after($0) }.map { model.entries[$0].item }
-      loads.append(Load(item: next ?? current.item, token: LoadToken(model.issued &+ 1)))
-      loads.append(Load(item: current.item, token: LoadToken(model.issued &+ 2)))
+    func load(_ byte: UInt8) -> Load {
+      var available = 0
+      for index in 0..<12 where candidate(index) != nil { available += 1 }
+      var pick = Int(byte) % available
+      for index in 0..<12 {
+        guard let load = candidate(index) else { continue }
+        if pick == 0 { return load }
+        pick -= 1
+      }
+      return current
     }
-    if on(4) {
-      let other =
-        model.entries.first { $0.item != current.item }?.item
-        ?? ItemID(current.item.rawValue &+ 1)
-      loads.append(Load(item: other, token: current.token))
-    }
-    func load(_ byte: UInt8) -> Load { loads[Int(byte) % loads.count] }
     func id(_ newest: UInt32, _ byte: UInt8) -> UInt32 {
       let newest = max(newest, 1)
       switch byte % 6 {
@@ -177,7 +189,8 @@ public struct ActionDecoder: Sendable {
       return (0..<length).map { Self.media[Int(byte >> (2 + 2 * UInt8($0))) % Self.media.count] }
     }
     let time = MediaTime.milliseconds(Self.times[Int(extra % 8)])
-    let target = load(extra >> 2 ^ detail >> 3)
+    // Read only by reports: intents skip choosing an identity.
+    var target: Load { load(extra >> 2 ^ detail >> 3) }
     switch kind {
     case .play:
       let media = detail % 5 == 4 ? (model.media[current.item] ?? "A") : Self.media[Int(detail % 4)]

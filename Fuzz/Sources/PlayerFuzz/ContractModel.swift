@@ -191,14 +191,25 @@ public struct ContractModel: Hashable, Sendable {
   /// or sent a command). An ignored event must send nothing (property 2).
   @discardableResult
   public mutating func apply(_ event: PlaybackEvent, commands: inout [EngineCommand]) -> Bool {
-    let before = self
     let count = commands.count
+    var accepted: Bool
     switch event {
-    case .user(let intent): user(intent, &commands)
-    case .engine(let report): engine(report, &commands)
-    case .watchdogExpired(let load, let id): watchdog(load, id.rawValue, &commands)
+    case .user(let intent):
+      let before = self
+      user(intent, &commands)
+      accepted = self != before
+    case .engine(let report):
+      // Reports and expiries change only the current load and the preload:
+      // comparing those avoids copying the queue on the hot path.
+      let (session, preloading) = (current, preload)
+      engine(report, &commands)
+      accepted = current != session || preload != preloading
+    case .watchdogExpired(let load, let id):
+      let (session, preloading) = (current, preload)
+      watchdog(load, id.rawValue, &commands)
+      accepted = current != session || preload != preloading
     }
-    let accepted = commands.count != count || self != before
+    accepted = accepted || commands.count != count
     if accepted { refreshPreload(&commands) }
     return accepted
   }

@@ -39,7 +39,8 @@ public enum Explorer {
     }
 
     enum Edit: Hashable, Sendable {
-      case removeCurrent, removeNext, moveCurrentToEnd, moveNextFirst, jumpNext, insertBefore
+      case removeCurrent, removeNext, moveCurrentToEnd, moveNextFirst, jumpNext, jumpCurrent
+      case insertBefore
     }
     enum Report: Hashable, Sendable { case ready, stalled, resumed, ended, failed, position }
     enum Reference: Hashable, Sendable {
@@ -62,7 +63,7 @@ public enum Explorer {
         .intent(.clear), .intent(.pause), .intent(.resume), .intent(.stop),
         .intent(.seek(to: .seconds(4))), .intent(.retry),
         .edit(.removeCurrent), .edit(.removeNext), .edit(.moveCurrentToEnd), .edit(.moveNextFirst),
-        .edit(.jumpNext), .edit(.insertBefore),
+        .edit(.jumpNext), .edit(.jumpCurrent), .edit(.insertBefore),
       ]
       let references: [Reference] = [
         .current, .preload, .previous, .dropped, .neverIssued, .otherMedia,
@@ -146,6 +147,7 @@ public enum Explorer {
       case .edit(.moveCurrentToEnd): return .user(.move(from: at, to: max(count - 1, 0)))
       case .edit(.moveNextFirst): return .user(.move(from: at + 1, to: 0))
       case .edit(.jumpNext): return .user(.jump(to: at + 1))
+      case .edit(.jumpCurrent): return .user(.jump(to: at, from: .seconds(1)))
       case .edit(.insertBefore): return .user(.insert(["E"], at: at))
       case .report(.ready, let reference): return .ready(load(reference))
       case .report(.stalled, let reference): return .stalled(load(reference))
@@ -253,7 +255,10 @@ public enum Explorer {
     level: for depth in 1...max(1, maxDepth) {
       var next: [[FuzzAction]] = []
       for prefix in frontier {
-        if let deadline, clock.now >= deadline { break level }
+        if let deadline, clock.now >= deadline {
+          result.interrupted = true
+          break level
+        }
         var base = CaseRunner(subject, canPreload: canPreload)
         for action in prefix { _ = base.perform(action) }
         let from = Canonical(base.model, base.target.observation)
@@ -325,12 +330,18 @@ public struct Exploration: Sendable, CustomStringConvertible {
   public var unreached: [TransitionTable.Row]
   /// New states the deepest explored level found (0 when ``complete``).
   public var newAtLastLevel = 0
+  /// Whether the time limit stopped the search inside level ``depth`` + 1
+  /// (the states it found there are counted in ``states``).
+  public var interrupted = false
   /// Whether the explored engine declared `.preload`.
   public var canPreload = true
 
-  /// Whether no property broke and every declared transition was reached.
-  /// (At the depths a queue allows, exploration is rarely ``complete``: say so.)
-  public var passed: Bool { counterexample == nil && unreached.isEmpty }
+  /// Whether no property broke, and, if the search is ``complete``, every
+  /// declared transition was reached. An incomplete search (every search of
+  /// the queue's alphabet at a useful depth) may reach a row deeper, so its
+  /// unreached rows are listed in ``description``, not counted: `passed` and
+  /// not `complete` means "no counterexample up to ``depth``", not a proof.
+  public var passed: Bool { counterexample == nil && (unreached.isEmpty || !complete) }
 
   /// A summary, with the counterexample's report or the unreached rows.
   public var description: String {
@@ -345,7 +356,9 @@ public struct Exploration: Sendable, CustomStringConvertible {
     } else if counterexample == nil {
       lines.append(
         "NOT complete: level \(depth) still found \(newAtLastLevel) new states (no fixpoint); "
-          + "the properties are checked for every sequence of at most \(depth) letters only")
+          + "the properties are checked for every sequence of at most \(depth) letters only"
+          + (interrupted ? " (time ran out inside level \(depth + 1); its states are counted)" : "")
+      )
     }
     if let counterexample { lines.append(counterexample.report) }
     if unreached.isEmpty {

@@ -44,7 +44,7 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
     case .commandsMatchContract: "the engine receives exactly the commands of the contract"
     case .stateMatchesContract: "the player's state kind agrees with the contract"
     case .queueMatchesContract:
-      "the player's queue, current and preloading loads and position agree with the contract"
+      "the player's queue, current and preloading loads, preload readiness and position agree with the contract"
     case .reachesSteadyState:
       "liveness: cooperative reports bring the player to playing, paused, idle, ended or failed"
     }

@@ -119,7 +119,10 @@ public enum Fuzzer {
         after: runner.model, held: runner.laterCount, mask: mask, from: &bytes)
       if let violation = runner.perform(action) { return (runner, violation) }
     }
-    return (runner, runner.finish())
+    // Finish before copying the runner out: a copy taken first would make the
+    // coverage buffers shared, and every later record copy them.
+    let violation = runner.finish()
+    return (runner, violation)
   }
 
   /// Replays one case of a run on its own: the case a failure names.

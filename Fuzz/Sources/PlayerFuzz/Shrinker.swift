@@ -142,6 +142,9 @@ public enum Shrinker {
         var variants = Shrinker.kinds(of: best.actions[index])
         if case .send(.user(let intent)) = best.actions[index] {
           variants += Shrinker.variants(of: intent).map { .send(.user($0)) }
+        } else if best.actions[index].load != nil {
+          // A seek issues a seek id as a repeat-one end or a replay does.
+          variants.append(.send(.seek(to: .zero)))
         }
         for variant in variants {
           var changed = best.actions
@@ -150,6 +153,18 @@ public enum Shrinker {
             var candidate = changed
             candidate.remove(at: deleted)
             if attempt(candidate) { return true }
+            var roles = Shrinker.roles(best.actions, canPreload: canPreload)
+            roles[index] = nil
+            roles.remove(at: deleted)
+            if attempt(Shrinker.aim(candidate, roles: roles, canPreload: canPreload)) {
+              return true
+            }
+            // The armed reports sent directly instead.
+            let direct = candidate.map { action -> FuzzAction in
+              if case .reentrant(let report) = action { return .send(.engine(report)) }
+              return action
+            }
+            if direct != candidate, attempt(direct) { return true }
           }
         }
       }
@@ -209,6 +224,31 @@ public enum Shrinker {
     mutating func merge() -> Bool {
       var index = 0
       while index + 1 < best.actions.count {
+        // Across one report: the merged intent, then the report.
+        if case .send(.user(let first)) = best.actions[index], index + 2 < best.actions.count,
+          best.actions[index + 1].load != nil,
+          case .send(.user(let third)) = best.actions[index + 2]
+        {
+          let roles = Shrinker.roles(best.actions, canPreload: canPreload)
+          for merged in Shrinker.merged(first, third) {
+            let report = best.actions[index + 1]
+            // The report after the merged intent, or armed before it.
+            for pair in [
+              [FuzzAction.send(.user(merged)), report], [report, .send(.user(merged))],
+            ] {
+              var candidate = best.actions
+              candidate.replaceSubrange(index...(index + 2), with: pair)
+              if attempt(candidate) { return true }
+              var kept = roles
+              kept.replaceSubrange(
+                index...(index + 2),
+                with: pair[0] == report ? [roles[index + 1], nil] : [nil, roles[index + 1]])
+              if attempt(Shrinker.aim(candidate, roles: kept, canPreload: canPreload)) {
+                return true
+              }
+            }
+          }
+        }
         guard case .send(.user(let first)) = best.actions[index],
           case .send(.user(let second)) = best.actions[index + 1]
         else {
@@ -396,6 +436,16 @@ public enum Shrinker {
   /// Other ways to say an intent, no longer: `play(A)` as a paused queue,
   /// a queue or jump from past the `previous` threshold, a queue paused.
   static func variants(of intent: UserIntent) -> [UserIntent] {
+    // An edit right after the first entry: it drops that entry's preload
+    // and (insert) preloads another, which a skip or a new queue did in two
+    // steps; or the simplest load of all, `play(A)`.
+    let edits: [UserIntent] = [.insert(["A"], at: 1), .remove(at: 1), .play("A")].filter {
+      $0 != intent
+    }
+    return edits + sameKind(intent)
+  }
+
+  private static func sameKind(_ intent: UserIntent) -> [UserIntent] {
     switch intent {
     case .play(let media, let time):
       return [
@@ -432,8 +482,12 @@ public enum Shrinker {
       return [.replaceQueue(list, start: start + 1, playWhenReady: play)]
     case (.replaceQueue(let list, let start, let time, let play), .append(let more)):
       return [.replaceQueue(list + more, start: start, from: time, playWhenReady: play)]
-    case (.play(let media, let time), .append(let more)):
+    case (.play(let media, let time), .append(let more)),
+      (.play(let media, let time), .insert(let more, 1)):
       return [.replaceQueue([media] + more, start: 0, from: time)]
+    case (.replaceQueue(let list, let start, let time, let play), .insert(let more, let at))
+    where at == list.count:
+      return [.replaceQueue(list + more, start: start, from: time, playWhenReady: play)]
     case (.append(let list), .append(let more)):
       return [.append(list + more)]
     case (.insert(let list, 0), .append(let more)), (.insert(let list, 0), .insert(let more, 1)):
@@ -575,10 +629,11 @@ extension Shrinker {
     switch role {
     case .current: return model.current?.load ?? original
     case .preload: return model.preload?.load ?? original
-    case .left: return model.left ?? original
-    case .dropped: return model.dropped ?? original
-    case .removed: return model.removed ?? original
-    case .previous: return model.previous ?? original
+    // A stale role with no load to play it: a token never issued is stale too.
+    case .left: return model.left ?? stale(model, original)
+    case .dropped: return model.dropped ?? stale(model, original)
+    case .removed: return model.removed ?? stale(model, original)
+    case .previous: return model.previous ?? stale(model, original)
     case .newest: return model.newest ?? original
     case .kept: return original
     case .fresh(let ahead, let itemRole):
@@ -594,6 +649,13 @@ extension Shrinker {
       }
       return Load(item: item, token: LoadToken(model.issued &+ ahead))
     }
+  }
+
+  /// A load the model ignores: the current item with a token not issued, one
+  /// past the next (so that a re-entrant report stays stale after the load
+  /// its intent creates).
+  static func stale(_ model: ContractModel, _ original: Load) -> Load {
+    Load(item: model.current?.load.item ?? original.item, token: LoadToken(model.issued &+ 2))
   }
 
   /// The role of each action's load, read when the action is performed (a

@@ -12,6 +12,8 @@ import Testing
       #expect(!proof.complete)
       #expect(proof.newAtLastLevel > 0)
       #expect(proof.description.contains("NOT complete"), "\(proof)")
+      // No counterexample up to the depth: passed, though not a proof.
+      #expect(proof.passed)
     }
   }
 
