@@ -129,6 +129,7 @@ public struct CommandList: RandomAccessCollection, Hashable, Sendable, Codable,
   ///   `preload` is the list's first. The reducer is the only caller that must
   ///   uphold this; no transition needs more than three commands or opens two
   ///   loads (docs/machine.md), and the fuzz harness checks it.
+  @inline(__always)
   public mutating func append(_ command: EngineCommand) {
     var slot = Slot.empty
     switch command {

@@ -115,7 +115,10 @@ public struct PlayQueue: Hashable, Sendable, Codable, CustomStringConvertible {
   /// takes its place becomes current (the new last entry if it was the last).
   mutating func remove(at position: Int) {
     let removed = entries.remove(at: position)
-    shuffle?.unshuffled.removeAll { $0.item == removed.item }
+    // One search and one removal (item ids are unique), not a pass over the whole list.
+    if let index = shuffle?.unshuffled.firstIndex(where: { $0.item == removed.item }) {
+      shuffle?.unshuffled.remove(at: index)
+    }
     guard let current else { return }
     if entries.isEmpty {
       self.current = nil
@@ -142,19 +145,23 @@ public struct PlayQueue: Hashable, Sendable, Codable, CustomStringConvertible {
   /// Shuffles with `seed`: the current entry first, the others in an order drawn from the seed.
   mutating func shuffle(seed: UInt64) {
     let listOrder = shuffle?.unshuffled ?? entries
-    var rest = listOrder
-    var first: [QueueEntry] = []
-    if let entry = currentEntry, let at = rest.firstIndex(of: entry) {
-      first = [rest.remove(at: at)]
+    // In one buffer: the current entry moved to the front, then Durstenfeld's
+    // Fisher–Yates over the rest (docs/machine.md, "The shuffle, exactly").
+    var order = listOrder
+    var offset = 0
+    if let item = currentEntry?.item, let at = order.firstIndex(where: { $0.item == item }) {
+      order.insert(order.remove(at: at), at: 0)
+      offset = 1
     }
     var generator = SeededGenerator(seed: seed)
-    if rest.count > 1 {
-      for index in stride(from: rest.count - 1, to: 0, by: -1) {
+    let restCount = order.count - offset
+    if restCount > 1 {
+      for index in stride(from: restCount - 1, to: 0, by: -1) {
         let other = Int(generator.next() % UInt64(index + 1))
-        rest.swapAt(index, other)
+        order.swapAt(offset + index, offset + other)
       }
     }
-    entries = first + rest
+    entries = order
     if current != nil { current = 0 }
     shuffle = Shuffle(seed: seed, unshuffled: listOrder)
   }
