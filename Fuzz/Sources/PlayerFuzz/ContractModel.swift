@@ -9,7 +9,7 @@ public import PlayerState
 /// entries the queue holds, which load is current and which is preloading,
 /// whether the current one was told to start. The queue rules live in
 /// ContractQueue.swift; the shuffled order is replayed from the documented
-/// SplitMix64 / Fisher–Yates draw (see ``ContractModel/shuffled(_:first:seed:)``).
+/// SplitMix64 / Fisher–Yates draw (see `ContractModel.shuffled(_:first:seed:)`).
 public struct ContractModel: Hashable, Sendable {
   /// How far the engine has got with the current load, as the contract sees it.
   public enum Stage: UInt8, Hashable, Sendable {
@@ -126,7 +126,7 @@ public struct ContractModel: Hashable, Sendable {
       && lhs.current == rhs.current && lhs.preload == rhs.preload
   }
 
-  /// Hashes part of what ``==`` compares.
+  /// Hashes part of what `==` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(entries)
     hasher.combine(position)

@@ -35,7 +35,7 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
   public var violation: FuzzViolation
   /// How many candidates the shrinker replayed.
   public var shrinkAttempts: Int
-  /// The minimal case as a numbered timeline (see ``Fuzzer/timeline(_:_:)``).
+  /// The minimal case as a numbered timeline (see `Fuzzer.timeline(_:_:)`).
   public var timeline: String
   /// Whether the engine declared `.preload`.
   public var canPreload: Bool
