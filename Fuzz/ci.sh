@@ -4,7 +4,9 @@
 #
 #   1. property tests of Playhead's Player with fixed seeds for about a minute,
 #      requiring every declared transition to be exercised; exhaustive
-#      exploration to its fixpoint; the multi-threaded mode
+#      exploration to depth 3 (with the queue's alphabet there is no fixpoint at a
+#      useful depth: it checks every sequence of at most 3 events and says it is
+#      not complete); the multi-threaded mode
 #   2. libFuzzer on the player, and (half the time each) on player-sim's
 #      scenario parser and on its file readers and runner
 #

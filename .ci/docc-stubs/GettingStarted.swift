@@ -6,6 +6,7 @@ import PlayerState
 final class Backend: Sendable {
   func open(_ url: String, then ready: @escaping @Sendable () -> Void) {}
   func play() {}
+  func setRate(_ multiplier: Double) {}
   func pause() {}
   func seek(to time: MediaTime, then done: @escaping @Sendable () -> Void) {}
   func close() {}

@@ -55,16 +55,16 @@ func runScenario(_ text: String) {
 }
 
 func replayFailure(_ text: String) {
-  let actions: [FuzzAction]
+  let fuzzCase: FuzzCase
   do {
-    actions = try FailureFile.parse(text, file: "fuzz.txt")
+    fuzzCase = try FailureFile.parseCase(text, file: "fuzz.txt")
   } catch {
     _ = terminalSafe(error.description)
     return
   }
-  guard actions.count <= replayLimit else { return }
+  guard fuzzCase.actions.count <= replayLimit else { return }
   // Playhead's Player keeps every property on any case: a failure is a bug.
-  if let failure = Fuzzer.check(.player, actions) {
+  if let failure = Fuzzer.check(.player, fuzzCase) {
     print(terminalSafe(failure.report, keepingNewlines: true))
     fatalError("Playhead contract violated by a replayed case: \(failure.property)")
   }

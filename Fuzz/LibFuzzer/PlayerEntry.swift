@@ -12,11 +12,14 @@ public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   var source = BufferBytes(bytes)
   let (runner, violation) = Fuzzer.runCase(.player, decoder, &source)
   guard let violation else { return 0 }
-  let outcome = Shrinker.shrink(.player, runner.trace, violation: violation)
+  let canPreload = runner.model.canPreload
+  let outcome = Shrinker.shrink(
+    .player, runner.trace, violation: violation, canPreload: canPreload)
   let failure = FuzzFailure(
     subject: "Player", origin: .given, original: runner.trace, actions: outcome.actions,
     violation: outcome.violation, shrinkAttempts: outcome.attempts,
-    timeline: Fuzzer.timeline(.player, outcome.actions))
+    timeline: Fuzzer.timeline(.player, FuzzCase(outcome.actions, canPreload: canPreload)),
+    canPreload: canPreload)
   print(failure.report)
   // libFuzzer saves the input that crashed: replay it with the same binary.
   fatalError("Playhead contract violated: \(failure.property)")

@@ -16,9 +16,13 @@ public import PlayerState
 /// final class MyEngine: PlaybackEngine {
 ///   func execute(_ command: EngineCommand, reports: ReportSink) {
 ///     switch command {
-///     case .load(let load):
-///       backend.open(load.media.rawValue) { reports.send(.ready(load)) }
-///     case .start: backend.play()
+///     case .load(let request):
+///       backend.open(request.media.rawValue, at: request.start) {
+///         reports.send(.ready(request.load))
+///       }
+///     case .preload: break  // only sent to engines with the `.preload` capability
+///     case .start(_, let rate): backend.play(rate: rate.multiplier)
+///     case .setRate(_, let rate): backend.setRate(rate.multiplier)
 ///     case .pause: backend.pause()
 ///     case .seek(let load, let time, let seek):
 ///       backend.seek(time) { reports.send(.seekCompleted(load, seek)) }
@@ -28,11 +32,34 @@ public import PlayerState
 /// }
 /// ```
 public protocol PlaybackEngine: Sendable {
+  /// What the engine can do beyond the basic commands; read once, when a
+  /// ``Player`` is created. The default is none.
+  var capabilities: EngineCapabilities { get }
+
   /// Executes one command.
   /// - Parameters:
   ///   - command: what to do, naming the load it is about.
   ///   - reports: where to send reports about that load, now or later, from any thread.
   func execute(_ command: EngineCommand, reports: ReportSink)
+}
+
+extension PlaybackEngine {
+  /// No capabilities beyond the basic commands.
+  public var capabilities: EngineCapabilities { [] }
+}
+
+/// What an engine can do beyond `load`, `start`, `pause`, `seek`, `stop` and `setRate`.
+public struct EngineCapabilities: OptionSet, Hashable, Sendable {
+  /// The bits.
+  public let rawValue: UInt32
+
+  /// Capabilities from their bits.
+  public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+  /// The engine can load the next queue entry while the current one plays
+  /// (``PlayerState/EngineCommand/preload(_:)``), so two loads are live at once and the
+  /// next entry starts without a gap. Without it, entries load one after another.
+  public static let preload = EngineCapabilities(rawValue: 1 << 0)
 }
 
 /// Where an engine sends its reports. Cheap to copy and to keep; safe to use

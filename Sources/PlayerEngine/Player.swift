@@ -27,7 +27,8 @@ public final class Player: Sendable {
   /// Creates a player.
   /// - Parameters:
   ///   - engine: the media back end that receives the commands.
-  ///   - state: the initial state; a new player starts idle.
+  ///   - state: the initial state; a new player starts idle. Its
+  ///     `configuration.canPreload` is set from the engine's capabilities.
   ///   - watchdog: how buffering and stall timeouts are scheduled; nil for none.
   ///   - onStep: called after every processed event once its commands have
   ///     been executed, in processing order, on the thread that drives the
@@ -39,6 +40,8 @@ public final class Player: Sendable {
     self.engine = engine
     self.watchdog = watchdog
     self.onStep = onStep
+    var state = state
+    state.configuration.canPreload = engine.capabilities.contains(.preload)
     core = Locked(Core(state: state))
   }
 
@@ -78,33 +81,41 @@ public final class Player: Sendable {
   /// - Parameter event: the event, such as `.play("A")` or `.stop`.
   public func send(_ event: PlaybackEvent) {
     let observed = onStep != nil
-    var job = core.withLock { core -> Job? in
+    // One job, reused for every event this call drains: the reducer writes
+    // the commands straight into it (under the lock), and they are performed
+    // from it (outside the lock), so no step copies them.
+    var job = Job()
+    var draining = core.withLock { core -> Bool in
       guard !core.draining else {
         core.enqueue(event)
-        return nil
+        return false
       }
       core.draining = true
-      return core.reduce(event, observed: observed)
+      core.reduce(event, observed: observed, into: &job)
+      return true
     }
-    while let current = job {
-      perform(current)
-      job = core.withLock { core -> Job? in
+    while draining {
+      perform(job)
+      draining = core.withLock { core -> Bool in
         guard let next = core.dequeue() else {
           core.draining = false
-          return nil
+          return false
         }
-        return core.reduce(next, observed: observed)
+        core.reduce(next, observed: observed, into: &job)
+        return true
       }
     }
   }
 
   private func perform(_ job: Job) {
-    if !job.commands.isEmpty {
+    let count = job.effects.commands.count
+    if count > 0 {
       // Made only when needed: forming the weak reference costs ~50 instructions.
       let sink = ReportSink(player: self)
-      for command in job.commands { engine.execute(command, reports: sink) }
+      // By index: a `for … in` would copy the list into an iterator.
+      for index in 0..<count { engine.execute(job.effects.commands[index], reports: sink) }
     }
-    if let request = job.watchdog, let watchdog {
+    if let request = job.effects.watchdog, let watchdog {
       watchdog.schedule(watchdog.timeout) { [weak self] in
         self?.send(.watchdogExpired(request.load, request.id))
       }
@@ -131,7 +142,7 @@ public final class Player: Sendable {
   ///
   /// Drops by default: a consumer more than ``defaultBufferLimit`` steps
   /// behind loses the oldest unread steps (the newest are kept); the gap
-  /// shows in ``PlayerStep/sequence``. About 257 bytes per buffered step.
+  /// shows in ``PlayerStep/sequence``. About 530 bytes per buffered step.
   /// - Parameter bufferingPolicy: what to keep when the consumer falls
   ///   behind; `.unbounded` drops nothing and grows by one step per event.
   public func steps(
@@ -148,7 +159,7 @@ public final class Player: Sendable {
   ///
   /// Drops by default: a consumer more than ``defaultBufferLimit`` states
   /// behind loses the oldest unread states; the newest state is never
-  /// dropped, so the consumer always ends at the current state. About 50
+  /// dropped, so the consumer always ends at the current state. About 160
   /// bytes per buffered state.
   /// - Parameter bufferingPolicy: what to keep when the consumer falls
   ///   behind; `.unbounded` drops nothing and grows by one state per change.
@@ -171,7 +182,7 @@ public final class Player: Sendable {
   ///
   /// Drops by default: a consumer more than ``defaultBufferLimit`` reports
   /// behind loses the oldest unread ones; ``statistics`` still counts every
-  /// ignored report. About 85 to 111 bytes per buffered report.
+  /// ignored report. About 190 to 250 bytes per buffered report.
   /// - Parameter bufferingPolicy: what to keep when the consumer falls
   ///   behind; `.unbounded` drops nothing and grows by one per ignored report.
   public func ignoredReports(
@@ -229,24 +240,30 @@ private struct Core {
     pending.popFirst()
   }
 
-  /// Reduces `event` and returns what to perform outside the lock. The
+  /// Reduces `event` into `job`, what to perform outside the lock. The
   /// step record is built only when someone observes: `observed` (an
   /// `onStep` callback) or a subscriber.
-  mutating func reduce(_ event: PlaybackEvent, observed: Bool) -> Job {
+  mutating func reduce(_ event: PlaybackEvent, observed: Bool, into job: inout Job) {
     // The state before is kept only for a step record, and that only when someone observes.
-    let before = observed || !subscribers.isEmpty ? state : nil
-    let transition = state.transition(on: event)
-    state = transition.next
-    statistics.processed += 1
-    if transition.ignored != nil, event.source != .user { statistics.ignoredReports += 1 }
-    let observation = before.map {
-      Observation(
-        step: PlayerStep(
-          sequence: statistics.processed, event: event, before: $0, transition: transition),
-        subscribers: subscribers)
+    guard observed || !subscribers.isEmpty else {
+      state.handle(event, into: &job.effects)
+      count(job.effects, event)
+      if job.observation != nil { job.observation = nil }
+      return
     }
-    return Job(
-      commands: transition.commands, watchdog: transition.watchdog, observation: observation)
+    let before = state
+    state.handle(event, into: &job.effects)
+    count(job.effects, event)
+    job.observation = Observation(
+      step: PlayerStep(
+        sequence: statistics.processed, event: event, before: before,
+        transition: Transition(next: state, effects: job.effects)),
+      subscribers: subscribers)
+  }
+
+  private mutating func count(_ effects: Effects, _ event: PlaybackEvent) {
+    statistics.processed += 1
+    if effects.ignored != nil, event.source != .user { statistics.ignoredReports += 1 }
   }
 
   mutating func add(_ kind: Subscriber.Kind) -> Int {
@@ -264,13 +281,14 @@ private struct Core {
   }
 }
 
-/// One reduced event waiting to be performed outside the lock. Kept small:
-/// copying it out of the lock is on the hot path.
+/// One reduced event waiting to be performed outside the lock. A local of
+/// ``Player/send(_:)``, written in place by the reducer and reused for each
+/// event it drains: never copied on the hot path.
 private struct Job {
-  let commands: CommandList
-  let watchdog: WatchdogRequest?
+  /// The commands, the watchdog request and whether the event was ignored.
+  var effects = Effects()
   /// What observers are told; nil when nobody observes.
-  let observation: Observation?
+  var observation: Observation?
 }
 
 /// A processed step and who to tell. A class, so that a `Job` without

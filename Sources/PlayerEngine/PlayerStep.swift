@@ -23,10 +23,19 @@ public struct PlayerStep: Hashable, Sendable, CustomStringConvertible {
   /// The state after the event.
   public var after: PlaybackState { transition.next }
 
+  /// The media of an item, from the state after the step or, for an entry it
+  /// removed, the state before: for printing loads as `A#1`.
+  public func media(of item: ItemID) -> MediaID? {
+    transition.next.media(of: item) ?? before.media(of: item)
+  }
+
   /// `#3 ready(A#1): buffering(A#1, autoplay) -> playing(A#1) [start(A#1)]`.
   public var description: String {
-    var text = "#\(sequence) \(event): \(before) -> \(transition.next)"
-    if !transition.commands.isEmpty { text += " [\(transition.commands)]" }
+    let name = { (item: ItemID) in self.media(of: item) }
+    var text = "#\(sequence) \(event.description(naming: name)): \(before) -> \(transition.next)"
+    if !transition.commands.isEmpty {
+      text += " [\(transition.commands.description(naming: name))]"
+    }
     if let ignored = transition.ignored { text += " (ignored: \(ignored))" }
     return text
   }
@@ -48,8 +57,11 @@ public struct IgnoredReport: Hashable, Sendable, CustomStringConvertible {
     self.state = state
   }
 
-  /// `ready(A#1) ignored in idle: stale load token`.
-  public var description: String { "\(event) ignored in \(state): \(reason)" }
+  /// `ready(A#1) ignored in idle: stale load token`; `item1#1` when the state
+  /// no longer holds the item's entry.
+  public var description: String {
+    "\(event.description(naming: state.media(of:))) ignored in \(state): \(reason)"
+  }
 }
 
 /// How many events a player has processed and ignored.

@@ -1,5 +1,7 @@
 /// The scenario of `player-sim demo`: a late callback arrives after `stop`,
-/// and again after a switch to other media, and the player ignores both.
+/// and again after a switch to other media, and the player ignores both;
+/// then a queue's late end callback arrives after the user chose a new list,
+/// and the player plays the new list, never the old one's next entry.
 public enum DemoScenario {
   /// The file name the demo is parsed under, used in messages.
   public static let file = "demo"
@@ -9,6 +11,10 @@ public enum DemoScenario {
     # player-sim demo: late callbacks must change nothing.
     media A ready-after=300ms duration=5s
     media B ready-after=500ms duration=5s
+    media C duration=1s
+    media D duration=1s
+    media E ready-after=300ms
+    media F
     # This engine, like many real ones, still calls back for loads it was told to stop.
     hostile on duplicate=0% reentrant=0%
 
@@ -31,6 +37,18 @@ public enum DemoScenario {
     expect state playing(B#3)
     expect commands load(A#2) stop(A#2) load(B#3) start(B#3)
     expect ignored staleLoad
+
+    note 3. A queue, C then D. Just before D ends, the user chooses a new list starting at E.
+    queue C D
+    wait until playing(D#5)
+    wait 900ms
+    queue E F
+    note    D#5's "ended" arrives after the new list: ignored, so nothing advances past D.
+    wait 1s
+    expect state playing(E#6)
+    expect queue E* F
+    expect ignored staleLoad
+    expect commands stop(B#3) load(C#4) start(C#4) stop(C#4) load(D#5) start(D#5) stop(D#5) load(E#6) start(E#6)
     note Every late report named a load that was no longer current, so the machine ignored it.
     """
 }

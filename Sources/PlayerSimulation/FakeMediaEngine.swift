@@ -3,8 +3,13 @@ public import PlayerState
 import PlayerTesting
 
 /// A fake media back end over a ``VirtualClock``: it buffers, plays, stalls,
-/// fails, seeks and reaches the end as each media's ``MediaProfile`` says,
-/// reporting through the real driver's sink, and never sleeps.
+/// fails, seeks, reports positions and reaches the end as each media's
+/// ``MediaProfile`` says, reporting through the real driver's sink, and never sleeps.
+///
+/// Made with `preload: true`, it declares the `.preload` capability: a
+/// `preload` command buffers the next entry like a `load`, and it starts,
+/// gaplessly, on the machine's `start`. Loads begin at their start position
+/// and play at the rate of the newest `start` or `setRate`.
 ///
 /// Well-behaved by default: a stopped load sends nothing more. In a
 /// ``HostileMode`` it behaves like the engines this project defends against:
@@ -26,10 +31,13 @@ public final class FakeMediaEngine: PlaybackEngine {
     var random = SplitMix64(seed: 0)
     var tracks: [Load: MediaTrack] = [:]
     var commands: [EngineCommand] = []
+    var recordsCommands = true
   }
 
   /// The clock the engine schedules its reports on.
   public let clock: VirtualClock
+  /// `.preload` when made with `preload: true`, else none.
+  public let capabilities: EngineCapabilities
   private let defaultProfile: MediaProfile
   private let state: Locked<State>
 
@@ -39,11 +47,13 @@ public final class FakeMediaEngine: PlaybackEngine {
   ///   - profiles: how each media behaves.
   ///   - defaultProfile: how media without a profile behaves; ``MediaProfile/standard`` by default.
   ///   - hostile: how to misbehave, or nil (the default) to behave.
+  ///   - preload: whether to declare the `.preload` capability; false by default.
   public init(
     clock: VirtualClock, profiles: [MediaID: MediaProfile] = [:],
-    defaultProfile: MediaProfile = .standard, hostile: HostileMode? = nil
+    defaultProfile: MediaProfile = .standard, hostile: HostileMode? = nil, preload: Bool = false
   ) {
     self.clock = clock
+    capabilities = preload ? [.preload] : []
     self.defaultProfile = defaultProfile
     state = Locked(
       State(profiles: profiles, hostile: hostile, random: SplitMix64(seed: hostile?.seed ?? 0)))
@@ -68,12 +78,20 @@ public final class FakeMediaEngine: PlaybackEngine {
   /// Forgets the recorded commands.
   public func clearCommands() { state.withLock { $0.commands.removeAll() } }
 
+  /// Whether ``commands`` records every command (the default). A long run
+  /// that reads commands elsewhere turns it off, so its memory does not grow
+  /// with the number of commands.
+  public var recordsCommands: Bool {
+    get { state.withLock { $0.recordsCommands } }
+    set { state.withLock { $0.recordsCommands = newValue } }
+  }
+
   /// Executes a command: plans the reports it leads to on the clock, or, when
   /// hostile and the generator says so, sends one at once (re-entrantly).
   public func execute(_ command: EngineCommand, reports: ReportSink) {
     let now = clock.milliseconds
     let immediate: EngineReport? = state.withLock { state in
-      state.commands.append(command)
+      if state.recordsCommands { state.commands.append(command) }
       return apply(command, sink: reports, now: now, state: &state)
     }
     if let immediate { reports.send(immediate) }
@@ -83,30 +101,39 @@ public final class FakeMediaEngine: PlaybackEngine {
     _ command: EngineCommand, sink: ReportSink, now: Int64, state: inout State
   ) -> EngineReport? {
     let load = command.load
-    if case .load = command {
-      let profile = state.profiles[load.media] ?? defaultProfile
-      var track = MediaTrack(load: load, profile: profile, sink: sink, now: now)
+    switch command {
+    case .load(let request), .preload(let request):
+      let profile = state.profiles[request.media] ?? defaultProfile
+      var track = MediaTrack(
+        load: load, profile: profile, sink: sink, now: now, start: request.start.milliseconds)
       let ready = profile.readyAfter.wholeMilliseconds
       let failure = profile.failAfter?.wholeMilliseconds
       var answer: EngineReport?
       if let failure { plan(.failure, after: failure, for: &track) }
       if failure.map({ $0 > ready }) ?? true, reentrant(&state) {
         track.isReady = true
-        answer = .ready(load)
+        answer = track.readyReport
       } else {
         plan(.ready, after: ready, for: &track)
       }
       state.tracks[load] = track
       return answer
+    default:
+      break
     }
     guard var track = state.tracks[load], !track.isStopped else { return nil }
     var answer: EngineReport?
     switch command {
-    case .load:
+    case .load, .preload:
       break
-    case .start:
+    case .start(_, let rate):
       track.settle(now: now)
       track.wantsPlay = true
+      track.rate = Int64(max(rate.thousandths, 1))
+      replan(&track, now: now)
+    case .setRate(_, let rate):
+      track.settle(now: now)
+      track.rate = Int64(max(rate.thousandths, 1))
       replan(&track, now: now)
     case .pause:
       track.settle(now: now)
@@ -115,7 +142,7 @@ public final class FakeMediaEngine: PlaybackEngine {
     case .seek(_, let time, let seek):
       let done = MediaTimer.seekDone(seek, target: time.milliseconds)
       if reentrant(&state), let (report, next) = track.fire(done, now: now) {
-        if let next { plan(next.0, after: next.1, for: &track) }
+        for (timer, delay) in next { plan(timer, after: delay, for: &track) }
         answer = report
       } else {
         plan(done, after: track.profile.seekLatency.wholeMilliseconds, for: &track)
@@ -140,7 +167,7 @@ public final class FakeMediaEngine: PlaybackEngine {
   }
 
   private func replan(_ track: inout MediaTrack, now: Int64) {
-    if let (timer, delay) = track.replan(now: now) { plan(timer, after: delay, for: &track) }
+    for (timer, delay) in track.replan(now: now) { plan(timer, after: delay, for: &track) }
   }
 
   private func plan(_ timer: MediaTimer, after milliseconds: Int64, for track: inout MediaTrack) {
@@ -164,7 +191,7 @@ public final class FakeMediaEngine: PlaybackEngine {
         report = track.report(for: timer)
       } else if let (fired, next) = track.fire(timer, now: now) {
         report = fired
-        if let next { plan(next.0, after: next.1, for: &track) }
+        for (timer, delay) in next { plan(timer, after: delay, for: &track) }
       }
       state.tracks[load] = track.isStopped && track.pendingTimers == 0 ? nil : track
       guard let report else { return nil }

@@ -25,6 +25,10 @@ public struct MediaProfile: Hashable, Sendable {
   public var failureReason: FailureReason
   /// Time from `seek` to its `seekCompleted` report.
   public var seekLatency: Duration
+  /// How often a playing load reports its position, or nil (the default) for never.
+  public var positionEvery: Duration?
+  /// Whether `ready` carries the duration (`ready(A#1, duration 10000ms)`); false by default.
+  public var reportsDuration: Bool
 
   /// A profile; the defaults are those of media a script never describes.
   /// - Parameters:
@@ -35,11 +39,16 @@ public struct MediaProfile: Hashable, Sendable {
   ///   - failAfter: time from `load` to a failure, or nil (the default) for none.
   ///   - failureReason: the failure's reason; `network` by default.
   ///   - seekLatency: time from `seek` to its completion; 50 ms by default.
+  ///   - positionEvery: the interval of position reports while playing, or nil (the default).
+  ///   - reportsDuration: whether `ready` carries the duration; false by default.
   public init(
     readyAfter: Duration = .milliseconds(200), duration: Duration = .seconds(10),
     stallAt: Duration? = nil, stallFor: Duration = .seconds(1), failAfter: Duration? = nil,
-    failureReason: FailureReason = .network, seekLatency: Duration = .milliseconds(50)
+    failureReason: FailureReason = .network, seekLatency: Duration = .milliseconds(50),
+    positionEvery: Duration? = nil, reportsDuration: Bool = false
   ) {
+    self.positionEvery = positionEvery
+    self.reportsDuration = reportsDuration
     self.readyAfter = readyAfter
     self.duration = duration
     self.stallAt = stallAt
@@ -50,6 +59,6 @@ public struct MediaProfile: Hashable, Sendable {
   }
 
   /// The profile of media nobody described: ready after 200 ms, 10 s long,
-  /// no stall, no failure, seeks take 50 ms.
+  /// no stall, no failure, seeks take 50 ms, no position reports, no duration with `ready`.
   public static let standard = MediaProfile()
 }

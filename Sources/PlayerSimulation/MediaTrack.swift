@@ -15,14 +15,17 @@ enum MediaTimer: Hashable, Sendable {
   case end(epoch: UInt64)
   /// A seek finishes, moving the position to `target` milliseconds.
   case seekDone(SeekID, target: Int64)
+  /// Time for a position report (valid for one playback epoch).
+  case tick(epoch: UInt64)
 }
 
-/// The fake engine's model of one load: where playback is and what is pending.
+/// The fake engine's model of one load (or preload): where playback is and what is pending.
 ///
 /// Times are in virtual milliseconds. The position moves only while the load
-/// is ready, told to play, not stalled, not ended, not failed and not stopped.
+/// is ready, told to play, not stalled, not ended, not failed and not stopped,
+/// at the rate it was told (1x until a `start` or `setRate` says otherwise).
 /// Progress timers carry the playback epoch they were planned in; any change
-/// (start, pause, seek, stall) starts a new epoch, so older ones fire as no-ops.
+/// (start, pause, rate, seek, stall) starts a new epoch, so older ones fire as no-ops.
 struct MediaTrack: Sendable {
   let load: Load
   let profile: MediaProfile
@@ -34,16 +37,19 @@ struct MediaTrack: Sendable {
   var stallDone = false
   var isEnded = false
   var isFailed = false
-  var position: Int64 = 0
+  var position: Int64
   var anchor: Int64
+  /// Playback speed in thousandths (1000 = 1x).
+  var rate: Int64 = 1000
   var epoch: UInt64 = 0
   var pendingTimers = 0
 
-  init(load: Load, profile: MediaProfile, sink: ReportSink, now: Int64) {
+  init(load: Load, profile: MediaProfile, sink: ReportSink, now: Int64, start: Int64 = 0) {
     self.load = load
     self.profile = profile
     self.sink = sink
     anchor = now
+    position = min(max(start, 0), max(profile.duration.wholeMilliseconds, 0))
   }
 
   var duration: Int64 { max(profile.duration.wholeMilliseconds, 0) }
@@ -52,54 +58,79 @@ struct MediaTrack: Sendable {
     isReady && wantsPlay && !isStalled && !isEnded && !isFailed && !isStopped
   }
 
+  /// The `ready` report: with the duration if the profile says so.
+  var readyReport: EngineReport {
+    .ready(load, duration: profile.reportsDuration ? .milliseconds(duration) : nil)
+  }
+
   /// Brings the position up to `now`.
   mutating func settle(now: Int64) {
-    if isAdvancing { position = min(duration, position.addingSaturated(now - anchor)) }
+    if isAdvancing {
+      let (scaled, overflow) = (now - anchor).multipliedReportingOverflow(by: rate)
+      let advanced = overflow ? Int64.max : scaled / 1000
+      position = min(duration, position.addingSaturated(advanced))
+    }
     anchor = now
   }
 
-  /// Starts a new playback epoch and returns the next progress timer and its
-  /// delay, if playback is moving: the stall if it is ahead, else the end.
-  mutating func replan(now: Int64) -> (MediaTimer, Int64)? {
+  /// The virtual time playback takes to cover `distance` milliseconds of media at the rate.
+  func delay(covering distance: Int64) -> Int64 {
+    let distance = max(distance, 0)
+    let (scaled, overflow) = distance.multipliedReportingOverflow(by: 1000)
+    if overflow { return .max }
+    return (scaled + rate - 1) / rate
+  }
+
+  /// Starts a new playback epoch and returns the progress timers to plan and
+  /// their delays, if playback is moving: the stall if it is ahead, else the
+  /// end, and the next position report if the profile asks for them.
+  mutating func replan(now: Int64) -> [(MediaTimer, Int64)] {
     settle(now: now)
     epoch &+= 1
-    guard isAdvancing else { return nil }
+    guard isAdvancing else { return [] }
+    var timers: [(MediaTimer, Int64)] = []
     if let stallAt = profile.stallAt?.wholeMilliseconds, !stallDone, position <= stallAt,
       stallAt < duration
     {
-      return (.stallBegin(epoch: epoch), stallAt - position)
+      timers.append((.stallBegin(epoch: epoch), delay(covering: stallAt - position)))
+    } else {
+      timers.append((.end(epoch: epoch), delay(covering: duration - position)))
     }
-    return (.end(epoch: epoch), max(duration - position, 0))
+    if let every = profile.positionEvery?.wholeMilliseconds, every > 0 {
+      timers.append((.tick(epoch: epoch), every))
+    }
+    return timers
   }
 
   /// The report a timer gives, if the timer is still meaningful; nil for
   /// progress timers of a past epoch and for internal bookkeeping.
   func report(for timer: MediaTimer) -> EngineReport? {
     switch timer {
-    case .ready: .ready(load)
+    case .ready: readyReport
     case .failure: .failed(load, profile.failureReason)
     case .stallBegin(let planned): planned == epoch ? .stalled(load) : nil
     case .stallEnd: .resumed(load)
     case .end(let planned): planned == epoch ? .reachedEnd(load) : nil
     case .seekDone(let seek, _): .seekCompleted(load, seek)
+    case .tick(let planned): planned == epoch ? .position(load, .milliseconds(position)) : nil
     }
   }
 
   /// Applies a timer to a live (not stopped) load: the report to send and
-  /// any follow-up timer, or nil if the timer no longer applies.
-  mutating func fire(_ timer: MediaTimer, now: Int64) -> (EngineReport, (MediaTimer, Int64)?)? {
+  /// any follow-up timers, or nil if the timer no longer applies.
+  mutating func fire(_ timer: MediaTimer, now: Int64) -> (EngineReport, [(MediaTimer, Int64)])? {
     switch timer {
     case .ready:
       guard !isReady, !isFailed else { return nil }
       settle(now: now)
       isReady = true
-      return (.ready(load), replan(now: now))
+      return (readyReport, replan(now: now))
     case .failure:
       guard !isFailed, !isEnded else { return nil }
       settle(now: now)
       isFailed = true
       epoch &+= 1
-      return (.failed(load, profile.failureReason), nil)
+      return (.failed(load, profile.failureReason), [])
     case .stallBegin(let planned):
       guard planned == epoch, isAdvancing, let stallAt = profile.stallAt else { return nil }
       settle(now: now)
@@ -107,7 +138,7 @@ struct MediaTrack: Sendable {
       isStalled = true
       stallDone = true
       epoch &+= 1
-      return (.stalled(load), (.stallEnd, max(profile.stallFor.wholeMilliseconds, 0)))
+      return (.stalled(load), [(.stallEnd, max(profile.stallFor.wholeMilliseconds, 0))])
     case .stallEnd:
       guard isStalled, !isFailed else { return nil }
       settle(now: now)
@@ -119,13 +150,18 @@ struct MediaTrack: Sendable {
       position = duration
       isEnded = true
       epoch &+= 1
-      return (.reachedEnd(load), nil)
+      return (.reachedEnd(load), [])
     case .seekDone(let seek, let target):
       guard !isFailed else { return nil }
       settle(now: now)
       position = min(max(target, 0), duration)
       isEnded = false
       return (.seekCompleted(load, seek), replan(now: now))
+    case .tick(let planned):
+      guard planned == epoch, isAdvancing, let every = profile.positionEvery?.wholeMilliseconds
+      else { return nil }
+      settle(now: now)
+      return (.position(load, .milliseconds(position)), [(.tick(epoch: epoch), every)])
     }
   }
 }

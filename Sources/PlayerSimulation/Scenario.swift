@@ -39,35 +39,137 @@ public struct ScenarioStep: Hashable, Sendable {
 /// What one line of a scenario does.
 public enum ScenarioAction: Hashable, Sendable {
   /// `media A ready-after=300ms …`: describes a fake media for loads issued from now on.
-  // The larger payloads (this one, `hostile`, `waitUntil`, `inject`) are
-  // boxed (`indirect`), so that a step of a script of short lines such as
-  // `stop` stays small: memory is at most 32 bytes per byte of script.
+  // The larger payloads (this one, `hostile`, `waitUntil`, `inject`, the
+  // queue intents) are boxed (`indirect`), so that a step of a script of
+  // short lines such as `stop` stays small: memory is at most 32 bytes per
+  // byte of script.
   indirect case media(MediaID, MediaProfile)
+  /// `engine preload=yes`: whether the fake engine declares the preload
+  /// capability (gapless). A setup line: before the first intent, wait or report.
+  case engine(preload: Bool)
+  /// `previous-threshold 3s`: how far into an entry `previous` restarts it
+  /// instead of going back. A setup line: before the first intent, wait or report.
+  case previousThreshold(MediaTime)
   /// `hostile on seed=7` / `hostile off`: makes the engine misbehave, or stop misbehaving.
   indirect case hostile(HostileMode?)
   /// `watchdog 5s` / `watchdog off`: the timeout of watchdogs armed from now on.
   case watchdog(Duration?)
-  /// `play A`, `pause`, `resume`, `stop`, `seek 2s`, `retry`: a user intent.
-  case intent(UserIntent)
+  /// `play A`, `queue A B start=2`, `next`, `repeat all`, `pause`, `stop`, …: a user intent.
+  indirect case intent(UserIntent)
   /// `wait 100ms`: advance the virtual clock, delivering the reports that fall due.
   case wait(Duration)
   /// `wait until playing(B#3) within=5s`: advance the clock report by report
   /// until the state matches; fails the run if it does not within the time.
   indirect case waitUntil(StateExpectation, within: Duration)
   /// `report ready A#1`: an engine report (or, with `timeout`, a watchdog
-  /// expiry) injected by the script, as if from the engine.
-  indirect case inject(PlaybackEvent)
+  /// expiry) injected by the script, as if from the engine. The load is
+  /// resolved when the line runs (see ``ScenarioReport``).
+  indirect case inject(ScenarioReport)
   /// `expect state idle`: fails the run unless the state matches.
   case expectState(StateExpectation)
+  /// `expect queue A B* C` / `expect queue none`: fails the run unless the
+  /// queue prints exactly so (play order, the current entry starred).
+  indirect case expectQueue(String)
   /// `expect commands load(A#1) stop(A#1)`: fails the run unless exactly these
   /// commands were sent since the previous `expect commands`.
-  case expectCommands([EngineCommand])
-  /// `expect ignored staleLoad staleLoad`: fails the run unless exactly these
-  /// reports and expiries (not intents) were ignored, for these reasons, since
-  /// the previous `expect ignored`.
+  case expectCommands([ScenarioCommand])
+  /// `expect ignored staleLoad invalidPosition`: fails the run unless exactly
+  /// these reports and expiries were ignored, and these intents refused (any
+  /// reason but `noEffect`), for these reasons, since the previous `expect ignored`.
   case expectIgnored([IgnoreReason])
   /// `note …`: a line of narration printed in the timeline.
   case note(String)
+}
+
+/// A load as a script names it, `A#2`: a media and a load token.
+///
+/// Loads are identified by the item the machine issued and the token; a
+/// script knows only the media, so the runner resolves the name when the line
+/// runs. A token the machine issued for this media gives that load; any other
+/// (a token never issued, or issued for another media) gives a load of a
+/// phantom item, numbered down from 2³² − 1, that no queue entry has.
+public struct LoadName: Hashable, Sendable, CustomStringConvertible {
+  /// The media, as declared by a `media` line.
+  public var media: MediaID
+  /// The load token.
+  public var token: UInt32
+
+  /// A load name.
+  public init(_ media: MediaID, _ token: UInt32) {
+    self.media = media
+    self.token = token
+  }
+
+  /// `A#2`.
+  public var description: String { "\(media)#\(token)" }
+}
+
+/// A `report` line: an engine report or watchdog expiry for a named load.
+public struct ScenarioReport: Hashable, Sendable, CustomStringConvertible {
+  /// What is reported.
+  public enum Kind: Hashable, Sendable {
+    /// `report ready A#1 [duration=3m]`.
+    case ready(duration: MediaTime?)
+    /// `report stalled A#1`.
+    case stalled
+    /// `report resumed A#1`.
+    case resumed
+    /// `report seeked A#1 seek=N`.
+    case seeked(SeekID)
+    /// `report ended A#1`.
+    case ended
+    /// `report failed A#1 [reason=R]`.
+    case failed(FailureReason)
+    /// `report position A#1 12s`.
+    case position(MediaTime)
+    /// `report timeout A#1 [watchdog=N]`: a watchdog expiry.
+    case timeout(WatchdogID)
+  }
+
+  /// The load, as written.
+  public var load: LoadName
+  /// What is reported.
+  public var kind: Kind
+
+  /// A report line.
+  public init(_ kind: Kind, _ load: LoadName) {
+    self.kind = kind
+    self.load = load
+  }
+
+  /// The event for the resolved load.
+  /// - Parameter load: the load the name resolved to.
+  public func event(for load: Load) -> PlaybackEvent {
+    switch kind {
+    case .ready(let duration): .ready(load, duration: duration)
+    case .stalled: .stalled(load)
+    case .resumed: .resumed(load)
+    case .seeked(let seek): .seekCompleted(load, seek)
+    case .ended: .reachedEnd(load)
+    case .failed(let reason): .failed(load, reason)
+    case .position(let time): .position(load, time)
+    case .timeout(let id): .watchdogExpired(load, id)
+    }
+  }
+
+  /// The event as the timeline prints it, as in `ready(A#1)`.
+  public var description: String {
+    event(for: Load(0, load.token)).description(naming: { _ in load.media })
+  }
+}
+
+/// A command of an `expect commands` line, kept in its printed form
+/// (`load(A#2, from 12000ms)`, `start(A#2, 1.5x)`) and compared with the
+/// printed form of the commands sent.
+public struct ScenarioCommand: Hashable, Sendable, CustomStringConvertible {
+  /// The canonical printed form, as `EngineCommand.description(naming:)` prints it.
+  public var text: String
+
+  /// A command in its printed form.
+  public init(_ text: String) { self.text = text }
+
+  /// The printed form.
+  public var description: String { text }
 }
 
 /// What an `expect state` line accepts.

@@ -25,8 +25,9 @@ public enum ScenarioParser {
 
   /// The words that may begin a line.
   public static let actions = [
-    "media", "hostile", "watchdog", "play", "pause", "resume", "stop", "seek", "retry", "wait",
-    "report", "expect", "note",
+    "media", "engine", "previous-threshold", "hostile", "watchdog", "play", "queue", "append",
+    "insert", "remove", "move", "jump", "next", "previous", "repeat", "shuffle", "rate", "clear",
+    "pause", "resume", "stop", "seek", "retry", "wait", "report", "expect", "note",
   ]
 
   /// Parses a whole script.
@@ -39,11 +40,31 @@ public enum ScenarioParser {
   public static func parse(_ text: String, file: String) throws(ScenarioError) -> Scenario {
     var declared = Set<MediaID>()
     var steps: [ScenarioStep] = []
+    var started = false
+    var setupSeen = Set<String>()
     for line in ScenarioLexer(text) where !line.tokens.isEmpty {
       var reader = LineReader(file: file, line: line)
       let action = try reader.action(declared: declared)
-      if case .media(let media, _) = action { declared.insert(media) }
-      steps.append(ScenarioStep(line: line.number, column: line.tokens[0].column, action: action))
+      let word = line.tokens[0]
+      switch action {
+      case .media(let media, _): declared.insert(media)
+      case .engine, .previousThreshold:
+        guard !started else {
+          throw ScenarioError(
+            file: file, line: line.number, column: word.column,
+            found: "'\(word.text)' after the run started",
+            expected:
+              "setup lines (engine, previous-threshold) before the first intent, wait or report")
+        }
+        guard setupSeen.insert(word.text).inserted else {
+          throw ScenarioError(
+            file: file, line: line.number, column: word.column,
+            found: "a second '\(word.text)' line", expected: "each setup line once")
+        }
+      case .intent, .wait, .waitUntil, .inject: started = true
+      default: break
+      }
+      steps.append(ScenarioStep(line: line.number, column: word.column, action: action))
     }
     return Scenario(file: file, steps: steps)
   }
@@ -59,7 +80,41 @@ extension LineReader {
     case "watchdog":
       let value = try next("a time such as 5s, or 'off'")
       action = value.text == "off" ? .watchdog(nil) : .watchdog(try duration(value, positive: true))
-    case "play": action = .intent(.play(try mediaName(declared: declared)))
+    case "engine": action = try engine()
+    case "previous-threshold":
+      action = .previousThreshold(try mediaTime(try next("a time such as 3s")))
+    case "play": action = try play(declared: declared)
+    case "queue": action = try queue(declared: declared)
+    case "append":
+      action = .intent(.append(try mediaList(declared: declared, example: "append A B")))
+    case "insert": action = try insert(declared: declared)
+    case "remove": action = .intent(.remove(at: try position(try next("a position such as 2"))))
+    case "move":
+      let source = try position(try next("a position such as 2"))
+      let (key, value) = try keyValue(try next("to=N, as in 'move 3 to=1'"), example: "to=1")
+      guard key.text == "to" else {
+        throw error(
+          key, found: "unknown option \(ScenarioError.quoted(key.text)) for 'move'",
+          expected: "to=N, as in 'move 3 to=1'")
+      }
+      action = .intent(.move(from: source, to: try position(value)))
+    case "jump":
+      let target = try position(try next("a position such as 2"))
+      let options = try keyOptions(["from"], for: "jump")
+      action = .intent(.jump(to: target, from: try options["from"].map(mediaTime) ?? .zero))
+    case "next": action = .intent(.next)
+    case "previous": action = .intent(.previous)
+    case "repeat":
+      let mode = try next("off, one or all")
+      guard let repeatMode = RepeatMode(rawValue: mode.text) else {
+        throw error(
+          mode, found: "unknown repeat mode \(ScenarioError.quoted(mode.text))",
+          expected: "off, one or all")
+      }
+      action = .intent(.setRepeat(repeatMode))
+    case "shuffle": action = try shuffle()
+    case "rate": action = .intent(.setRate(try rate(try next("a rate such as 1.5"))))
+    case "clear": action = .intent(.clear)
     case "pause": action = .intent(.pause)
     case "resume": action = .intent(.resume)
     case "stop": action = .intent(.stop)
@@ -87,6 +142,131 @@ extension LineReader {
     return action
   }
 
+  /// `key=value` options until the end of the line, each at most once and
+  /// each one of `allowed`.
+  private mutating func keyOptions(_ allowed: [String], for action: String) throws(ScenarioError)
+    -> [String: ScenarioToken]
+  {
+    var found: [String: ScenarioToken] = [:]
+    while let option = nextIfAny() {
+      let (key, value) = try keyValue(option, example: "\(allowed[0])=…")
+      guard allowed.contains(key.text) else {
+        throw error(
+          key, found: "unknown option \(ScenarioError.quoted(key.text)) for '\(action)'",
+          expected: allowed.map { "\($0)=…" }.joined(separator: ", "))
+      }
+      guard found[key.text] == nil else {
+        throw error(key, found: "option '\(key.text)' given twice", expected: "each option once")
+      }
+      found[key.text] = value
+    }
+    return found
+  }
+
+  /// Declared media names up to the first `key=value` word or the end of the line.
+  private mutating func mediaList(declared: Set<MediaID>, example: String) throws(ScenarioError)
+    -> [MediaID]
+  {
+    var media: [MediaID] = []
+    while index < line.tokens.count, !line.tokens[index].text.contains("="),
+      line.tokens[index].text != "paused"
+    {
+      media.append(try mediaName(declared: declared))
+    }
+    guard !media.isEmpty else {
+      throw error(
+        at: index < line.tokens.count ? line.tokens[index].column : line.endColumn,
+        found: index < line.tokens.count
+          ? "found \(ScenarioError.quoted(line.tokens[index].text))" : "found end of line",
+        expected: "one or more media names, as in '\(example)'")
+    }
+    return media
+  }
+
+  /// `play A [from=TIME]`.
+  private mutating func play(declared: Set<MediaID>) throws(ScenarioError) -> ScenarioAction {
+    let media = try mediaName(declared: declared)
+    let options = try keyOptions(["from"], for: "play")
+    return .intent(.play(media, from: try options["from"].map(mediaTime) ?? .zero))
+  }
+
+  /// `queue A B C [start=N] [from=TIME] [paused]`.
+  private mutating func queue(declared: Set<MediaID>) throws(ScenarioError) -> ScenarioAction {
+    let media = try mediaList(declared: declared, example: "queue A B C")
+    var paused = false
+    var options: [String: ScenarioToken] = [:]
+    while let word = nextIfAny() {
+      if word.text == "paused" {
+        guard !paused else {
+          throw error(word, found: "'paused' given twice", expected: "each option once")
+        }
+        paused = true
+        continue
+      }
+      let (key, value) = try keyValue(word, example: "start=2")
+      guard key.text == "start" || key.text == "from" else {
+        throw error(
+          key, found: "unknown option \(ScenarioError.quoted(key.text)) for 'queue'",
+          expected: "start=N, from=TIME or paused")
+      }
+      guard options[key.text] == nil else {
+        throw error(key, found: "option '\(key.text)' given twice", expected: "each option once")
+      }
+      options[key.text] = value
+    }
+    return .intent(
+      .replaceQueue(
+        media, start: try options["start"].map(position) ?? 0,
+        from: try options["from"].map(mediaTime) ?? .zero, playWhenReady: !paused))
+  }
+
+  /// `insert A B at=N`.
+  private mutating func insert(declared: Set<MediaID>) throws(ScenarioError) -> ScenarioAction {
+    let media = try mediaList(declared: declared, example: "insert A B at=2")
+    let options = try keyOptions(["at"], for: "insert")
+    guard let at = options["at"] else {
+      throw error(
+        at: line.endColumn, found: "found end of line", expected: "at=N, as in 'insert A B at=2'")
+    }
+    return .intent(.insert(media, at: try position(at)))
+  }
+
+  /// `shuffle on seed=N` / `shuffle off`.
+  private mutating func shuffle() throws(ScenarioError) -> ScenarioAction {
+    let switchWord = try next("'on seed=N' or 'off'")
+    switch switchWord.text {
+    case "off": return .intent(.setShuffle(seed: nil))
+    case "on":
+      let options = try keyOptions(["seed"], for: "shuffle on")
+      guard let seed = options["seed"] else {
+        throw error(
+          at: line.endColumn, found: "found end of line",
+          expected: "seed=N, as in 'shuffle on seed=7' (the order is drawn from the seed)")
+      }
+      return .intent(.setShuffle(seed: try number(seed, upTo: UInt64.max, what: "a seed")))
+    default:
+      throw error(
+        switchWord, found: "found \(ScenarioError.quoted(switchWord.text))",
+        expected: "'on seed=N' or 'off'")
+    }
+  }
+
+  /// `engine preload=yes|no`.
+  private mutating func engine() throws(ScenarioError) -> ScenarioAction {
+    let options = try keyOptions(["preload"], for: "engine")
+    guard let value = options["preload"] else {
+      throw error(
+        at: line.endColumn, found: "found end of line", expected: "preload=yes or preload=no")
+    }
+    switch value.text {
+    case "yes": return .engine(preload: true)
+    case "no": return .engine(preload: false)
+    default:
+      throw error(
+        value, found: "found \(ScenarioError.quoted(value.text))", expected: "yes or no")
+    }
+  }
+
   private mutating func media() throws(ScenarioError) -> ScenarioAction {
     let name = try next("a media name, as in 'media A ready-after=300ms'")
     let media = try mediaID(name)
@@ -111,11 +291,20 @@ extension LineReader {
         profile.failureReason = try failureReason(value)
         reason = key
       case "seek-latency": profile.seekLatency = try duration(value)
+      case "position-every":
+        profile.positionEvery = value.text == "off" ? nil : try duration(value, positive: true)
+      case "report-duration":
+        guard value.text == "yes" || value.text == "no" else {
+          throw error(
+            value, found: "found \(ScenarioError.quoted(value.text))", expected: "yes or no")
+        }
+        profile.reportsDuration = value.text == "yes"
       default:
         throw error(
           key, found: "unknown media option \(ScenarioError.quoted(key.text))",
           expected:
-            "one of ready-after, duration, stall-at, stall-for, fail-after, reason, seek-latency")
+            "one of ready-after, duration, stall-at, stall-for, fail-after, reason, seek-latency, "
+            + "position-every, report-duration")
       }
     }
     if let stallFor, profile.stallAt == nil {
@@ -157,10 +346,14 @@ extension LineReader {
     return .hostile(mode)
   }
 
-  private mutating func report(declared: Set<MediaID>) throws(ScenarioError) -> PlaybackEvent {
-    let kinds = "one of ready, stalled, resumed, ended, failed, seeked, timeout"
+  private mutating func report(declared: Set<MediaID>) throws(ScenarioError) -> ScenarioReport {
+    let kinds = "one of ready, stalled, resumed, ended, failed, seeked, position, timeout"
     let kind = try next(kinds)
     let load = try loadName(try next("a load such as A#1"), declared: declared)
+    var time: MediaTime?
+    if kind.text == "position" {
+      time = try mediaTime(try next("a position such as 12s, as in 'report position A#1 12s'"))
+    }
     var options: [String: ScenarioToken] = [:]
     var keys: [String: ScenarioToken] = [:]
     while let option = nextIfAny() {
@@ -172,17 +365,22 @@ extension LineReader {
       keys[key.text] = key
     }
     let allowed: [String]
-    let event: PlaybackEvent
+    let report: ScenarioReport.Kind
     switch kind.text {
-    case "ready": (allowed, event) = ([], .ready(load))
-    case "stalled": (allowed, event) = ([], .stalled(load))
-    case "resumed": (allowed, event) = ([], .resumed(load))
-    case "ended": (allowed, event) = ([], .reachedEnd(load))
+    case "ready":
+      let duration = try options["duration"].map { (token) throws(ScenarioError) in
+        try mediaTime(token)
+      }
+      (allowed, report) = (["duration"], .ready(duration: duration))
+    case "stalled": (allowed, report) = ([], .stalled)
+    case "resumed": (allowed, report) = ([], .resumed)
+    case "ended": (allowed, report) = ([], .ended)
+    case "position": (allowed, report) = ([], .position(time ?? .zero))
     case "failed":
       let reason = try options["reason"].map { (token) throws(ScenarioError) in
         try failureReason(token)
       }
-      (allowed, event) = (["reason"], .failed(load, reason ?? .network))
+      (allowed, report) = (["reason"], .failed(reason ?? .network))
     case "seeked":
       guard let value = options["seek"] else {
         throw error(
@@ -190,12 +388,12 @@ extension LineReader {
           expected: "seek=N, the seek id (as in 'report seeked A#1 seek=1')")
       }
       let seek = SeekID(try number(value, upTo: UInt32.max, what: "a seek id"))
-      (allowed, event) = (["seek"], .seekCompleted(load, seek))
+      (allowed, report) = (["seek"], .seeked(seek))
     case "timeout":
       let id = try options["watchdog"].map { (token) throws(ScenarioError) in
         try number(token, upTo: UInt32.max, what: "a watchdog id")
       }
-      (allowed, event) = (["watchdog"], .watchdogExpired(load, WatchdogID(id ?? 1)))
+      (allowed, report) = (["watchdog"], .timeout(WatchdogID(id ?? 1)))
     default:
       throw error(kind, found: "unknown report \(ScenarioError.quoted(kind.text))", expected: kinds)
     }
@@ -207,7 +405,7 @@ extension LineReader {
         token, found: "unknown option \(ScenarioError.quoted(key)) for '\(kind.text)'",
         expected: expected)
     }
-    return event
+    return ScenarioReport(report, load)
   }
 
   /// `wait until STATE [within=TIME]`; the time defaults to ``ScenarioParser/defaultWaitLimit``.
@@ -254,11 +452,13 @@ extension LineReader {
   private mutating func expectation(declared: Set<MediaID>) throws(ScenarioError)
     -> ScenarioAction
   {
-    let kinds = "'state', 'commands' or 'ignored'"
+    let kinds = "'state', 'queue', 'commands' or 'ignored'"
     let what = try next(kinds)
     switch what.text {
     case "state":
       return .expectState(try stateExpectation(rest(), declared: declared))
+    case "queue":
+      return .expectQueue(try queueExpectation(declared: declared))
     case "commands":
       let words = rest()
       if words.count == 1, words[0].text == "none" { return .expectCommands([]) }
@@ -279,7 +479,7 @@ extension LineReader {
       var reasons: [IgnoreReason] = []
       for word in words {
         guard let reason = IgnoreReason(rawValue: word.text), reason != .noEffect else {
-          let names = IgnoreReason.allReportReasons.map(\.rawValue).joined(separator: ", ")
+          let names = IgnoreReason.allCheckedReasons.map(\.rawValue).joined(separator: ", ")
           throw error(
             word, found: "unknown ignore reason \(ScenarioError.quoted(word.text))",
             expected: "one of \(names), or 'none'")
@@ -294,10 +494,44 @@ extension LineReader {
   }
 }
 
+extension LineReader {
+  /// `A B* C` (declared media, at most one starred) or `none`, as the queue prints.
+  fileprivate mutating func queueExpectation(declared: Set<MediaID>) throws(ScenarioError)
+    -> String
+  {
+    let words = rest()
+    if words.count == 1, words[0].text == "none" { return "none" }
+    guard !words.isEmpty else {
+      throw error(
+        at: line.endColumn, found: "found end of line",
+        expected: "the entries in play order with the current one starred, as in A B* C, or 'none'")
+    }
+    var starred: ScenarioToken?
+    var names: [String] = []
+    for word in words {
+      var text = word.text
+      if text.hasSuffix("*") {
+        guard starred == nil else {
+          throw error(
+            word, found: "a second starred entry \(ScenarioError.quoted(word.text))",
+            expected: "at most one current entry (starred)")
+        }
+        starred = word
+        text.removeLast()
+      }
+      _ = try declaredMedia(word, text: text, column: word.column, declared: declared)
+      names.append(word.text)
+    }
+    return names.joined(separator: " ")
+  }
+}
+
 extension IgnoreReason {
-  /// The reasons a report or watchdog expiry can be ignored for, in declaration order.
-  static let allReportReasons: [IgnoreReason] = [
-    .neverIssuedLoad, .staleLoad, .mediaMismatch, .neverIssuedSeek, .supersededSeek,
-    .staleWatchdog, .seekPending, .unexpected,
+  /// The reasons `expect ignored` accepts, in declaration order: every reason
+  /// a report, an expiry or a refused intent can be ignored for (`noEffect`
+  /// is not checked).
+  static let allCheckedReasons: [IgnoreReason] = [
+    .neverIssuedLoad, .staleLoad, .itemMismatch, .neverIssuedSeek, .supersededSeek,
+    .staleWatchdog, .seekPending, .unexpected, .idsExhausted, .invalidPosition, .invalidArgument,
   ]
 }

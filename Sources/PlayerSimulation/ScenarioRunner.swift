@@ -4,9 +4,12 @@ import PlayerState
 /// Runs a ``Scenario`` through the real ``PlayerEngine/Player`` driving a ``FakeMediaEngine``,
 /// with the player's watchdog on the same ``VirtualClock``.
 ///
-/// Each script line runs in order; `wait` advances the clock and delivers the
-/// reports that fall due; the run stops at the first `expect` that fails.
-/// The same scenario and options always give the same timeline.
+/// The setup lines (`engine preload=yes`, `previous-threshold 3s`) make the
+/// engine and the player's configuration; then each script line runs in
+/// order: `wait` advances the clock and delivers the reports that fall due, a
+/// `report` line's `A#N` is resolved against the loads live at that moment.
+/// The run stops at the first `expect` that fails, or once it has processed
+/// ``eventLimit`` events. The same scenario and options always give the same timeline.
 ///
 /// ```swift
 /// let scenario = try ScenarioParser.parse(text, file: "late.play")
@@ -17,15 +20,24 @@ public struct ScenarioRunner: Sendable {
   /// The watchdog timeout before a script's first `watchdog` line: 5 s.
   public static let defaultWatchdog: Duration = .seconds(5)
 
+  /// The most events one run processes by default: 1,000,000. A script that
+  /// never settles (repeat all over media that end at once, a long `wait`)
+  /// stops there with a ``ExpectationFailure/isRunLimit`` failure at the
+  /// line that was running.
+  public static let defaultEventLimit = 1_000_000
+
   /// If set, replaces the seed of every `hostile on` line (the CLI's `--seed`).
   public var seed: UInt64?
   /// How fast virtual time passes.
   public var pace: SimulationPace
-  /// Whether ``ScenarioResult/entries`` keeps every timeline entry (the
-  /// default). A caller that reads entries as they stream through `output`
-  /// (as `player-sim run` does) turns this off, so a run's memory does not
-  /// grow with its number of events.
+  /// Whether ``ScenarioResult/entries`` and ``ScenarioResult/commands`` keep
+  /// every timeline entry and command (the default). A caller that reads
+  /// entries as they stream through `output` (as `player-sim run` does) turns
+  /// this off, so a run's memory does not grow with its number of events.
   public var keepsEntries = true
+  /// The most events a run processes before it stops with a failure;
+  /// ``defaultEventLimit`` unless set.
+  public var eventLimit = ScenarioRunner.defaultEventLimit
 
   /// A runner.
   /// - Parameters:
@@ -44,28 +56,44 @@ public struct ScenarioRunner: Sendable {
   public func run(_ scenario: Scenario, output: (TimelineItem) -> Void = { _ in }) -> ScenarioResult
   {
     let clock = VirtualClock()
-    let engine = FakeMediaEngine(clock: clock)
+    var canPreload = false
+    var configuration = PlayerConfiguration()
+    for step in scenario.steps {
+      switch step.action {
+      case .engine(let preload): canPreload = preload
+      case .previousThreshold(let threshold): configuration.previousThreshold = threshold
+      default: break
+      }
+    }
+    let engine = FakeMediaEngine(clock: clock, preload: canPreload)
+    engine.recordsCommands = keepsEntries
     let recorder = TimelineRecorder(clock: clock)
     let watchdog = WatchdogPolicy(timeout: Self.defaultWatchdog) { _, fire in
       guard let timeout = recorder.watchdogTimeout else { return }
       clock.schedule(after: timeout, fire)
     }
-    let player = Player(engine: engine, watchdog: watchdog) { recorder.record($0) }
+    let player = Player(
+      engine: engine, state: PlaybackState(configuration: configuration), watchdog: watchdog
+    ) { recorder.record($0) }
 
     var entries: [TimelineEntry] = []
-    var sinceCheck: [EngineCommand] = []
+    var sinceCheck: [String] = []
     var ignoredSinceCheck: [IgnoreReason] = []
     var failure: ExpectationFailure?
+    var processed = 0
+    let limit = eventLimit
     func flush() {
       for entry in recorder.take() {
+        processed += 1
         if keepsEntries { entries.append(entry) }
-        sinceCheck += entry.commands
-        if let reason = entry.ignored, entry.event.source != .user {
+        sinceCheck += entry.commandTexts
+        if let reason = entry.ignored, entry.event.source != .user || reason != .noEffect {
           ignoredSinceCheck.append(reason)
         }
         output(.event(entry))
       }
     }
+    let overLimit = { processed >= limit }
 
     for step in scenario.steps {
       let fail = { (expected: String, found: String) in
@@ -76,6 +104,8 @@ public struct ScenarioRunner: Sendable {
       switch step.action {
       case .media(let media, let profile):
         engine.setProfile(profile, for: media)
+      case .engine, .previousThreshold:
+        break
       case .hostile(var mode):
         if let seed { mode?.seed = seed }
         engine.setHostile(mode)
@@ -85,13 +115,14 @@ public struct ScenarioRunner: Sendable {
         player.send(.user(intent))
         flush()
       case .wait(let interval):
-        clock.advance(by: interval, pace: pace, afterEach: flush)
+        _ = clock.advance(atMost: interval, pace: pace, afterEach: flush, until: overLimit)
         flush()
       case .waitUntil(let expectation, let within):
         let reached = clock.advance(atMost: within, pace: pace, afterEach: flush) {
-          expectation.matches(player.state)
+          overLimit() || expectation.matches(player.state)
         }
         flush()
+        if overLimit() { break }
         let limit = SimulatedTime.scriptText(milliseconds: within.wholeMilliseconds)
         guard reached else {
           failure = fail("state \(expectation) within \(limit)", "state \(player.state)")
@@ -103,7 +134,8 @@ public struct ScenarioRunner: Sendable {
             text:
               "wait until \(expectation): reached at \(SimulatedTime.clockText(milliseconds: clock.milliseconds))"
           ))
-      case .inject(let event):
+      case .inject(let report):
+        let event = report.event(for: recorder.resolve(report.load, in: player.state))
         recorder.markInjected()
         player.send(event)
         flush()
@@ -116,17 +148,27 @@ public struct ScenarioRunner: Sendable {
         output(
           .check(
             milliseconds: clock.milliseconds, line: step.line, text: "expect state \(expectation)"))
+      case .expectQueue(let expected):
+        let found = player.state.queue.description
+        guard found == expected else {
+          failure = fail("queue \(expected)", "queue \(found)")
+          break
+        }
+        output(
+          .check(
+            milliseconds: clock.milliseconds, line: step.line, text: "expect queue \(expected)"))
       case .expectCommands(let expected):
         let found = sinceCheck
         sinceCheck = []
-        guard found == expected else {
-          failure = fail("commands \(Self.list(expected))", "commands \(Self.list(found))")
+        let expectedTexts = expected.map(\.text)
+        guard found == expectedTexts else {
+          failure = fail("commands \(Self.list(expectedTexts))", "commands \(Self.list(found))")
           break
         }
         output(
           .check(
             milliseconds: clock.milliseconds, line: step.line,
-            text: "expect commands \(Self.list(expected))"))
+            text: "expect commands \(Self.list(expectedTexts))"))
       case .expectIgnored(let expected):
         let found = ignoredSinceCheck
         ignoredSinceCheck = []
@@ -145,6 +187,15 @@ public struct ScenarioRunner: Sendable {
       case .note(let text):
         output(.note(milliseconds: clock.milliseconds, text: text))
       }
+      if failure == nil, overLimit() {
+        failure = ExpectationFailure(
+          file: scenario.file, line: step.line, column: step.column,
+          expected: "at most \(limit) events in a run",
+          found:
+            "\(processed) events by \(SimulatedTime.clockText(milliseconds: clock.milliseconds)) "
+            + "(the run was stopped; does it end or repeat forever?)",
+          isRunLimit: true)
+      }
       if failure != nil { break }
     }
     flush()
@@ -153,7 +204,7 @@ public struct ScenarioRunner: Sendable {
       milliseconds: clock.milliseconds)
   }
 
-  private static func list(_ commands: [EngineCommand]) -> String {
-    commands.isEmpty ? "none" : commands.map(\.description).joined(separator: " ")
+  private static func list(_ commands: [String]) -> String {
+    commands.isEmpty ? "none" : commands.joined(separator: " ")
   }
 }

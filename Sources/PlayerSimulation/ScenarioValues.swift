@@ -27,7 +27,7 @@ extension LineReader {
     return try declaredMedia(token, text: token.text, column: token.column, declared: declared)
   }
 
-  private func declaredMedia(
+  func declaredMedia(
     _ token: ScenarioToken, text: String, column: Int, declared: Set<MediaID>
   ) throws(ScenarioError) -> MediaID {
     let media = try mediaID(ScenarioToken(text: text, column: column))
@@ -40,7 +40,7 @@ extension LineReader {
   }
 
   /// `A#2`: a declared media and a load token.
-  func loadName(_ token: ScenarioToken, declared: Set<MediaID>) throws(ScenarioError) -> Load {
+  func loadName(_ token: ScenarioToken, declared: Set<MediaID>) throws(ScenarioError) -> LoadName {
     let scalars = token.text.unicodeScalars
     guard let hash = scalars.lastIndex(of: "#"), hash != scalars.startIndex else {
       throw error(
@@ -53,7 +53,7 @@ extension LineReader {
     let media = try declaredMedia(token, text: mediaText, column: token.column, declared: declared)
     let number = try number(
       ScenarioToken(text: tokenText, column: tokenColumn), upTo: UInt32.max, what: "a load token")
-    return Load(media, number)
+    return LoadName(media, number)
   }
 
   /// Splits `key=value`; the value's column points after the `=`.
@@ -73,52 +73,94 @@ extension LineReader {
     return (key, value)
   }
 
-  /// `250ms`, `5s`, `1.5s` (at most three decimals), up to ``ScenarioParser/maximumMilliseconds``.
+  /// `250ms`, `5s`, `1.5s`, `3m` (at most three decimals for s and m), up
+  /// to ``ScenarioParser/maximumMilliseconds``.
   func duration(_ token: ScenarioToken, positive: Bool = false) throws(ScenarioError) -> Duration {
-    let expected = "a time in ms or s, such as 250ms or 1.5s"
+    let expected = "a time in ms, s or m, such as 250ms, 1.5s or 3m"
     let bad = error(
       token, found: "bad time \(ScenarioError.quoted(token.text))", expected: expected)
     var scalars = Array(token.text.unicodeScalars)
-    let perSecond: Int64
+    let perUnit: Int64
     if scalars.count >= 2, scalars[scalars.count - 2] == "m", scalars[scalars.count - 1] == "s" {
       scalars.removeLast(2)
-      perSecond = 1
+      perUnit = 1
     } else if scalars.last == "s" {
       scalars.removeLast(1)
-      perSecond = 1000
+      perUnit = 1000
+    } else if scalars.last == "m" {
+      scalars.removeLast(1)
+      perUnit = 60_000
     } else {
       throw bad
     }
     let parts = scalars.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
     guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy(Self.isDigit) else { throw bad }
+    let tooLarge = error(
+      token, found: "time \(ScenarioError.quoted(token.text)) too large",
+      expected: "at most \(ScenarioParser.maximumMilliseconds / 1000)s")
     var fraction: Int64 = 0
     if parts.count == 2 {
       let digits = parts[1]
-      guard perSecond == 1000, (1...3).contains(digits.count), digits.allSatisfy(Self.isDigit)
+      guard perUnit > 1, (1...3).contains(digits.count), digits.allSatisfy(Self.isDigit)
       else { throw bad }
       for digit in digits { fraction = fraction * 10 + Int64(digit.value - 48) }
       for _ in digits.count..<3 { fraction *= 10 }
+      fraction = fraction * perUnit / 1000
     }
     var milliseconds: Int64 = 0
     for digit in whole {
-      milliseconds = milliseconds * 10 + Int64(digit.value - 48) * perSecond
-      if milliseconds > ScenarioParser.maximumMilliseconds {
-        throw error(
-          token, found: "time \(ScenarioError.quoted(token.text)) too large",
-          expected: "at most \(ScenarioParser.maximumMilliseconds / 1000)s")
-      }
+      milliseconds = milliseconds * 10 + Int64(digit.value - 48) * perUnit
+      if milliseconds > ScenarioParser.maximumMilliseconds { throw tooLarge }
     }
     milliseconds += fraction
-    if milliseconds > ScenarioParser.maximumMilliseconds {
-      throw error(
-        token, found: "time \(ScenarioError.quoted(token.text)) too large",
-        expected: "at most \(ScenarioParser.maximumMilliseconds / 1000)s")
-    }
+    if milliseconds > ScenarioParser.maximumMilliseconds { throw tooLarge }
     if positive, milliseconds == 0 {
       throw error(
         token, found: "time \(ScenarioError.quoted(token.text))", expected: "a time above 0ms")
     }
     return .milliseconds(milliseconds)
+  }
+
+  /// A time as a media position, as in `12s`.
+  func mediaTime(_ token: ScenarioToken) throws(ScenarioError) -> MediaTime {
+    .milliseconds(try duration(token).wholeMilliseconds)
+  }
+
+  /// A 1-based queue position as written (`2`), as the 0-based index the machine takes.
+  func position(_ token: ScenarioToken) throws(ScenarioError) -> Int {
+    let value = try number(token, upTo: UInt32.max, what: "a position (1 is the first entry)")
+    guard value > 0 else {
+      throw error(
+        token, found: "position 0", expected: "a position from 1 (1 is the first entry)")
+    }
+    return Int(value) - 1
+  }
+
+  /// A playback rate, `1.5` or `1.5x`: at most three decimals, at most 1000.
+  /// Zero is accepted here and refused by the machine (`invalidArgument`).
+  func rate(_ token: ScenarioToken) throws(ScenarioError) -> PlaybackRate {
+    var text = Substring(token.text)
+    if text.hasSuffix("x") { text.removeLast() }
+    let bad = error(
+      token, found: "bad rate \(ScenarioError.quoted(token.text))",
+      expected: "a rate such as 1, 1.5 or 0.75x (at most three decimals, at most 1000)")
+    let parts = text.unicodeScalars.split(
+      separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+    guard let whole = parts.first, (1...4).contains(whole.count), whole.allSatisfy(Self.isDigit)
+    else { throw bad }
+    var thousandths: Int32 = 0
+    for digit in whole { thousandths = thousandths * 10 + Int32(digit.value - 48) }
+    thousandths *= 1000
+    if parts.count == 2 {
+      let digits = parts[1]
+      guard (1...3).contains(digits.count), digits.allSatisfy(Self.isDigit) else { throw bad }
+      var fraction: Int32 = 0
+      for digit in digits { fraction = fraction * 10 + Int32(digit.value - 48) }
+      for _ in digits.count..<3 { fraction *= 10 }
+      thousandths += fraction
+    }
+    guard thousandths <= 1_000_000 else { throw bad }
+    return PlaybackRate(thousandths: thousandths)
   }
 
   /// A decimal number in `0...limit`.
@@ -177,11 +219,12 @@ extension LineReader {
     }
   }
 
-  /// Commands in their compact forms, as in `load(A#1) seek(A#1, 2000ms, seek#1)`.
+  /// Commands in their compact forms, as in `load(A#1) seek(A#1, 2000ms, seek#1)`,
+  /// each kept in its canonical printed form.
   func commands(_ words: [ScenarioToken], declared: Set<MediaID>) throws(ScenarioError)
-    -> [EngineCommand]
+    -> [ScenarioCommand]
   {
-    var result: [EngineCommand] = []
+    var result: [ScenarioCommand] = []
     var group: [ScenarioToken] = []
     var depth = 0
     for word in words {
@@ -206,37 +249,53 @@ extension LineReader {
   }
 
   private func command(_ words: [ScenarioToken], declared: Set<MediaID>) throws(ScenarioError)
-    -> EngineCommand
+    -> ScenarioCommand
   {
     let first = words[0]
-    let text = words.map(\.text).joined()
+    let text = words.map(\.text).joined(separator: " ")
     let expected =
-      "a command such as load(A#1), start(A#1), pause(A#1), stop(A#1) or seek(A#1, 2000ms, seek#1)"
+      "a command such as load(A#1), load(A#1, from 12s), preload(B#2), start(A#1), "
+      + "start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1) or seek(A#1, 2000ms, seek#1)"
     let bad = error(first, found: "bad command \(ScenarioError.quoted(text))", expected: expected)
     let scalars = text.unicodeScalars
     guard let open = scalars.firstIndex(of: "("), scalars.last == ")" else { throw bad }
     let name = String(scalars[..<open])
     let inside = scalars[scalars.index(after: open)..<scalars.index(before: scalars.endIndex)]
     let arguments = inside.split(separator: ",", omittingEmptySubsequences: false).map {
-      ScenarioToken(text: String($0), column: first.column)
+      ScenarioToken(text: Self.trimmed(String($0)), column: first.column)
     }
     guard let loadText = arguments.first else { throw bad }
     let load = try loadName(loadText, declared: declared)
     switch (name, arguments.count) {
-    case ("load", 1): return .load(load)
-    case ("start", 1): return .start(load)
-    case ("pause", 1): return .pause(load)
-    case ("stop", 1): return .stop(load)
+    case ("load", 1), ("preload", 1), ("start", 1), ("pause", 1), ("stop", 1):
+      return ScenarioCommand("\(name)(\(load))")
+    case ("load", 2), ("preload", 2):
+      let words = arguments[1].text.split(separator: " ")
+      guard words.count == 2, words[0] == "from" else { throw bad }
+      let time = try mediaTime(ScenarioToken(text: String(words[1]), column: first.column))
+      return ScenarioCommand(
+        time == .zero ? "\(name)(\(load))" : "\(name)(\(load), from \(time))")
+    case ("start", 2), ("rate", 2):
+      let rate = try rate(arguments[1])
+      if name == "start", rate == .normal { return ScenarioCommand("start(\(load))") }
+      return ScenarioCommand("\(name)(\(load), \(rate))")
     case ("seek", 3):
-      let time = try duration(arguments[1]).wholeMilliseconds
+      let time = try mediaTime(arguments[1])
       let seekText = arguments[2].text
       guard seekText.hasPrefix("seek#") else { throw bad }
       let seek = try number(
         ScenarioToken(text: String(seekText.dropFirst(5)), column: first.column), upTo: UInt32.max,
         what: "a seek id")
-      return .seek(load, to: .milliseconds(time), SeekID(seek))
+      return ScenarioCommand("seek(\(load), \(time), \(SeekID(seek)))")
     default: throw bad
     }
+  }
+
+  private static func trimmed(_ text: String) -> String {
+    var scalars = text.unicodeScalars[...]
+    while scalars.first == " " { scalars.removeFirst() }
+    while scalars.last == " " { scalars.removeLast() }
+    return String(scalars)
   }
 
   private static func isDigit(_ scalar: Unicode.Scalar) -> Bool {

@@ -8,7 +8,8 @@ import PlayerState
 /// The forms are those of `PlaybackState.description`:
 /// `buffering(L, autoplay|paused)`, `playing(L)`, `paused(L)`, `stalled(L[, paused])`,
 /// `ended(L[, autoplay])`, `failed(L, REASON[, autoplay])`, each optionally
-/// ending in `seek#N` (a pending seek). Spaces do not matter.
+/// followed by `seek#N` (a pending seek) and then by `preloading P`,
+/// `preloaded P` or `preload failed P` (the preload). Spaces do not matter.
 extension LineReader {
   /// What may come after the load, in order.
   private enum Slot {
@@ -73,6 +74,7 @@ extension LineReader {
     let slots = Self.slots(kind)
     var next = 0
     var seekSeen = false
+    var preloadSeen = false
     for part in parts.dropFirst() {
       var matched = false
       while next < slots.count, !matched {
@@ -91,6 +93,22 @@ extension LineReader {
           part, found: "\(ScenarioError.quoted(part.text)) in a \(kind.rawValue) state",
           expected: slots[next].expected)
       }
+      if preloadSeen {
+        throw error(
+          part, found: "\(ScenarioError.quoted(part.text)) after the preload",
+          expected: "')': the preload comes last")
+      }
+      if let prefix = Self.preloadWords.first(where: { part.text.hasPrefix($0) }) {
+        let offset = prefix.unicodeScalars.count
+        // The load's column in the line, spaces included (`preloading B#2`).
+        let start = scalars.firstIndex { $0.column == part.column } ?? 0
+        let column = scalars[min(start + offset, scalars.count - 1)].column
+        _ = try loadName(
+          ScenarioToken(text: String(part.text.unicodeScalars.dropFirst(offset)), column: column),
+          declared: declared)
+        preloadSeen = true
+        continue
+      }
       if !seekSeen, part.text.hasPrefix("seek#") {
         _ = try number(
           ScenarioToken(text: String(part.text.dropFirst(5)), column: part.column + 5),
@@ -100,7 +118,9 @@ extension LineReader {
       }
       throw error(
         part, found: "\(ScenarioError.quoted(part.text)) in a \(kind.rawValue) state",
-        expected: seekSeen ? "')'" : "seek#N (a pending seek) or ')'")
+        expected: seekSeen
+          ? "preloading P, preloaded P, preload failed P or ')'"
+          : "seek#N (a pending seek), preloading P, preloaded P, preload failed P or ')'")
     }
     if let missing = slots[next...].first(where: \.required) {
       throw error(
@@ -108,6 +128,9 @@ extension LineReader {
         expected: "\(missing.expected), as in \(Self.example(kind))")
     }
   }
+
+  /// The preload's words as they appear once spaces are removed, longest first.
+  private static let preloadWords = ["preloadfailed", "preloading", "preloaded"]
 
   private static func example(_ kind: StateKind) -> String {
     switch kind {

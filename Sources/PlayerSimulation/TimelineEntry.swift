@@ -39,11 +39,26 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
   public var commands: [EngineCommand]
   /// Why the event changed nothing, or nil if it was accepted.
   public var ignored: IgnoreReason?
+  /// The event as printed, its loads named by media, as in `ready(A#1)`.
+  public var eventText: String
+  /// The commands as printed, as in `load(A#2, from 12000ms)`.
+  public var commandTexts: [String]
 
   /// An entry.
+  /// - Parameters:
+  ///   - milliseconds: virtual time since the start of the run.
+  ///   - source: where the event came from.
+  ///   - event: the event.
+  ///   - before: the state the event was reduced in.
+  ///   - after: the state after the event.
+  ///   - commands: the engine commands the event led to, in order.
+  ///   - ignored: why the event changed nothing, or nil.
+  ///   - name: the media of an item, for printing loads as `A#1` (the states
+  ///     are asked next); an item nobody knows prints as `item7#1`.
   public init(
     milliseconds: Int64, source: TimelineSource, event: PlaybackEvent, before: PlaybackState,
-    after: PlaybackState, commands: [EngineCommand], ignored: IgnoreReason?
+    after: PlaybackState, commands: [EngineCommand], ignored: IgnoreReason?,
+    naming name: (ItemID) -> MediaID? = { _ in nil }
   ) {
     self.milliseconds = milliseconds
     self.source = source
@@ -52,13 +67,18 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
     self.after = after
     self.commands = commands
     self.ignored = ignored
+    func lookUp(_ item: ItemID) -> MediaID? {
+      name(item) ?? after.media(of: item) ?? before.media(of: item)
+    }
+    eventText = event.description(naming: lookUp)
+    commandTexts = commands.map { $0.description(naming: lookUp) }
   }
 
   /// `0.300s engine ready(A#1): idle -> idle (ignored: stale load token)`.
   public var description: String {
     var text =
-      "\(SimulatedTime.clockText(milliseconds: milliseconds)) \(source.rawValue) \(event): \(before) -> \(after)"
-    if !commands.isEmpty { text += " [\(commands.map(\.description).joined(separator: " "))]" }
+      "\(SimulatedTime.clockText(milliseconds: milliseconds)) \(source.rawValue) \(eventText): \(before) -> \(after)"
+    if !commands.isEmpty { text += " [\(commandTexts.joined(separator: " "))]" }
     if let ignored { text += " (ignored: \(ignored))" }
     return text
   }
@@ -67,10 +87,10 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
   /// `source`, `event`, `before`, `after`, `commands` and `ignored` (null or
   /// the reason's identifier, such as `staleLoad`), in that order.
   public var json: String {
-    let commandList = commands.map { JSONText.string($0.description) }.joined(separator: ",")
+    let commandList = commandTexts.map { JSONText.string($0) }.joined(separator: ",")
     let reason = ignored.map { JSONText.string($0.rawValue) } ?? "null"
     return "{\"t_ms\":\(milliseconds),\"source\":\(JSONText.string(source.rawValue)),"
-      + "\"event\":\(JSONText.string(event.description)),\"before\":\(JSONText.string(before.description)),"
+      + "\"event\":\(JSONText.string(eventText)),\"before\":\(JSONText.string(before.description)),"
       + "\"after\":\(JSONText.string(after.description)),\"commands\":[\(commandList)],\"ignored\":\(reason)}"
   }
 }

@@ -1,12 +1,21 @@
 import PlayerEngine
+import PlayerState
 
 /// Collects the player's steps as timeline entries, stamped with virtual
-/// time and source, and holds the watchdog timeout the script set.
+/// time and source; holds the watchdog timeout the script set; and knows the
+/// media of every item a load named, so loads print as `A#1` even after
+/// their entry left the queue.
 final class TimelineRecorder: Sendable {
   private struct State {
     var entries: [TimelineEntry] = []
     var injectedNext = false
     var watchdogTimeout: Duration? = ScenarioRunner.defaultWatchdog
+    /// The media of every item a `load` or `preload` named, and of every phantom item.
+    var names: [ItemID: MediaID] = [:]
+    /// The phantom item of each media a script named in a load that is not live.
+    var phantoms: [MediaID: ItemID] = [:]
+    /// The next phantom item: counting down from 2³² − 1, far above any issued item.
+    var nextPhantom = UInt32.max
   }
 
   private let clock: VirtualClock
@@ -23,6 +32,32 @@ final class TimelineRecorder: Sendable {
   /// sends it while the player is idle, so it is the first step processed.
   func markInjected() { state.withLock { $0.injectedNext = true } }
 
+  /// The load a script's `A#N` means now: the current load or the preload if
+  /// one has token N and media A; otherwise a load of A's phantom item (an
+  /// item no entry has) with token N. The machine decides on the token first
+  /// (never issued, or not live, whatever the item), so a phantom changes no
+  /// decision except making `A#N` differ from a live load of other media
+  /// (`itemMismatch`), and it prints as `A#N`.
+  func resolve(_ name: LoadName, in playback: PlaybackState) -> Load {
+    for load in [playback.session?.load, playback.preload?.load] {
+      if let load, load.token.rawValue == name.token, playback.media(of: load.item) == name.media {
+        return load
+      }
+    }
+    return state.withLock { state in
+      let item: ItemID
+      if let phantom = state.phantoms[name.media] {
+        item = phantom
+      } else {
+        item = ItemID(state.nextPhantom)
+        state.nextPhantom -= 1
+        state.phantoms[name.media] = item
+        state.names[item] = name.media
+      }
+      return Load(item: item, token: LoadToken(name.token))
+    }
+  }
+
   func record(_ step: PlayerStep) {
     let milliseconds = clock.milliseconds
     state.withLock { state in
@@ -37,11 +72,21 @@ final class TimelineRecorder: Sendable {
         case .timer: source = .timer
         }
       }
+      for command in step.transition.commands {
+        switch command {
+        case .load(let request), .preload(let request):
+          if state.names[request.load.item] == nil {
+            state.names[request.load.item] = request.media
+          }
+        default: break
+        }
+      }
+      let names = state.names
       state.entries.append(
         TimelineEntry(
           milliseconds: milliseconds, source: source, event: step.event, before: step.before,
           after: step.after, commands: Array(step.transition.commands),
-          ignored: step.transition.ignored))
+          ignored: step.transition.ignored, naming: { names[$0] }))
     }
   }
 

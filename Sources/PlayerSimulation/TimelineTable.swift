@@ -41,12 +41,17 @@ public struct TimelineTable: Sendable {
       var text =
         paint(time, "2") + "  "
         + paint(pad(entry.source.rawValue, Self.widths.source), sourceColor(entry.source))
-        + pad(terminalSafe(entry.event.description), Self.widths.event)
+        + pad(terminalSafe(entry.eventText), Self.widths.event)
       if let ignored = entry.ignored {
-        let label = entry.event.source == .user ? "no effect" : "IGNORED: \(ignored)"
+        let label =
+          switch (entry.event.source, ignored) {
+          case (.user, .noEffect): "no effect"
+          case (.user, _): "REFUSED: \(ignored)"
+          default: "IGNORED: \(ignored)"
+          }
         text += paint(pad(states, Self.widths.states), "2") + paint(label, "33")
       } else {
-        let commands = terminalSafe(entry.commands.map(\.description).joined(separator: " "))
+        let commands = terminalSafe(entry.commandTexts.joined(separator: " "))
         text += pad(states, Self.widths.states) + paint(commands.isEmpty ? "—" : commands, "32")
       }
       return trimmedRight(text)

@@ -1,10 +1,38 @@
+/// What an engine needs to open a load: the load, its media and where to start.
+public struct LoadRequest: Hashable, Sendable, Codable, CustomStringConvertible {
+  /// The load, under which every report about it must be sent.
+  public let load: Load
+  /// The caller's media for the load's queue entry.
+  public let media: MediaID
+  /// Where to start, zero for the beginning.
+  public let start: MediaTime
+
+  /// Describes a load request.
+  public init(load: Load, media: MediaID, start: MediaTime = .zero) {
+    self.load = load
+    self.media = media
+    self.start = start
+  }
+
+  /// `A#2`, or `A#2, from 12000ms` when it starts past zero.
+  public var description: String {
+    let name = "\(media)#\(load.token)"
+    return start == .zero ? name : "\(name), from \(start)"
+  }
+}
+
 /// What the machine tells the engine to do. Commands are data: the reducer
 /// returns them, and only a driver executes them.
 public enum EngineCommand: Hashable, Sendable, Codable, CustomStringConvertible {
-  /// Start loading (buffering) this media under this token. Do not start playing.
-  case load(Load)
-  /// Start or continue playing.
-  case start(Load)
+  /// Start loading (buffering) this media under this load. Do not start playing.
+  case load(LoadRequest)
+  /// Load the next entry ahead, under its own token, while the current one
+  /// plays; start it only when told (`start`). Sent only to engines that can preload.
+  case preload(LoadRequest)
+  /// Start or continue playing, at this rate.
+  case start(Load, rate: PlaybackRate = .normal)
+  /// Change the rate of a load that is playing.
+  case setRate(Load, PlaybackRate)
   /// Pause playback.
   case pause(Load)
   /// Move to a position; report `seekCompleted` with this seek id when done.
@@ -15,89 +43,191 @@ public enum EngineCommand: Hashable, Sendable, Codable, CustomStringConvertible 
   /// The load the command is about.
   public var load: Load {
     switch self {
-    case .load(let load), .start(let load), .pause(let load), .seek(let load, _, _),
+    case .load(let request), .preload(let request): request.load
+    case .start(let load, _), .setRate(let load, _), .pause(let load), .seek(let load, _, _),
       .stop(let load):
       load
     }
   }
 
-  /// The compact form: `load(A#2)`, `start(A#2)`, `seek(A#2, 2000ms, seek#1)`.
-  public var description: String {
+  /// The compact form without names.
+  public var description: String { description(naming: { _ in nil }) }
+
+  /// The compact form: `load(A#2)`, `load(A#2, from 12000ms)`, `preload(B#3)`,
+  /// `start(A#2)`, `start(A#2, 1.5x)`, `seek(A#2, 2000ms, seek#1)`.
+  /// - Parameter name: the media of an item, if known (load and preload carry theirs).
+  public func description(naming name: (ItemID) -> MediaID?) -> String {
     switch self {
-    case .load(let load): "load(\(load))"
-    case .start(let load): "start(\(load))"
-    case .pause(let load): "pause(\(load))"
-    case .seek(let load, let time, let seek): "seek(\(load), \(time), \(seek))"
-    case .stop(let load): "stop(\(load))"
+    case .load(let request): return "load(\(request))"
+    case .preload(let request): return "preload(\(request))"
+    case .start(let load, let rate):
+      let load = load.description(naming: name)
+      return rate == .normal ? "start(\(load))" : "start(\(load), \(rate))"
+    case .setRate(let load, let rate): return "rate(\(load.description(naming: name)), \(rate))"
+    case .pause(let load): return "pause(\(load.description(naming: name)))"
+    case .seek(let load, let time, let seek):
+      return "seek(\(load.description(naming: name)), \(time), \(seek))"
+    case .stop(let load): return "stop(\(load.description(naming: name)))"
     }
   }
 }
 
-/// The engine commands of one transition: at most two, stored inline.
+/// The engine commands of one transition: at most four, stored inline.
 ///
-/// A transition never implies more than two commands (switching media is
-/// `stop` then `load`; replaying from the end is `seek` then `start`), so the
-/// list lives in the transition value and reducing an event allocates nothing.
-/// Returning an `Array` instead measured about 3x slower here.
+/// A transition implies few commands (switching entries is `stop` then `load`;
+/// replaying from the end is `seek` then `start`; advancing gaplessly is
+/// `stop`, `start` of the preloaded entry and `preload` of the one after; a
+/// new queue stops the current load and the preload), and opens at most one
+/// load (`load` or `preload`). So the list lives in the transition value as
+/// four plain 24-byte slots plus the one media name, and reducing an event
+/// allocates nothing and copies no string unless it opens a load. Returning
+/// an `Array` instead measured about 3x slower here; storing four optional
+/// `EngineCommand`s cost ~60 instructions per event in copies and destroys.
 public struct CommandList: RandomAccessCollection, Hashable, Sendable, Codable,
   CustomStringConvertible
 {
-  private var first: EngineCommand?
-  private var second: EngineCommand?
-  // Stored, not derived from the optionals: testing `first == nil` copies and
-  // destroys the command, which measured ~110 instructions per `endIndex`.
+  /// One command without its media: plain data, so the list copies as bytes.
+  private struct Slot {
+    var kind: CommandKind
+    var load: Load
+    /// A load's start or a seek's target.
+    var time: MediaTime
+    /// A seek's id or a rate's thousandths.
+    var number: UInt32
+
+    static var empty: Slot { Slot(kind: .stop, load: Load(0, 0), time: .zero, number: 0) }
+  }
+
+  private var slots = (Slot.empty, Slot.empty, Slot.empty, Slot.empty)
+  /// The media of the list's one `load` or `preload`.
+  private var media: MediaID?
   private var stored: UInt8 = 0
 
   /// No commands.
   public init() {}
 
   /// The given commands, in order.
-  /// - Precondition: at most two commands.
+  /// - Precondition: at most four commands, at most one of them a `load` or `preload`.
   public init(_ commands: EngineCommand...) {
-    precondition(commands.count <= 2, "a transition carries at most two commands")
+    precondition(commands.count <= Self.capacity, "a transition carries at most four commands")
     for command in commands { append(command) }
   }
 
+  /// Empties the list; its slots are reused.
+  public mutating func removeAll() {
+    stored = 0
+    // Tested first: assigning nil to an empty optional string still calls
+    // the runtime's release (~15 instructions per event on the hot path).
+    if media != nil { media = nil }
+  }
+
+  /// The most commands one transition carries.
+  public static let capacity = 4
+
   /// Adds a command at the end.
-  /// - Precondition: the list holds fewer than two commands. The reducer is
-  ///   the only caller that must uphold this, and no transition needs three.
+  /// - Precondition: the list holds fewer than four commands, and a `load` or
+  ///   `preload` is the list's first. The reducer is the only caller that must
+  ///   uphold this; no transition needs more than three commands or opens two
+  ///   loads (docs/machine.md), and the fuzz harness checks it.
+  @inline(__always)
   public mutating func append(_ command: EngineCommand) {
-    if stored == 0 {
-      first = command
-      stored = 1
-    } else if stored == 1 {
-      second = command
-      stored = 2
-    } else {
-      preconditionFailure("a transition carries at most two commands; got a third: \(command)")
+    var slot = Slot.empty
+    switch command {
+    case .load(let request), .preload(let request):
+      precondition(media == nil, "a transition opens at most one load; got a second: \(command)")
+      slot = Slot(kind: command.kind, load: request.load, time: request.start, number: 0)
+      media = request.media
+    case .start(let load, let rate), .setRate(let load, let rate):
+      slot = Slot(
+        kind: command.kind, load: load, time: .zero, number: UInt32(bitPattern: rate.thousandths))
+    case .pause(let load), .stop(let load):
+      slot = Slot(kind: command.kind, load: load, time: .zero, number: 0)
+    case .seek(let load, let time, let seek):
+      slot = Slot(kind: .seek, load: load, time: time, number: seek.rawValue)
     }
+    switch stored {
+    case 0: slots.0 = slot
+    case 1: slots.1 = slot
+    case 2: slots.2 = slot
+    case 3: slots.3 = slot
+    default:
+      preconditionFailure("a transition carries at most four commands; got a fifth: \(command)")
+    }
+    stored += 1
+  }
+
+  /// Adds a `load` (or a `preload`, when `preload`) without building the
+  /// `EngineCommand` first: the reducer's path, which retains the media name
+  /// once instead of three times (request, command, list).
+  /// - Precondition: as ``append(_:)``.
+  mutating func appendOpening(
+    _ load: Load, media name: MediaID, start: MediaTime, preload: Bool = false
+  ) {
+    precondition(media == nil && stored < 4, "a transition opens at most one load")
+    let slot = Slot(kind: preload ? .preload : .load, load: load, time: start, number: 0)
+    switch stored {
+    case 0: slots.0 = slot
+    case 1: slots.1 = slot
+    case 2: slots.2 = slot
+    default: slots.3 = slot
+    }
+    media = name
+    stored += 1
   }
 
   /// 0.
   public var startIndex: Int { 0 }
 
-  /// The number of commands: 0, 1 or 2.
+  /// The number of commands: 0 to 4.
   public var endIndex: Int { Int(stored) }
 
   /// The command at `position`.
   public subscript(position: Int) -> EngineCommand {
-    switch position {
-    case 0: if let first { return first }
-    case 1: if let second { return second }
-    default: break
+    precondition(position >= 0 && position < endIndex, "command index \(position) out of range")
+    let slot =
+      switch position {
+      case 0: slots.0
+      case 1: slots.1
+      case 2: slots.2
+      default: slots.3
+      }
+    let rate = PlaybackRate(thousandths: Int32(bitPattern: slot.number))
+    switch slot.kind {
+    case .load, .preload:
+      let request = LoadRequest(load: slot.load, media: media ?? "", start: slot.time)
+      return slot.kind == .load ? .load(request) : .preload(request)
+    case .start: return .start(slot.load, rate: rate)
+    case .rate: return .setRate(slot.load, rate)
+    case .pause: return .pause(slot.load)
+    case .seek: return .seek(slot.load, to: slot.time, SeekID(slot.number))
+    case .stop: return .stop(slot.load)
     }
-    preconditionFailure("command index \(position) out of range 0..<\(endIndex)")
   }
 
-  /// Decodes a JSON array of at most two commands.
-  /// - Throws: `DecodingError.dataCorrupted` for more than two.
+  /// Whether both lists hold the same commands in the same order.
+  public static func == (lhs: CommandList, rhs: CommandList) -> Bool {
+    lhs.elementsEqual(rhs)
+  }
+
+  /// Hashes the commands in order.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(count)
+    for command in self { hasher.combine(command) }
+  }
+
+  /// Decodes a JSON array of at most four commands, at most one a `load` or `preload`.
+  /// - Throws: `DecodingError.dataCorrupted` for more than four, or two loads.
   public init(from decoder: any Decoder) throws {
     var container = try decoder.unkeyedContainer()
     while !container.isAtEnd {
       let command = try container.decode(EngineCommand.self)
-      guard count < 2 else {
+      guard count < Self.capacity else {
         throw DecodingError.dataCorruptedError(
-          in: container, debugDescription: "a transition carries at most two commands")
+          in: container, debugDescription: "a transition carries at most four commands")
+      }
+      if command.kind == .load || command.kind == .preload, media != nil {
+        throw DecodingError.dataCorruptedError(
+          in: container, debugDescription: "a transition opens at most one load")
       }
       append(command)
     }
@@ -110,7 +240,10 @@ public struct CommandList: RandomAccessCollection, Hashable, Sendable, Codable,
   }
 
   /// The commands separated by spaces, or `none`.
-  public var description: String {
-    isEmpty ? "none" : map(\.description).joined(separator: " ")
+  public var description: String { description(naming: { _ in nil }) }
+
+  /// The commands separated by spaces, or `none`, naming items where `name` knows them.
+  public func description(naming name: (ItemID) -> MediaID?) -> String {
+    isEmpty ? "none" : map { $0.description(naming: name) }.joined(separator: " ")
   }
 }

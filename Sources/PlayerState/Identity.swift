@@ -62,33 +62,72 @@ public struct LoadToken: Hashable, Comparable, Sendable, Codable, CustomStringCo
   public var description: String { String(rawValue) }
 }
 
-/// The identity of one load: what was loaded and the token the machine issued for it.
+/// A number the state machine issues for each queue entry: 1, 2, 3, … per player, never reused.
 ///
-/// Printed as `A#2`. Every engine report carries one, and a report whose load is
-/// not the current one changes nothing.
+/// The same media twice in a queue are two entries with two item ids, and a
+/// media removed and added again is a new entry.
+public struct ItemID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+  /// The issued number; 0 is never issued.
+  public let rawValue: UInt32
+
+  /// Wraps an issued number.
+  public init(_ rawValue: UInt32) { self.rawValue = rawValue }
+
+  /// Orders items by issue order.
+  public static func < (lhs: ItemID, rhs: ItemID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+  /// Decodes the number from a single integer.
+  public init(from decoder: any Decoder) throws {
+    rawValue = try decoder.singleValueContainer().decode(UInt32.self)
+  }
+
+  /// Encodes the number as a single integer.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(rawValue)
+  }
+
+  /// The compact form, as in `item3`.
+  public var description: String { "item\(rawValue)" }
+}
+
+/// The identity of one load: the queue entry it plays and the token the machine issued for it.
+///
+/// Eight bytes, trivially copyable: this is what travels on every engine
+/// report, timer and most commands, so reducing a report copies no string.
+/// The media name lives in the queue entry and travels only on `load` and
+/// `preload`. Printed as `item3#2` on its own, or `A#2` where the name is known
+/// (``description(naming:)``).
 public struct Load: Hashable, Sendable, Codable, CustomStringConvertible {
-  /// The caller's media id.
-  public let media: MediaID
+  /// The queue entry being loaded.
+  public let item: ItemID
   /// The token the machine issued for this load.
   public let token: LoadToken
 
   /// Names a load.
   /// - Parameters:
-  ///   - media: the caller's media id.
+  ///   - item: the queue entry's item id.
   ///   - token: the issued token.
-  public init(_ media: MediaID, _ token: UInt32) {
-    self.media = media
-    self.token = LoadToken(token)
-  }
-
-  /// Names a load.
-  public init(media: MediaID, token: LoadToken) {
-    self.media = media
+  public init(item: ItemID, token: LoadToken) {
+    self.item = item
     self.token = token
   }
 
-  /// The compact form, `media#token`, as in `A#2`.
-  public var description: String { "\(media)#\(token)" }
+  /// Names a load by raw numbers, as in `Load(1, 2)` for `item1#2`.
+  public init(_ item: UInt32, _ token: UInt32) {
+    self.item = ItemID(item)
+    self.token = LoadToken(token)
+  }
+
+  /// The compact form without names, `item3#2`.
+  public var description: String { description(naming: { _ in nil }) }
+
+  /// The compact form, `A#2` when `name` knows the item, `item3#2` otherwise.
+  /// - Parameter name: the media of an item, if known (see ``PlaybackState/media(of:)``).
+  public func description(naming name: (ItemID) -> MediaID?) -> String {
+    if let media = name(item) { return "\(media)#\(token)" }
+    return "\(item)#\(token)"
+  }
 }
 
 /// A number the state machine issues for each seek of a load: 1, 2, 3, …
@@ -147,6 +186,49 @@ public struct WatchdogID: Hashable, Comparable, Sendable, Codable, CustomStringC
 
   /// The compact form, as in `watchdog#1`.
   public var description: String { "watchdog#\(rawValue)" }
+}
+
+/// A playback rate in thousandths: 1000 is normal speed, 1500 is 1.5x.
+///
+/// Integral so that rates compare exactly and print as written (`1.5x`).
+public struct PlaybackRate: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+  /// The rate in thousandths of normal speed; positive in every rate the machine accepts.
+  public let thousandths: Int32
+
+  /// A rate in thousandths of normal speed.
+  public init(thousandths: Int32) { self.thousandths = thousandths }
+
+  /// Normal speed, 1x.
+  public static let normal = PlaybackRate(thousandths: 1000)
+
+  /// The rate as a multiplier, such as 1.5.
+  public var multiplier: Double { Double(thousandths) / 1000 }
+
+  /// Orders rates.
+  public static func < (lhs: PlaybackRate, rhs: PlaybackRate) -> Bool {
+    lhs.thousandths < rhs.thousandths
+  }
+
+  /// Decodes the rate from a single integer (thousandths).
+  public init(from decoder: any Decoder) throws {
+    thousandths = try decoder.singleValueContainer().decode(Int32.self)
+  }
+
+  /// Encodes the rate as a single integer (thousandths).
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(thousandths)
+  }
+
+  /// The compact form, as in `1.5x` or `0.75x`.
+  public var description: String {
+    let whole = thousandths / 1000
+    var fraction = String(abs(thousandths % 1000))
+    while fraction.count < 3 { fraction = "0" + fraction }
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    let sign = thousandths < 0 && whole == 0 ? "-" : ""
+    return fraction.isEmpty ? "\(whole)x" : "\(sign)\(whole).\(fraction)x"
+  }
 }
 
 /// A position in the media, in whole milliseconds.

@@ -28,38 +28,86 @@ public enum FailureReason: Hashable, Sendable, Codable, CustomStringConvertible 
 
 /// Something the user asked for. Intents are commands from the user, and the
 /// machine always honours the newest one.
+///
+/// Positions are 0-based indices in play order (the shuffled order while
+/// shuffled); an intent naming a position outside the queue is ignored with
+/// ``IgnoreReason/invalidPosition``.
 public enum UserIntent: Hashable, Sendable, Codable, CustomStringConvertible {
-  /// Play this media: load it if it is not the current media, otherwise resume it.
-  case play(MediaID)
+  /// Play this media from a position: a queue of that one media. While it is
+  /// already the only entry and not failed, it resumes instead.
+  case play(MediaID, from: MediaTime = .zero)
+  /// Replace the queue, make the entry at `start` current and load it from `from`;
+  /// `playWhenReady` false stays paused once it is ready. An empty list clears.
+  case replaceQueue([MediaID], start: Int = 0, from: MediaTime = .zero, playWhenReady: Bool = true)
+  /// Add entries at the end of the queue.
+  case append([MediaID])
+  /// Insert entries so that the first ends at `position`.
+  case insert([MediaID], at: Int)
+  /// Remove the entry at a position.
+  case remove(at: Int)
+  /// Move the entry at `source` so that it ends at `destination`.
+  case move(from: Int, to: Int)
+  /// Make the entry at a position current, from a position in it.
+  case jump(to: Int, from: MediaTime = .zero)
+  /// Go to the next entry.
+  case next
+  /// Go to the previous entry, or restart the current one when past the threshold.
+  case previous
+  /// Set what happens at the end of an entry.
+  case setRepeat(RepeatMode)
+  /// Shuffle with a seed (the current entry first), or restore the list order with nil.
+  case setShuffle(seed: UInt64?)
+  /// Set the playback rate, kept across entries.
+  case setRate(PlaybackRate)
+  /// Empty the queue and stop: idle.
+  case clear
   /// Pause, or stay paused once buffering finishes.
   case pause
-  /// Resume playing the current media; from `ended`, replay it from the start.
+  /// Resume playing the current entry; from `ended`, replay it from the start;
+  /// while idle with a queue, load the current entry.
   case resume
-  /// Stop and unload the current media.
+  /// Stop and unload the current load; the queue stays.
   case stop
-  /// Move the current media to a position.
+  /// Move the current load to a position.
   case seek(to: MediaTime)
-  /// Load the failed media again, with a new load token.
+  /// Load the failed entry again, with a new load token, at the last known position.
   case retry
 
-  /// The compact form: `play(A)`, `pause`, `seek(2000ms)`.
+  /// The compact form: `play(A)`, `queue(A B, start 2)`, `pause`, `seek(2000ms)`.
   public var description: String {
+    func from(_ time: MediaTime) -> String { time == .zero ? "" : ", from \(time)" }
+    func list(_ media: [MediaID]) -> String { media.map(\.description).joined(separator: " ") }
     switch self {
-    case .play(let media): "play(\(media))"
-    case .pause: "pause"
-    case .resume: "resume"
-    case .stop: "stop"
-    case .seek(let time): "seek(\(time))"
-    case .retry: "retry"
+    case .play(let media, let time): return "play(\(media)\(from(time)))"
+    case .replaceQueue(let media, let start, let time, let play):
+      return "queue(\(list(media))\(start == 0 ? "" : ", start \(start + 1)")\(from(time))"
+        + "\(play ? "" : ", paused"))"
+    case .append(let media): return "append(\(list(media)))"
+    case .insert(let media, let position): return "insert(\(list(media)), at \(position + 1))"
+    case .remove(let position): return "remove(\(position + 1))"
+    case .move(let source, let destination): return "move(\(source + 1), to \(destination + 1))"
+    case .jump(let position, let time): return "jump(\(position + 1)\(from(time)))"
+    case .next: return "next"
+    case .previous: return "previous"
+    case .setRepeat(let mode): return "repeat(\(mode.rawValue))"
+    case .setShuffle(let seed): return seed.map { "shuffle(seed \($0))" } ?? "shuffle(off)"
+    case .setRate(let rate): return "rate(\(rate))"
+    case .clear: return "clear"
+    case .pause: return "pause"
+    case .resume: return "resume"
+    case .stop: return "stop"
+    case .seek(let time): return "seek(\(time))"
+    case .retry: return "retry"
     }
   }
 }
 
 /// Something the engine says has happened to one load. A report is a fact about
-/// the past, never a command: it counts only if its load is the current one.
+/// the past, never a command: it counts only if its load is the current one (or,
+/// for `ready` and `failed`, the preloading one).
 public enum EngineReport: Hashable, Sendable, Codable, CustomStringConvertible {
-  /// The load finished its first buffering and can play.
-  case ready(Load)
+  /// The load finished its first buffering and can play; with its duration if known.
+  case ready(Load, duration: MediaTime? = nil)
   /// Playback stopped to rebuffer.
   case stalled(Load)
   /// Rebuffering finished.
@@ -70,25 +118,35 @@ public enum EngineReport: Hashable, Sendable, Codable, CustomStringConvertible {
   case reachedEnd(Load)
   /// The load failed.
   case failed(Load, FailureReason)
+  /// Where playback is now. Updates the last known position; never a command.
+  case position(Load, MediaTime)
 
   /// The load the report is about.
   public var load: Load {
     switch self {
-    case .ready(let load), .stalled(let load), .resumed(let load), .seekCompleted(let load, _),
-      .reachedEnd(let load), .failed(let load, _):
+    case .ready(let load, _), .stalled(let load), .resumed(let load), .seekCompleted(let load, _),
+      .reachedEnd(let load), .failed(let load, _), .position(let load, _):
       load
     }
   }
 
-  /// The compact form: `ready(A#1)`, `seeked(A#1, seek#2)`, `failed(A#1, network)`.
-  public var description: String {
+  /// The compact form without names: `ready(item1#1)`.
+  public var description: String { description(naming: { _ in nil }) }
+
+  /// The compact form: `ready(A#1)`, `seeked(A#1, seek#2)`, `failed(A#1, network)`,
+  /// `position(A#1, 12000ms)`.
+  /// - Parameter name: the media of an item, if known.
+  public func description(naming name: (ItemID) -> MediaID?) -> String {
+    let load = load.description(naming: name)
     switch self {
-    case .ready(let load): "ready(\(load))"
-    case .stalled(let load): "stalled(\(load))"
-    case .resumed(let load): "resumed(\(load))"
-    case .seekCompleted(let load, let seek): "seeked(\(load), \(seek))"
-    case .reachedEnd(let load): "ended(\(load))"
-    case .failed(let load, let reason): "failed(\(load), \(reason))"
+    case .ready(_, let duration):
+      return duration.map { "ready(\(load), duration \($0))" } ?? "ready(\(load))"
+    case .stalled: return "stalled(\(load))"
+    case .resumed: return "resumed(\(load))"
+    case .seekCompleted(_, let seek): return "seeked(\(load), \(seek))"
+    case .reachedEnd: return "ended(\(load))"
+    case .failed(_, let reason): return "failed(\(load), \(reason))"
+    case .position(_, let time): return "position(\(load), \(time))"
     }
   }
 }
@@ -122,31 +180,49 @@ public enum PlaybackEvent: Hashable, Sendable, Codable, CustomStringConvertible 
     }
   }
 
+  /// The compact form without names.
+  public var description: String { description(naming: { _ in nil }) }
+
   /// The compact form of the intent or report; `timeout(A#1, watchdog#2)` for a watchdog.
-  public var description: String {
+  /// - Parameter name: the media of an item, if known.
+  public func description(naming name: (ItemID) -> MediaID?) -> String {
     switch self {
     case .user(let intent): intent.description
-    case .engine(let report): report.description
-    case .watchdogExpired(let load, let id): "timeout(\(load), \(id))"
+    case .engine(let report): report.description(naming: name)
+    case .watchdogExpired(let load, let id): "timeout(\(load.description(naming: name)), \(id))"
     }
   }
 }
 
 extension PlaybackEvent {
   /// Play this media.
-  public static func play(_ media: MediaID) -> PlaybackEvent { .user(.play(media)) }
+  public static func play(_ media: MediaID, from time: MediaTime = .zero) -> PlaybackEvent {
+    .user(.play(media, from: time))
+  }
+  /// Replace the queue.
+  public static func queue(
+    _ media: [MediaID], start: Int = 0, from time: MediaTime = .zero, playWhenReady: Bool = true
+  ) -> PlaybackEvent {
+    .user(.replaceQueue(media, start: start, from: time, playWhenReady: playWhenReady))
+  }
   /// Pause.
   public static let pause = PlaybackEvent.user(.pause)
   /// Resume.
   public static let resume = PlaybackEvent.user(.resume)
   /// Stop.
   public static let stop = PlaybackEvent.user(.stop)
+  /// Next entry.
+  public static let next = PlaybackEvent.user(.next)
+  /// Previous entry.
+  public static let previous = PlaybackEvent.user(.previous)
   /// Seek to a position.
   public static func seek(to time: MediaTime) -> PlaybackEvent { .user(.seek(to: time)) }
   /// Retry a failed load.
   public static let retry = PlaybackEvent.user(.retry)
   /// The engine reports the load ready.
-  public static func ready(_ load: Load) -> PlaybackEvent { .engine(.ready(load)) }
+  public static func ready(_ load: Load, duration: MediaTime? = nil) -> PlaybackEvent {
+    .engine(.ready(load, duration: duration))
+  }
   /// The engine reports a stall.
   public static func stalled(_ load: Load) -> PlaybackEvent { .engine(.stalled(load)) }
   /// The engine reports the stall over.
@@ -160,5 +236,9 @@ extension PlaybackEvent {
   /// The engine reports a failure.
   public static func failed(_ load: Load, _ reason: FailureReason) -> PlaybackEvent {
     .engine(.failed(load, reason))
+  }
+  /// The engine reports its position.
+  public static func position(_ load: Load, _ time: MediaTime) -> PlaybackEvent {
+    .engine(.position(load, time))
   }
 }

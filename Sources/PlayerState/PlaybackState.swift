@@ -1,7 +1,7 @@
 /// How far the engine has got with the current load, as reported by the engine.
 ///
 /// This is the engine's side of the state. The user's side is
-/// ``Session/playWhenReady``; whether media is playing is derived from both.
+/// ``PlaybackState/playWhenReady``; whether media is playing is derived from both.
 public enum EngineStage: Hashable, Sendable, Codable {
   /// First buffering after `load`; not yet ready.
   case buffering
@@ -17,37 +17,88 @@ public enum EngineStage: Hashable, Sendable, Codable {
 
 /// Everything the machine knows about the current load.
 public struct Session: Hashable, Sendable, Codable {
-  /// The current load: media and issued token.
+  /// The current load: its queue entry and issued token.
   public var load: Load
   /// How far the engine has got.
   public var stage: EngineStage
-  /// The user's intent: play when ready (true) or stay paused (false).
-  public var playWhenReady: Bool
   /// The newest seek issued for this load (0 when none was).
   public var lastSeek: SeekID
   /// Whether ``lastSeek`` is still waiting for its completion report.
   public var seekPending: Bool
   /// The newest watchdog armed for this load (0 when none was).
   public var lastWatchdog: WatchdogID
+  /// The last known position: where the load started, the newest seek's
+  /// target, or the newest position report. A reload resumes here.
+  public var position: MediaTime
+  /// The duration, if the engine reported one with `ready`.
+  public var duration: MediaTime?
 
-  /// Describes a session. The reducer is total, so any combination is allowed,
-  /// but only the reducer's own results are reachable.
+  /// Describes a session. The reducer is total, so any combination is
+  /// accepted here, but only the reducer's own results are reachable
+  /// (see ``PlaybackState/invariantViolation``).
   public init(
-    load: Load, stage: EngineStage, playWhenReady: Bool, lastSeek: SeekID = SeekID(0),
-    seekPending: Bool = false, lastWatchdog: WatchdogID = WatchdogID(0)
+    load: Load, stage: EngineStage, lastSeek: SeekID = SeekID(0), seekPending: Bool = false,
+    lastWatchdog: WatchdogID = WatchdogID(0), position: MediaTime = .zero,
+    duration: MediaTime? = nil
   ) {
     self.load = load
     self.stage = stage
-    self.playWhenReady = playWhenReady
     self.lastSeek = lastSeek
     self.seekPending = seekPending
     self.lastWatchdog = lastWatchdog
+    self.position = position
+    self.duration = duration
+  }
+}
+
+/// How far the engine has got with a preload.
+public enum PreloadStage: Hashable, Sendable, Codable {
+  /// Buffering the next entry.
+  case buffering
+  /// Ready to start the moment the current entry ends.
+  case ready
+  /// The preload failed and was stopped; the entry gets a plain load when its turn comes.
+  case failed(FailureReason)
+}
+
+/// The next entry, loaded ahead under its own token while the current one plays (gapless).
+public struct Preload: Hashable, Sendable, Codable {
+  /// The preloading load.
+  public var load: Load
+  /// How far it has got.
+  public var stage: PreloadStage
+  /// The duration, if the engine reported one with its `ready`.
+  public var duration: MediaTime?
+
+  /// Describes a preload.
+  public init(load: Load, stage: PreloadStage, duration: MediaTime? = nil) {
+    self.load = load
+    self.stage = stage
+    self.duration = duration
+  }
+}
+
+/// Settings of one player that the reducer reads: data, so the reducer stays pure.
+public struct PlayerConfiguration: Hashable, Sendable, Codable {
+  /// Whether the engine can preload the next entry (``EngineCommand/preload(_:)``).
+  public var canPreload: Bool
+  /// `previous` restarts the current entry instead of going back when the
+  /// position is past this (3 s, as ExoPlayer).
+  public var previousThreshold: MediaTime
+
+  /// A configuration.
+  /// - Parameters:
+  ///   - canPreload: whether the engine can preload; false gives plain sequential loads.
+  ///   - previousThreshold: how far into an entry `previous` restarts it.
+  public init(canPreload: Bool = false, previousThreshold: MediaTime = .seconds(3)) {
+    self.canPreload = canPreload
+    self.previousThreshold = previousThreshold
   }
 }
 
 /// The named states a player is in, derived from the engine's stage and the user's intent.
 public enum StateKind: String, Hashable, Sendable, Codable, CaseIterable {
-  /// Nothing loaded.
+  /// Nothing loaded (the queue may still hold entries: `resume` loads the current one).
   case idle
   /// First buffering of a load.
   case buffering
@@ -57,17 +108,17 @@ public enum StateKind: String, Hashable, Sendable, Codable, CaseIterable {
   case paused
   /// Rebuffering after having been ready.
   case stalled
-  /// At the end of the media.
+  /// At the end of the queue.
   case ended
   /// The load failed.
   case failed
 }
 
-/// The whole state of one player: the current session, if any, and the
-/// counter that issues load tokens.
+/// The whole state of one player: the queue, the current load, the preload,
+/// the user's intent, and the counters that issue ids.
 ///
 /// A value: equatable, hashable, sendable and codable. Reduce it with
-/// ``transition(on:)`` or ``reduce(_:_:)``.
+/// ``handle(_:)`` (in place) or ``transition(on:)``.
 ///
 /// ```swift
 /// var state = PlaybackState()
@@ -76,25 +127,51 @@ public enum StateKind: String, Hashable, Sendable, Codable, CaseIterable {
 /// print(step.commands)   // load(A#1)
 /// ```
 public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
+  /// The queue: entries in play order, the current position, repeat and shuffle.
+  public var queue: PlayQueue
   /// The current load, or nil when idle.
   public var session: Session?
-  /// The newest load token issued (0 before the first load). Kept across
-  /// `stop`, so every load of a player gets a token never used before.
+  /// The next entry's load, preloading while the current one plays, if any.
+  public var preload: Preload?
+  /// The user's intent: play when ready (true) or stay paused (false). Kept across entries.
+  public var playWhenReady: Bool
+  /// The rate the user asked for; kept across entries and sent with every `start`.
+  public var rate: PlaybackRate
+  /// The settings the reducer reads.
+  public var configuration: PlayerConfiguration
+  /// The newest load token issued (0 before the first load); never reset.
   public var issuedLoads: UInt32
+  /// The newest item id issued (0 before the first entry); never reset.
+  public var issuedItems: UInt32
 
   /// The idle state of a new player.
-  public init() {
+  /// - Parameter configuration: the settings the reducer reads.
+  public init(configuration: PlayerConfiguration = PlayerConfiguration()) {
+    queue = PlayQueue()
     session = nil
+    preload = nil
+    playWhenReady = true
+    rate = .normal
+    self.configuration = configuration
     issuedLoads = 0
+    issuedItems = 0
   }
 
-  /// A state with the given session and counter.
-  /// - Parameters:
-  ///   - session: the current load, or nil for idle.
-  ///   - issuedLoads: the newest issued token; at least the session's token.
-  public init(session: Session?, issuedLoads: UInt32) {
+  /// A state with the given parts. Only the reducer's own results are
+  /// reachable; ``invariantViolation`` says whether these could be one.
+  public init(
+    queue: PlayQueue, session: Session?, preload: Preload? = nil, playWhenReady: Bool,
+    rate: PlaybackRate = .normal, configuration: PlayerConfiguration = PlayerConfiguration(),
+    issuedLoads: UInt32, issuedItems: UInt32
+  ) {
+    self.queue = queue
     self.session = session
+    self.preload = preload
+    self.playWhenReady = playWhenReady
+    self.rate = rate
+    self.configuration = configuration
     self.issuedLoads = issuedLoads
+    self.issuedItems = issuedItems
   }
 
   /// The named state.
@@ -102,7 +179,7 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     guard let session else { return .idle }
     switch session.stage {
     case .buffering: return .buffering
-    case .ready: return session.playWhenReady ? .playing : .paused
+    case .ready: return playWhenReady ? .playing : .paused
     case .stalled: return .stalled
     case .ended: return .ended
     case .failed: return .failed
@@ -112,94 +189,47 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
   /// Whether media is playing: the engine is ready and the user wants to play.
   public var isPlaying: Bool {
     guard let session else { return false }
-    return session.stage == .ready && session.playWhenReady
+    return session.stage == .ready && playWhenReady
   }
 
   /// The current load, if any.
   public var load: Load? { session?.load }
 
+  /// The media of a queue entry, if the entry is still in the queue.
+  /// - Complexity: O(n) in the queue's length; for printing, not for the hot path.
+  public func media(of item: ItemID) -> MediaID? {
+    if let entry = queue.currentEntry, entry.item == item { return entry.media }
+    return queue.entries.first { $0.item == item }?.media
+  }
+
   /// The compact form: `idle`, `buffering(A#2, autoplay)`, `playing(A#2)`,
-  /// `stalled(A#2, paused)`, `failed(A#2, network)`; a pending seek adds `seek#N`.
+  /// `stalled(A#2, paused)`, `failed(A#2, network)`; a pending seek adds
+  /// `seek#N`, a preload `preloading B#3` or `preloaded B#3`.
   public var description: String {
     guard let session else { return "idle" }
-    var parts = [session.load.description]
+    let name = { (item: ItemID) in self.media(of: item) }
+    var parts = [session.load.description(naming: name)]
     switch session.stage {
     case .buffering:
-      parts.append(session.playWhenReady ? "autoplay" : "paused")
+      parts.append(playWhenReady ? "autoplay" : "paused")
     case .stalled:
-      if !session.playWhenReady { parts.append("paused") }
+      if !playWhenReady { parts.append("paused") }
     case .ended, .failed:
-      if session.playWhenReady { parts.append("autoplay") }
+      if playWhenReady { parts.append("autoplay") }
     case .ready:
       break
     }
     if case .failed(let reason) = session.stage { parts.insert(reason.description, at: 1) }
     if session.seekPending { parts.append(session.lastSeek.description) }
+    if let preload {
+      let word =
+        switch preload.stage {
+        case .buffering: "preloading"
+        case .ready: "preloaded"
+        case .failed: "preload failed"
+        }
+      parts.append("\(word) \(preload.load.description(naming: name))")
+    }
     return "\(kind.rawValue)(\(parts.joined(separator: ", ")))"
-  }
-}
-
-extension PlaybackState: Codable {
-  /// The version written by ``encode(to:)``; ``init(from:)`` rejects others.
-  public static let codingVersion = 1
-
-  private enum CodingKeys: String, CodingKey {
-    case version, session, issuedLoads
-  }
-
-  /// Decodes a state written by ``encode(to:)``.
-  /// - Throws: `DecodingError.dataCorrupted` for an unknown version, or a
-  ///   state the reducer cannot produce (``invariantViolation``).
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    let version = try container.decode(Int.self, forKey: .version)
-    guard version == Self.codingVersion else {
-      throw DecodingError.dataCorruptedError(
-        forKey: .version, in: container,
-        debugDescription:
-          "unsupported PlaybackState version \(version); expected \(Self.codingVersion)")
-    }
-    session = try container.decodeIfPresent(Session.self, forKey: .session)
-    issuedLoads = try container.decode(UInt32.self, forKey: .issuedLoads)
-    if let violation = invariantViolation {
-      throw DecodingError.dataCorruptedError(
-        forKey: .session, in: container, debugDescription: "unreachable state: \(violation)")
-    }
-  }
-
-  /// Encodes the state with a `version` field.
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(Self.codingVersion, forKey: .version)
-    try container.encodeIfPresent(session, forKey: .session)
-    try container.encode(issuedLoads, forKey: .issuedLoads)
-  }
-}
-
-extension PlaybackState {
-  /// The first rule that no state produced by the reducer can break, broken
-  /// by this one; nil for every reachable state.
-  ///
-  /// Written down once (docs/machine.md, "Invariants") and checked in two
-  /// places: the decoder refuses a state that breaks one, and the tests check
-  /// every state the reducer returns.
-  public var invariantViolation: String? {
-    guard let session else { return nil }
-    let token = session.load.token.rawValue
-    if token == 0 || token > issuedLoads {
-      return "session token \(token) was never issued (issuedLoads \(issuedLoads))"
-    }
-    if session.lastWatchdog.rawValue == 0 {
-      return "a session without a watchdog (one is armed with every load)"
-    }
-    if session.seekPending {
-      if session.lastSeek.rawValue == 0 { return "a seek is pending but none was issued" }
-      switch session.stage {
-      case .ended: return "a seek is pending in stage ended"
-      case .failed: return "a seek is pending in stage failed"
-      case .buffering, .ready, .stalled: break
-      }
-    }
-    return nil
   }
 }

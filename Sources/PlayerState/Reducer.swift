@@ -2,9 +2,10 @@ extension PlaybackState {
   /// The reducer in its plainest form: the state after `event`.
   ///
   /// Use ``transition(on:)`` when you also need the commands.
-  /// - Complexity: O(1), no allocation.
   public static func reduce(_ state: PlaybackState, _ event: PlaybackEvent) -> PlaybackState {
-    state.transition(on: event).next
+    var next = state
+    _ = next.handle(event)
+    return next
   }
 
   /// Reduces one event: the next state, the engine commands it implies, a
@@ -18,182 +19,528 @@ extension PlaybackState {
   /// var state = PlaybackState()
   /// state = state.transition(on: .play("A")).next           // buffering(A#1, autoplay)
   /// state = state.transition(on: .stop).next                // idle
-  /// let late = state.transition(on: .ready(Load("A", 1)))
-  /// // late.next == idle, late.commands is empty, late.ignored == .staleLoad
+  /// let late = state.transition(on: .ready(Load(1, 1)))
+  /// // late.next == state, late.commands is empty, late.ignored == .staleLoad
   /// ```
-  /// - Complexity: O(1), no allocation.
   public func transition(on event: PlaybackEvent) -> Transition {
-    switch event {
-    case .user(let intent): apply(intent)
-    case .engine(let report): apply(report)
-    case .watchdogExpired(let load, let id): expire(load, id)
-    }
+    var next = self
+    let effects = next.handle(event)
+    return Transition(next: next, effects: effects)
   }
 
+  /// Reduces one event in place and returns what it implies: the form the
+  /// driver and the benchmarks use, since it copies no state.
+  ///
+  /// An ignored event leaves the state unchanged.
+  /// - Complexity: O(1) and no allocation for engine reports and watchdogs;
+  ///   intents that edit the queue are O(n) in its length and may allocate.
+  public mutating func handle(_ event: PlaybackEvent) -> Effects {
+    var effects = Effects()
+    handle(event, into: &effects)
+    return effects
+  }
+
+  /// Reduces one event in place and writes what it implies into `effects`,
+  /// replacing what it held: the form for hot loops, which reuse one
+  /// `Effects` instead of building and copying a new one per event.
+  ///
+  /// ```swift
+  /// var effects = Effects()
+  /// for event in events {
+  ///   state.handle(event, into: &effects)
+  ///   for command in effects.commands { engine.execute(command) }
+  /// }
+  /// ```
+  /// - Complexity: as ``handle(_:)``.
+  public mutating func handle(_ event: PlaybackEvent, into effects: inout Effects) {
+    effects.commands.removeAll()
+    effects.watchdog = nil
+    let ignored: IgnoreReason?
+    switch event {
+    case .user(let intent): ignored = apply(intent, &effects)
+    case .engine(let report): ignored = apply(report, &effects)
+    case .watchdogExpired(let load, let id): ignored = expire(load, id, &effects)
+    }
+    effects.ignored = ignored
+  }
+}
+
+// The rules below mutate `self` and append to `effects`; each returns the
+// reason when it ignores the event, and must then have changed nothing.
+extension PlaybackState {
   // MARK: User intents
 
-  private func apply(_ intent: UserIntent) -> Transition {
-    guard var session else {
-      if case .play(let media) = intent { return startLoad(media, playWhenReady: true) }
-      return ignoring(.noEffect)
-    }
-    let load = session.load
-    var commands = CommandList()
+  private mutating func apply(_ intent: UserIntent, _ effects: inout Effects) -> IgnoreReason? {
     switch intent {
-    case .play(let media):
-      if media != load.media { return startLoad(media, playWhenReady: true) }
-      if case .failed = session.stage { return startLoad(media, playWhenReady: true) }
-      return apply(.resume)
+    case .play(let media, let time):
+      if time == .zero, queue.entries.count == 1, queue.entries[0].media == media,
+        let session, !session.stage.isFailed
+      {
+        return apply(.resume, &effects)
+      }
+      return replace(CollectionOfOne(media), start: 0, from: time, playWhenReady: true, &effects)
+
+    case .replaceQueue(let media, let start, let time, let play):
+      if media.isEmpty { return apply(.clear, &effects) }
+      guard media.indices.contains(start) else { return .invalidPosition }
+      return replace(media, start: start, from: time, playWhenReady: play, &effects)
+
+    case .append(let media):
+      return insert(media, at: queue.entries.count, &effects)
+
+    case .insert(let media, let position):
+      guard (0...queue.entries.count).contains(position) else { return .invalidPosition }
+      return insert(media, at: position, &effects)
+
+    case .remove(let position):
+      guard queue.entries.indices.contains(position) else { return .invalidPosition }
+      let removesCurrent = position == queue.current
+      let wasLoaded = session != nil
+      let reloads = removesCurrent && wasLoaded && position + 1 < queue.entries.count
+      if reloads, !preloadUsable(for: position + 1, from: .zero), !tokenAvailable {
+        return .idsExhausted
+      }
+      if removesCurrent {
+        stopCurrent(&effects)
+        if !(reloads && preloadUsable(for: position + 1, from: .zero)) { dropPreload(&effects) }
+      }
+      queue.remove(at: position)
+      // The entry that took its place plays, unless the removed one was the last.
+      if reloads { _ = enterCurrent(from: .zero, &effects) }
+
+    case .move(let source, let destination):
+      let indices = queue.entries.indices
+      guard indices.contains(source), indices.contains(destination) else {
+        return .invalidPosition
+      }
+      if source == destination { return .noEffect }
+      queue.move(from: source, to: destination)
+
+    case .jump(let position, let time):
+      guard queue.entries.indices.contains(position) else { return .invalidPosition }
+      if position == queue.current {
+        guard let session else { return .noEffect }
+        if !session.stage.isFailed { return apply(.seek(to: time), &effects) }
+      }
+      return go(to: position, from: time, &effects)
+
+    case .next:
+      guard let current = queue.current,
+        let target = queue.index(after: current, wrap: queue.repeatMode == .all),
+        target != current
+      else { return .noEffect }
+      return go(to: target, from: .zero, &effects)
+
+    case .previous:
+      guard let current = queue.current else { return .noEffect }
+      if let session, !session.stage.isFailed,
+        session.position > configuration.previousThreshold
+          || queue.index(before: current, wrap: queue.repeatMode == .all) == nil
+      {
+        return apply(.seek(to: .zero), &effects)
+      }
+      guard let target = queue.index(before: current, wrap: queue.repeatMode == .all) else {
+        // At the first entry and not loaded (idle) or failed: reload it from the start.
+        guard session != nil else { return .noEffect }
+        return go(to: current, from: .zero, &effects)
+      }
+      return go(to: target, from: .zero, &effects)
+
+    case .setRepeat(let mode):
+      guard mode != queue.repeatMode else { return .noEffect }
+      queue.repeatMode = mode
+
+    case .setShuffle(let seed):
+      if let seed {
+        queue.shuffle(seed: seed)
+      } else {
+        guard queue.shuffle != nil else { return .noEffect }
+        queue.unshuffle()
+      }
+
+    case .setRate(let newRate):
+      guard newRate.thousandths > 0 else { return .invalidArgument }
+      guard newRate != rate else { return .noEffect }
+      rate = newRate
+      // The engine was told to start only in these stages.
+      if let session, playWhenReady, session.stage == .ready || session.stage == .stalled {
+        effects.commands.append(.setRate(session.load, newRate))
+      }
+
+    case .clear:
+      guard !queue.entries.isEmpty || session != nil else { return .noEffect }
+      stopCurrent(&effects)
+      dropPreload(&effects)
+      // The repeat mode and the shuffle are settings, not contents: they stay.
+      queue.entries.removeAll(keepingCapacity: true)
+      queue.current = nil
+      if let seed = queue.shuffle?.seed { queue.shuffle = Shuffle(seed: seed, unshuffled: []) }
 
     case .pause:
-      guard session.playWhenReady else { return ignoring(.noEffect) }
-      session.playWhenReady = false
-      // The engine was told to start only in these stages.
-      if session.stage == .ready || session.stage == .stalled { commands.append(.pause(load)) }
+      guard let session, playWhenReady else { return .noEffect }
+      playWhenReady = false
+      if session.stage == .ready || session.stage == .stalled {
+        effects.commands.append(.pause(session.load))
+      }
 
     case .resume:
+      guard var session else {
+        guard queue.current != nil else { return .noEffect }
+        guard tokenAvailable else { return .idsExhausted }
+        playWhenReady = true
+        return enterCurrent(from: .zero, &effects)
+      }
       switch session.stage {
       case .ended:
-        guard let seek = session.lastSeek.successor else { return ignoring(.idsExhausted) }
+        guard let seek = session.lastSeek.successor else { return .idsExhausted }
         session.lastSeek = seek
         session.seekPending = true
         session.stage = .ready
-        commands.append(.seek(load, to: .zero, session.lastSeek))
-        commands.append(.start(load))
+        session.position = .zero
+        effects.commands.append(.seek(session.load, to: .zero, seek))
+        effects.commands.append(.start(session.load, rate: rate))
       case .buffering, .ready, .stalled, .failed:
-        guard !session.playWhenReady else { return ignoring(.noEffect) }
-        if session.stage == .ready || session.stage == .stalled { commands.append(.start(load)) }
+        guard !playWhenReady else { return .noEffect }
+        if session.stage == .ready || session.stage == .stalled {
+          effects.commands.append(.start(session.load, rate: rate))
+        }
       }
-      session.playWhenReady = true
+      playWhenReady = true
+      self.session = session
 
     case .stop:
-      if case .failed = session.stage {} else { commands.append(.stop(load)) }
-      return Transition(
-        next: PlaybackState(session: nil, issuedLoads: issuedLoads), commands: commands)
+      guard session != nil || preload != nil else { return .noEffect }
+      stopCurrent(&effects)
+      dropPreload(&effects)
 
     case .seek(let time):
-      if case .failed = session.stage { return ignoring(.noEffect) }
-      guard let seek = session.lastSeek.successor else { return ignoring(.idsExhausted) }
+      guard var session, !session.stage.isFailed else { return .noEffect }
+      guard let seek = session.lastSeek.successor else { return .idsExhausted }
       session.lastSeek = seek
       session.seekPending = true
-      commands.append(.seek(load, to: time, session.lastSeek))
+      session.position = time
+      effects.commands.append(.seek(session.load, to: time, seek))
       if session.stage == .ended {
         session.stage = .ready
-        if session.playWhenReady { commands.append(.start(load)) }
+        if playWhenReady { effects.commands.append(.start(session.load, rate: rate)) }
       }
+      self.session = session
 
     case .retry:
-      guard case .failed = session.stage else { return ignoring(.noEffect) }
-      return startLoad(load.media, playWhenReady: session.playWhenReady)
+      guard let session, session.stage.isFailed else { return .noEffect }
+      if let reason = enterCurrent(from: session.position, &effects) { return reason }
     }
-    return Transition(
-      next: PlaybackState(session: session, issuedLoads: issuedLoads), commands: commands)
+    refreshPreload(&effects)
+    return nil
   }
 
-  /// Issues a new token and loads `media`, stopping the current load first
-  /// unless it already failed (a failed load was stopped when it failed).
-  private func startLoad(_ media: MediaID, playWhenReady: Bool) -> Transition {
-    var commands = CommandList()
-    if let session {
-      if case .failed = session.stage {} else { commands.append(.stop(session.load)) }
+  /// Replaces the queue with new entries and loads the one at `start`.
+  private mutating func replace(
+    _ media: some Collection<MediaID>, start: Int, from time: MediaTime, playWhenReady play: Bool,
+    _ effects: inout Effects
+  ) -> IgnoreReason? {
+    guard tokenAvailable, UInt32.max - issuedItems >= media.count else { return .idsExhausted }
+    stopCurrent(&effects)
+    dropPreload(&effects)
+    // Refilled in place: a player reduced in place (the driver) reuses the
+    // queue's storage, so `play(M)` allocates nothing once the queue has room.
+    let seed = queue.shuffle?.seed
+    queue.shuffle = nil
+    // Entries are overwritten where the old queue had some (cheaper than
+    // emptying and appending: `play(M)` over a queue of one is one store).
+    var index = 0
+    for name in media {
+      issuedItems += 1
+      let entry = QueueEntry(item: ItemID(issuedItems), media: name)
+      if index < queue.entries.count {
+        queue.entries[index] = entry
+      } else {
+        queue.entries.append(entry)
+      }
+      index += 1
     }
-    // Tokens are never reused: after 2^32 - 1 loads (or a state built with
-    // that count) a player can load nothing more, and says so.
-    guard issuedLoads < UInt32.max else { return ignoring(.idsExhausted) }
-    let token = issuedLoads + 1
-    let load = Load(media: media, token: LoadToken(token))
-    commands.append(.load(load))
-    let watchdog = WatchdogID(1)
-    let session = Session(
-      load: load, stage: .buffering, playWhenReady: playWhenReady, lastWatchdog: watchdog)
-    return Transition(
-      next: PlaybackState(session: session, issuedLoads: token), commands: commands,
-      watchdog: WatchdogRequest(load: load, id: watchdog))
+    if index < queue.entries.count { queue.entries.removeLast(queue.entries.count - index) }
+    queue.current = start
+    if let seed { queue.shuffle(seed: seed) }
+    playWhenReady = play
+    _ = enterCurrent(from: time, &effects)
+    refreshPreload(&effects)
+    return nil
+  }
+
+  private mutating func insert(
+    _ media: [MediaID], at position: Int, _ effects: inout Effects
+  ) -> IgnoreReason? {
+    guard !media.isEmpty else { return .noEffect }
+    guard let entries = issueEntries(media) else { return .idsExhausted }
+    queue.insert(entries, at: position)
+    refreshPreload(&effects)
+    return nil
+  }
+
+  /// Makes the entry at `position` current; loads it if a load was live.
+  private mutating func go(
+    to position: Int, from time: MediaTime, _ effects: inout Effects
+  ) -> IgnoreReason? {
+    let wasLoaded = session != nil
+    if wasLoaded, !(preloadUsable(for: position, from: time) || tokenAvailable) {
+      return .idsExhausted
+    }
+    stopCurrent(&effects)
+    if !preloadUsable(for: position, from: time) { dropPreload(&effects) }
+    queue.current = position
+    if wasLoaded { _ = enterCurrent(from: time, &effects) }
+    refreshPreload(&effects)
+    return nil
   }
 
   // MARK: Engine reports
 
-  /// The current session if `load` names it, or why it does not.
+  private enum Identified {
+    case current(Session)
+    case preloading(Preload)
+    case ignored(IgnoreReason)
+  }
+
+  /// The session or preload that `load` names, or why it names neither.
   private func identify(_ load: Load) -> Identified {
     if load.token.rawValue == 0 || load.token.rawValue > issuedLoads {
       return .ignored(.neverIssuedLoad)
     }
-    guard let session, session.load.token == load.token else { return .ignored(.staleLoad) }
-    guard session.load.media == load.media else { return .ignored(.mediaMismatch) }
-    return .current(session)
+    if let session, session.load.token == load.token {
+      return session.load.item == load.item ? .current(session) : .ignored(.itemMismatch)
+    }
+    if let preload, preload.load.token == load.token {
+      return preload.load.item == load.item ? .preloading(preload) : .ignored(.itemMismatch)
+    }
+    return .ignored(.staleLoad)
   }
 
-  private func apply(_ report: EngineReport) -> Transition {
+  private mutating func apply(_ report: EngineReport, _ effects: inout Effects) -> IgnoreReason? {
     var session: Session
     switch identify(report.load) {
     case .current(let current): session = current
-    case .ignored(let reason): return ignoring(reason)
+    case .preloading(let preload): return applyToPreload(report, preload, &effects)
+    case .ignored(let reason): return reason
     }
     let load = session.load
-    var commands = CommandList()
-    var watchdog: WatchdogRequest?
     switch (report, session.stage) {
-    case (.ready, .buffering):
+    case (.position(_, let time), _):
+      if session.stage.isFailed { return .unexpected }
+      if session.seekPending { return .seekPending }
+      self.session?.position = time
+      return nil
+
+    case (.ready(_, let duration), .buffering):
       session.stage = .ready
-      if session.playWhenReady { commands.append(.start(load)) }
+      session.duration = duration
+      if playWhenReady { effects.commands.append(.start(load, rate: rate)) }
 
     case (.stalled, .ready):
-      guard let next = session.lastWatchdog.successor else { return ignoring(.idsExhausted) }
+      guard let watchdog = session.lastWatchdog.successor else { return .idsExhausted }
       session.stage = .stalled
-      session.lastWatchdog = next
-      watchdog = WatchdogRequest(load: load, id: session.lastWatchdog)
+      session.lastWatchdog = watchdog
+      effects.watchdog = WatchdogRequest(load: load, id: watchdog)
 
     case (.resumed, .stalled):
       session.stage = .ready
 
     case (.seekCompleted(_, let seek), _):
-      if case .failed = session.stage { return ignoring(.unexpected) }
-      if seek.rawValue == 0 || seek > session.lastSeek { return ignoring(.neverIssuedSeek) }
-      if seek < session.lastSeek { return ignoring(.supersededSeek) }
-      guard session.seekPending else { return ignoring(.unexpected) }
+      if session.stage.isFailed { return .unexpected }
+      if seek.rawValue == 0 || seek > session.lastSeek { return .neverIssuedSeek }
+      if seek < session.lastSeek { return .supersededSeek }
+      guard session.seekPending else { return .unexpected }
       session.seekPending = false
+      self.session = session
+      return nil
 
     case (.reachedEnd, .ready), (.reachedEnd, .stalled):
-      if session.seekPending { return ignoring(.seekPending) }
-      session.stage = .ended
+      if session.seekPending { return .seekPending }
+      return reachEnd(session, &effects)
 
     case (.failed(_, let reason), .buffering), (.failed(_, let reason), .ready),
       (.failed(_, let reason), .stalled), (.failed(_, let reason), .ended):
       session.stage = .failed(reason)
       session.seekPending = false
-      commands.append(.stop(load))
+      effects.commands.append(.stop(load))
 
     case (.ready, _), (.stalled, _), (.resumed, _), (.reachedEnd, _), (.failed, _):
-      return ignoring(.unexpected)
+      return .unexpected
     }
-    return Transition(
-      next: PlaybackState(session: session, issuedLoads: issuedLoads), commands: commands,
-      watchdog: watchdog)
+    self.session = session
+    refreshPreload(&effects)
+    return nil
   }
 
-  private func expire(_ load: Load, _ id: WatchdogID) -> Transition {
+  /// The current entry ended: replay it, advance, or end the queue.
+  private mutating func reachEnd(_ ended: Session, _ effects: inout Effects) -> IgnoreReason? {
+    var session = ended
+    session.position = session.duration ?? session.position
+    guard let current = queue.current else { return .unexpected }
+    let next = queue.index(after: current, wrap: queue.repeatMode == .all)
+    if queue.repeatMode == .one || next == current {
+      guard let seek = session.lastSeek.successor else { return .idsExhausted }
+      session.lastSeek = seek
+      session.seekPending = true
+      session.position = .zero
+      // Replayed from a frame the engine has: ready, whatever stage it ended in.
+      session.stage = .ready
+      effects.commands.append(.seek(session.load, to: .zero, seek))
+      if playWhenReady { effects.commands.append(.start(session.load, rate: rate)) }
+      self.session = session
+      return nil
+    }
+    guard let next else {
+      session.stage = .ended
+      self.session = session
+      refreshPreload(&effects)
+      return nil
+    }
+    // Ids never wrap: advancing needs a new token, and there is none left.
+    if !preloadUsable(for: next, from: .zero), !tokenAvailable { return .idsExhausted }
+    self.session = session
+    stopCurrent(&effects)
+    if !preloadUsable(for: next, from: .zero) { dropPreload(&effects) }
+    queue.current = next
+    _ = enterCurrent(from: .zero, &effects)
+    refreshPreload(&effects)
+    return nil
+  }
+
+  private mutating func applyToPreload(
+    _ report: EngineReport, _ preload: Preload, _ effects: inout Effects
+  ) -> IgnoreReason? {
+    switch (report, preload.stage) {
+    case (.ready(_, let duration), .buffering):
+      self.preload?.stage = .ready
+      self.preload?.duration = duration
+    case (.failed(_, let reason), .buffering), (.failed(_, let reason), .ready):
+      self.preload?.stage = .failed(reason)
+      effects.commands.append(.stop(preload.load))
+    default:
+      return .unexpected
+    }
+    return nil
+  }
+
+  private mutating func expire(
+    _ load: Load, _ id: WatchdogID, _ effects: inout Effects
+  ) -> IgnoreReason? {
     var session: Session
     switch identify(load) {
     case .current(let current): session = current
-    case .ignored(let reason): return ignoring(reason)
+    case .preloading: return .staleWatchdog
+    case .ignored(let reason): return reason
     }
     guard id == session.lastWatchdog, session.stage == .buffering || session.stage == .stalled
-    else { return ignoring(.staleWatchdog) }
+    else { return .staleWatchdog }
     session.stage = .failed(.timeout)
     session.seekPending = false
-    var commands = CommandList()
-    commands.append(.stop(load))
-    return Transition(
-      next: PlaybackState(session: session, issuedLoads: issuedLoads), commands: commands)
+    effects.commands.append(.stop(session.load))
+    self.session = session
+    refreshPreload(&effects)
+    return nil
   }
 
-  private enum Identified {
-    case current(Session)
-    case ignored(IgnoreReason)
+  // MARK: Building blocks
+
+  /// Whether a new load token can be issued.
+  private var tokenAvailable: Bool { issuedLoads < UInt32.max }
+
+  /// New entries with fresh item ids, or nil if the ids would run out.
+  private mutating func issueEntries(_ media: [MediaID]) -> [QueueEntry]? {
+    guard UInt32.max - issuedItems >= media.count else { return nil }
+    var entries: [QueueEntry] = []
+    entries.reserveCapacity(media.count)
+    for name in media {
+      issuedItems += 1
+      entries.append(QueueEntry(item: ItemID(issuedItems), media: name))
+    }
+    return entries
   }
 
-  private func ignoring(_ reason: IgnoreReason) -> Transition {
-    Transition(next: self, ignored: reason)
+  /// Stops the current load (a failed one was stopped when it failed); idle.
+  private mutating func stopCurrent(_ effects: inout Effects) {
+    guard let session else { return }
+    if !session.stage.isFailed { effects.commands.append(.stop(session.load)) }
+    self.session = nil
+  }
+
+  /// Stops the preload (a failed one was stopped when it failed).
+  private mutating func dropPreload(_ effects: inout Effects) {
+    guard let preload else { return }
+    if case .failed = preload.stage {} else { effects.commands.append(.stop(preload.load)) }
+    self.preload = nil
+  }
+
+  /// Whether the preload is of the entry at `position` and can start it from `time`.
+  private func preloadUsable(for position: Int, from time: MediaTime) -> Bool {
+    guard let preload, time == .zero, queue.entries[position].item == preload.load.item else {
+      return false
+    }
+    if case .failed = preload.stage { return false }
+    return true
+  }
+
+  /// Opens the current queue entry, with no load live: promotes the preload
+  /// if it is of this entry, or issues a new load.
+  private mutating func enterCurrent(
+    from time: MediaTime, _ effects: inout Effects
+  ) -> IgnoreReason? {
+    guard let position = queue.current else { return .noEffect }
+    if preloadUsable(for: position, from: time), let preload {
+      self.preload = nil
+      let ready = preload.stage == .ready
+      var session = Session(
+        load: preload.load, stage: ready ? .ready : .buffering, duration: preload.duration)
+      if ready {
+        if playWhenReady { effects.commands.append(.start(preload.load, rate: rate)) }
+      } else {
+        session.lastWatchdog = WatchdogID(1)
+        effects.watchdog = WatchdogRequest(load: preload.load, id: session.lastWatchdog)
+      }
+      self.session = session
+      return nil
+    }
+    guard tokenAvailable else { return .idsExhausted }
+    issuedLoads += 1
+    let load = Load(item: queue.entries[position].item, token: LoadToken(issuedLoads))
+    effects.commands.appendOpening(load, media: queue.entries[position].media, start: time)
+    session = Session(
+      load: load, stage: .buffering, lastWatchdog: WatchdogID(1), position: time)
+    effects.watchdog = WatchdogRequest(load: load, id: WatchdogID(1))
+    return nil
+  }
+
+  /// Keeps the preload in step with the queue: drops one whose entry is no
+  /// longer next, and preloads the next entry once the current one is ready.
+  private mutating func refreshPreload(_ effects: inout Effects) {
+    // Indices and item ids only: copying a `QueueEntry` would copy its string.
+    var wanted: Int?
+    if configuration.canPreload, let stage = session?.stage {
+      switch stage {
+      case .buffering, .ready, .stalled: wanted = queue.nextIndex
+      case .ended, .failed: wanted = nil
+      }
+    }
+    if let preload {
+      if let wanted, queue.entries[wanted].item == preload.load.item { return }
+      dropPreload(&effects)
+    }
+    guard let wanted, session?.stage == .ready, tokenAvailable else { return }
+    issuedLoads += 1
+    let load = Load(item: queue.entries[wanted].item, token: LoadToken(issuedLoads))
+    effects.commands.appendOpening(
+      load, media: queue.entries[wanted].media, start: .zero, preload: true)
+    preload = Preload(load: load, stage: .buffering)
+  }
+}
+
+extension EngineStage {
+  /// Whether the stage is `failed`, whatever the reason.
+  var isFailed: Bool {
+    if case .failed = self { return true }
+    return false
   }
 }
 

@@ -4,8 +4,8 @@ public enum IgnoreReason: String, Hashable, Sendable, Codable, CustomStringConve
   case neverIssuedLoad
   /// The report is about an earlier load (replaced or stopped).
   case staleLoad
-  /// The token is current but the media differs: a forged or corrupted report.
-  case mediaMismatch
+  /// The token is current (or preloading) but the item differs: a forged or corrupted report.
+  case itemMismatch
   /// The seek completion is for a seek id never issued for this load.
   case neverIssuedSeek
   /// The seek completion is for a seek that a newer seek superseded.
@@ -14,21 +14,25 @@ public enum IgnoreReason: String, Hashable, Sendable, Codable, CustomStringConve
   case staleWatchdog
   /// The end was reported while a seek was still pending, so it is from before the seek.
   case seekPending
-  /// A report about the current load that its stage does not expect, such as a second `ready`.
+  /// A report about the current load that its stage does not expect, such as a second `ready`;
+  /// or a report a preloading load cannot make (only `ready` and `failed` count for it).
   case unexpected
   /// A user intent that changes nothing in this state, such as `pause` while idle.
   case noEffect
-  /// The event needs a new id (load token, seek id or watchdog id) after the
-  /// last of that kind's 2^32 - 1 ids was issued: ids are never reused, so
-  /// they never wrap.
+  /// The event needs a new id (load token, item id, seek id or watchdog id) after
+  /// the last of that kind's 2^32 - 1 ids was issued: ids are never reused.
   case idsExhausted
+  /// The intent names a position outside the queue.
+  case invalidPosition
+  /// The intent carries a value the machine cannot use, such as a rate that is not positive.
+  case invalidArgument
 
   /// A short English phrase, such as `stale load token`.
   public var description: String {
     switch self {
     case .neverIssuedLoad: "load token never issued"
     case .staleLoad: "stale load token"
-    case .mediaMismatch: "media does not match the token"
+    case .itemMismatch: "item does not match the token"
     case .neverIssuedSeek: "seek id never issued"
     case .supersededSeek: "superseded seek"
     case .staleWatchdog: "stale watchdog"
@@ -36,6 +40,8 @@ public enum IgnoreReason: String, Hashable, Sendable, Codable, CustomStringConve
     case .unexpected: "not expected in this state"
     case .noEffect: "no effect in this state"
     case .idsExhausted: "every id of this kind has been issued"
+    case .invalidPosition: "no such position in the queue"
+    case .invalidArgument: "invalid argument"
     }
   }
 }
@@ -55,8 +61,35 @@ public struct WatchdogRequest: Hashable, Sendable, Codable, CustomStringConverti
     self.id = id
   }
 
+  /// The compact form without names.
+  public var description: String { description(naming: { _ in nil }) }
+
   /// The compact form, as in `watchdog(A#1, watchdog#1)`.
-  public var description: String { "watchdog(\(load), \(id))" }
+  /// - Parameter name: the media of an item, if known.
+  public func description(naming name: (ItemID) -> MediaID?) -> String {
+    "watchdog(\(load.description(naming: name)), \(id))"
+  }
+}
+
+/// What reducing one event implies besides the next state: the engine
+/// commands, a watchdog to arm, and why the event was ignored if it was.
+public struct Effects: Hashable, Sendable {
+  /// The engine commands to execute, in order, before the next event is reduced.
+  public var commands: CommandList
+  /// A watchdog to arm, if the transition entered buffering or a stall.
+  public var watchdog: WatchdogRequest?
+  /// Why the event changed nothing, or nil if it was accepted.
+  public var ignored: IgnoreReason?
+
+  /// Describes effects.
+  public init(
+    commands: CommandList = CommandList(), watchdog: WatchdogRequest? = nil,
+    ignored: IgnoreReason? = nil
+  ) {
+    self.commands = commands
+    self.watchdog = watchdog
+    self.ignored = ignored
+  }
 }
 
 /// The result of reducing one event: the next state and the effects it implies.
@@ -85,11 +118,19 @@ public struct Transition: Hashable, Sendable, CustomStringConvertible {
     self.ignored = ignored
   }
 
+  /// A transition from the next state and the effects that led to it.
+  public init(next: PlaybackState, effects: Effects) {
+    self.init(
+      next: next, commands: effects.commands, watchdog: effects.watchdog,
+      ignored: effects.ignored)
+  }
+
   /// `next [commands] (ignored: reason)`, as in `playing(A#1) [start(A#1)]`.
   public var description: String {
+    let name = { (item: ItemID) in self.next.media(of: item) }
     var text = next.description
-    if !commands.isEmpty { text += " [\(commands)]" }
-    if let watchdog { text += " +\(watchdog)" }
+    if !commands.isEmpty { text += " [\(commands.description(naming: name))]" }
+    if let watchdog { text += " +\(watchdog.description(naming: name))" }
     if let ignored { text += " (ignored: \(ignored))" }
     return text
   }

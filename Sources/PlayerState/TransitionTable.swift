@@ -1,7 +1,31 @@
 /// The kinds of event, without their payloads.
 public enum EventKind: String, Hashable, Sendable, Codable, CaseIterable {
-  /// ``UserIntent/play(_:)``.
+  /// ``UserIntent/play(_:from:)``.
   case play
+  /// ``UserIntent/replaceQueue(_:start:from:playWhenReady:)``.
+  case queue
+  /// ``UserIntent/append(_:)``.
+  case append
+  /// ``UserIntent/insert(_:at:)``.
+  case insert
+  /// ``UserIntent/remove(at:)``.
+  case remove
+  /// ``UserIntent/move(from:to:)``.
+  case move
+  /// ``UserIntent/jump(to:from:)``.
+  case jump
+  /// ``UserIntent/next``.
+  case next
+  /// ``UserIntent/previous``.
+  case previous
+  /// ``UserIntent/setRepeat(_:)``.
+  case `repeat`
+  /// ``UserIntent/setShuffle(seed:)``.
+  case shuffle
+  /// ``UserIntent/setRate(_:)``.
+  case rate
+  /// ``UserIntent/clear``.
+  case clear
   /// ``UserIntent/pause``.
   case pause
   /// ``UserIntent/resume``.
@@ -12,7 +36,7 @@ public enum EventKind: String, Hashable, Sendable, Codable, CaseIterable {
   case seek
   /// ``UserIntent/retry``.
   case retry
-  /// ``EngineReport/ready(_:)``.
+  /// ``EngineReport/ready(_:duration:)``.
   case ready
   /// ``EngineReport/stalled(_:)``.
   case stalled
@@ -24,6 +48,8 @@ public enum EventKind: String, Hashable, Sendable, Codable, CaseIterable {
   case ended
   /// ``EngineReport/failed(_:_:)``.
   case failed
+  /// ``EngineReport/position(_:_:)``.
+  case position
   /// ``PlaybackEvent/watchdogExpired(_:_:)``.
   case timeout
 }
@@ -32,8 +58,12 @@ public enum EventKind: String, Hashable, Sendable, Codable, CaseIterable {
 public enum CommandKind: String, Hashable, Sendable, Codable, CaseIterable {
   /// ``EngineCommand/load(_:)``.
   case load
-  /// ``EngineCommand/start(_:)``.
+  /// ``EngineCommand/preload(_:)``.
+  case preload
+  /// ``EngineCommand/start(_:rate:)``.
   case start
+  /// ``EngineCommand/setRate(_:_:)``.
+  case rate
   /// ``EngineCommand/pause(_:)``.
   case pause
   /// ``EngineCommand/seek(_:to:_:)``.
@@ -46,18 +76,37 @@ extension PlaybackEvent {
   /// The event's kind.
   public var kind: EventKind {
     switch self {
-    case .user(.play): .play
-    case .user(.pause): .pause
-    case .user(.resume): .resume
-    case .user(.stop): .stop
-    case .user(.seek): .seek
-    case .user(.retry): .retry
-    case .engine(.ready): .ready
-    case .engine(.stalled): .stalled
-    case .engine(.resumed): .resumed
-    case .engine(.seekCompleted): .seeked
-    case .engine(.reachedEnd): .ended
-    case .engine(.failed): .failed
+    case .user(let intent):
+      switch intent {
+      case .play: .play
+      case .replaceQueue: .queue
+      case .append: .append
+      case .insert: .insert
+      case .remove: .remove
+      case .move: .move
+      case .jump: .jump
+      case .next: .next
+      case .previous: .previous
+      case .setRepeat: .repeat
+      case .setShuffle: .shuffle
+      case .setRate: .rate
+      case .clear: .clear
+      case .pause: .pause
+      case .resume: .resume
+      case .stop: .stop
+      case .seek: .seek
+      case .retry: .retry
+      }
+    case .engine(let report):
+      switch report {
+      case .ready: .ready
+      case .stalled: .stalled
+      case .resumed: .resumed
+      case .seekCompleted: .seeked
+      case .reachedEnd: .ended
+      case .failed: .failed
+      case .position: .position
+      }
     case .watchdogExpired: .timeout
     }
   }
@@ -68,7 +117,9 @@ extension EngineCommand {
   public var kind: CommandKind {
     switch self {
     case .load: .load
+    case .preload: .preload
     case .start: .start
+    case .setRate: .rate
     case .pause: .pause
     case .seek: .seek
     case .stop: .stop
@@ -127,45 +178,80 @@ public enum TransitionTable {
     }
   }
 
-  /// The representative states the table is read from: idle, and every
-  /// engine stage × user intent × pending seek for the load `A#2`, less the
-  /// two combinations no event sequence reaches (a seek pending in `ended`
-  /// or `failed`: seeking leaves `ended`, failing clears the pending seek).
+  /// The representative states the table is read from: idle with an empty
+  /// queue and with a queue; and for the queue `A B C` playing `A` as load
+  /// `A#2` (item 1), every engine stage × user intent × pending seek, less
+  /// the combinations no event sequence reaches (a seek pending in `ended`
+  /// or `failed`); and, on an engine that preloads, `A` ready with `B`
+  /// preloading as `B#3`, buffering or ready.
   public static let representativeStates: [PlaybackState] = {
-    var states = [PlaybackState(session: nil, issuedLoads: 2)]
+    let entries = [
+      QueueEntry(item: ItemID(1), media: "A"), QueueEntry(item: ItemID(2), media: "B"),
+      QueueEntry(item: ItemID(3), media: "C"),
+    ]
+    let queue = PlayQueue(entries: entries, current: 0)
+    var states = [
+      PlaybackState(
+        queue: PlayQueue(), session: nil, playWhenReady: true, issuedLoads: 2, issuedItems: 3),
+      PlaybackState(
+        queue: queue, session: nil, playWhenReady: true, issuedLoads: 2, issuedItems: 3),
+    ]
     let stages: [EngineStage] = [.buffering, .ready, .stalled, .ended, .failed(.network)]
     for stage in stages {
       for playWhenReady in [true, false] {
         for seekPending in [false, true] {
           if seekPending, stage == .ended || stage == .failed(.network) { continue }
           let session = Session(
-            load: Load("A", 2), stage: stage, playWhenReady: playWhenReady,
-            lastSeek: SeekID(1), seekPending: seekPending, lastWatchdog: WatchdogID(1))
-          states.append(PlaybackState(session: session, issuedLoads: 2))
+            load: Load(1, 2), stage: stage, lastSeek: SeekID(1), seekPending: seekPending,
+            lastWatchdog: WatchdogID(1), position: .seconds(10))
+          states.append(
+            PlaybackState(
+              queue: queue, session: session, playWhenReady: playWhenReady, issuedLoads: 2,
+              issuedItems: 3))
         }
+      }
+    }
+    for preloadStage in [PreloadStage.buffering, .ready] {
+      for playWhenReady in [true, false] {
+        let session = Session(
+          load: Load(1, 2), stage: .ready, lastSeek: SeekID(1), lastWatchdog: WatchdogID(1))
+        states.append(
+          PlaybackState(
+            queue: queue, session: session,
+            preload: Preload(load: Load(2, 3), stage: preloadStage), playWhenReady: playWhenReady,
+            configuration: PlayerConfiguration(canPreload: true), issuedLoads: 3, issuedItems: 3))
       }
     }
     return states
   }()
 
   /// Every event the table tries in `state`: each intent (playing the same
-  /// and another media), and each report and watchdog with the current,
-  /// an earlier and a never-issued identity.
+  /// and another media, every queue edit, at the current and another
+  /// position), and each report and watchdog with the current, the
+  /// preloading, an earlier and a never-issued identity and a wrong item.
   public static func probeEvents(for state: PlaybackState) -> [PlaybackEvent] {
-    let current = state.load ?? Load("A", state.issuedLoads)
+    let current = state.load ?? Load(1, state.issuedLoads)
     let token = current.token.rawValue
-    let loads = [
-      current, Load(current.media, token &- 1), Load(current.media, state.issuedLoads &+ 1),
+    var loads = [
+      current, Load(current.item.rawValue, token &- 1),
+      Load(current.item.rawValue, state.issuedLoads &+ 1), Load(9, token),
     ]
+    if let preload = state.preload { loads.append(preload.load) }
     let seek = state.session?.lastSeek ?? SeekID(1)
     let watchdog = state.session?.lastWatchdog ?? WatchdogID(1)
     var events: [PlaybackEvent] = [
-      .play(current.media), .play("B"), .pause, .resume, .stop, .seek(to: .seconds(1)), .retry,
+      .play("A"), .play("B"), .queue(["D", "E"]), .queue(["D"], playWhenReady: false),
+      .user(.append(["D"])), .user(.insert(["D"], at: 1)), .user(.remove(at: 0)),
+      .user(.remove(at: 1)), .user(.move(from: 2, to: 1)), .user(.jump(to: 0)),
+      .user(.jump(to: 2)), .next, .previous, .user(.setRepeat(.one)), .user(.setRepeat(.all)),
+      .user(.setShuffle(seed: 7)), .user(.setRate(PlaybackRate(thousandths: 1500))), .user(.clear),
+      .pause, .resume, .stop, .seek(to: .seconds(1)), .retry,
     ]
     for load in loads {
       events += [
         .ready(load), .stalled(load), .resumed(load), .seekCompleted(load, seek),
-        .reachedEnd(load), .failed(load, .network), .watchdogExpired(load, watchdog),
+        .reachedEnd(load), .failed(load, .network), .position(load, .seconds(5)),
+        .watchdogExpired(load, watchdog),
       ]
     }
     events += [
@@ -192,7 +278,8 @@ public enum TransitionTable {
   /// The rows in which the event was accepted: the machine's real transitions.
   public static var accepted: [Row] { rows.filter { $0.ignored == nil } }
 
-  /// The accepted transitions as a Graphviz DOT digraph; parallel edges are merged.
+  /// The accepted transitions between different named states as a Graphviz
+  /// DOT digraph; parallel edges are merged.
   public static func dot() -> String {
     var lines = [
       "digraph Playhead {", "  rankdir=LR;", "  node [shape=box, style=rounded];",
@@ -206,7 +293,8 @@ public enum TransitionTable {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// The accepted transitions as a Mermaid `stateDiagram-v2`, one line per
+  /// The accepted transitions between different named states as a Mermaid
+  /// `stateDiagram-v2`, one line per
   /// distinct label (Mermaid ends a statement at `;`, so labels are not merged).
   public static func mermaid() -> String {
     var lines = ["stateDiagram-v2", "  [*] --> idle"]
@@ -226,7 +314,10 @@ public enum TransitionTable {
   private static func mergedEdges() -> [(Edge, [String])] {
     var order: [Edge] = []
     var labels: [Edge: [String]] = [:]
-    for row in accepted {
+    // Self-transitions (queue edits, position reports, preload reports that
+    // keep the named state) are in the table and docs/machine.md but not drawn:
+    // the picture shows how a player moves between named states.
+    for row in accepted where row.from != row.to {
       let edge = Edge(from: row.from, to: row.to)
       if labels[edge] == nil { order.append(edge) }
       if labels[edge, default: []].contains(row.label) { continue }

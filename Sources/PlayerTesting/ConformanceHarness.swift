@@ -47,6 +47,9 @@ final class ConformanceHarness: Sendable {
     self.timing = timing
   }
 
+  /// What the engine declared it can do beyond the basic commands.
+  var capabilities: EngineCapabilities { engine.capabilities }
+
   /// The report sink handed to the engine with every command.
   private var sink: ReportSink {
     ReportSink { [weak self] report in self?.receive(report) }
@@ -252,7 +255,7 @@ extension ConformanceHarness {
     /// Records and judges a report; true when it asks for a re-entrant command.
     mutating func judge(_ report: EngineReport, insideExecute: EngineCommand?) -> Bool {
       record.judge(report, insideExecute: insideExecute)
-      guard case .ready(let load) = report, load == record.reentrantLoad,
+      guard case .ready(let load, _) = report, load == record.reentrantLoad,
         record.reentrantCommand == nil
       else { return false }
       record.reentrantCommand = enqueue(.start(load))

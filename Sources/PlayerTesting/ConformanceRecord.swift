@@ -19,6 +19,16 @@ struct Record: Sendable {
   var seeksSent: [LoadToken: Set<SeekID>] = [:]
   /// The seek completions received for each load, in arrival order.
   var seeksCompleted: [LoadToken: [SeekID]] = [:]
+  /// Tokens the kit sent `preload` for.
+  var preloads: Set<LoadToken> = []
+  /// Tokens the kit sent `start` for.
+  var started: Set<LoadToken> = []
+  /// The `position` reports of each load, in arrival order.
+  var positions: [LoadToken: [MediaTime]] = [:]
+  /// The media of each item the kit loaded or preloaded, to print loads as `A#2`.
+  var media: [ItemID: MediaID] = [:]
+  /// The media named for items the kit never loaded: the configured media.
+  var defaultMedia: MediaID = ""
   /// The load whose `ready` makes the kit send `start` from inside the callback.
   var reentrantLoad: Load?
   /// The id of that `start`, once sent.
@@ -27,17 +37,30 @@ struct Record: Sendable {
   var report = ConformanceReport()
 
   mutating func sent(_ command: EngineCommand) {
-    report.transcript.append(command.description)
     switch command {
-    case .load(let load):
-      issued[load.token] = load
+    case .load(let request):
+      issued[request.load.token] = request.load
+      media[request.load.item] = request.media
+    case .preload(let request):
+      issued[request.load.token] = request.load
+      media[request.load.item] = request.media
+      preloads.insert(request.load.token)
     case .seek(let load, _, let seek):
       seeksSent[load.token, default: []].insert(seek)
-    case .start, .pause, .stop:
+    case .start(let load, _):
+      started.insert(load.token)
+    case .setRate, .pause, .stop:
       break
     }
     if issued[command.load.token] == nil { neverLoaded.insert(command.load.token) }
+    report.transcript.append(command.description(naming: name))
   }
+
+  /// The media of an item, for printing: `A` in `A#2`.
+  func name(_ item: ItemID) -> MediaID? { media[item] ?? defaultMedia }
+
+  /// A load in its compact form, `A#2`.
+  func name(_ load: Load) -> String { load.description(naming: name) }
 
   /// Records a report: the promise it breaks, or the absorbed breach it is,
   /// if any.
@@ -46,41 +69,55 @@ struct Record: Sendable {
   ///   - insideExecute: the command whose `execute` was running on the
   ///     reporting thread when the report came, if any.
   mutating func judge(_ engineReport: EngineReport, insideExecute: EngineCommand?) {
-    report.transcript.append(engineReport.description)
+    let text = engineReport.description(naming: name)
+    report.transcript.append(text)
     if let command = insideExecute {
-      report.note(.reportFromInsideExecute, "\(engineReport) from inside execute(\(command))")
+      let commandText = command.description(naming: name)
+      report.note(.reportFromInsideExecute, "\(text) from inside execute(\(commandText))")
     }
     let load = engineReport.load
     let token = load.token
     if neverLoaded.contains(token) {
-      return report.note(.reportForUnloadedToken, "\(engineReport) for a load never loaded")
+      return report.note(.reportForUnloadedToken, "\(text) for a load never loaded")
     }
     guard let issuedLoad = issued[token] else {
-      return violate(.reportNamesIssuedLoad, "\(engineReport) names token \(token), never issued")
+      return violate(.reportNamesIssuedLoad, "\(text) names token \(token), never issued")
     }
     guard issuedLoad == load else {
       return violate(
-        .reportNamesIssuedLoad, "\(engineReport) names token \(token), loaded as \(issuedLoad)")
+        .reportNamesIssuedLoad, "\(text) names token \(token), loaded as \(name(issuedLoad))")
     }
+    let unstartedPreload = preloads.contains(token) && !started.contains(token)
     if stopped.contains(token) {
-      return report.note(.reportAfterStop, "\(engineReport) after stop(\(load)) returned")
+      if unstartedPreload {
+        return violate(
+          .preloadStopIsFinal, "\(text) after stop(\(name(load))) of the preload returned")
+      }
+      return report.note(.reportAfterStop, "\(text) after stop(\(name(load))) returned")
     }
 
     switch engineReport {
     case .ready, .failed:
       if isRepeated(answer: engineReport) {
-        let earlier = (answers[token] ?? []).map(\.description).joined(separator: ", ")
-        report.note(.repeatedReport, "\(engineReport) after \(earlier)")
+        let earlier = (answers[token] ?? []).map { $0.description(naming: name) }.joined(
+          separator: ", ")
+        report.note(.repeatedReport, "\(text) after \(earlier)")
       }
       answers[token, default: []].append(engineReport)
     case .seekCompleted(_, let seek):
       if seeksCompleted[token]?.contains(seek) == true {
-        report.note(.repeatedReport, "\(engineReport) a second time")
+        report.note(.repeatedReport, "\(text) a second time")
       } else if seeksSent[token]?.contains(seek) != true {
         violate(
-          .seekCompletionCarriesSeekID, "\(engineReport), but no seek with that id was sent")
+          .seekCompletionCarriesSeekID, "\(text), but no seek with that id was sent")
       }
       seeksCompleted[token, default: []].append(seek)
+    case .position(_, let time):
+      if unstartedPreload {
+        violate(
+          .positionNamesPlayingLoad, "\(text) names the preload \(name(load)), never started")
+      }
+      positions[token, default: []].append(time)
     case .stalled, .resumed, .reachedEnd:
       break
     }

@@ -1,3 +1,4 @@
+import PlayerEngine
 import PlayerState
 
 /// The checks of one ``EngineConformance`` run, in order. Each check uses
@@ -11,11 +12,13 @@ struct ConformanceRun: Sendable {
   private struct Wedged: Error {}
 
   func all() async {
+    harness.withRecord { [media = configuration.media] in $0.defaultMedia = media }
     do {
       let answersLoads = try await answersAndStops()
       try await seeks()
       try await stopWhileBuffering(answersLoads: answersLoads)
       try await harmlessCommands(answersLoads: answersLoads)
+      if harness.capabilities.contains(.preload) { try await preloads() }
       if configuration.unplayableMedia != nil { try await unplayable() }
     } catch {
       // The violation is recorded; later checks would only queue behind the stuck command.
@@ -31,7 +34,7 @@ struct ConformanceRun: Sendable {
     let load = self.load(1)
     checked(.executeReturnsPromptly, .loadAnswered, .reportNamesIssuedLoad)
     harness.withRecord { $0.reentrantLoad = load }
-    try await execute(.load(load))
+    try await execute(.load(request(load)))
     let answer = await answered(load)
     if case .ready = answer {
       checked(.commandFromReportCallback)
@@ -41,7 +44,8 @@ struct ConformanceRun: Sendable {
       if !returned {
         violate(
           .commandFromReportCallback,
-          "start(\(load)), sent from inside the ready(\(load)) callback, did not return \(within)")
+          "start(\(name(load))), sent from inside the ready(\(name(load))) callback, did not return \(within)"
+        )
       }
     } else {
       skip(.commandFromReportCallback, because: answer, of: load)
@@ -55,7 +59,7 @@ struct ConformanceRun: Sendable {
   /// seek awaited on its own, then two back to back.
   private func seeks() async throws {
     let load = self.load(2)
-    try await execute(.load(load))
+    try await execute(.load(request(load)))
     try await execute(.seek(load, to: position(1), SeekID(1)))
     let answer = await answered(load)
     guard case .ready = answer else {
@@ -78,14 +82,15 @@ struct ConformanceRun: Sendable {
     let stopped = load(3)
     let next = load(4)
     checked(.stopDuringBufferingStops)
-    try await execute(.load(stopped))
+    try await execute(.load(request(stopped)))
     try await execute(.stop(stopped))
     await harness.settle()
-    try await execute(.load(next))
+    try await execute(.load(request(next)))
     if await answered(next) == nil, answersLoads {
       violate(
         .stopDuringBufferingStops,
-        "after stop(\(stopped)) during buffering, load(\(next)) got no ready or failed \(within)")
+        "after stop(\(name(stopped))) during buffering, load(\(name(next))) got no ready or failed \(within)"
+      )
     }
     try await execute(.stop(next))
     await harness.settle()
@@ -100,12 +105,12 @@ struct ConformanceRun: Sendable {
     try await execute(.seek(unknown, to: position(1), SeekID(1)))
     try await execute(.stop(unknown))
     let first = load(5)
-    try await execute(.load(first))
+    try await execute(.load(request(first)))
     let answer = await answered(first)
     if answer == nil, answersLoads {
       violate(
         .unknownLoadHarmless,
-        "after commands for \(unknown), never loaded, load(\(first)) got no ready or failed \(within)"
+        "after commands for \(name(unknown)), never loaded, load(\(name(first))) got no ready or failed \(within)"
       )
     }
     try await execute(.stop(first))
@@ -115,7 +120,7 @@ struct ConformanceRun: Sendable {
     }
 
     let current = load(6)
-    try await execute(.load(current))
+    try await execute(.load(request(current)))
     let currentAnswer = await answered(current)
     guard case .ready = currentAnswer else {
       skip(.stoppedLoadHarmless, because: currentAnswer, of: current)
@@ -132,21 +137,86 @@ struct ConformanceRun: Sendable {
     if !completed {
       violate(
         .stoppedLoadHarmless,
-        "after commands for \(first), stopped, seek(\(current), seek#1) of the current load "
+        "after commands for \(name(first)), stopped, seek(\(name(current)), seek#1) of the current load "
           + "was not completed \(within)")
     }
     try await execute(.stop(current))
     await harness.settle()
   }
 
-  /// Check 5: media the engine cannot play fails.
+  /// Check 5, for engines that preload: a load plays while the next entry
+  /// preloads beside it; then the switch to the preload (`stop` of the
+  /// current load, `start` of the preload, as a gapless advance or a `next`
+  /// sends them); then a second preload stopped before it starts.
+  private func preloads() async throws {
+    let current = load(8)
+    let next = load(9)
+    let dropped = load(10)
+    try await execute(.load(request(current)))
+    let answer = await answered(current)
+    guard case .ready = answer else {
+      for promise in Self.preloadPromises { skip(promise, because: answer, of: current) }
+      return try await execute(.stop(current))
+    }
+    checked(.preloadAnswered, .preloadBesideCurrent, .positionNamesPlayingLoad)
+    try await execute(.start(current))
+    try await execute(.preload(request(next)))
+    let preloaded = await preloadAnswered(next)
+    try await execute(.seek(current, to: position(1), SeekID(1)))
+    if !(await harness.wait { $0.completed(SeekID(1), of: current) }) {
+      violate(
+        .preloadBesideCurrent,
+        "seek(\(name(current)), seek#1), sent while \(name(next)) was preloaded, got no "
+          + "seeked(\(name(current)), seek#1) \(within)")
+    }
+    await harness.settle()
+    guard case .ready = preloaded else {
+      skip(.preloadStopIsFinal, because: preloaded, of: next)
+      try await execute(.stop(current))
+      return await harness.settle()
+    }
+
+    // The switch: the current load stops, the preload starts.
+    let reportsPositions = harness.withRecord { $0.positions[current.token] != nil }
+    try await execute(.stop(current))
+    try await execute(.start(next))
+    if reportsPositions, !(await harness.wait { $0.positions[next.token] != nil }) {
+      violate(
+        .positionNamesPlayingLoad,
+        "the engine reported positions for \(name(current)), but none for \(name(next)) after "
+          + "stop(\(name(current))) and start(\(name(next))) \(within)")
+    }
+
+    // A preload dropped before it starts: nothing more names it.
+    checked(.preloadStopIsFinal)
+    try await execute(.preload(request(dropped)))
+    _ = await preloadAnswered(dropped)
+    try await execute(.stop(dropped))
+    await harness.settle()
+    try await execute(.seek(next, to: position(2), SeekID(1)))
+    if !(await harness.wait { $0.completed(SeekID(1), of: next) }) {
+      violate(
+        .preloadStopIsFinal,
+        "after stop(\(name(dropped))) of a preload, seek(\(name(next)), seek#1) of the playing load got no "
+          + "seeked(\(name(next)), seek#1) \(within)")
+    }
+    try await execute(.stop(next))
+    await harness.settle()
+  }
+
+  /// The promises only engines that preload are checked for.
+  private static let preloadPromises: [EnginePromise] = [
+    .preloadAnswered, .preloadBesideCurrent, .positionNamesPlayingLoad, .preloadStopIsFinal,
+  ]
+
+  /// Check 6: media the engine cannot play fails.
   private func unplayable() async throws {
     guard let media = configuration.unplayableMedia else { return }
-    let load = Load(media: media, token: LoadToken(7))
+    let load = Load(item: ItemID(7), token: LoadToken(7))
     checked(.unplayableMediaFails)
-    try await execute(.load(load))
+    try await execute(.load(LoadRequest(load: load, media: media)))
     if case .ready = await answered(load) {
-      violate(.unplayableMediaFails, "load(\(load)) was answered ready(\(load))")
+      violate(.unplayableMediaFails, "load(\(name(load))) was answered ready(\(name(load)))")
     }
     try await execute(.stop(load))
     await harness.settle()
@@ -154,8 +224,22 @@ struct ConformanceRun: Sendable {
 
   // MARK: Helpers
 
+  /// The kit's load number `token`, of its own item `token`.
   private func load(_ token: UInt32) -> Load {
-    Load(media: configuration.media, token: LoadToken(token))
+    Load(item: ItemID(token), token: LoadToken(token))
+  }
+
+  /// The `load` command for one of the kit's loads of the configured media.
+  private func request(_ load: Load) -> LoadRequest {
+    LoadRequest(load: load, media: configuration.media)
+  }
+
+  /// A load in its compact form, `A#2`.
+  private func name(_ load: Load) -> String { harness.withRecord { $0.name(load) } }
+
+  /// A report in its compact form, `ready(A#2)`.
+  private func describe(_ report: EngineReport) -> String {
+    harness.withRecord { record in report.description(naming: { record.name($0) }) }
   }
 
   private func position(_ index: Int) -> MediaTime {
@@ -184,14 +268,25 @@ struct ConformanceRun: Sendable {
     _ = await harness.wait { $0.answer(of: load) != nil }
     let answer = harness.withRecord { $0.answer(of: load) }
     if answer == nil {
-      violate(.loadAnswered, "load(\(load)) got no ready or failed \(within)")
+      violate(.loadAnswered, "load(\(name(load))) got no ready or failed \(within)")
+    }
+    return answer
+  }
+
+  /// Waits for a preload's first `ready` or `failed`; records a violation if none comes.
+  private func preloadAnswered(_ load: Load) async -> EngineReport? {
+    _ = await harness.wait { $0.answer(of: load) != nil }
+    let answer = harness.withRecord { $0.answer(of: load) }
+    if answer == nil {
+      violate(.preloadAnswered, "preload(\(name(load))) got no ready or failed \(within)")
     }
     return answer
   }
 
   private func expectCompletion(_ seek: SeekID, of load: Load, _ promise: EnginePromise) async {
     if !(await harness.wait { $0.completed(seek, of: load) }) {
-      violate(promise, "seek(\(load), \(seek)) got no seeked(\(load), \(seek)) \(within)")
+      violate(
+        promise, "seek(\(name(load)), \(seek)) got no seeked(\(name(load)), \(seek)) \(within)")
     }
   }
 
@@ -208,7 +303,9 @@ struct ConformanceRun: Sendable {
   }
 
   private func skip(_ promise: EnginePromise, because answer: EngineReport?, of load: Load) {
-    let reason = answer.map { "load(\(load)) was answered \($0)" } ?? "load(\(load)) got no answer"
+    let reason =
+      answer.map { "load(\(name(load))) was answered \(describe($0))" }
+      ?? "load(\(name(load))) got no answer"
     harness.withRecord { $0.report.skipped[promise] = reason }
   }
 }

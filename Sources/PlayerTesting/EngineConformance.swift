@@ -41,7 +41,15 @@ public import PlayerState
 /// 4. `start`, `pause`, `seek`, `stop` for a token never loaded, then for a
 ///    token already stopped while another load is current: they return, and
 ///    the next load is answered and the current load's seek still completes.
-/// 5. With ``Configuration/unplayableMedia``: its load is answered `failed`.
+/// 5. For engines with ``PlayerEngine/EngineCapabilities/preload`` only: a
+///    load plays (`start`) while a second load is preloaded beside it
+///    (`preload`, answered for its own token); a seek of the playing load
+///    still completes; then the switch a gapless advance makes (`stop` of the
+///    first, `start` of the preload), after which position reports, if the
+///    engine sends any, name the started preload; then a third load is
+///    preloaded and stopped before it starts: nothing more may name it, and
+///    the playing load's seek still completes.
+/// 6. With ``Configuration/unplayableMedia``: its load is answered `failed`.
 ///
 /// Throughout, reports for stopped or never-loaded tokens, repeated reports
 /// and reports sent from inside `execute` are counted as notes.

@@ -41,6 +41,27 @@ public enum EnginePromise: String, CaseIterable, Hashable, Sendable, Codable,
   /// Commands naming a load that was already stopped return and leave the
   /// current load working: its seek still completes.
   case stoppedLoadHarmless
+  /// Every `preload` is answered with a `ready` or a `failed` naming the
+  /// preload's own load (its token, its item), never the current load's.
+  /// Checked only for engines with ``PlayerEngine/EngineCapabilities/preload``.
+  case preloadAnswered
+  /// A preload leaves the current load working: while the next entry
+  /// preloads, the current load's seek still completes. Checked only for
+  /// engines with ``PlayerEngine/EngineCapabilities/preload``.
+  case preloadBesideCurrent
+  /// A `position` report names the load that is playing: never a preload
+  /// before its `start`, and after a switch to a preload (`stop` of the
+  /// current load, `start` of the preload) the started preload, if the
+  /// engine reports positions at all. Checked only for engines with
+  /// ``PlayerEngine/EngineCapabilities/preload``.
+  case positionNamesPlayingLoad
+  /// After `stop` of a preload that was never started returns, the engine
+  /// sends nothing naming it, and the current load keeps working: a preload
+  /// the engine still reports on is one it may still roll into at the end of
+  /// the current entry, which the machine cannot undo. (A plain load's late
+  /// report is absorbed instead: ``AbsorbedBreach/reportAfterStop``.)
+  /// Checked only for engines with ``PlayerEngine/EngineCapabilities/preload``.
+  case preloadStopIsFinal
   /// A load of media the engine cannot play is answered with `failed`, not
   /// `ready`. Checked only when the configuration names unplayable media.
   case unplayableMediaFails
@@ -61,7 +82,8 @@ public enum AbsorbedBreach: String, CaseIterable, Hashable, Sendable, Codable,
 {
   /// A report for a load after its `stop` returned: a late callback. The
   /// machine ignores it as `staleLoad` (or, if the load is still current,
-  /// as `unexpected` for its stage).
+  /// as `unexpected` for its stage). For a preload that was never started
+  /// this is a broken promise instead: ``EnginePromise/preloadStopIsFinal``.
   case reportAfterStop
   /// A report for a load token the engine was sent commands for but never
   /// loaded. The machine ignores it (`neverIssuedLoad` or `staleLoad`).

@@ -10,8 +10,8 @@ public import PlayerState
 /// let player = Player(engine: spy)
 /// player.send(.play("A"))
 /// player.send(.stop)
-/// spy.report(.ready(Load("A", 1)))           // the late callback
-/// #expect(spy.commands == [.load(Load("A", 1)), .stop(Load("A", 1))])
+/// spy.report(.ready(Load(1, 1)))             // A#1: the late callback
+/// #expect(spy.commands.map(\.kind) == [.load, .stop])
 /// ```
 public final class SpyEngine: PlaybackEngine {
   /// When a scripted report is sent.
@@ -46,6 +46,8 @@ public final class SpyEngine: PlaybackEngine {
 
   private let replies: @Sendable (EngineCommand) -> [Reply]
   private let keepsContract: Bool
+  /// What the spy declares it can do; `[.preload]` makes a ``Player`` preload the next entry.
+  public let capabilities: EngineCapabilities
   private let log = Locked(Log())
 
   /// A spy that answers each command with the replies the closure returns.
@@ -55,11 +57,13 @@ public final class SpyEngine: PlaybackEngine {
   ///     has not stopped, and `stop` discards the stopped load's queued
   ///     replies. When false (the default) it sends exactly what the script
   ///     says, late callbacks after `stop` included: the hostile engine.
+  ///   - capabilities: what the spy declares it can do; none by default.
   ///   - replies: the script; by default the spy never answers.
   public init(
-    keepsContract: Bool = false,
+    keepsContract: Bool = false, capabilities: EngineCapabilities = [],
     replies: @escaping @Sendable (EngineCommand) -> [Reply] = { _ in [] }
   ) {
+    self.capabilities = capabilities
     self.keepsContract = keepsContract
     self.replies = replies
   }
@@ -69,9 +73,9 @@ public final class SpyEngine: PlaybackEngine {
   public static func cooperative(_ timing: Timing) -> SpyEngine {
     SpyEngine { command in
       switch command {
-      case .load(let load): [Reply(.ready(load), timing)]
+      case .load(let request), .preload(let request): [Reply(.ready(request.load), timing)]
       case .seek(let load, _, let seek): [Reply(.seekCompleted(load, seek), timing)]
-      case .start, .pause, .stop: []
+      case .start, .setRate, .pause, .stop: []
       }
     }
   }
@@ -84,9 +88,9 @@ public final class SpyEngine: PlaybackEngine {
   public static func conforming(_ timing: Timing) -> SpyEngine {
     SpyEngine(keepsContract: true) { command in
       switch command {
-      case .load(let load): [Reply(.ready(load), timing)]
+      case .load(let request), .preload(let request): [Reply(.ready(request.load), timing)]
       case .seek(let load, _, let seek): [Reply(.seekCompleted(load, seek), timing)]
-      case .start, .pause, .stop: []
+      case .start, .setRate, .pause, .stop: []
       }
     }
   }
@@ -99,12 +103,12 @@ public final class SpyEngine: PlaybackEngine {
       log.sink = reports
       if keepsContract {
         switch command {
-        case .load(let load):
-          log.live.insert(load)
+        case .load(let request), .preload(let request):
+          log.live.insert(request.load)
         case .stop(let load):
           log.live.remove(load)
           log.pending.removeAll { $0.0.load == load }
-        case .start, .pause, .seek:
+        case .start, .setRate, .pause, .seek:
           break
         }
         answers.removeAll { !log.live.contains($0.report.load) }
@@ -122,7 +126,18 @@ public final class SpyEngine: PlaybackEngine {
   public var commands: [EngineCommand] { log.withLock { $0.commands } }
 
   /// The commands received so far in their compact forms, as in `["load(A#1)", "stop(A#1)"]`.
-  public var commandLog: [String] { commands.map(\.description) }
+  /// A load prints with the media of the `load` or `preload` request that opened its entry
+  /// (`item7#3` if none was received).
+  public var commandLog: [String] {
+    var media: [ItemID: MediaID] = [:]
+    return commands.map { command in
+      switch command {
+      case .load(let request), .preload(let request): media[request.load.item] = request.media
+      case .start, .setRate, .pause, .seek, .stop: break
+      }
+      return command.description(naming: { media[$0] })
+    }
+  }
 
   /// How many `.later` replies wait for ``deliverPending()``.
   public var pendingCount: Int { log.withLock { $0.pending.count } }

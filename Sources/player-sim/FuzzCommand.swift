@@ -99,10 +99,10 @@ enum FuzzCommand {
   /// Everything printed from the file is escaped: a saved failure is untrusted input.
   private static func replay(_ path: String, subject: FuzzSubject, json: Bool) -> ExitStatus {
     let name = path == "-" ? "<stdin>" : path
-    let actions: [FuzzAction]
+    let fuzzCase: FuzzCase
     do {
       let text = try ScenarioFile.read(path)
-      actions = try FailureFile.parse(text, file: name)
+      fuzzCase = try FailureFile.parseCase(text, file: name)
     } catch let error as ScenarioError {
       Terminal.error(error.description)
       return .usage
@@ -110,12 +110,15 @@ enum FuzzCommand {
       Terminal.error(terminalSafe("\(error)"))
       return .usage
     }
+    let actions = fuzzCase.actions
+    // The engine line, then one action a line: what --replay reads back.
+    let lines = [fuzzCase.header] + fuzzCase.lines
     guard !actions.isEmpty else {
       Terminal.error(
         "\(terminalSafe(name)):1:1: error: no actions; expected one action a line, such as play(A)")
       return .usage
     }
-    guard let failure = Fuzzer.check(subject, actions) else {
+    guard let failure = Fuzzer.check(subject, fuzzCase) else {
       if json {
         Terminal.out(
           JSONValue.line(
@@ -123,11 +126,11 @@ enum FuzzCommand {
             [
               ("command", .string("fuzz")), ("mode", .string("replay")),
               ("subject", .string(subject.name)), ("file", .string(name)),
-              ("actions", .array(actions.map { .string($0.description) })),
+              ("actions", .array(lines.map { .string($0) })),
               (
                 "timeline",
                 .array(
-                  Fuzzer.timeline(subject, actions).split(separator: "\n").map {
+                  Fuzzer.timeline(subject, fuzzCase).split(separator: "\n").map {
                     .string(String($0))
                   })
               ),
@@ -135,7 +138,7 @@ enum FuzzCommand {
             ]))
         return .success
       }
-      Terminal.out(terminalSafe(Fuzzer.timeline(subject, actions), keepingNewlines: true))
+      Terminal.out(terminalSafe(Fuzzer.timeline(subject, fuzzCase), keepingNewlines: true))
       Terminal.out(
         "passed: \(subject.name) kept every property over the \(actions.count) saved action\(actions.count == 1 ? "" : "s")"
       )
@@ -149,7 +152,7 @@ enum FuzzCommand {
           [
             ("command", .string("fuzz")), ("mode", .string("replay")),
             ("subject", .string(subject.name)), ("file", .string(name)),
-            ("actions", .array(actions.map { .string($0.description) })), ("passed", .bool(false)),
+            ("actions", .array(lines.map { .string($0) })), ("passed", .bool(false)),
           ]))
     } else {
       Terminal.out(terminalSafe(failure.report, keepingNewlines: true))

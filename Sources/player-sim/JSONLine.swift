@@ -59,7 +59,11 @@ indirect enum JSONValue {
         ("seed", seed),
         ("case", caseIndex),
         ("violation", .string(failure.violation.description)),
-        ("actions", .array(failure.actions.map { .string($0.description) })),
+        // The engine line, then the actions with loads named `MEDIA#TOKEN`: a saved failure.
+        (
+          "actions",
+          .array(([failure.fuzzCase.header] + failure.fuzzCase.lines).map { .string($0) })
+        ),
         ("original_length", .int(failure.original.count)),
         ("timeline", .array(failure.timeline.split(separator: "\n").map { .string(String($0)) })),
         ("test", .string(failure.swiftTest)),

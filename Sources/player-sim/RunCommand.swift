@@ -15,7 +15,9 @@ enum RunCommand {
     flags: flags,
     details: [
       "Each FILE is a scenario script ('-' reads standard input); see docs/player-sim.md.",
-      "Every file is parsed before any runs. A run stops at its first failing 'expect'.",
+      "Every file is parsed before any runs. A run stops at its first failing 'expect',",
+      "or after 1,000,000 events (a script that never settles, such as repeat all over",
+      "media that end at once): both exit 1.",
     ],
     example: [
       "player-sim run Examples/scenarios/late-ready-after-stop.play",
@@ -125,7 +127,7 @@ enum DemoCommand {
 
   static let help = CommandHelp(
     name: "demo",
-    summary: "watch late callbacks arrive after stop and after a switch, and be ignored",
+    summary: "watch late callbacks after stop, a switch and a new queue be ignored",
     usage: "demo [--json] [--quiet] [--realtime]", flags: flags,
     details: ["Prints the demo's script with 'player-sim demo --script'."],
     example: ["player-sim demo", "player-sim demo --realtime"])
@@ -158,7 +160,8 @@ enum DemoCommand {
 
         The fake engine here behaves like many real ones: when told to stop a load, it
         still calls back for it later. Each callback names its load (A#1 = media A, load 1).
-        Watch the rows marked IGNORED: late reports that change nothing and send no command.
+        Watch the rows marked IGNORED: late reports that change nothing and send no command,
+        up to a queue's late end that must not advance past a list the user replaced.
 
         """)
     }

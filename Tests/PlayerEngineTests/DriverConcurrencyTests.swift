@@ -11,6 +11,7 @@ private final class NestingEngine: PlaybackEngine {
     var depth = 0
     var maxDepth = 0
     var log: [String] = []
+    var media: [ItemID: MediaID] = [:]
   }
   private let record = Locked(Record())
 
@@ -21,17 +22,20 @@ private final class NestingEngine: PlaybackEngine {
     record.withLock {
       $0.depth += 1
       $0.maxDepth = max($0.maxDepth, $0.depth)
-      $0.log.append(command.description)
+      if case .load(let request) = command { $0.media[request.load.item] = request.media }
+      let media = $0.media
+      $0.log.append(command.description(naming: { media[$0] }))
     }
     switch command {
-    case .load(let load): reports.send(.ready(load))
+    case .load(let request): reports.send(.ready(request.load))
     case .stop(let load):
       // Reports `ready` for the load the same transition is about to issue
       // (B, next token). Reduced only after that transition's `load` has run,
       // it starts B after loading it; reduced recursively, `start` would
       // reach the engine before `load`.
-      reports.send(.ready(Load("B", load.token.rawValue + 1)))
-    case .start, .pause, .seek: break
+      // B is the second item issued.
+      reports.send(.ready(Load(2, load.token.rawValue + 1)))
+    case .preload, .start, .setRate, .pause, .seek: break
     }
     record.withLock { $0.depth -= 1 }
   }
@@ -53,7 +57,8 @@ private final class CrossThreadEngine: PlaybackEngine {
 
   func execute(_ command: EngineCommand, reports: ReportSink) {
     spy.execute(command, reports: ReportSink { _ in })
-    guard case .load(let load) = command else { return }
+    guard case .load(let request) = command else { return }
+    let load = request.load
     let done = DispatchSemaphore(value: 0)
     thread.async {
       reports.send(.ready(load))
@@ -124,9 +129,14 @@ struct DriverConcurrencyTests {
       let media: [MediaID] = ["A", "B"]
       for _ in 0..<perThread {
         let roll = random.next()
-        let load = Load(media[Int(roll >> 8 & 1)], UInt32(1 + (roll >> 16) % 6))
+        // Items and tokens of this run and never-issued ones, against a queue that grows.
+        let load = Load(UInt32(1 + (roll >> 8) % 8), UInt32(1 + (roll >> 16) % 6))
         let event: PlaybackEvent =
-          switch roll % 10 {
+          switch roll % 14 {
+          case 10: .next
+          case 11: .previous
+          case 12: .user(.append(media))
+          case 13: .user(.remove(at: Int(roll >> 24 & 3)))
           case 0: .play(media[Int(roll >> 4 & 1)])
           case 1: .pause
           case 2: .resume

@@ -3,9 +3,11 @@ import PlayerState
 import PlayerTesting
 import Testing
 
-private let a1 = Load("A", 1)
-private let a2 = Load("A", 2)
-private let b2 = Load("B", 2)
+// Loads are item + token: each `play` makes a new queue entry (a new item id),
+// so A played again after a stop is item 2, like B played second.
+private let a1 = Load(1, 1)
+private let a2 = Load(2, 2)
+private let b2 = Load(2, 2)
 
 /// The orderings that break naive players, each asserted on the final state
 /// and on the spy engine's full command log.
@@ -95,8 +97,8 @@ struct HostileOrderingTests {
     let spy = SpyEngine()
     let player = Player(engine: spy)
     player.send(.play("A"))
-    spy.report(.ready(Load("B", 1)))
-    spy.report(.ready(Load("A", 7)))
+    spy.report(.ready(Load(2, 1)))  // the current token, another item: never issued
+    spy.report(.ready(Load(1, 7)))  // the current item, a token never issued
     #expect(player.state.description == "buffering(A#1, autoplay)")
     #expect(spy.commandLog == ["load(A#1)"])
   }

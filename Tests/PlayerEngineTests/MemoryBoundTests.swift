@@ -14,9 +14,9 @@ private final class EchoEngine: PlaybackEngine {
   func execute(_ command: EngineCommand, reports: ReportSink) {
     counts.withLock { $0["\(command.kind)", default: 0] += 1 }
     switch command {
-    case .load(let load): reports.send(.ready(load))
+    case .load(let request): reports.send(.ready(request.load))
     case .seek(let load, _, let seek): reports.send(.seekCompleted(load, seek))
-    case .start, .pause, .stop: break
+    case .preload, .start, .setRate, .pause, .stop: break
     }
   }
 }
@@ -29,7 +29,8 @@ private final class BurstEngine: PlaybackEngine {
   init(burst: Int) { self.burst = burst }
 
   func execute(_ command: EngineCommand, reports: ReportSink) {
-    guard case .load(let load) = command else { return }
+    guard case .load(let request) = command else { return }
+    let load = request.load
     for _ in 0..<burst { reports.send(.stalled(load)) }
     reports.send(.ready(load))
   }
@@ -146,7 +147,7 @@ struct MemoryBoundTests {
   @Test func anUnboundedSubscriberKeepsEverything() async {
     let player = Player(engine: SpyEngine())
     let ignored = player.ignoredReports(bufferingPolicy: .unbounded)
-    for token in 1...2_000 { player.send(.ready(Load("A", UInt32(token)))) }
+    for token in 1...2_000 { player.send(.ready(Load(1, UInt32(token)))) }
     var count = 0
     for await report in ignored {
       count += 1

@@ -30,7 +30,7 @@ struct ObservationTests {
     player.send(.play("A"))
     player.send(.pause)
     player.send(.pause)  // no change: not published
-    spy.report(.ready(Load("A", 1)))
+    spy.report(.ready(Load(1, 1)))
     player.send(.stop)
     var seen: [String] = []
     for await state in changes.prefix(5) { seen.append(state.description) }
@@ -56,8 +56,8 @@ struct ObservationTests {
     player.send(.pause)
     player.send(.pause)  // a no-op intent, not a report: not listed
     player.send(.stop)
-    spy.report(.ready(Load("A", 1)))
-    spy.report(.ready(Load("A", 9)))
+    spy.report(.ready(Load(1, 1)))
+    spy.report(.ready(Load(1, 9)))
     var seen: [String] = []
     for await report in ignored.prefix(2) { seen.append(report.description) }
     #expect(
@@ -107,7 +107,7 @@ struct ObservationTests {
     let spy = SpyEngine()
     let player = Player(engine: spy, watchdog: timers.policy)
     player.send(.play("A"))
-    spy.report(.ready(Load("A", 1)))
+    spy.report(.ready(Load(1, 1)))
     timers.fire(0)
     #expect(player.state.description == "playing(A#1)")
     #expect(spy.commandLog == ["load(A#1)", "start(A#1)"])

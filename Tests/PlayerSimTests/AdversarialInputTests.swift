@@ -32,8 +32,8 @@ import Testing
       bytes: Data(longLineThenShortLines.utf8), status: 0, message: ""),
     Case(
       name: "one long line, many short lines, a bad last line", command: ["run"],
-      bytes: Data((longLineThenShortLines + "jump\n").utf8), status: 2,
-      message: "F:8002:1: error: unknown action 'jump'"),
+      bytes: Data((longLineThenShortLines + "bounce\n").utf8), status: 2,
+      message: "F:8002:1: error: unknown action 'bounce'"),
     Case(
       name: "one 64 KB word", command: ["run"],
       bytes: Data(String(repeating: "x", count: 65_536).utf8), status: 2,
@@ -66,7 +66,9 @@ import Testing
     Case(
       name: "an exact state no state prints", command: ["run"],
       bytes: Data("media A\nplay A\nexpect state playing(A#1, zzz)\n".utf8), status: 2,
-      message: "F:3:27: error: 'zzz' in a playing state; expected seek#N (a pending seek) or ')'"),
+      message:
+        "F:3:27: error: 'zzz' in a playing state; expected seek#N (a pending seek), preloading P, preloaded P, preload failed P or ')'"
+    ),
     Case(
       name: "an exact state missing its detail", command: ["run"],
       bytes: Data("media A\nwait until buffering(A#1)\n".utf8), status: 2,
@@ -92,7 +94,7 @@ import Testing
     Case(
       name: "a saved failure of escapes", command: ["fuzz", "--replay"],
       bytes: Data("bogus\u{1B}[2J\n".utf8), status: 2,
-      message: #"F:1:1: error: expected an action such as play(A)"#),
+      message: #"F:1:1: error: expected an action such as queue(A B), play(A)"#),
     Case(
       name: "a saved failure of 200,000 comment and blank lines", command: ["fuzz", "--replay"],
       bytes: Data(String(repeating: "# c\n\n", count: 100_000).utf8), status: 2,

@@ -3,7 +3,7 @@ import Testing
 
 /// End to end: the built `player-sim` binary, its output and its exit statuses.
 @Suite struct CLITests {
-  @Test func demoShowsBothLateCallbacksIgnored() throws {
+  @Test func demoShowsEveryLateCallbackIgnored() throws {
     let output = try CLI.run(["demo"])
     #expect(output.status == 0)
     #expect(output.stderr == "")
@@ -12,6 +12,7 @@ import Testing
       rows == [
         " 0.300s  engine  ready(A#1)                idle → idle                                           IGNORED: stale load token",
         " 0.700s  engine  ready(A#2)                buffering(B#3, autoplay) → buffering(B#3, autoplay)   IGNORED: stale load token",
+        " 3.500s  engine  ended(D#5)                buffering(E#6, autoplay) → buffering(E#6, autoplay)   IGNORED: stale load token",
       ])
     #expect(
       output.lines.contains(
@@ -19,7 +20,13 @@ import Testing
       ))
     #expect(
       output.lines.contains(
-        "✓ demo: 6 expectations held; 7 events, 2 late or stray reports ignored; ends in playing(B#3)"
+        " 3.400s  user    queue(E F)                playing(D#5) → buffering(E#6, autoplay)               stop(D#5) load(E#6)"
+      ))
+    // Part 3: the new list wins over the old list's late end; D never plays again.
+    #expect(!output.lines.contains { $0.contains("load(D#") && !$0.contains("load(D#5)") })
+    #expect(
+      output.lines.contains(
+        "✓ demo: 11 expectations held; 14 events, 3 late or stray reports ignored; ends in playing(E#6)"
       ))
   }
 
@@ -27,7 +34,7 @@ import Testing
     let output = try CLI.run(["demo", "--json"])
     #expect(output.status == 0)
     let lines = output.stdout.split(separator: "\n").map(String.init)
-    #expect(lines.count == 7)
+    #expect(lines.count == 14)
     #expect(
       lines[0]
         == #"{"t_ms":0,"source":"user","event":"play(A)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null}"#
@@ -89,6 +96,41 @@ import Testing
         #"{"t_ms":250,"source":"user","event":"retry","before":"failed(B#2, decoding, autoplay)","after":"buffering(B#3, autoplay)","commands":["load(B#3)"],"ignored":null}"#,
         #"{"t_ms":250,"source":"user","event":"stop","before":"buffering(B#3, autoplay)","after":"idle","commands":["stop(B#3)"],"ignored":null}"#,
       ])
+  }
+
+  @Test func queueEndToEndInJSON() throws {
+    let script = """
+      engine preload=yes
+      media A duration=1s
+      media B duration=1s ready-after=100ms
+      watchdog off
+      queue A B
+      wait 1500ms
+      remove 1
+      report ready A#1
+      jump 5
+      expect queue B*
+      expect ignored staleLoad invalidPosition
+      """
+    let output = try CLI.run(["run", "--json", "-"], input: script)
+    #expect(output.stderr == "")
+    #expect(output.status == 0)
+    // A removed entry's load still prints by its media; a refused intent names its reason.
+    #expect(
+      output.stdout.split(separator: "\n").map(String.init) == [
+        #"{"t_ms":0,"source":"user","event":"queue(A B)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null}"#,
+        #"{"t_ms":200,"source":"engine","event":"ready(A#1)","before":"buffering(A#1, autoplay)","after":"playing(A#1, preloading B#2)","commands":["start(A#1)","preload(B#2)"],"ignored":null}"#,
+        #"{"t_ms":300,"source":"engine","event":"ready(B#2)","before":"playing(A#1, preloading B#2)","after":"playing(A#1, preloaded B#2)","commands":[],"ignored":null}"#,
+        #"{"t_ms":1200,"source":"engine","event":"ended(A#1)","before":"playing(A#1, preloaded B#2)","after":"playing(B#2)","commands":["stop(A#1)","start(B#2)"],"ignored":null}"#,
+        #"{"t_ms":1500,"source":"user","event":"remove(1)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":null}"#,
+        #"{"t_ms":1500,"source":"script","event":"ready(A#1)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":"staleLoad"}"#,
+        #"{"t_ms":1500,"source":"user","event":"jump(5)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":"invalidPosition"}"#,
+      ])
+    let table = try CLI.run(["run", "-"], input: script)
+    #expect(
+      table.lines.contains(
+        " 1.500s  user    jump(5)                   playing(B#2) → playing(B#2)                           REFUSED: no such position in the queue"
+      ))
   }
 
   @Test func timerSourceInTheTable() throws {
@@ -155,8 +197,16 @@ import Testing
 
   @Test(arguments: [
     (
-      "jump 3",
-      "<stdin>:1:1: error: unknown action 'jump'; expected one of media, hostile, watchdog, play, pause, resume, stop, seek, retry, wait, report, expect, note"
+      "bounce 3",
+      "<stdin>:1:1: error: unknown action 'bounce'; expected one of media, engine, previous-threshold, hostile, watchdog, play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, clear, pause, resume, stop, seek, retry, wait, report, expect, note"
+    ),
+    (
+      "media A\nqueue A start=0",
+      "<stdin>:2:15: error: position 0; expected a position from 1 (1 is the first entry)"
+    ),
+    (
+      "media A\nplay A\nprevious-threshold 1s",
+      "<stdin>:3:1: error: 'previous-threshold' after the run started; expected setup lines (engine, previous-threshold) before the first intent, wait or report"
     ),
     (
       "media A\nwait",
@@ -164,7 +214,7 @@ import Testing
     ),
     (
       "media A\nwait 5 s",
-      "<stdin>:2:6: error: bad time '5'; expected a time in ms or s, such as 250ms or 1.5s"
+      "<stdin>:2:6: error: bad time '5'; expected a time in ms, s or m, such as 250ms, 1.5s or 3m"
     ),
     (
       "play Z",
@@ -172,7 +222,7 @@ import Testing
     ),
     (
       "media A ready-after=soon",
-      "<stdin>:1:21: error: bad time 'soon'; expected a time in ms or s, such as 250ms or 1.5s"
+      "<stdin>:1:21: error: bad time 'soon'; expected a time in ms, s or m, such as 250ms, 1.5s or 3m"
     ),
     (
       "media A\nreport ready A-1",
@@ -272,7 +322,7 @@ import Testing
     // Every summary starts in the same column, after the longest name.
     #expect(
       output.lines.filter { $0.hasPrefix("  ") && !$0.hasPrefix("  player-sim") } == [
-        "  demo         watch late callbacks arrive after stop and after a switch, and be ignored",
+        "  demo         watch late callbacks after stop, a switch and a new queue be ignored",
         "  run          run scenario scripts and check their expect lines",
         "  fuzz         fuzz the Player against the contract model, from a seed",
         "  explore      check every event sequence up to a depth against the contract model",

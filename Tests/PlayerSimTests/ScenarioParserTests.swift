@@ -3,6 +3,12 @@ import PlayerState
 import PlayerTesting
 import Testing
 
+/// The words that may begin a line, as the unknown-action message lists them.
+private let actionList =
+  "media, engine, previous-threshold, hostile, watchdog, play, queue, append, insert, remove, "
+  + "move, jump, next, previous, repeat, shuffle, rate, clear, pause, resume, stop, seek, retry, "
+  + "wait, report, expect, note"
+
 @Suite struct ScenarioParserTests {
   private func parse(_ text: String) throws(ScenarioError) -> [ScenarioAction] {
     try ScenarioParser.parse(text, file: "t.play").steps.map(\.action)
@@ -44,9 +50,9 @@ import Testing
         .intent(.play("A")),
         .wait(.milliseconds(100)),
         .intent(.stop),
-        .inject(.ready(Load("A", 1))),
+        .inject(ScenarioReport(.ready(duration: nil), LoadName("A", 1))),
         .expectState(.kind(.idle)),
-        .expectCommands([.load(Load("A", 1)), .stop(Load("A", 1))]),
+        .expectCommands([ScenarioCommand("load(A#1)"), ScenarioCommand("stop(A#1)")]),
       ])
   }
 
@@ -92,19 +98,113 @@ import Testing
         .wait(.milliseconds(1250)),
         .waitUntil(.kind(.playing), within: .seconds(60)),
         .waitUntil(.exactly("buffering(A#2, autoplay)"), within: .milliseconds(1500)),
-        .inject(.stalled(Load("A", 1))),
-        .inject(.resumed(Load("A", 1))),
-        .inject(.reachedEnd(Load("A", 1))),
-        .inject(.failed(Load("A", 1), .engine(code: -11800))),
-        .inject(.failed(Load("A", 2), .network)),
-        .inject(.seekCompleted(Load("A", 1), SeekID(3))),
-        .inject(.watchdogExpired(Load("A", 1), WatchdogID(2))),
+        .inject(ScenarioReport(.stalled, LoadName("A", 1))),
+        .inject(ScenarioReport(.resumed, LoadName("A", 1))),
+        .inject(ScenarioReport(.ended, LoadName("A", 1))),
+        .inject(ScenarioReport(.failed(.engine(code: -11800)), LoadName("A", 1))),
+        .inject(ScenarioReport(.failed(.network), LoadName("A", 2))),
+        .inject(ScenarioReport(.seeked(SeekID(3)), LoadName("A", 1))),
+        .inject(ScenarioReport(.timeout(WatchdogID(2)), LoadName("A", 1))),
         .expectState(.exactly("buffering(A#2, autoplay)")),
-        .expectCommands([.seek(Load("A", 1), to: .seconds(2), SeekID(1)), .start(Load("A", 1))]),
+        .expectCommands([
+          ScenarioCommand("seek(A#1, 2000ms, seek#1)"), ScenarioCommand("start(A#1)"),
+        ]),
         .expectCommands([]),
         .expectIgnored([.staleLoad, .supersededSeek]),
         .expectIgnored([]),
         .note("Hello, world"),
+      ])
+  }
+
+  @Test func everyQueueSpelling() throws {
+    let text = """
+      engine preload=yes
+      previous-threshold 2.5s
+      media A position-every=250ms report-duration=yes
+      media B
+      media C
+      play A from=12s
+      queue A B C
+      queue A B C start=2 from=1m paused
+      queue B paused start=1
+      append A B
+      insert C A at=2
+      remove 3
+      move 4 to=1
+      jump 2
+      jump 1 from=1.5m
+      next
+      previous
+      repeat off
+      repeat one
+      repeat all
+      shuffle on seed=7
+      shuffle off
+      rate 1.5
+      rate 0.75x
+      clear
+      report position A#1 12s
+      report ready A#1 duration=3m
+      expect queue A B* C
+      expect queue none
+      expect commands load(A#2, from 12s) preload(B#3) start(A#2, 1.5x) rate(A#2, 0.75x)
+      expect commands load(A#2, from 0ms) start(A#2, 1x) preload(C#9, from 2000ms)
+      expect state playing(A#1, preloading B#2)
+      expect state playing(A#1, seek#1, preloaded B#2)
+      expect state stalled(A#1, paused, preload failed B#2)
+      expect ignored invalidPosition invalidArgument idsExhausted itemMismatch
+      """
+    #expect(
+      try parse(text) == [
+        .engine(preload: true),
+        .previousThreshold(.milliseconds(2500)),
+        .media("A", MediaProfile(positionEvery: .milliseconds(250), reportsDuration: true)),
+        .media("B", MediaProfile()),
+        .media("C", MediaProfile()),
+        .intent(.play("A", from: .seconds(12))),
+        .intent(.replaceQueue(["A", "B", "C"])),
+        .intent(
+          .replaceQueue(["A", "B", "C"], start: 1, from: .seconds(60), playWhenReady: false)),
+        .intent(.replaceQueue(["B"], start: 0, playWhenReady: false)),
+        .intent(.append(["A", "B"])),
+        .intent(.insert(["C", "A"], at: 1)),
+        .intent(.remove(at: 2)),
+        .intent(.move(from: 3, to: 0)),
+        .intent(.jump(to: 1)),
+        .intent(.jump(to: 0, from: .seconds(90))),
+        .intent(.next),
+        .intent(.previous),
+        .intent(.setRepeat(.off)),
+        .intent(.setRepeat(.one)),
+        .intent(.setRepeat(.all)),
+        .intent(.setShuffle(seed: 7)),
+        .intent(.setShuffle(seed: nil)),
+        .intent(.setRate(PlaybackRate(thousandths: 1500))),
+        .intent(.setRate(PlaybackRate(thousandths: 750))),
+        .intent(.clear),
+        .inject(ScenarioReport(.position(.seconds(12)), LoadName("A", 1))),
+        .inject(ScenarioReport(.ready(duration: .seconds(180)), LoadName("A", 1))),
+        .expectQueue("A B* C"),
+        .expectQueue("none"),
+        .expectCommands([
+          ScenarioCommand("load(A#2, from 12000ms)"), ScenarioCommand("preload(B#3)"),
+          ScenarioCommand("start(A#2, 1.5x)"), ScenarioCommand("rate(A#2, 0.75x)"),
+        ]),
+        .expectCommands([
+          ScenarioCommand("load(A#2)"), ScenarioCommand("start(A#2)"),
+          ScenarioCommand("preload(C#9, from 2000ms)"),
+        ]),
+        .expectState(.exactly("playing(A#1, preloading B#2)")),
+        .expectState(.exactly("playing(A#1, seek#1, preloaded B#2)")),
+        .expectState(.exactly("stalled(A#1, paused, preload failed B#2)")),
+        .expectIgnored([.invalidPosition, .invalidArgument, .idsExhausted, .itemMismatch]),
+      ])
+  }
+
+  @Test func timesInMinutes() throws {
+    #expect(
+      try parse("wait 3m\nwait 1.5m\nwait 0.001m") == [
+        .wait(.seconds(180)), .wait(.seconds(90)), .wait(.milliseconds(60)),
       ])
   }
 
@@ -123,8 +223,8 @@ import Testing
 
   @Test(arguments: [
     (
-      "jump",
-      "t.play:1:1: error: unknown action 'jump'; expected one of media, hostile, watchdog, play, pause, resume, stop, seek, retry, wait, report, expect, note"
+      "bounce",
+      "t.play:1:1: error: unknown action 'bounce'; expected one of \(actionList)"
     ),
     ("play", "t.play:1:5: error: found end of line; expected a media name, as in 'play A'"),
     (
@@ -133,15 +233,15 @@ import Testing
     ),
     (
       "wait 10",
-      "t.play:1:6: error: bad time '10'; expected a time in ms or s, such as 250ms or 1.5s"
+      "t.play:1:6: error: bad time '10'; expected a time in ms, s or m, such as 250ms, 1.5s or 3m"
     ),
     (
       "wait 1.5ms",
-      "t.play:1:6: error: bad time '1.5ms'; expected a time in ms or s, such as 250ms or 1.5s"
+      "t.play:1:6: error: bad time '1.5ms'; expected a time in ms, s or m, such as 250ms, 1.5s or 3m"
     ),
     (
       "wait -5s",
-      "t.play:1:6: error: bad time '-5s'; expected a time in ms or s, such as 250ms or 1.5s"
+      "t.play:1:6: error: bad time '-5s'; expected a time in ms, s or m, such as 250ms, 1.5s or 3m"
     ),
     (
       "wait 99999999999999999999999s",
@@ -157,11 +257,11 @@ import Testing
     ),
     (
       "media A colour=red",
-      "t.play:1:9: error: unknown media option 'colour'; expected one of ready-after, duration, stall-at, stall-for, fail-after, reason, seek-latency"
+      "t.play:1:9: error: unknown media option 'colour'; expected one of ready-after, duration, stall-at, stall-for, fail-after, reason, seek-latency, position-every, report-duration"
     ),
     (
       "media A duration=5x",
-      "t.play:1:18: error: bad time '5x'; expected a time in ms or s, such as 250ms or 1.5s"
+      "t.play:1:18: error: bad time '5x'; expected a time in ms, s or m, such as 250ms, 1.5s or 3m"
     ),
     (
       "media A stall-for=1s",
@@ -193,11 +293,11 @@ import Testing
     ),
     (
       "media A\nreport ready A#1 seek=1",
-      "t.play:2:18: error: unknown option 'seek' for 'ready'; expected no option for 'ready'"
+      "t.play:2:18: error: unknown option 'seek' for 'ready'; expected duration=…"
     ),
     (
       "media A\nreport bogus A#1",
-      "t.play:2:8: error: unknown report 'bogus'; expected one of ready, stalled, resumed, ended, failed, seeked, timeout"
+      "t.play:2:8: error: unknown report 'bogus'; expected one of ready, stalled, resumed, ended, failed, seeked, position, timeout"
     ),
     ("hostile maybe", "t.play:1:9: error: found 'maybe'; expected 'on' or 'off'"),
     (
@@ -227,15 +327,15 @@ import Testing
     ),
     (
       "expect things",
-      "t.play:1:8: error: unknown expectation 'things'; expected 'state', 'commands' or 'ignored'"
+      "t.play:1:8: error: unknown expectation 'things'; expected 'state', 'queue', 'commands' or 'ignored'"
     ),
     (
       "expect ignored noEffect",
-      "t.play:1:16: error: unknown ignore reason 'noEffect'; expected one of neverIssuedLoad, staleLoad, mediaMismatch, neverIssuedSeek, supersededSeek, staleWatchdog, seekPending, unexpected, or 'none'"
+      "t.play:1:16: error: unknown ignore reason 'noEffect'; expected one of neverIssuedLoad, staleLoad, itemMismatch, neverIssuedSeek, supersededSeek, staleWatchdog, seekPending, unexpected, idsExhausted, invalidPosition, invalidArgument, or 'none'"
     ),
     (
       "media A\nexpect commands launch(A#1)",
-      "t.play:2:17: error: bad command 'launch(A#1)'; expected a command such as load(A#1), start(A#1), pause(A#1), stop(A#1) or seek(A#1, 2000ms, seek#1)"
+      "t.play:2:17: error: bad command 'launch(A#1)'; expected a command such as load(A#1), load(A#1, from 12s), preload(B#2), start(A#1), start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1) or seek(A#1, 2000ms, seek#1)"
     ),
     (
       "media A\nexpect commands load(A#1",
@@ -243,10 +343,128 @@ import Testing
     ),
     (
       "play\u{7}",
-      "t.play:1:1: error: unknown action 'play\\u{7}'; expected one of media, hostile, watchdog, play, pause, resume, stop, seek, retry, wait, report, expect, note"
+      "t.play:1:1: error: unknown action 'play\\u{7}'; expected one of \(actionList)"
+    ),
+    (
+      "media A\nqueue",
+      "t.play:2:6: error: found end of line; expected one or more media names, as in 'queue A B C'"
+    ),
+    (
+      "media A\nqueue A start=0",
+      "t.play:2:15: error: position 0; expected a position from 1 (1 is the first entry)"
+    ),
+    (
+      "media A\nqueue A start=x",
+      "t.play:2:15: error: bad number 'x'; expected a position (1 is the first entry): a whole number such as 1"
+    ),
+    (
+      "media A\nqueue A shuffled",
+      "t.play:2:9: error: unknown media 'shuffled'; expected a media declared above with 'media shuffled'"
+    ),
+    (
+      "media A\nqueue A paused paused",
+      "t.play:2:16: error: 'paused' given twice; expected each option once"
+    ),
+    (
+      "media A\nqueue A start=1 shuffled",
+      "t.play:2:17: error: found 'shuffled'; expected an option key=value, such as start=2"
+    ),
+    (
+      "media A\nqueue A at=1",
+      "t.play:2:9: error: unknown option 'at' for 'queue'; expected start=N, from=TIME or paused"
+    ),
+    (
+      "media A\nqueue A from=5",
+      "t.play:2:14: error: bad time '5'; expected a time in ms, s or m, such as 250ms, 1.5s or 3m"
+    ),
+    (
+      "media A\nqueue A X",
+      "t.play:2:9: error: unknown media 'X'; expected a media declared above with 'media X'"
+    ),
+    (
+      "media A\ninsert A",
+      "t.play:2:9: error: found end of line; expected at=N, as in 'insert A B at=2'"
+    ),
+    ("remove", "t.play:1:7: error: found end of line; expected a position such as 2"),
+    (
+      "remove 0", "t.play:1:8: error: position 0; expected a position from 1 (1 is the first entry)"
+    ),
+    ("move 2", "t.play:1:7: error: found end of line; expected to=N, as in 'move 3 to=1'"),
+    (
+      "move 2 at=1",
+      "t.play:1:8: error: unknown option 'at' for 'move'; expected to=N, as in 'move 3 to=1'"
+    ),
+    ("jump 2 to=1", "t.play:1:8: error: unknown option 'to' for 'jump'; expected from=…"),
+    (
+      "next 2",
+      "t.play:1:6: error: unexpected '2' after 'next'; expected end of line (a comment starts with ' #')"
+    ),
+    (
+      "repeat sometimes",
+      "t.play:1:8: error: unknown repeat mode 'sometimes'; expected off, one or all"
+    ),
+    (
+      "shuffle on",
+      "t.play:1:11: error: found end of line; expected seed=N, as in 'shuffle on seed=7' (the order is drawn from the seed)"
+    ),
+    ("shuffle yes", "t.play:1:9: error: found 'yes'; expected 'on seed=N' or 'off'"),
+    (
+      "rate fast",
+      "t.play:1:6: error: bad rate 'fast'; expected a rate such as 1, 1.5 or 0.75x (at most three decimals, at most 1000)"
+    ),
+    (
+      "rate 1.2345",
+      "t.play:1:6: error: bad rate '1.2345'; expected a rate such as 1, 1.5 or 0.75x (at most three decimals, at most 1000)"
+    ),
+    ("engine", "t.play:1:7: error: found end of line; expected preload=yes or preload=no"),
+    ("engine preload=maybe", "t.play:1:16: error: found 'maybe'; expected yes or no"),
+    (
+      "media A\nplay A\nengine preload=yes",
+      "t.play:3:1: error: 'engine' after the run started; expected setup lines (engine, previous-threshold) before the first intent, wait or report"
+    ),
+    (
+      "previous-threshold 1s\nprevious-threshold 2s",
+      "t.play:2:1: error: a second 'previous-threshold' line; expected each setup line once"
+    ),
+    (
+      "media A\nreport position A#1",
+      "t.play:2:20: error: found end of line; expected a position such as 12s, as in 'report position A#1 12s'"
+    ),
+    (
+      "media A\nreport ready A#1 duration=3",
+      "t.play:2:27: error: bad time '3'; expected a time in ms, s or m, such as 250ms, 1.5s or 3m"
+    ),
+    (
+      "media A\nexpect queue A* B",
+      "t.play:2:17: error: unknown media 'B'; expected a media declared above with 'media B'"
+    ),
+    (
+      "media A\nexpect queue A* A*",
+      "t.play:2:17: error: a second starred entry 'A*'; expected at most one current entry (starred)"
+    ),
+    (
+      "media A\nexpect queue",
+      "t.play:2:13: error: found end of line; expected the entries in play order with the current one starred, as in A B* C, or 'none'"
+    ),
+    (
+      "media A\nexpect commands load(A#1, at 5s)",
+      "t.play:2:17: error: bad command 'load(A#1, at 5s)'; expected a command such as load(A#1), load(A#1, from 12s), preload(B#2), start(A#1), start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1) or seek(A#1, 2000ms, seek#1)"
+    ),
+    (
+      "media A\nexpect state playing(A#1, preloading X#2)",
+      "t.play:2:38: error: unknown media 'X'; expected a media declared above with 'media X'"
+    ),
+    (
+      "media A\nexpect state playing(A#1, preloaded A#2, seek#1)",
+      "t.play:2:42: error: 'seek#1' after the preload; expected ')': the preload comes last"
+    ),
+    (
+      "media A position-every=0ms",
+      "t.play:1:24: error: time '0ms'; expected a time above 0ms"
     ),
   ])
   func badInputNamesLineColumnFoundAndExpected(text: String, expected: String) {
+    // Every case names the file, line and column where the error is.
     #expect(message(text) == expected)
   }
 
@@ -255,7 +473,9 @@ import Testing
     let alphabet: [String] = [
       "media", "play", "report", "expect", "state", "commands", "A", "#", "=", "(", ")", ",", " ",
       "\t", "\n", "\r\n", "ms", "s", "9", "0", ".", "seek", "ready", "A#1", "é", "\u{301}", "🎵",
-      "\u{0}", "%", "-",
+      "\u{0}", "%", "-", "queue", "insert", "move", "jump", "remove", "rate", "shuffle", "repeat",
+      "engine", "previous-threshold", "at=", "to=", "start=", "from=", "seed=", "paused", "*",
+      "queue A B*", "preloading", "preload(", "m", "1.5", "x", "position", "duration=",
     ]
     for _ in 0..<2000 {
       let length = Int.random(in: 0..<40, using: &random)

@@ -11,48 +11,99 @@ struct ForgedState: CustomTestStringConvertible, Sendable {
   var testDescription: String { name }
 }
 
-private func forged(
-  _ stage: EngineStage, token: UInt32 = 2, lastSeek: UInt32 = 1, pending: Bool = false,
-  watchdog: UInt32 = 1
-) -> PlaybackState {
-  PlaybackState(
-    session: Session(
-      load: Load("A", token), stage: stage, playWhenReady: true, lastSeek: SeekID(lastSeek),
-      seekPending: pending, lastWatchdog: WatchdogID(watchdog)),
-    issuedLoads: 2)
-}
-
 let forgedStates: [ForgedState] = [
   ForgedState(
-    name: "token never issued", state: forged(.ready, token: 5),
-    violation: "session token 5 was never issued (issuedLoads 2)"),
+    name: "session token never issued",
+    state: PlaybackState(
+      queue: queueOfA, session: Session(load: Load(1, 5), stage: .ready), playWhenReady: true,
+      issuedLoads: 1, issuedItems: 1),
+    violation: "session token 5 was never issued (issuedLoads 1)"),
   ForgedState(
-    name: "token 0", state: forged(.ready, token: 0),
-    violation: "session token 0 was never issued (issuedLoads 2)"),
+    name: "session token 0",
+    state: PlaybackState(
+      queue: queueOfA, session: Session(load: Load(1, 0), stage: .ready), playWhenReady: true,
+      issuedLoads: 1, issuedItems: 1),
+    violation: "session token 0 was never issued (issuedLoads 1)"),
   ForgedState(
-    name: "seek pending with none issued", state: forged(.ready, lastSeek: 0, pending: true),
+    name: "seek pending with none issued",
+    state: PlaybackState(
+      queue: queueOfA, session: Session(load: a2, stage: .ready, seekPending: true),
+      playWhenReady: true, issuedLoads: 2, issuedItems: 1),
     violation: "a seek is pending but none was issued"),
   ForgedState(
-    name: "seek pending at the end", state: forged(.ended, pending: true),
+    name: "seek pending at the end",
+    state: PlaybackState(
+      queue: queueOfA,
+      session: Session(load: a2, stage: .ended, lastSeek: SeekID(3), seekPending: true),
+      playWhenReady: true, issuedLoads: 2, issuedItems: 1),
     violation: "a seek is pending in stage ended"),
   ForgedState(
-    name: "seek pending after a failure", state: forged(.failed(.network), pending: true),
-    violation: "a seek is pending in stage failed"),
+    name: "buffering without a watchdog",
+    state: PlaybackState(
+      queue: queueOfA, session: Session(load: a2, stage: .buffering), playWhenReady: true,
+      issuedLoads: 2, issuedItems: 1),
+    violation:
+      "a buffering session without a watchdog (one is armed with every load and stall)"),
   ForgedState(
-    name: "no watchdog", state: forged(.buffering, watchdog: 0),
-    violation: "a session without a watchdog (one is armed with every load)"),
+    name: "entry never issued",
+    state: PlaybackState(
+      queue: queueOfA, session: nil, playWhenReady: true, issuedLoads: 0, issuedItems: 0),
+    violation: "queue entry item1 was never issued (issuedItems 0)"),
+  ForgedState(
+    name: "entry twice",
+    state: PlaybackState(
+      queue: PlayQueue(entries: queueOfA.entries + queueOfA.entries, current: 0), session: nil,
+      playWhenReady: true, issuedLoads: 0, issuedItems: 1),
+    violation: "queue entry item1 appears twice"),
+  ForgedState(
+    name: "current outside the queue",
+    state: PlaybackState(
+      queue: PlayQueue(entries: queueOfA.entries, current: 1), session: nil, playWhenReady: true,
+      issuedLoads: 0, issuedItems: 1),
+    violation: "current position 1 is outside the queue of 1"),
+  ForgedState(
+    name: "entries without a current one",
+    state: PlaybackState(
+      queue: PlayQueue(entries: queueOfA.entries, current: nil), session: nil,
+      playWhenReady: true, issuedLoads: 0, issuedItems: 1),
+    violation: "a queue of 1 entries has no current position"),
+  ForgedState(
+    name: "session of another entry",
+    state: PlaybackState(
+      queue: queueABC, session: Session(load: Load(2, 2), stage: .ready), playWhenReady: true,
+      issuedLoads: 2, issuedItems: 3),
+    violation: "the session's load item2#2 is not the current queue entry"),
+  ForgedState(
+    name: "preload without a session",
+    state: PlaybackState(
+      queue: queueABC, session: nil, preload: Preload(load: b3, stage: .ready),
+      playWhenReady: true, issuedLoads: 3, issuedItems: 3),
+    violation: "a preload without a current load"),
+  ForgedState(
+    name: "preload of the current entry",
+    state: PlaybackState(
+      queue: queueABC, session: Session(load: a2, stage: .ready),
+      preload: Preload(load: Load(1, 3), stage: .ready), playWhenReady: true, issuedLoads: 3,
+      issuedItems: 3),
+    violation: "the preload item1#3 is the current load"),
+  ForgedState(
+    name: "rate zero",
+    state: PlaybackState(
+      queue: PlayQueue(), session: nil, playWhenReady: true, rate: PlaybackRate(thousandths: 0),
+      issuedLoads: 0, issuedItems: 0),
+    violation: "rate 0x is not positive"),
 ]
 
-@Suite("State invariants and ids that never wrap")
+@Suite("State invariants")
 struct InvariantTests {
   @Test("a forged state is named and refused by the decoder", arguments: forgedStates)
-  func forgedStateIsRefused(_ example: ForgedState) throws {
+  func forged(_ example: ForgedState) throws {
     #expect(example.state.invariantViolation == example.violation)
     let data = try JSONEncoder().encode(example.state)
     #expect(throws: DecodingError.self) { try JSONDecoder().decode(PlaybackState.self, from: data) }
   }
 
-  @Test func everyStateTheTableReachesKeepsTheInvariants() {
+  @Test func everyRepresentativeStateKeepsTheInvariants() {
     for state in TransitionTable.representativeStates {
       #expect(state.invariantViolation == nil, "\(state)")
       for event in TransitionTable.probeEvents(for: state) {
@@ -61,26 +112,27 @@ struct InvariantTests {
     }
   }
 
-  @Test func seekIdsNeverWrap() {
-    let last = forged(.ready, lastSeek: .max)
-    let seek = last.transition(on: .seek(to: .seconds(1)))
+  @Test func seekAndWatchdogIdsNeverWrap() {
+    var state = fixture(.ready)
+    state.session?.lastSeek = SeekID(.max)
+    let seek = state.transition(on: .seek(to: .seconds(1)))
     #expect(seek.ignored == .idsExhausted)
-    #expect(seek.next == last)
-    #expect(seek.commands.isEmpty)
-    let ended = forged(.ended, lastSeek: .max)
-    #expect(ended.transition(on: .resume).ignored == .idsExhausted)
-    // The newest seek, at the last id, still completes.
-    let pending = forged(.ready, lastSeek: .max, pending: true)
-    let done = pending.transition(on: .seekCompleted(Load("A", 2), SeekID(.max)))
-    #expect(done.ignored == nil)
-    #expect(done.next.description == "playing(A#2)")
+    #expect(seek.next == state)
+    state.session?.lastWatchdog = WatchdogID(.max)
+    let stall = state.transition(on: .stalled(a2))
+    #expect(stall.ignored == .idsExhausted)
+    #expect(stall.next == state)
   }
 
-  @Test func watchdogIdsNeverWrap() {
-    let last = forged(.ready, watchdog: .max)
-    let stall = last.transition(on: .stalled(Load("A", 2)))
-    #expect(stall.ignored == .idsExhausted)
-    #expect(stall.next == last)
-    #expect(stall.watchdog == nil)
+  @Test func itemIdsNeverWrap() {
+    let full = PlaybackState(
+      queue: queueOfA, session: nil, playWhenReady: true, issuedLoads: 0, issuedItems: .max - 1)
+    let two = full.transition(on: .user(.append(["B", "C"])))
+    #expect(two.ignored == .idsExhausted)
+    #expect(two.next == full)
+    let one = full.transition(on: .user(.append(["B"])))
+    #expect(one.ignored == nil)
+    #expect(one.next.queue.description == "A* B")
+    #expect(one.next.issuedItems == .max)
   }
 }

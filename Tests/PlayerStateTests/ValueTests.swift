@@ -14,12 +14,31 @@ struct ValueTests {
     #expect(
       fixture(.failed(.engine(code: -11800)), play: false).description
         == "failed(A#2, engine(-11800))")
+    let name = naming(fixture(.ready))
     #expect(
-      EngineCommand.seek(a2, to: .seconds(2), SeekID(1)).description == "seek(A#2, 2000ms, seek#1)")
-    #expect(PlaybackEvent.seekCompleted(a2, SeekID(3)).description == "seeked(A#2, seek#3)")
-    #expect(PlaybackEvent.reachedEnd(a2).description == "ended(A#2)")
+      EngineCommand.seek(a2, to: .seconds(2), SeekID(1)).description(naming: name)
+        == "seek(A#2, 2000ms, seek#1)")
     #expect(
-      PlaybackEvent.watchdogExpired(a2, WatchdogID(1)).description == "timeout(A#2, watchdog#1)")
+      EngineCommand.seek(a2, to: .seconds(2), SeekID(1)).description
+        == "seek(item1#2, 2000ms, seek#1)")
+    #expect(
+      PlaybackEvent.seekCompleted(a2, SeekID(3)).description(naming: name) == "seeked(A#2, seek#3)")
+    #expect(PlaybackEvent.reachedEnd(a2).description(naming: name) == "ended(A#2)")
+    #expect(
+      PlaybackEvent.watchdogExpired(a2, WatchdogID(1)).description(naming: name)
+        == "timeout(A#2, watchdog#1)")
+    #expect(
+      PlaybackEvent.ready(a2, duration: .seconds(180)).description(naming: name)
+        == "ready(A#2, duration 180000ms)")
+    #expect(PlaybackEvent.position(a2, .seconds(12)).description == "position(item1#2, 12000ms)")
+    #expect(
+      PlaybackEvent.queue(["A", "B"], start: 1, playWhenReady: false).description
+        == "queue(A B, start 2, paused)")
+    #expect(preloading(.ready).description == "playing(A#2, preloaded B#3)")
+    #expect(queueABC.description == "A* B C")
+    #expect(PlaybackRate(thousandths: 1500).description == "1.5x")
+    #expect(PlaybackRate(thousandths: 750).description == "0.75x")
+    #expect(PlaybackRate.normal.description == "1x")
     #expect(PlaybackEvent.seek(to: .milliseconds(250)).description == "seek(250ms)")
     #expect(CommandList().description == "none")
   }
@@ -28,7 +47,7 @@ struct ValueTests {
     let state = fixture(.failed(.timeout), play: false)
     let data = try JSONEncoder().encode(state)
     let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-    #expect(object?["version"] as? Int == 1)
+    #expect(object?["version"] as? Int == 2)
     #expect(object?["issuedLoads"] as? Int == 2)
     #expect(try JSONDecoder().decode(PlaybackState.self, from: data) == state)
     #expect(
@@ -37,44 +56,69 @@ struct ValueTests {
   }
 
   @Test func decodingRejectsUnknownVersionsAndUnissuedTokens() {
-    let future = Data(#"{"version": 2, "issuedLoads": 0}"#.utf8)
+    let future = Data(#"{"version": 3, "issuedLoads": 0}"#.utf8)
     #expect(throws: DecodingError.self) {
       try JSONDecoder().decode(PlaybackState.self, from: future)
     }
-    let forged = Data(
-      #"{"version":1,"issuedLoads":1,"session":{"load":{"media":"A","token":5},"stage":{"ready":{}},"playWhenReady":true,"lastSeek":0,"seekPending":false,"lastWatchdog":0}}"#
-        .utf8)
+    let forged = try? JSONEncoder().encode(
+      PlaybackState(
+        queue: queueOfA, session: Session(load: Load(1, 5), stage: .ready), playWhenReady: true,
+        issuedLoads: 1, issuedItems: 1))
     #expect(throws: DecodingError.self) {
-      try JSONDecoder().decode(PlaybackState.self, from: forged)
+      try JSONDecoder().decode(PlaybackState.self, from: forged ?? Data())
     }
   }
 
-  @Test func commandListHoldsTwoInOrder() {
+  @Test func commandListHoldsFourInOrder() {
     var list = CommandList()
     #expect(list.isEmpty)
+    let loadA2 = EngineCommand.load(LoadRequest(load: a2, media: "A", start: .seconds(12)))
     list.append(.stop(a1))
-    list.append(.load(a2))
-    #expect(Array(list) == [.stop(a1), .load(a2)])
-    #expect(list.count == 2)
-    #expect(list.description == "stop(A#1) load(A#2)")
+    list.append(loadA2)
+    list.append(.seek(a2, to: .seconds(3), SeekID(1)))
+    list.append(.start(a2, rate: PlaybackRate(thousandths: 1500)))
+    #expect(Array(list.prefix(2)) == [.stop(a1), loadA2])
+    #expect(list.count == 4)
+    #expect(
+      list.description(naming: { $0 == ItemID(1) ? "A" : nil })
+        == "stop(A#1) load(A#2, from 12000ms) seek(A#2, 3000ms, seek#1) start(A#2, 1.5x)")
+    #expect(
+      list.description
+        == "stop(item1#1) load(A#2, from 12000ms) seek(item1#2, 3000ms, seek#1) start(item1#2, 1.5x)"
+    )
+    list.removeAll()
+    #expect(list == CommandList())
+    list.append(.preload(LoadRequest(load: Load(2, 3), media: "B")))
+    #expect(list.description == "preload(B#3)")
   }
 
-  @Test func commandListCodesAsAnArrayOfAtMostTwo() throws {
+  @Test func commandListCodesAsAnArrayOfAtMostFour() throws {
     var list = CommandList()
-    list.append(.load(a2))
+    list.append(.load(LoadRequest(load: a2, media: "A")))
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
     let data = try encoder.encode(list)
-    #expect(String(decoding: data, as: UTF8.self) == #"[{"load":{"_0":{"media":"A","token":2}}}]"#)
+    #expect(
+      String(decoding: data, as: UTF8.self)
+        == #"[{"load":{"_0":{"load":{"item":1,"token":2},"media":"A","start":{"milliseconds":0}}}}]"#
+    )
     #expect(try JSONDecoder().decode(CommandList.self, from: data) == list)
-    let three = Data(
-      #"[{"stop":{"_0":{"media":"A","token":2}}},{"stop":{"_0":{"media":"A","token":2}}},{"stop":{"_0":{"media":"A","token":2}}}]"#
-        .utf8)
-    #expect(throws: DecodingError.self) { try JSONDecoder().decode(CommandList.self, from: three) }
+    let stop = #"{"stop":{"_0":{"item":1,"token":2}}}"#
+    let four = Data("[\(Array(repeating: stop, count: 4).joined(separator: ","))]".utf8)
+    #expect(try JSONDecoder().decode(CommandList.self, from: four).count == 4)
+    let five = Data("[\(Array(repeating: stop, count: 5).joined(separator: ","))]".utf8)
+    #expect(throws: DecodingError.self) { try JSONDecoder().decode(CommandList.self, from: five) }
+    let load =
+      #"{"load":{"_0":{"load":{"item":1,"token":2},"media":"A","start":{"milliseconds":0}}}}"#
+    let twoLoads = Data("[\(load),\(load)]".utf8)
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(CommandList.self, from: twoLoads)
+    }
   }
 
   @Test func loadTokensAreNeverReusedEvenAtTheLimit() {
-    let full = PlaybackState(session: nil, issuedLoads: .max)
+    let full = PlaybackState(
+      queue: PlayQueue(), session: nil, playWhenReady: true, issuedLoads: .max, issuedItems: 0)
     let transition = full.transition(on: .play("A"))
     #expect(transition.ignored == .idsExhausted)
     #expect(transition.commands.isEmpty)
@@ -96,14 +140,20 @@ struct ValueTests {
   @Test func dotDiagramListsTransitions() {
     let dot = TransitionTable.dot()
     #expect(dot.hasPrefix("digraph Playhead {\n"))
-    #expect(dot.contains("  idle -> buffering [label=\"play / load\"];\n"))
+    #expect(
+      dot.contains("  idle -> buffering [label=\"play / load\\nqueue / load\\nresume / load\"];\n"))
+    #expect(!dot.contains("idle -> idle"))
     #expect(dot.contains("  playing -> paused [label=\"pause / pause\"];\n"))
     #expect(dot.hasSuffix("}\n"))
   }
 
   @Test func valuesStaySmall() {
     // Pinned so that a change that bloats the hot-path values is a visible decision.
-    #expect(MemoryLayout<PlaybackState>.size <= 48)
-    #expect(MemoryLayout<PlaybackEvent>.size <= 40)
+    #expect(MemoryLayout<Load>.size == 8)
+    #expect(MemoryLayout<EngineReport>.size <= 25)
+    #expect(MemoryLayout<PlaybackEvent>.size <= 41)
+    #expect(MemoryLayout<PlaybackState>.size <= 152)
+    #expect(_isPOD(Load.self))
+    #expect(_isPOD(EngineReport.self))
   }
 }

@@ -59,14 +59,48 @@ struct ConformingEngineTests {
       ])
   }
 
+  /// An engine that declares `.preload` is checked for the four preload
+  /// promises too, after the others and before unplayable media.
+  @Test func preloadingSpyIsCheckedForThePreloadPromises() async {
+    let spy = SpyEngine(keepsContract: true, capabilities: .preload) { command in
+      switch command {
+      case .load(let request), .preload(let request): [.init(.ready(request.load), .immediately)]
+      case .seek(let load, _, let seek): [.init(.seekCompleted(load, seek), .immediately)]
+      case .start, .setRate, .pause, .stop: []
+      }
+    }
+    let report = await drivenKit { false }.run(against: spy)
+    #expect(report.brokenNames == [], "\(report)")
+    #expect(
+      report.checked
+        == allButUnplayable + [
+          .preloadAnswered, .preloadBesideCurrent, .positionNamesPlayingLoad, .preloadStopIsFinal,
+        ])
+    let check5 = report.transcript.drop { $0 != "load(A#8)" }
+    #expect(
+      Array(check5) == [
+        "load(A#8)", "ready(A#8)", "start(A#8)", "preload(A#9)", "ready(A#9)",
+        "seek(A#8, 100ms, seek#1)", "seeked(A#8, seek#1)", "stop(A#8)", "start(A#9)",
+        "preload(A#10)", "ready(A#10)", "stop(A#10)", "seek(A#9, 0ms, seek#1)",
+        "seeked(A#9, seek#1)", "stop(A#9)",
+      ])
+  }
+
+  /// The same spy without the capability is never sent `preload`.
+  @Test func engineWithoutPreloadIsNeverSentPreload() async {
+    let report = await drivenKit { false }.run(against: SpyEngine.conforming(.immediately))
+    #expect(!report.transcript.contains { $0.hasPrefix("preload(") })
+    #expect(report.transcript.last == "stop(A#6)")
+  }
+
   @Test func unplayableMediaIsCheckedWhenConfigured() async {
     let spy = SpyEngine(keepsContract: true) { command in
       switch command {
-      case .load(let load) where load.media == "missing":
-        [.init(.failed(load, .notFound), .immediately)]
-      case .load(let load): [.init(.ready(load), .immediately)]
+      case .load(let request) where request.media == "missing":
+        [.init(.failed(request.load, .notFound), .immediately)]
+      case .load(let request), .preload(let request): [.init(.ready(request.load), .immediately)]
       case .seek(let load, _, let seek): [.init(.seekCompleted(load, seek), .immediately)]
-      case .start, .pause, .stop: []
+      case .start, .setRate, .pause, .stop: []
       }
     }
     let kit = EngineConformance(
@@ -87,6 +121,8 @@ struct BrokenEngineTests {
   }
 
   static let cases: [Case] = [
+    Case(fault: .none, broken: [], absorbed: [:]),
+    Case(fault: .preloadsCorrectly, broken: [], absorbed: [:]),
     Case(
       fault: .answersTwice, broken: [],
       absorbed: [.repeatedReport: 2, .reportFromInsideExecute: 6]),
@@ -95,6 +131,19 @@ struct BrokenEngineTests {
     Case(fault: .mislabelsSeek, broken: ["seekCompletionCarriesSeekID"], absorbed: [:]),
     Case(fault: .reportsAfterStop, broken: [], absorbed: [.reportAfterStop: 6]),
     Case(fault: .stopStopsCurrent, broken: ["stoppedLoadHarmless"], absorbed: [:]),
+    Case(
+      fault: .preloadAnsweredAsCurrent, broken: ["preloadAnswered"],
+      absorbed: [.repeatedReport: 1]),
+    Case(
+      fault: .preloadReplacesCurrent, broken: ["preloadBesideCurrent", "preloadStopIsFinal"],
+      absorbed: [:]),
+    Case(fault: .positionForUnstartedPreload, broken: ["positionNamesPlayingLoad"], absorbed: [:]),
+    Case(
+      fault: .positionNamesLastLoad, broken: ["positionNamesPlayingLoad"],
+      absorbed: [.reportAfterStop: 1]),
+    Case(
+      fault: .preloadReportsAfterStop, broken: ["preloadStopIsFinal"],
+      absorbed: [.reportAfterStop: 1]),
   ]
 
   @Test(arguments: cases)
@@ -124,6 +173,29 @@ struct BrokenEngineTests {
       report.violations.map(\.description).prefix(2) == [
         "reportNamesIssuedLoad: ready(A#101) names token 101, never issued",
         "loadAnswered: load(A#1) got no ready or failed before the engine went idle",
+      ])
+  }
+
+  @Test func preloadViolationsSayWhatHappened() async {
+    let replaced = FaultyEngine(.preloadReplacesCurrent)
+    let replacedReport = await drivenKit(replaced.step).run(against: replaced)
+    #expect(
+      replacedReport.violations.map(\.description).first
+        == "preloadBesideCurrent: seek(A#8, seek#1), sent while A#9 was preloaded, got no "
+        + "seeked(A#8, seek#1) before the engine went idle")
+    let positions = FaultyEngine(.positionNamesLastLoad)
+    let positionsReport = await drivenKit(positions.step).run(against: positions)
+    #expect(
+      positionsReport.violations.map(\.description) == [
+        "positionNamesPlayingLoad: the engine reported positions for A#8, but none for A#9 "
+          + "after stop(A#8) and start(A#9) before the engine went idle"
+      ])
+    let early = FaultyEngine(.positionForUnstartedPreload)
+    let earlyReport = await drivenKit(early.step).run(against: early)
+    #expect(
+      earlyReport.violations.map(\.description) == [
+        "positionNamesPlayingLoad: position(A#9, 0ms) names the preload A#9, never started",
+        "positionNamesPlayingLoad: position(A#10, 0ms) names the preload A#10, never started",
       ])
   }
 

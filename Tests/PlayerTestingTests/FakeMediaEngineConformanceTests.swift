@@ -31,6 +31,39 @@ struct FakeMediaEngineConformanceTests {
     #expect(report.checked.count == 9)
   }
 
+  /// Made to preload, it is checked for the four preload promises too, and keeps them.
+  @Test func preloadingFakeKeepsThePreloadPromises() async {
+    let clock = VirtualClock()
+    let engine = FakeMediaEngine(
+      clock: clock,
+      profiles: ["broken": MediaProfile(failAfter: .milliseconds(100), failureReason: .decoding)],
+      preload: true)
+    let report = await Self.kit(clock).run(against: engine)
+    #expect(report.brokenNames == [], "\(report)")
+    #expect(report.conforms)
+    #expect(
+      report.checked.suffix(5) == [
+        .preloadAnswered, .preloadBesideCurrent, .positionNamesPlayingLoad, .preloadStopIsFinal,
+        .unplayableMediaFails,
+      ])
+  }
+
+  /// With position reports every 50 ms, they name the playing load: the
+  /// first, then after the switch the preload it started.
+  @Test func preloadingFakeNamesThePlayingLoadInPositions() async {
+    let clock = VirtualClock()
+    let engine = FakeMediaEngine(
+      clock: clock, defaultProfile: MediaProfile(positionEvery: .milliseconds(50)), preload: true)
+    let kit = EngineConformance(.init(media: "A", timing: .driven(Self.stepping(clock))))
+    let report = await kit.run(against: engine)
+    #expect(report.brokenNames == [], "\(report)")
+    let positions = report.transcript.filter {
+      $0.hasPrefix("position(A#8") || $0.hasPrefix("position(A#9")
+    }
+    #expect(positions.first?.hasPrefix("position(A#8") == true)
+    #expect(positions.last?.hasPrefix("position(A#9") == true)
+  }
+
   /// Hostile, it keeps calling back for stopped loads, late: the machine
   /// absorbs that, so the kit passes it and counts the late reports.
   @Test func hostileFakePassesWithNotes() async {

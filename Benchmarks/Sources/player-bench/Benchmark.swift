@@ -13,6 +13,20 @@ struct Results {
   /// that cancels most of the noise a shared machine adds to both.
   var driverOverNaive = Sample()
   var reducerOverNaive = Sample()
+  /// The reducer in place, `handle(_:into:)`: the driver's form.
+  var reducerInPlace = Sample()
+  var reducerInPlaceOverNaive = Sample()
+  var reducerInPlaceAllocations: UInt64?
+  /// Heap allocations of the reducer per class of event (``EventKind`` order),
+  /// and how many events of each class the stream holds.
+  var reducerAllocationsByKind: [UInt64]?
+  var eventsByKind: [Int] = []
+  var queueMix = QueueStream.Mix()
+  var queueReducer = Sample()
+  var queueReducerInPlace = Sample()
+  var queueDriver = Sample()
+  var queueAllocationsByKind: [UInt64]?
+  var queueEventsByKind: [Int] = []
   var reducerAllocations: UInt64?
   var driverAllocations: UInt64?
   var naiveAllocations: UInt64?
@@ -32,6 +46,9 @@ struct Results {
       ("PlaybackEvent", MemoryLayout<PlaybackEvent>.size, MemoryLayout<PlaybackEvent>.stride),
       ("Transition", MemoryLayout<Transition>.size, MemoryLayout<Transition>.stride),
       ("EngineCommand", MemoryLayout<EngineCommand>.size, MemoryLayout<EngineCommand>.stride),
+      ("Load", MemoryLayout<Load>.size, MemoryLayout<Load>.stride),
+      ("Session", MemoryLayout<Session>.size, MemoryLayout<Session>.stride),
+      ("PlayQueue", MemoryLayout<PlayQueue>.size, MemoryLayout<PlayQueue>.stride),
     ]
   }
 }
@@ -44,11 +61,22 @@ struct Benchmark {
 
   /// Runs one workload once over the stream, untimed, and returns its checksum.
   static func profile(_ workload: Options.Workload, options: Options) -> UInt64 {
-    let events = EventStream.generate(count: options.events, seed: options.seed).events
     switch workload {
-    case .reducer: return Workloads.reducer(events)
-    case .driver: return Workloads.driver(events)
-    case .naive: return Workloads.naive(events)
+    case .queue, .queueInPlace, .queueDriver:
+      let events = QueueStream.generate(count: options.events, seed: options.seed).events
+      switch workload {
+      case .queueInPlace: return Workloads.queueReducerInPlace(events)
+      case .queueDriver: return Workloads.queueDriver(events)
+      default: return Workloads.queueReducer(events)
+      }
+    case .reducer, .inPlace, .driver, .naive:
+      let events = EventStream.generate(count: options.events, seed: options.seed).events
+      switch workload {
+      case .inPlace: return Workloads.reducerInPlace(events)
+      case .driver: return Workloads.driver(events)
+      case .naive: return Workloads.naive(events)
+      default: return Workloads.reducer(events)
+      }
     }
   }
 
@@ -58,6 +86,10 @@ struct Benchmark {
     let stream = EventStream.generate(count: options.events, seed: options.seed)
     let events = stream.events
     results.mix = stream.mix
+    progress("generating \(options.events) queue events (seed \(options.seed))")
+    let queueStream = QueueStream.generate(count: options.events, seed: options.seed)
+    let queueEvents = queueStream.events
+    results.queueMix = queueStream.mix
 
     // Counted before any thread is started: the counter is process-wide.
     progress("counting allocations")
@@ -65,6 +97,14 @@ struct Benchmark {
     results.reducerAllocations = AllocationCounter.count { checksum &+= Workloads.reducer(events) }
     results.driverAllocations = AllocationCounter.count { checksum &+= Workloads.driver(events) }
     results.naiveAllocations = AllocationCounter.count { checksum &+= Workloads.naive(events) }
+    results.reducerInPlaceAllocations = AllocationCounter.count {
+      checksum &+= Workloads.reducerInPlace(events)
+    }
+    results.reducerAllocationsByKind = Workloads.allocationsByKind(events, from: PlaybackState())
+    results.eventsByKind = events.countsByKind
+    results.queueAllocationsByKind = Workloads.allocationsByKind(
+      queueEvents, from: QueueStream.initialState)
+    results.queueEventsByKind = queueEvents.countsByKind
 
     let count = events.count
     for round in 1...options.runs {
@@ -72,12 +112,23 @@ struct Benchmark {
       let reducer = eventsPerSecond(count) { checksum &+= Workloads.reducer(events) }
       let driver = eventsPerSecond(count) { checksum &+= Workloads.driver(events) }
       let naive = eventsPerSecond(count) { checksum &+= Workloads.naive(events) }
+      let inPlace = eventsPerSecond(count) { checksum &+= Workloads.reducerInPlace(events) }
+      let queueReducer = eventsPerSecond(count) { checksum &+= Workloads.queueReducer(queueEvents) }
+      let queueInPlace = eventsPerSecond(count) {
+        checksum &+= Workloads.queueReducerInPlace(queueEvents)
+      }
+      let queueDriver = eventsPerSecond(count) { checksum &+= Workloads.queueDriver(queueEvents) }
       let threaded = Workloads.driver(events, threads: options.threads)
       results.reducer.add(reducer)
       results.driver.add(driver)
       results.naive.add(naive)
       results.driverOverNaive.add(driver / naive)
       results.reducerOverNaive.add(reducer / naive)
+      results.reducerInPlace.add(inPlace)
+      results.reducerInPlaceOverNaive.add(inPlace / naive)
+      results.queueReducer.add(queueReducer)
+      results.queueReducerInPlace.add(queueInPlace)
+      results.queueDriver.add(queueDriver)
       results.driverThreaded.add(Double(count) / threaded.elapsed.seconds)
       results.lostEvents += UInt64(count) - min(UInt64(count), threaded.processed)
       results.maxQueued = max(results.maxQueued, threaded.maxQueued)

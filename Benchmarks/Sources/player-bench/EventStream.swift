@@ -7,7 +7,7 @@ import PlayerTesting
 /// (the real reducer, untimed) so that it can name the current load, seek and
 /// watchdog, and then mixes in what a hostile engine does: late reports of
 /// replaced or stopped loads, tokens never issued, a current token with the
-/// wrong media, duplicates, superseded seeks, stale watchdogs, and the seeds'
+/// wrong item, duplicates, superseded seeks, stale watchdogs, and the seeds'
 /// own bug order (play, stop, then the late `ready`).
 struct EventStream {
   /// How many events of each kind of identity the stream holds.
@@ -32,7 +32,7 @@ struct EventStream {
   let mix: Mix
 
   /// Media ids short enough to be stored inline in `String` (no heap, no refcount).
-  private static let media: [MediaID] = ["A", "B", "C", "D"]
+  static let media: [MediaID] = ["A", "B", "C", "D"]
 
   /// Generates `count` events from `seed`; the same arguments give the same stream.
   static func generate(count: Int, seed: UInt64) -> EventStream {
@@ -47,6 +47,9 @@ struct EventStream {
     var state = PlaybackState()
     var events: [PlaybackEvent] = []
     var mix = Mix()
+    /// The newest loads the machine issued, newest last (at most 8): late
+    /// reports name one of them.
+    var recentLoads: [Load] = []
 
     init(seed: UInt64, capacity: Int) {
       rng = SplitMix64(seed: seed)
@@ -57,6 +60,11 @@ struct EventStream {
       events.append(event)
       let transition = state.transition(on: event)
       if transition.ignored != nil { mix.ignored += 1 }
+      for command in transition.commands {
+        guard case .load(let request) = command else { continue }
+        if recentLoads.count == 8 { recentLoads.removeFirst() }
+        recentLoads.append(request.load)
+      }
       if case .engine(.ready) = event, !transition.commands.contains(where: { $0.kind == .start }) {
         mix.readyWithoutStart += 1
       }
@@ -77,20 +85,19 @@ struct EventStream {
         emit(.engine(currentReport(session)))
       case 62..<72:
         // A late report of an earlier load: replaced, stopped or failed.
-        let issued = state.issuedLoads
-        guard issued > 1 else { return emit(.user(.play(anyMedia()))) }
+        let earlier = recentLoads.filter { $0 != state.load }
+        guard !earlier.isEmpty else { return emit(.user(.play(anyMedia()))) }
         mix.staleReports += 1
-        let token = issued - 1 - UInt32(rng.below(Int(min(issued - 1, 8))))
-        emit(.engine(report(for: Load(media: anyMedia(), token: LoadToken(token)))))
+        emit(.engine(report(for: earlier[rng.below(earlier.count)])))
       case 72..<77:
         mix.neverIssuedReports += 1
         let token = rng.chance(percent: 25) ? 0 : state.issuedLoads &+ 1 &+ UInt32(rng.below(4))
-        emit(.engine(report(for: Load(media: anyMedia(), token: LoadToken(token)))))
+        let item = UInt32(rng.below(Int(state.issuedItems) + 1))
+        emit(.engine(report(for: Load(item, token))))
       case 77..<80:
         guard let load = state.load else { return emit(.user(.play(anyMedia()))) }
         mix.mismatchedReports += 1
-        let other = EventStream.media.first { $0 != load.media } ?? "Z"
-        emit(.engine(report(for: Load(media: other, token: load.token))))
+        emit(.engine(report(for: Load(item: ItemID(load.item.rawValue &+ 1), token: load.token))))
       case 80..<88:
         guard let last = events.last else { return emit(.user(.play(anyMedia()))) }
         mix.duplicates += 1

@@ -136,8 +136,8 @@ enum MemoryBenchmark {
     init(count: Int) { self.count = count }
 
     func execute(_ command: EngineCommand, reports: ReportSink) {
-      guard case .load(let load) = command else { return }
-      for _ in 0..<count { reports.send(.ready(load)) }
+      guard case .load(let request) = command else { return }
+      for _ in 0..<count { reports.send(.ready(request.load)) }
       let capacity = player.withLock { $0?.pendingCapacityForTesting } ?? 0
       let heap = ProcessMemory.heapInUse()
       reading.withLock { $0 = Reading(heap: heap, capacity: capacity) }
@@ -215,8 +215,8 @@ enum MemoryBenchmark {
   static func flood(threads: Int, sendsPerThread: Int) -> MemoryFigures.Flood {
     let player = Player(engine: NoOpEngine())
     let cycle: [PlaybackEvent] = [
-      .play("A"), .ready(Load("A", 1)), .pause, .resume, .stalled(Load("A", 1)),
-      .resumed(Load("A", 1)), .seek(to: .seconds(1)), .ready(Load("A", 99)), .stop,
+      .play("A"), .ready(Load(1, 1)), .pause, .resume, .stalled(Load(1, 1)),
+      .resumed(Load(1, 1)), .seek(to: .seconds(1)), .ready(Load(1, 99)), .stop,
     ]
     let ready = DispatchSemaphore(value: 0)
     let go = DispatchSemaphore(value: 0)

@@ -96,7 +96,7 @@ final class NaivePlayer {
   /// are dropped: the naive code has none.
   func handle(_ event: PlaybackEvent) {
     switch event {
-    case .user(.play(let media)): playTapped(media.rawValue)
+    case .user(.play(let media, _)): playTapped(media.rawValue)
     case .user(.pause): pauseTapped()
     case .user(.resume): resumeTapped()
     case .user(.stop): stopTapped()
@@ -109,6 +109,8 @@ final class NaivePlayer {
     case .engine(.reachedEnd): playbackDidEnd()
     case .engine(.failed): playbackDidFail()
     case .watchdogExpired: timerFired()
+    // The seeds had no queue, rate or position reports; the hostile stream sends none.
+    case .user, .engine(.position): break
     }
   }
 }

@@ -31,7 +31,11 @@ struct Options {
 
   /// The workloads `--profile` can run alone.
   enum Workload: String, CaseIterable {
-    case reducer, driver, naive
+    case reducer
+    case inPlace = "in-place"
+    case driver, naive, queue
+    case queueInPlace = "queue-in-place"
+    case queueDriver = "queue-driver"
   }
 
   static let usage = """
@@ -39,18 +43,21 @@ struct Options {
                         [--fuzz-seeds N] [--memory] [--burst N] [--flood N]
 
     Measures the Playhead reducer, the Player driver (one thread and several) and a naive
-    two-Bool player on one seeded event stream, plus the fuzz harness against its catalog
-    of buggy players. Build with -c release; debug figures mean nothing.
+    two-Bool player on one seeded event stream, the reducer and the driver on a queue stream
+    (1000 entries, an engine that preloads, position reports, auto-advances, edits), plus the
+    fuzz harness against its catalog of buggy players. Build with -c release; debug figures
+    mean nothing.
 
       --json          one JSON object on stdout instead of the table
       --smoke         tiny sizes for CI (seconds); not for timing
-      --events N      events in the stream (default 3000000; smoke 20000)
+      --events N      events in each stream (default 3000000; smoke 20000)
       --runs N        rounds, at least 1 (default 7; smoke 5); figures are median and min-max
       --seed N        the stream's seed (default 1592598566)
       --threads N     threads for the concurrent driver (default 8)
       --fuzz-seeds N  seeds per buggy player (default 20; smoke 3)
       --json-file F   also write the JSON object to file F (one run, both forms)
-      --profile W     run only workload W (reducer, driver or naive) once, untimed, and print
+      --profile W     run only workload W (reducer, in-place, driver, naive, queue,
+                      queue-in-place or queue-driver) once, untimed, and print
                       its checksum: for valgrind --tool=callgrind
       --memory        run only the memory section: a queued burst, a flood from --threads
                       threads, and a never-reading subscriber on each stream (docs/memory.md)

@@ -38,11 +38,11 @@ enum StreamProbe {
     case .ignored: published = rounds
     }
     player.send(.play("A"))
-    player.send(.ready(Load("A", 1)))
+    player.send(.ready(Load(1, 1)))
     for _ in 0..<rounds {
       player.send(.pause)
       player.send(.resume)
-      player.send(.ready(Load("A", 99)))
+      player.send(.ready(Load(1, 99)))
     }
     let buffered = policy == .unbounded ? published : min(published, Player.defaultBufferLimit)
     let whileBuffered = MemoryBenchmark.difference(ProcessMemory.heapInUse(), before)

@@ -1,10 +1,17 @@
 import Dispatch
 import Foundation
+import MallocCounter
 import PlayerEngine
 import PlayerState
 
 /// An engine that does nothing: what remains is the cost of Playhead itself.
 struct NoOpEngine: PlaybackEngine {
+  func execute(_ command: EngineCommand, reports: ReportSink) {}
+}
+
+/// An engine that does nothing and declares `.preload`, for the queue workload.
+struct NoOpPreloadingEngine: PlaybackEngine {
+  var capabilities: EngineCapabilities { .preload }
   func execute(_ command: EngineCommand, reports: ReportSink) {}
 }
 
@@ -26,6 +33,68 @@ enum Workloads {
       state = transition.next
     }
     return checksum &+ UInt64(state.issuedLoads)
+  }
+
+  /// The reducer in place, `handle(_:into:)`, from idle, over every event:
+  /// the form the driver uses, with no state copied per event.
+  static func reducerInPlace(_ events: [PlaybackEvent]) -> UInt64 {
+    var state = PlaybackState()
+    var effects = Effects()
+    var checksum: UInt64 = 0
+    for event in events {
+      state.handle(event, into: &effects)
+      checksum &+= effects.ignored == nil ? 1 : 0
+    }
+    return checksum &+ UInt64(state.issuedLoads)
+  }
+
+  /// The pure reducer over the queue stream, from ``QueueStream/initialState``.
+  static func queueReducer(_ events: [PlaybackEvent]) -> UInt64 {
+    var state = QueueStream.initialState
+    var checksum: UInt64 = 0
+    for event in events {
+      let transition = state.transition(on: event)
+      checksum &+= transition.ignored == nil ? 1 : 0
+      state = transition.next
+    }
+    return checksum &+ UInt64(state.issuedLoads)
+  }
+
+  /// The reducer in place over the queue stream: `handle(_:into:)`.
+  static func queueReducerInPlace(_ events: [PlaybackEvent]) -> UInt64 {
+    var state = QueueStream.initialState
+    var effects = Effects()
+    var checksum: UInt64 = 0
+    for event in events {
+      state.handle(event, into: &effects)
+      checksum &+= effects.ignored == nil ? 1 : 0
+    }
+    return checksum &+ UInt64(state.issuedLoads)
+  }
+
+  /// The driver over the queue stream, with a no-op engine that preloads.
+  static func queueDriver(_ events: [PlaybackEvent]) -> UInt64 {
+    let player = Player(engine: NoOpPreloadingEngine())
+    for event in events { player.send(event) }
+    let statistics = player.statistics
+    return statistics.processed &+ statistics.ignoredReports &+ UInt64(player.state.issuedLoads)
+  }
+
+  /// Heap allocations of `transition(on:)` over a stream from `state`, per
+  /// class of event (indexed by ``EventKind``), each event counted on its
+  /// own; nil when allocations cannot be counted.
+  static func allocationsByKind(_ events: [PlaybackEvent], from state: PlaybackState) -> [UInt64]? {
+    guard AllocationCounter.isAvailable else { return nil }
+    var counts = [UInt64](repeating: 0, count: EventKind.allCases.count)
+    var state = state
+    for event in events {
+      let kind = EventKind(event).rawValue
+      let before = playhead_bench_allocations()
+      let transition = state.transition(on: event)
+      state = transition.next
+      counts[kind] &+= playhead_bench_allocations() &- before
+    }
+    return counts
   }
 
   /// The driver with a no-op engine, every event sent from the calling thread.

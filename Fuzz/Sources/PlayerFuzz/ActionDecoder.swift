@@ -6,30 +6,38 @@ import PlayerTesting
 /// the fuzzer).
 ///
 /// Decoding is online: each action's identities are chosen relative to what
-/// the contract model has seen issued so far (the current load, an earlier
-/// one, a token never issued, the same token with another media; the newest,
-/// a superseded or a never-issued seek or watchdog id), so that a report stays
-/// meaningful however the case has gone. In swarm mode, each case first reads
-/// a mask that disables some event kinds, identities and delivery modes, so
-/// that rare orderings (many stalls, no user stop, only late reports) come up.
+/// the contract model has seen issued so far, so that a report stays
+/// meaningful however the case has gone: the current load, the preloading
+/// one, an earlier one, a dropped preload, a removed entry's load, a token
+/// never issued (the one the next intent will create, or one past it), the
+/// current token with another item; the newest, a superseded or a
+/// never-issued seek or watchdog id. Intents pick positions in the queue (the
+/// current one, its neighbours, the ends, one past the end), media from
+/// A–D (so the same media is queued twice), start times and positions around
+/// the `previous` threshold (2999, 3000, 3001 ms), shuffle seeds 1–4 and
+/// rates. In swarm mode, each case first reads a mask that disables some
+/// event kinds, identities and delivery modes, so that rare orderings (many
+/// edits during loads, no user stop, only late reports) come up.
 public struct ActionDecoder: Sendable {
   /// What the decoder may choose from in the current case.
   public struct Mask: Hashable, Sendable {
-    /// Enabled event kinds, plus `deliver` (bit 13).
-    public var kinds: UInt16
-    /// Enabled variations: bit 0 re-entrant, 1 later, 2 earlier token,
-    /// 3 never-issued token, 4 mismatched media, 5 superseded or never-issued ids.
+    /// Enabled event kinds (bit i for `EventKind.allCases[i]`), plus `deliver` (bit 26).
+    public var kinds: UInt32
+    /// Enabled variations: bit 0 re-entrant, 1 later, 2 earlier, dropped or
+    /// removed token, 3 never-issued token, 4 mismatched item, 5 superseded or
+    /// never-issued ids, 6 invalid positions and rates.
     public var variations: UInt8
 
     /// Everything enabled.
-    public static let all = Mask(kinds: 0x3FFF, variations: 0x3F)
+    public static let all = Mask(kinds: 0x7FF_FFFF, variations: 0x7F)
 
     /// The enabled choices, worked out once per case; nil stands for `deliver`.
     let enabled: [EventKind?]
 
     /// A mask.
-    public init(kinds: UInt16, variations: UInt8) {
-      self.kinds = kinds | 1  // play always stays on: without it nothing happens
+    public init(kinds: UInt32, variations: UInt8) {
+      // play and queue always stay on: without them nothing happens.
+      self.kinds = kinds | 0b11
       self.variations = variations
       var enabled: [EventKind?] = []
       for (bit, choice) in ActionDecoder.choices.enumerated() where self.kinds & (1 << bit) != 0 {
@@ -43,14 +51,24 @@ public struct ActionDecoder: Sendable {
   public private(set) var maxLength: Int
   /// Whether each case disables a random part of the alphabet.
   public var swarm: Bool
+  /// Whether the engine preloads: fixed, or nil to draw it per case.
+  public var preload: Bool?
 
   /// A decoder.
   /// - Parameters:
   ///   - maxLength: the longest case, in actions.
   ///   - swarm: whether each case disables a random part of the alphabet.
-  public init(maxLength: Int = 32, swarm: Bool = true) {
+  ///   - preload: whether the engine preloads; nil draws it per case.
+  public init(maxLength: Int = 32, swarm: Bool = true, preload: Bool? = nil) {
     self.maxLength = max(1, maxLength)
     self.swarm = swarm
+    self.preload = preload
+  }
+
+  /// Reads whether the case's engine preloads (one byte, unless fixed).
+  public func engine(from source: inout some ByteSource) -> Bool {
+    if let preload { return preload }
+    return source.nextByte() & 1 == 1
   }
 
   /// Reads a case header: its length and its swarm mask.
@@ -58,9 +76,13 @@ public struct ActionDecoder: Sendable {
     let high = Int(source.nextByte())
     let length = (high << 8 | Int(source.nextByte())) % maxLength + 1
     guard swarm else { return (length, .all) }
-    let kinds = UInt16(source.nextByte()) | UInt16(source.nextByte()) << 8
+    var kinds: UInt32 = 0
+    var more: UInt32 = 0
+    for shift in stride(from: 0, to: 32, by: 8) {
+      kinds |= UInt32(source.nextByte()) << UInt32(shift)
+      more |= UInt32(source.nextByte()) << UInt32(shift)
+    }
     // Each kind is disabled with probability 1/4, so most of the alphabet stays.
-    let more = UInt16(source.nextByte()) | UInt16(source.nextByte()) << 8
     return (length, Mask(kinds: kinds | more, variations: source.nextByte() | source.nextByte()))
   }
 
@@ -69,6 +91,10 @@ public struct ActionDecoder: Sendable {
   private static let reasons: [FailureReason] = [
     .network, .decoding, .notFound, .engine(code: -11800),
   ]
+  private static let media: [MediaID] = ["A", "B", "C", "D"]
+  /// Times around the `previous` threshold (3 s) and past it.
+  private static let times: [Int64] = [0, 1000, 2999, 3000, 3001, 5000, 0, 4000]
+  private static let rates: [Int32] = [1000, 1500, 500, 2000, 1000, 750, 0, -1000]
 
   /// The next action, chosen with `source` relative to `model`.
   /// - Parameters:
@@ -80,22 +106,54 @@ public struct ActionDecoder: Sendable {
     after model: ContractModel, held: Int, mask: Mask, from source: inout some ByteSource
   ) -> FuzzAction {
     let enabled = mask.enabled
-    var position = Int(source.nextByte()) % enabled.count
+    let first = source.nextByte()
+    let detail = source.nextByte()
+    let extra = source.nextByte()
+    let on = { (bit: UInt8) in mask.variations & (1 << bit) != 0 }
+    // A quarter of the actions are what a cooperative engine or user would
+    // do next, so that cases get deep (advances, repeats, preloads) quickly.
+    if first < 64, let action = cooperative(model, detail, extra) { return action }
+    var position = Int(first) % enabled.count
     // `deliver` with nothing held back would do nothing: take the next choice.
     if enabled[position] == nil, held == 0 { position = (position + 1) % enabled.count }
     guard let kind = enabled[position] else { return .deliver }
-    let detail = source.nextByte()
-    let on = { (bit: UInt8) in mask.variations & (1 << bit) != 0 }
-    let current = model.current?.load ?? model.newest ?? Load("A", 1)
-    let other: MediaID = current.media == "A" ? "B" : "A"
+    let fallbackItem = ItemID(max(model.issuedItems, 1))
+    let current =
+      model.current?.load ?? model.newest ?? Load(item: fallbackItem, token: LoadToken(1))
+    let count = model.entries.count
 
-    func load(_ byte: UInt8) -> Load {
-      switch byte % 10 {
-      case 6 where on(2), 7 where on(2): model.previous ?? Load(current.media, 0)
-      case 8 where on(3): Load(media: current.media, token: LoadToken(model.issued &+ 1))
-      case 9 where on(4): Load(media: other, token: current.token)
-      default: current
+    // The identities a report may name, each once it exists; the current
+    // load weighs most. Chosen without building an array (no allocation).
+    let next = model.position.flatMap { model.after($0) }.map { model.entries[$0].item }
+    let other =
+      on(4)
+      ? (model.entries.first { $0.item != current.item }?.item
+        ?? ItemID(current.item.rawValue &+ 1)) : nil
+    func candidate(_ index: Int) -> Load? {
+      switch index {
+      case 0, 1, 2: return current
+      case 3, 4: return model.preload?.load
+      case 5: return on(2) ? model.previous : nil
+      case 6: return on(2) && model.dropped != model.previous ? model.dropped : nil
+      case 7: return on(2) && model.removed != model.dropped ? model.removed : nil
+      case 8: return on(2) && model.left != model.previous ? model.left : nil
+      case 9:
+        // The load the next intent or advance will create, and one past it.
+        return on(3) ? Load(item: next ?? current.item, token: LoadToken(model.issued &+ 1)) : nil
+      case 10: return on(3) ? Load(item: current.item, token: LoadToken(model.issued &+ 2)) : nil
+      default: return other.map { Load(item: $0, token: current.token) }
       }
+    }
+    func load(_ byte: UInt8) -> Load {
+      var available = 0
+      for index in 0..<12 where candidate(index) != nil { available += 1 }
+      var pick = Int(byte) % available
+      for index in 0..<12 {
+        guard let load = candidate(index) else { continue }
+        if pick == 0 { return load }
+        pick -= 1
+      }
+      return current
     }
     func id(_ newest: UInt32, _ byte: UInt8) -> UInt32 {
       let newest = max(newest, 1)
@@ -112,31 +170,108 @@ public struct ActionDecoder: Sendable {
       default: .send(.engine(report))
       }
     }
-    let target = load(detail >> 3)
+    /// A position: mostly the current one, a neighbour or an end; one past the end when allowed.
+    func place(_ byte: UInt8, inclusiveEnd: Bool = false) -> Int {
+      let span = count + (inclusiveEnd ? 1 : 0)
+      if byte % 8 == 7, on(6) { return byte & 8 == 0 ? span : -1 }
+      guard span > 0 else { return 0 }
+      let here = model.position ?? 0
+      switch byte % 8 {
+      case 0, 1: return min(here, span - 1)
+      case 2: return min(here + 1, span - 1)
+      case 3: return max(here - 1, 0)
+      case 4: return span - 1
+      default: return Int(byte >> 3) % span
+      }
+    }
+    func names(_ byte: UInt8) -> [MediaID] {
+      let length = Int(byte % 3) + 1
+      return (0..<length).map { Self.media[Int(byte >> (2 + 2 * UInt8($0))) % Self.media.count] }
+    }
+    let time = MediaTime.milliseconds(Self.times[Int(extra % 8)])
+    // Read only by reports: intents skip choosing an identity.
+    var target: Load { load(extra >> 2 ^ detail >> 3) }
     switch kind {
     case .play:
-      switch detail % 3 {
-      case 0: return .send(.play(current.media))
-      case 1: return .send(.play("A"))
-      default: return .send(.play("B"))
-      }
+      let media = detail % 5 == 4 ? (model.media[current.item] ?? "A") : Self.media[Int(detail % 4)]
+      return .send(.play(media, from: extra & 0x30 == 0 ? time : .zero))
+    case .queue:
+      let list = names(detail)
+      let start = extra & 0x40 != 0 ? Int(extra >> 3) % list.count : 0
+      return .send(
+        .queue(
+          list, start: start, from: extra & 0x30 == 0 ? time : .zero,
+          playWhenReady: extra & 0x80 == 0))
+    case .append: return .send(.user(.append(names(detail))))
+    case .insert:
+      return .send(.user(.insert(names(detail), at: place(extra, inclusiveEnd: true))))
+    case .remove: return .send(.user(.remove(at: place(detail))))
+    case .move: return .send(.user(.move(from: place(detail), to: place(extra))))
+    case .jump:
+      return .send(.user(.jump(to: place(detail), from: extra & 0x30 == 0 ? time : .zero)))
+    case .next: return .send(.next)
+    case .previous: return .send(.previous)
+    case .repeat: return .send(.user(.setRepeat(RepeatMode.allCases[Int(detail % 3)])))
+    case .shuffle:
+      return .send(.user(.setShuffle(seed: detail % 5 == 0 ? nil : UInt64(detail % 5))))
+    case .rate:
+      var rate = Self.rates[Int(detail % 8)]
+      if rate <= 0, !on(6) { rate = 1500 }
+      return .send(.user(.setRate(PlaybackRate(thousandths: rate))))
+    case .clear: return .send(.user(.clear))
     case .pause: return .send(.pause)
     case .resume: return .send(.resume)
     case .stop: return .send(.stop)
     case .retry: return .send(.retry)
-    case .seek: return .send(.seek(to: .milliseconds(Int64(detail % 3) * 2500)))
-    case .ready: return report(.ready(target))
+    case .seek: return .send(.seek(to: time))
+    case .ready:
+      return report(.ready(target, duration: extra & 1 == 0 ? nil : .milliseconds(10_000)))
     case .stalled: return report(.stalled(target))
     case .resumed: return report(.resumed(target))
     case .ended: return report(.reachedEnd(target))
+    case .position: return report(.position(target, time))
     case .failed:
-      return report(.failed(target, Self.reasons[Int(source.nextByte()) % Self.reasons.count]))
+      return report(.failed(target, Self.reasons[Int(extra) % Self.reasons.count]))
     case .seeked:
-      let seek = id(model.current?.lastSeek ?? 0, source.nextByte())
+      let seek = id(model.current?.lastSeek ?? 0, extra)
       return report(.seekCompleted(target, SeekID(seek)))
     case .timeout:
-      let watchdog = id(model.current?.lastWatchdog ?? 1, source.nextByte())
+      let watchdog = id(model.current?.lastWatchdog ?? 1, extra)
       return .send(.watchdogExpired(target, WatchdogID(watchdog)))
+    }
+  }
+
+  /// What a cooperative engine (or user) does next: the report the current
+  /// stage awaits, the preload's `ready`, the end of a playing entry, a retry
+  /// after a failure, a resume when idle, a queue when empty.
+  private func cooperative(_ model: ContractModel, _ detail: UInt8, _ extra: UInt8) -> FuzzAction? {
+    if let preload = model.preload, preload.stage == .buffering, detail & 3 == 0 {
+      return .send(.ready(preload.load, duration: extra & 1 == 0 ? nil : .milliseconds(10_000)))
+    }
+    guard let current = model.current else {
+      if model.entries.isEmpty {
+        return .send(.queue(Array(Self.media.prefix(Int(detail % 3) + 2))))
+      }
+      return .send(.resume)
+    }
+    let load = current.load
+    switch current.stage {
+    case .buffering:
+      return .send(.ready(load, duration: extra & 1 == 0 ? nil : .milliseconds(10_000)))
+    case .ready where current.seekPending:
+      return .send(.seekCompleted(load, SeekID(current.lastSeek)))
+    case .ready:
+      switch detail % 4 {
+      case 0: return .send(.stalled(load))
+      case 1: return .send(.position(load, .milliseconds(Self.times[Int(extra % 8)])))
+      default: return .send(.reachedEnd(load))
+      }
+    case .stalled:
+      return .send(detail & 1 == 0 ? .resumed(load) : .reachedEnd(load))
+    case .ended:
+      return .send(detail & 1 == 0 ? .resume : .previous)
+    case .failed:
+      return .send(detail & 1 == 0 ? .retry : .next)
     }
   }
 }

@@ -17,7 +17,7 @@ public struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     /// Reports are applied to the current load whatever load they name.
     case ignoresIdentity
     /// Reports are matched on media only, so a token of another load of the
-    /// same media (or one never issued) passes.
+    /// same media (another entry, or a token never issued) passes.
     case checksMediaNotToken
     /// A repeated `ready` for the current load starts the engine again.
     case doubleStartOnRepeatedReady
@@ -34,6 +34,23 @@ public struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     case supersededSeekCompletes
     /// A watchdog expiry fails the current load whatever its id and stage.
     case staleWatchdogFires
+    /// A duplicated `ended` of the entry just left is applied to the new
+    /// current entry: the queue advances twice.
+    case advanceTwiceOnDuplicatedEnd
+    /// A `ready` for a dropped preload (stopped by an edit) marks the new preload ready.
+    case droppedPreloadReportAccepted
+    /// Repeat one restarts the entry at its end with `start` alone, without
+    /// the seek to zero (so it plays on from the end, or from wherever the engine is).
+    case repeatOneStartsWithoutSeek
+    /// Removing the current entry while its load is live is dropped: the load
+    /// keeps playing an entry the user removed.
+    case removeCurrentKeepsLoad
+    /// `previous` always goes to the previous entry, even past the threshold
+    /// (where it must restart the current one).
+    case previousIgnoresThreshold
+    /// The shuffled order is not the documented draw from the seed (the
+    /// entries after the current one come reversed): a run does not replay.
+    case shuffleNotReplayable
   }
 
   /// The mistake.
@@ -51,7 +68,7 @@ public struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
   /// The length of the shortest case that exposes the bug.
   public var minimalLength: Int {
     switch bug {
-    case .twoBools: 3  // play(A), stop, ready(A#1)
+    case .twoBools: 2  // queue(A, paused), ready(A#1)
     case .ignoresIdentity: 2  // play(A), ready(B#1)
     case .checksMediaNotToken: 2  // play(A), ready(A#2)
     case .doubleStartOnRepeatedReady: 3  // play(A), ready(A#1), ready(A#1)
@@ -61,6 +78,14 @@ public struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     case .reentrantProcessedRecursively: 2  // reentrant ready(A#1), play(A)
     case .supersededSeekCompletes: 3  // play(A), seek(0ms), seeked(A#1, seek#2)
     case .staleWatchdogFires: 2  // play(A), timeout(A#1, watchdog#2)
+    // queue(A B), ready(A#1), ended(A#1), ready(B#2), ended(A#1)
+    case .advanceTwiceOnDuplicatedEnd: 5
+    // engine preload=yes: queue(A B), ready(A#1), insert(C, at 2), ready(B#2)
+    case .droppedPreloadReportAccepted: 4
+    case .repeatOneStartsWithoutSeek: 4  // play(A), repeat(one), ready(A#1), ended(A#1)
+    case .removeCurrentKeepsLoad: 2  // queue(A B), remove(1)
+    case .previousIgnoresThreshold: 2  // queue(A B, start 2, from 3001ms), previous
+    case .shuffleNotReplayable: 2  // queue(A B C), shuffle(seed 1)
     }
   }
 
@@ -79,6 +104,12 @@ final class CatalogPlayer: FuzzTarget, Sendable {
   private struct Core {
     var state = PlaybackState()
     var lastLoaded: Load?
+    /// Each loaded item's media, from the `load` and `preload` commands.
+    var media: [ItemID: MediaID] = [:]
+    /// The load of the newest accepted `ended` that left its entry.
+    var lastEnded: Load?
+    /// Preloads stopped before they became current.
+    var droppedPreloads: Set<Load> = []
     var queue: [PlaybackEvent] = []
     var draining = false
   }
@@ -90,6 +121,8 @@ final class CatalogPlayer: FuzzTarget, Sendable {
   init(bug: BuggyPlayer.Bug, engine: any PlaybackEngine) {
     self.bug = bug
     self.engine = engine
+    let canPreload = engine.capabilities.contains(.preload)
+    core.withLock { $0.state.configuration.canPreload = canPreload }
   }
 
   var observation: FuzzObservation { core.withLock { FuzzObservation($0.state) } }
@@ -135,25 +168,27 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     let session = state.session
     var event = event
     switch (bug, event) {
-    case (.twoBools, .engine(.ready(let load))) where load == core.lastLoaded:
+    case (.twoBools, .engine(.ready(let load, _))) where load == core.lastLoaded:
       // The callback is taken as a command: start, whatever the user did since.
       if var session, session.load == load {
         session.stage = .ready
-        session.playWhenReady = true
+        core.state.playWhenReady = true
         core.state.session = session
       }
-      return [.start(load)]
+      return [.start(load, rate: state.rate)]
     case (.ignoresIdentity, .engine(let report)):
       if let session { event = .engine(report.with(session.load)) }
     case (.ignoresIdentity, .watchdogExpired(_, let id)):
       if let session { event = .watchdogExpired(session.load, id) }
     case (.checksMediaNotToken, .engine(let report)):
-      if let session, session.load.media == report.load.media {
+      if let session, let media = core.media[session.load.item],
+        core.media[report.load.item] == media
+      {
         event = .engine(report.with(session.load))
       }
-    case (.doubleStartOnRepeatedReady, .engine(.ready(let load))):
-      if let session, session.load == load, session.stage == .ready, session.playWhenReady {
-        return [.start(load)]
+    case (.doubleStartOnRepeatedReady, .engine(.ready(let load, _))):
+      if let session, session.load == load, session.stage == .ready, state.playWhenReady {
+        return [.start(load, rate: state.rate)]
       }
     case (.stopNotSent, .user(.stop)):
       core.state = state.transition(on: event).next
@@ -167,6 +202,23 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       }
     case (.supersededSeekCompletes, .engine(.seekCompleted(let load, _))):
       if let session { event = .seekCompleted(load, session.lastSeek) }
+    case (.advanceTwiceOnDuplicatedEnd, .engine(.reachedEnd(let load))):
+      if load == core.lastEnded, let session, session.load != load {
+        event = .reachedEnd(session.load)
+      }
+    case (.droppedPreloadReportAccepted, .engine(.ready(let load, let duration))):
+      if core.droppedPreloads.contains(load), let preload = state.preload {
+        event = .ready(preload.load, duration: duration)
+      }
+    case (.removeCurrentKeepsLoad, .user(.remove(let at))):
+      if session != nil, at == state.queue.current { return [] }
+    case (.previousIgnoresThreshold, .user(.previous)):
+      if let session, let at = state.queue.current, at > 0,
+        session.position > state.configuration.previousThreshold
+      {
+        if case .failed = session.stage { break }
+        event = .user(.jump(to: at - 1))
+      }
     case (.staleWatchdogFires, .watchdogExpired(let load, _)):
       if var session, session.load == load {
         if case .failed = session.stage { break }
@@ -178,9 +230,49 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     default:
       break
     }
-    let transition = core.state.transition(on: event)
+    var transition = core.state.transition(on: event)
+    if bug == .repeatOneStartsWithoutSeek, case .engine(.reachedEnd) = event,
+      transition.ignored == nil, var next = transition.next.session, next.seekPending,
+      transition.commands.contains(where: { $0.kind == .seek })
+    {
+      // The mistake: replay with `start` alone, no seek.
+      next.seekPending = false
+      transition.next.session = next
+      var commands = CommandList()
+      for command in transition.commands where command.kind != .seek { commands.append(command) }
+      transition.commands = commands
+    }
+    if bug == .shuffleNotReplayable, case .user(.setShuffle(.some)) = event,
+      transition.ignored == nil, transition.next.queue.entries.count > 2
+    {
+      // The mistake: the entries after the current one come reversed.
+      let queue = transition.next.queue
+      let first = Array(queue.entries.prefix(1))
+      transition.next.queue = PlayQueue(
+        entries: first + queue.entries.dropFirst().reversed(), current: queue.current,
+        repeatMode: queue.repeatMode, shuffle: queue.shuffle)
+    }
+    if case .engine(.reachedEnd(let load)) = event, transition.ignored == nil,
+      transition.next.session?.load != load
+    {
+      core.lastEnded = load
+    }
+    if let preload = state.preload?.load, transition.next.session?.load != preload,
+      transition.next.preload?.load != preload
+    {
+      core.droppedPreloads.insert(preload)
+    }
     core.state = transition.next
-    for case .load(let load) in transition.commands { core.lastLoaded = load }
+    for command in transition.commands {
+      switch command {
+      case .load(let request):
+        core.lastLoaded = request.load
+        core.media[request.load.item] = request.media
+      case .preload(let request):
+        core.media[request.load.item] = request.media
+      default: break
+      }
+    }
     return Array(transition.commands)
   }
 }

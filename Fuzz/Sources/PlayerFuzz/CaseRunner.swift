@@ -13,7 +13,7 @@ public struct CaseRunner {
   /// Its engine.
   public let engine: FuzzEngine
   /// The oracle's model, after the steps so far.
-  public private(set) var model = ContractModel()
+  public private(set) var model: ContractModel
   /// Every command the engine received.
   public private(set) var log: [EngineCommand] = []
   /// Every command the contract expects.
@@ -39,8 +39,12 @@ public struct CaseRunner {
   }
 
   /// A runner around a fresh player made by `subject`.
-  public init(_ subject: FuzzSubject) {
-    engine = FuzzEngine()
+  /// - Parameters:
+  ///   - subject: the player under test.
+  ///   - canPreload: whether the engine declares the `.preload` capability.
+  public init(_ subject: FuzzSubject, canPreload: Bool = false) {
+    engine = FuzzEngine(canPreload: canPreload)
+    model = ContractModel(canPreload: canPreload)
     target = subject.make(engine)
     log.reserveCapacity(64)
     expected.reserveCapacity(64)
@@ -97,7 +101,7 @@ public struct CaseRunner {
       guard let current = model.current else { break }
       let report: EngineReport
       switch current.stage {
-      case .buffering: report = .ready(current.load)
+      case .buffering: report = .ready(current.load, duration: nil)
       case .stalled: report = .resumed(current.load)
       case .ready where current.seekPending:
         report = .seekCompleted(current.load, SeekID(current.lastSeek))
@@ -112,9 +116,11 @@ public struct CaseRunner {
   private func steadyCheck(step: Int) -> FuzzViolation? {
     let kind = target.observation.kind
     guard kind == .buffering || kind == .stalled else { return nil }
-    return FuzzViolation(
+    var violation = FuzzViolation(
       property: .reachesSteadyState, step: step, event: nil, expected: expected, actual: log,
       detail: "after cooperative reports the player is still \(target.stateDescription)")
+    violation.media = model.media
+    return violation
   }
 
   // MARK: Checking one delivered event
@@ -170,9 +176,12 @@ public struct CaseRunner {
     if let exact { culprit = exact }
     let property = FuzzViolation.classify(
       expected: expected, actual: log, from: mark, event: culprit.event, accepted: culprit.accepted)
-    return FuzzViolation(
+    var violation = FuzzViolation(
       property: property, step: step, event: culprit.event, expected: expected, actual: log,
-      detail: culprit.accepted ? "" : "the contract ignores \(culprit.event)")
+      detail: culprit.accepted
+        ? "" : "the contract ignores \(culprit.event.description(naming: { model.media[$0] }))")
+    violation.media = model.media
+    return violation
   }
 
   private func observationViolation(_ event: PlaybackEvent, step: Int) -> FuzzViolation? {
@@ -187,34 +196,59 @@ public struct CaseRunner {
       property = .isPlayingMatchesEngine
     } else if seen.kind != model.kind {
       property = .stateMatchesContract
+    } else if let queue = seen.queue, queue != model.queueFingerprint {
+      property = .queueMatchesContract
+    } else if let loads = seen.loads,
+      loads.current != model.current?.load || loads.preload != model.preload?.load
+    {
+      property = .queueMatchesContract
+    } else if let position = seen.position, position.milliseconds != model.current?.position {
+      property = .queueMatchesContract
+    } else if let ready = seen.preloadReady, ready != (model.preload?.stage == .ready) {
+      property = .queueMatchesContract
     } else {
       return nil
     }
     let detail =
       "the player is \(target.stateDescription) (kind \(seen.kind), isPlaying \(seen.isPlaying)"
       + "\(seen.seekPending.map { ", seek pending \($0)" } ?? "")); the contract expects kind \(model.kind), "
-      + "isPlaying \(model.engineIsPlaying), seek pending \(model.seekPending)"
+      + "isPlaying \(model.engineIsPlaying), seek pending \(model.seekPending), "
+      + "queue \(model.queueDescription), loads \(model.loadsDescription)"
+      + "\(model.preload.map { ", preload \($0.stage)" } ?? "")"
+      + "\(model.current.map { ", position \($0.position)ms" } ?? "")"
     let culprit = arrivals.last?.event ?? event
-    return FuzzViolation(
+    var violation = FuzzViolation(
       property: property, step: step, event: culprit, expected: expected, actual: log,
       detail: detail)
+    violation.media = model.media
+    return violation
   }
 }
 
 extension CaseRunner {
   /// Replays `actions` on a fresh player made by `subject`, finishing the case.
+  /// - Parameters:
+  ///   - subject: the player under test.
+  ///   - actions: the case.
+  ///   - canPreload: whether the engine declares `.preload`.
   /// - Returns: the first violation, or nil when every property held.
-  public static func check(_ subject: FuzzSubject, _ actions: [FuzzAction]) -> FuzzViolation? {
-    replay(subject, actions).violation
+  public static func check(
+    _ subject: FuzzSubject, _ actions: [FuzzAction], canPreload: Bool = false
+  ) -> FuzzViolation? {
+    replay(subject, actions, canPreload: canPreload).violation
   }
 
   /// Replays `actions` on a fresh player made by `subject`, finishing the case.
+  /// - Parameters:
+  ///   - subject: the player under test.
+  ///   - actions: the case.
+  ///   - canPreload: whether the engine declares `.preload`.
   /// - Returns: the runner afterwards (its ``trace`` holds the actions up to
   ///   the failure, plus those the end of the case added) and the first violation.
   public static func replay(
-    _ subject: FuzzSubject, _ actions: [FuzzAction]
+    _ subject: FuzzSubject, _ actions: [FuzzAction], canPreload: Bool = false
   ) -> (runner: CaseRunner, violation: FuzzViolation?) {
-    var runner = CaseRunner(subject)
+    var runner = CaseRunner(subject, canPreload: canPreload)
     for action in actions {
       if let violation = runner.perform(action) { return (runner, violation) }
     }

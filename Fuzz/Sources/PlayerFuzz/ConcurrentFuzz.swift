@@ -95,7 +95,7 @@ public enum ConcurrentFuzz {
     var fired: [EngineReport] = []
     engine.drain(commands: &actual, sent: &fired)
     let delivered = direct.withLock { $0 } + fired.count
-    var model = ContractModel()
+    var model = ContractModel(canPreload: false)
     var expected: [EngineCommand] = []
     for (index, event) in processed.enumerated() {
       let offset = expected.count
@@ -129,9 +129,15 @@ public enum ConcurrentFuzz {
   /// A random event over a small domain, so that identities collide often.
   static func randomEvent(_ random: inout SplitMix64) -> PlaybackEvent {
     let bits = random.next()
-    let load = Load(bits & 1 == 0 ? "A" : "B", UInt32((bits >> 1) % 5))
+    let load = Load(UInt32(bits & 1) + 1, UInt32((bits >> 1) % 5))
     let small = UInt32((bits >> 4) % 4)
-    switch (bits >> 8) % 14 {
+    switch (bits >> 8) % 20 {
+    case 14: return .queue(["A", "B"])
+    case 15: return .next
+    case 16: return .previous
+    case 17: return .user(.remove(at: Int(small % 2)))
+    case 18: return .user(.setRepeat(small % 2 == 0 ? .one : .all))
+    case 19: return .position(load, .milliseconds(Int64(small) * 1000))
     case 0: return .play("A")
     case 1: return .play("B")
     case 2: return .pause

@@ -2,11 +2,14 @@ public import PlayerState
 
 /// The oracle's own model of the engine contract, written from the rules and
 /// properties in docs/machine.md, independently of the reducer under test (it
-/// never calls `PlaybackState.transition`).
+/// never calls `PlaybackState.handle` or `transition`).
 ///
-/// It predicts, for each event, exactly which commands the engine must receive,
-/// and keeps what the command log implies about the engine: which load is
-/// current, whether it was told to start, whether it reported a stall.
+/// It predicts, for each event, exactly which commands the engine must
+/// receive, and keeps what the command log implies about the engine: which
+/// entries the queue holds, which load is current and which is preloading,
+/// whether the current one was told to start. The queue rules live in
+/// ContractQueue.swift; the shuffled order is replayed from the documented
+/// SplitMix64 / Fisher–Yates draw (see `ContractModel.shuffled(_:first:seed:)`).
 public struct ContractModel: Hashable, Sendable {
   /// How far the engine has got with the current load, as the contract sees it.
   public enum Stage: UInt8, Hashable, Sendable {
@@ -28,36 +31,116 @@ public struct ContractModel: Hashable, Sendable {
     public var load: Load
     /// What the engine reported.
     public var stage: Stage
-    /// The user's last intent for this load: play (true) or pause.
-    public var wantsPlay: Bool
     /// The newest seek id sent to the engine for this load (0 if none).
     public var lastSeek: UInt32
     /// Whether the newest seek still awaits its completion.
     public var seekPending: Bool
-    /// The newest watchdog armed for this load.
+    /// The newest watchdog armed for this load (0 if none).
     public var lastWatchdog: UInt32
     /// Whether the engine was told to `start` and not paused, stopped or ended since.
     public var started: Bool
+    /// The last known position, in milliseconds.
+    public var position: Int64
+    /// The duration reported with `ready`, in milliseconds.
+    public var duration: Int64?
   }
 
+  /// The next entry's load, loading ahead of the current one.
+  public struct Preloading: Hashable, Sendable {
+    /// The load.
+    public var load: Load
+    /// Buffering, ready, or failed (and stopped).
+    public var stage: Stage
+    /// The duration reported with its `ready`.
+    public var duration: Int64?
+  }
+
+  /// A queue entry: the item id the machine issued and its media.
+  public struct Entry: Hashable, Sendable {
+    /// The item id.
+    public var item: ItemID
+    /// The media.
+    public var media: MediaID
+  }
+
+  /// Whether the engine declared the `.preload` capability.
+  public let canPreload: Bool
+  /// The entries in play order.
+  public internal(set) var entries: [Entry] = []
+  /// The current position in ``entries``; nil exactly when the queue is empty.
+  public internal(set) var position: Int?
+  /// The repeat mode.
+  public internal(set) var repeatMode: RepeatMode = .off
+  /// The shuffle seed and the list order to restore, while shuffled.
+  public internal(set) var shuffle: (seed: UInt64, list: [Entry])? {
+    get { shuffleSeed.map { ($0, shuffleList) } }
+    set {
+      shuffleSeed = newValue?.seed
+      shuffleList = newValue?.list ?? []
+    }
+  }
+  private var shuffleSeed: UInt64?
+  private var shuffleList: [Entry] = []
+  /// The user's intent: play or stay paused; kept across entries.
+  public internal(set) var playWhenReady = true
+  /// The rate, in thousandths.
+  public internal(set) var rate = PlaybackRate.normal
   /// The newest load token issued (0 before the first load).
-  public private(set) var issued: UInt32 = 0
+  public internal(set) var issued: UInt32 = 0
+  /// The newest item id issued.
+  public internal(set) var issuedItems: UInt32 = 0
   /// The current load, or nil when idle.
-  public private(set) var current: Current?
-  /// The newest load issued, stopped or not.
-  public private(set) var newest: Load?
+  public internal(set) var current: Current?
+  /// The preload, or nil.
+  public internal(set) var preload: Preloading?
+  /// The newest load issued (loaded or preloaded), stopped or not.
+  public internal(set) var newest: Load?
   /// The load issued before ``newest``.
-  public private(set) var previous: Load?
+  public internal(set) var previous: Load?
+  /// The newest preload that was dropped (stopped before it became current).
+  public internal(set) var dropped: Load?
+  /// The newest load of an entry that was removed from the queue.
+  public internal(set) var removed: Load?
+  /// The newest current load that was left (stopped, skipped, ended into the next entry).
+  public internal(set) var left: Load?
+  /// Every item's media, removed or not (for printing and generating).
+  public internal(set) var media: [ItemID: MediaID] = [:]
+  /// The item each issued token was issued for: token `t` at index `t - 1`.
+  public internal(set) var tokenItems: [ItemID] = []
+
+  /// `previousThreshold`: `previous` restarts the entry past this position.
+  public static let previousThreshold: Int64 = 3000
 
   /// A model of a new, idle player.
-  public init() {}
+  /// - Parameter canPreload: whether the engine declared `.preload`.
+  public init(canPreload: Bool = false) { self.canPreload = canPreload }
+
+  /// Whether two models are in the same contract state: queue, intent,
+  /// counters, current load and preload (not the history kept for
+  /// generating and naming: newest, previous, dropped, removed, left, media).
+  public static func == (lhs: ContractModel, rhs: ContractModel) -> Bool {
+    lhs.canPreload == rhs.canPreload && lhs.entries == rhs.entries && lhs.position == rhs.position
+      && lhs.repeatMode == rhs.repeatMode && lhs.shuffleSeed == rhs.shuffleSeed
+      && lhs.shuffleList == rhs.shuffleList && lhs.playWhenReady == rhs.playWhenReady
+      && lhs.rate == rhs.rate && lhs.issued == rhs.issued && lhs.issuedItems == rhs.issuedItems
+      && lhs.current == rhs.current && lhs.preload == rhs.preload
+  }
+
+  /// Hashes part of what `==` compares.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(entries)
+    hasher.combine(position)
+    hasher.combine(current)
+    hasher.combine(preload)
+    hasher.combine(issued)
+  }
 
   /// The named state the contract expects.
   public var kind: StateKind {
     guard let current else { return .idle }
     switch current.stage {
     case .buffering: return .buffering
-    case .ready: return current.wantsPlay ? .playing : .paused
+    case .ready: return playWhenReady ? .playing : .paused
     case .stalled: return .stalled
     case .ended: return .ended
     case .failed: return .failed
@@ -75,118 +158,108 @@ public struct ContractModel: Hashable, Sendable {
   /// Whether a seek completion is awaited.
   public var seekPending: Bool { current?.seekPending ?? false }
 
+  /// The queue as `A B* C` (play order, the current entry starred) or `none`.
+  public var queueDescription: String {
+    guard !entries.isEmpty else { return "none" }
+    return entries.indices.map { "\(entries[$0].media)\($0 == position ? "*" : "")" }
+      .joined(separator: " ")
+  }
+
+  /// The queue's ``FuzzObservation/fingerprint(items:current:repeatMode:shuffleSeed:)``.
+  public var queueFingerprint: UInt64 {
+    FuzzObservation.fingerprint(
+      items: entries.lazy.map(\.item), current: position, repeatMode: repeatMode,
+      shuffleSeed: shuffleSeed)
+  }
+
+  /// A command in its compact form, naming loads by their media (`load(A#2)`, `start(A#2)`).
+  public func describe(_ command: EngineCommand) -> String {
+    command.description(naming: { self.media[$0] })
+  }
+
+  /// The current and preloading loads, as `A#2, preload B#3`, or `none`.
+  public var loadsDescription: String {
+    let name = { (load: Load) in
+      self.media[load.item].map { "\($0)#\(load.token)" } ?? load.description
+    }
+    guard let current else { return preload.map { "preload \(name($0.load))" } ?? "none" }
+    return name(current.load) + (preload.map { ", preload \(name($0.load))" } ?? "")
+  }
+
   /// Applies one event; appends the commands the engine must receive to
   /// `commands` and returns whether the event was accepted (changed the state
   /// or sent a command). An ignored event must send nothing (property 2).
   @discardableResult
   public mutating func apply(_ event: PlaybackEvent, commands: inout [EngineCommand]) -> Bool {
-    let before = self
     let count = commands.count
+    var accepted: Bool
     switch event {
-    case .user(let intent): user(intent, &commands)
-    case .engine(let report): engine(report, &commands)
-    case .watchdogExpired(let load, let id): watchdog(load, id.rawValue, &commands)
+    case .user(let intent):
+      let before = self
+      user(intent, &commands)
+      accepted = self != before
+    case .engine(let report):
+      // Reports and expiries change only the current load and the preload:
+      // comparing those avoids copying the queue on the hot path.
+      let (session, preloading) = (current, preload)
+      engine(report, &commands)
+      accepted = current != session || preload != preloading
+    case .watchdogExpired(let load, let id):
+      let (session, preloading) = (current, preload)
+      watchdog(load, id.rawValue, &commands)
+      accepted = current != session || preload != preloading
     }
-    return commands.count != count || self != before
-  }
-
-  // MARK: User intents
-
-  private mutating func user(_ intent: UserIntent, _ out: inout [EngineCommand]) {
-    guard var session = current else {
-      if case .play(let media) = intent { load(media, wantsPlay: true, &out) }
-      return
-    }
-    switch intent {
-    case .play(let media):
-      if session.stage == .failed || media != session.load.media {
-        load(media, wantsPlay: true, &out)
-      } else {
-        user(.resume, &out)
-      }
-      return
-    case .pause:
-      guard session.wantsPlay else { return }
-      session.wantsPlay = false
-      if session.stage == .ready || session.stage == .stalled {
-        out.append(.pause(session.load))
-        session.started = false
-      }
-    case .resume:
-      if session.stage == .ended {
-        // docs/machine.md, "Ids never wrap": past the last seek id the intent is ignored.
-        guard session.lastSeek < UInt32.max else { return }
-        session.lastSeek += 1
-        session.seekPending = true
-        session.stage = .ready
-        out.append(.seek(session.load, to: .zero, SeekID(session.lastSeek)))
-        out.append(.start(session.load))
-        session.started = true
-      } else {
-        guard !session.wantsPlay else { return }
-        if session.stage == .ready || session.stage == .stalled {
-          out.append(.start(session.load))
-          session.started = true
-        }
-      }
-      session.wantsPlay = true
-    case .stop:
-      if session.stage != .failed { out.append(.stop(session.load)) }
-      current = nil
-      return
-    case .seek(let time):
-      guard session.stage != .failed, session.lastSeek < UInt32.max else { return }
-      session.lastSeek += 1
-      session.seekPending = true
-      out.append(.seek(session.load, to: time, SeekID(session.lastSeek)))
-      if session.stage == .ended {
-        session.stage = .ready
-        if session.wantsPlay {
-          out.append(.start(session.load))
-          session.started = true
-        }
-      }
-    case .retry:
-      guard session.stage == .failed else { return }
-      load(session.load.media, wantsPlay: session.wantsPlay, &out)
-      return
-    }
-    current = session
-  }
-
-  /// Stops the current load unless it failed (it was stopped then), and loads `media`.
-  private mutating func load(_ media: MediaID, wantsPlay: Bool, _ out: inout [EngineCommand]) {
-    // Past the last load token the intent is ignored: no stop, no load (docs/machine.md).
-    guard issued < UInt32.max else { return }
-    if let session = current, session.stage != .failed { out.append(.stop(session.load)) }
-    issued += 1
-    let load = Load(media: media, token: LoadToken(issued))
-    out.append(.load(load))
-    previous = newest
-    newest = load
-    current = Current(
-      load: load, stage: .buffering, wantsPlay: wantsPlay, lastSeek: 0, seekPending: false,
-      lastWatchdog: 1, started: false)
+    accepted = accepted || commands.count != count
+    if accepted { refreshPreload(&commands) }
+    return accepted
   }
 
   // MARK: Engine reports and timers
 
-  /// The current load if `load` names it exactly: issued, current, same media.
-  private func identify(_ load: Load) -> Current? {
-    guard load.token.rawValue != 0, load.token.rawValue <= issued, let session = current,
-      session.load.token == load.token, session.load.media == load.media
-    else { return nil }
-    return session
+  private enum Named {
+    case current(Current)
+    case preloading(Preloading)
+    case ignored
+  }
+
+  /// Identity first: the current load or the preload if `load` names it
+  /// exactly (issued, same token, same item).
+  private func identify(_ load: Load) -> Named {
+    guard load.token.rawValue != 0, load.token.rawValue <= issued else { return .ignored }
+    if let current, current.load.token == load.token {
+      return current.load.item == load.item ? .current(current) : .ignored
+    }
+    if let preload, preload.load.token == load.token {
+      return preload.load.item == load.item ? .preloading(preload) : .ignored
+    }
+    return .ignored
   }
 
   private mutating func engine(_ report: EngineReport, _ out: inout [EngineCommand]) {
-    guard var session = identify(report.load) else { return }
+    var session: Current
+    switch identify(report.load) {
+    case .ignored: return
+    case .preloading(var preload):
+      switch report {
+      case .ready(_, let duration) where preload.stage == .buffering:
+        preload.stage = .ready
+        preload.duration = duration?.milliseconds
+      case .failed where preload.stage != .failed:
+        preload.stage = .failed
+        out.append(.stop(preload.load))
+      default: return
+      }
+      self.preload = preload
+      return
+    case .current(let named): session = named
+    }
     switch report {
-    case .ready:
+    case .ready(_, let duration):
       guard session.stage == .buffering else { return }
       session.stage = .ready
-      if session.wantsPlay {
-        out.append(.start(session.load))
+      session.duration = duration?.milliseconds
+      if playWhenReady {
+        out.append(.start(session.load, rate: rate))
         session.started = true
       }
     case .stalled:
@@ -202,12 +275,17 @@ public struct ContractModel: Hashable, Sendable {
       guard seek.rawValue == session.lastSeek, session.seekPending, session.stage != .failed
       else { return }
       session.seekPending = false
+    case .position(_, let time):
+      // Property 7: a position report never causes a command.
+      guard session.stage != .failed, !session.seekPending else { return }
+      session.position = time.milliseconds
     case .reachedEnd:
       guard session.stage == .ready || session.stage == .stalled, !session.seekPending else {
         return
       }
-      session.stage = .ended
-      session.started = false
+      current = session
+      reachEnd(&out)
+      return
     case .failed:
       guard session.stage != .failed else { return }
       fail(&session, &out)
@@ -216,7 +294,7 @@ public struct ContractModel: Hashable, Sendable {
   }
 
   private mutating func watchdog(_ load: Load, _ id: UInt32, _ out: inout [EngineCommand]) {
-    guard var session = identify(load), id == session.lastWatchdog,
+    guard case .current(var session) = identify(load), id == session.lastWatchdog,
       session.stage == .buffering || session.stage == .stalled
     else { return }
     fail(&session, &out)

@@ -1,8 +1,11 @@
-/// Saved failures: one action a line, `#` starts a comment, blank lines are
-/// skipped. Files under Fuzz/Failures replay as regression tests on every run.
+/// Saved failures: an optional engine line (`engine preload=yes|no`, before
+/// any action; `no` when absent), then one action a line; `#` starts a
+/// comment, blank lines are skipped. Loads are spelled as ``FuzzCase`` says.
+/// Files under Fuzz/Failures replay as regression tests on every run.
 ///
 /// ```text
 /// # nothingAfterStop, found by seed 42, case 17
+/// engine preload=no
 /// play(A)
 /// stop
 /// ready(A#1)
@@ -14,22 +17,48 @@ public enum FailureFile {
   /// timeline, about 100 bytes per byte of file) grows with its length.
   public static let maximumActions = 10_000
 
-  /// Parses a saved case.
-  ///
-  /// Lines end at any line break (`\n`, `\r\n`, `\r`, and the Unicode ones), a
-  /// UTF-8 byte-order mark at the start is skipped, and the text is read one
-  /// line at a time: memory is the actions plus one line, never an array of
-  /// every line.
+  /// Parses a saved case for an engine that does not preload (see ``parseCase(_:file:)``).
   /// - Parameters:
   ///   - text: the file's contents.
   ///   - file: the file's name, for error messages.
   /// - Returns: the actions, in order.
   /// - Throws: ``FuzzParseError`` with the file, line and column of the first
-  ///   bad line, or of the first action past ``maximumActions``.
+  ///   bad line, or of the first action past ``maximumActions``; and when the
+  ///   engine line says `preload=yes` (the actions alone would lose it).
   public static func parse(_ text: String, file: String? = nil) throws(FuzzParseError)
     -> [FuzzAction]
   {
+    let parsed = try parseCase(text, file: file)
+    guard !parsed.canPreload else {
+      throw FuzzParseError(
+        file: file, line: 1, column: 1,
+        message:
+          "this case runs on an engine that preloads (engine preload=yes): read it with FailureFile.parseCase"
+      )
+    }
+    return parsed.actions
+  }
+
+  /// Parses a saved case with its engine line.
+  ///
+  /// Lines end at any line break (`\n`, `\r\n`, `\r`, and the Unicode ones), a
+  /// UTF-8 byte-order mark at the start is skipped, and the text is read one
+  /// line at a time: memory is the actions plus one line, never an array of
+  /// every line. Each load is resolved when the case would process it (see
+  /// ``FuzzCase``), so the text reads back as the actions that printed it.
+  /// - Parameters:
+  ///   - text: the file's contents.
+  ///   - file: the file's name, for error messages.
+  /// - Returns: the case.
+  /// - Throws: ``FuzzParseError`` with the file, line and column of the first
+  ///   bad line, or of the first action past ``maximumActions``.
+  public static func parseCase(_ text: String, file: String? = nil) throws(FuzzParseError)
+    -> FuzzCase
+  {
     var actions: [FuzzAction] = []
+    var canPreload: Bool?
+    var replay = NameReplay(canPreload: false)
+    var armedLines: [Int: String] = [:]
     let scalars = text.unicodeScalars
     var start = scalars.startIndex
     if start < scalars.endIndex, scalars[start] == "\u{FEFF}" {
@@ -60,18 +89,64 @@ public enum FailureFile {
             file: file, line: number, column: 1,
             message: "more than \(maximumActions) actions; expected a saved (minimal) case")
         }
-        do {
-          actions.append(try FuzzAction(parsing: String(raw)))
-        } catch {
-          var located = error
-          located.file = file
-          located.line = number
-          throw located
+        let line = String(raw)
+        let words = String(content)
+        if words.hasPrefix("engine ") || words == "engine" {
+          let value = words.dropFirst(6).drop(while: { $0 == " " })
+          let trimmed = String(
+            value.reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed())
+          guard canPreload == nil, actions.isEmpty,
+            trimmed == "preload=yes" || trimmed == "preload=no"
+          else {
+            throw FuzzParseError(
+              file: file, line: number, column: line.count - words.count + 1,
+              message:
+                "expected one engine line, `engine preload=yes` or `engine preload=no`, before any action; got `\(line)`"
+            )
+          }
+          canPreload = trimmed == "preload=yes"
+          replay = NameReplay(canPreload: canPreload ?? false)
+        } else {
+          canPreload = canPreload ?? false
+          let probe: FuzzAction
+          do {
+            probe = try FuzzAction(parsing: line)
+          } catch {
+            var located = error
+            located.file = file
+            located.line = number
+            throw located
+          }
+          // Loads are read when the case processes them (see FuzzCase).
+          let model = replay.model
+          let action: FuzzAction
+          if case .reentrant = probe {
+            action = probe
+            armedLines[actions.count] = line
+            replay.arm(actions.count)
+          } else {
+            action = (try? FuzzAction(parsing: line, resolve: model.resolve)) ?? probe
+          }
+          actions.append(action)
+          replay.perform(action) { index, model in
+            guard let line = armedLines.removeValue(forKey: index),
+              case .reentrant(let report)? = try? FuzzAction(parsing: line, resolve: model.resolve)
+            else { return nil }
+            actions[index] = .reentrant(report)
+            return report
+          }
         }
       }
       if last { break }
     }
-    return actions
+    for index in replay.unfired {
+      if let line = armedLines[index],
+        let action = try? FuzzAction(parsing: line, resolve: replay.model.resolve)
+      {
+        actions[index] = action
+      }
+    }
+    return FuzzCase(actions, canPreload: canPreload ?? false)
   }
 
   /// The line breaks `Character.isNewline` knows, as scalars.
@@ -82,18 +157,28 @@ public enum FailureFile {
     }
   }
 
-  /// The text of a saved case: comment lines, then one action a line.
+  /// The text of a saved case on an engine that does not preload: comment
+  /// lines, the engine line, then one action a line.
   /// - Parameters:
   ///   - actions: the case.
   ///   - comments: lines to put first (without the `#`).
   public static func format(_ actions: [FuzzAction], comments: [String] = []) -> String {
-    (comments.map { "# \($0)" } + actions.map(\.description)).joined(separator: "\n") + "\n"
+    format(FuzzCase(actions), comments: comments)
+  }
+
+  /// The text of a saved case: comment lines, the engine line, then one action a line.
+  /// - Parameters:
+  ///   - fuzzCase: the case.
+  ///   - comments: lines to put first (without the `#`).
+  public static func format(_ fuzzCase: FuzzCase, comments: [String] = []) -> String {
+    (comments.map { "# \($0)" } + [fuzzCase.header] + fuzzCase.lines).joined(separator: "\n")
+      + "\n"
   }
 
   /// The text to save for a failure: its property, origin and minimal case.
   public static func format(_ failure: FuzzFailure) -> String {
     format(
-      failure.actions,
+      failure.fuzzCase,
       comments: [
         "\(failure.property): \(failure.property.summary)",
         "found in \(failure.subject) by \(failure.origin)",

@@ -28,6 +28,9 @@ public struct FuzzConfiguration: Hashable, Sendable {
   public var shrink: Bool
   /// Whether a run that leaves a declared transition unexercised fails.
   public var requireFullCoverage: Bool
+  /// Whether the engine declares `.preload`: true or false for every case,
+  /// nil to draw it per case (half the cases each way).
+  public var preload: Bool?
 
   /// A configuration.
   /// - Parameters:
@@ -37,10 +40,12 @@ public struct FuzzConfiguration: Hashable, Sendable {
   ///   - swarm: whether each case disables a random part of the alphabet.
   ///   - shrink: whether a failure is shrunk.
   ///   - requireFullCoverage: whether unexercised declared transitions fail the run.
+  ///   - preload: whether the engine preloads; nil draws it per case.
   public init(
     seed: UInt64, budget: FuzzBudget = .cases(1_000), maxLength: Int = 32, swarm: Bool = true,
-    shrink: Bool = true, requireFullCoverage: Bool = false
+    shrink: Bool = true, requireFullCoverage: Bool = false, preload: Bool? = nil
   ) {
+    self.preload = preload
     self.seed = seed
     self.budget = budget
     self.maxLength = maxLength

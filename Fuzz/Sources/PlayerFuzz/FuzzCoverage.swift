@@ -1,10 +1,12 @@
 public import PlayerState
 
 /// What a run exercised: hits per (state kind × event kind), and which of the
-/// machine's declared transitions (``PlayerState/TransitionTable/accepted``) it reached.
+/// machine's declared transitions (``PlayerState/TransitionTable/accepted``,
+/// one row per from-kind, event kind, to-kind and command kinds) it reached.
 public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
-  private var hits = [Int](repeating: 0, count: Self.kinds.count * Self.events.count)
-  private var reached = [Bool](repeating: false, count: Self.keyCount)
+  private var hits: [Int] = []
+  /// One bit per (from, event, to, up to four command kinds); allocated on first use.
+  private var reached: [UInt64] = []
 
   /// No hits.
   public init() {}
@@ -13,19 +15,23 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
   public static let kinds = StateKind.allCases
   /// The event kinds, in table order.
   public static let events = EventKind.allCases
-  private static let keyCount = 7 * 13 * 7 * 64
+  private static let commandKinds = CommandKind.allCases
+  /// Command signatures: up to four command kinds, each 1…7 (0 for none), base 8.
+  private static let signatures = 8 * 8 * 8 * 8
+  private static let keyCount = kinds.count * events.count * kinds.count * signatures
 
   /// How many events of `event`'s kind arrived in a state of `kind`.
   public func hits(_ kind: StateKind, _ event: EventKind) -> Int {
-    hits[Self.index(kind) * Self.events.count + Self.index(event)]
+    guard !hits.isEmpty else { return 0 }
+    return hits[Self.index(kind) * Self.events.count + Self.index(event)]
   }
 
   /// Whether a declared transition was exercised.
   public func reached(_ row: TransitionTable.Row) -> Bool {
-    guard row.commands.count <= 2 else { return false }
-    return reached[
-      Self.key(from: row.from, event: row.event, to: row.to, commands: row.commands.map(Self.index))
-    ]
+    guard row.commands.count <= 4, !reached.isEmpty else { return false }
+    let key = Self.key(
+      from: row.from, event: row.event, to: row.to, signature: Self.signature(row.commands))
+    return reached[key >> 6] & (1 << UInt64(key & 63)) != 0
   }
 
   /// The declared transitions (accepted rows of the table) not exercised yet.
@@ -36,11 +42,20 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
 
   /// Adds another run's hits.
   public mutating func merge(_ other: FuzzCoverage) {
+    guard !other.hits.isEmpty else { return }
+    allocate()
     for index in hits.indices { hits[index] += other.hits[index] }
-    for index in reached.indices where other.reached[index] { reached[index] = true }
+    for index in reached.indices { reached[index] |= other.reached[index] }
+  }
+
+  private mutating func allocate() {
+    guard hits.isEmpty else { return }
+    hits = [Int](repeating: 0, count: Self.kinds.count * Self.events.count)
+    reached = [UInt64](repeating: 0, count: (Self.keyCount + 63) / 64)
   }
 
   mutating func record(from: StateKind, event: EventKind) {
+    allocate()
     hits[Self.index(from) * Self.events.count + Self.index(event)] &+= 1
   }
 
@@ -48,20 +63,19 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
     from: StateKind, event: EventKind, to: StateKind, commands: ArraySlice<EngineCommand>
   ) {
     record(from: from, event: event)
-    var kinds: (Int, Int) = (0, 0)
-    if let first = commands.first { kinds.0 = Self.index(first.kind) + 1 }
-    if commands.count > 1 { kinds.1 = Self.index(commands[commands.startIndex + 1].kind) + 1 }
-    let key =
-      ((Self.index(from) * 13 + Self.index(event)) * 7 + Self.index(to)) * 64 + kinds.0 * 8
-      + kinds.1
-    reached[key] = true
+    var signature = 0
+    for command in commands.prefix(4) { signature = signature * 8 + Self.index(command.kind) + 1 }
+    let key = Self.key(from: from, event: event, to: to, signature: signature)
+    reached[key >> 6] |= 1 << UInt64(key & 63)
   }
 
-  private static func key(from: StateKind, event: EventKind, to: StateKind, commands: [Int]) -> Int
-  {
-    let first = commands.count > 0 ? commands[0] + 1 : 0
-    let second = commands.count > 1 ? commands[1] + 1 : 0
-    return ((index(from) * 13 + index(event)) * 7 + index(to)) * 64 + first * 8 + second
+  private static func signature(_ commands: [CommandKind]) -> Int {
+    commands.reduce(0) { $0 * 8 + index($1) + 1 }
+  }
+
+  private static func key(from: StateKind, event: EventKind, to: StateKind, signature: Int) -> Int {
+    ((index(from) * events.count + index(event)) * kinds.count + index(to)) * signatures
+      + signature
   }
 
   private static func index(_ kind: StateKind) -> Int {
@@ -79,32 +93,48 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
   private static func index(_ kind: EventKind) -> Int {
     switch kind {
     case .play: 0
-    case .pause: 1
-    case .resume: 2
-    case .stop: 3
-    case .seek: 4
-    case .retry: 5
-    case .ready: 6
-    case .stalled: 7
-    case .resumed: 8
-    case .seeked: 9
-    case .ended: 10
-    case .failed: 11
-    case .timeout: 12
+    case .queue: 1
+    case .append: 2
+    case .insert: 3
+    case .remove: 4
+    case .move: 5
+    case .jump: 6
+    case .next: 7
+    case .previous: 8
+    case .repeat: 9
+    case .shuffle: 10
+    case .rate: 11
+    case .clear: 12
+    case .pause: 13
+    case .resume: 14
+    case .stop: 15
+    case .seek: 16
+    case .retry: 17
+    case .ready: 18
+    case .stalled: 19
+    case .resumed: 20
+    case .seeked: 21
+    case .ended: 22
+    case .failed: 23
+    case .position: 24
+    case .timeout: 25
     }
   }
 
   private static func index(_ kind: CommandKind) -> Int {
     switch kind {
     case .load: 0
-    case .start: 1
-    case .pause: 2
-    case .seek: 3
-    case .stop: 4
+    case .preload: 1
+    case .start: 2
+    case .rate: 3
+    case .pause: 4
+    case .seek: 5
+    case .stop: 6
     }
   }
 
-  /// A grid of hits: one row per state kind, one column per event kind.
+  /// A grid of hits: one row per state kind, one column per event kind, then
+  /// how many of the table's declared transitions were exercised.
   public var description: String {
     let width = 9
     func pad(_ text: String) -> String {

@@ -17,8 +17,13 @@ public final class FuzzEngine: PlaybackEngine {
 
   private let log = Locked(Log())
 
+  /// `.preload` when the engine was made with `canPreload`, otherwise none.
+  public let capabilities: EngineCapabilities
+
   /// An engine with an empty log.
-  public init() {
+  /// - Parameter canPreload: whether it declares the `.preload` capability.
+  public init(canPreload: Bool = false) {
+    capabilities = canPreload ? .preload : []
     log.withLock {
       $0.commands.reserveCapacity(64)
       $0.sent.reserveCapacity(8)

@@ -35,14 +35,17 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
   public var violation: FuzzViolation
   /// How many candidates the shrinker replayed.
   public var shrinkAttempts: Int
-  /// The minimal case as a numbered timeline (see ``Fuzzer/timeline(_:_:)``).
+  /// The minimal case as a numbered timeline (see `Fuzzer.timeline(_:_:)`).
   public var timeline: String
+  /// Whether the engine declared `.preload`.
+  public var canPreload: Bool
 
   /// Describes a failure.
   public init(
     subject: String, origin: Origin, original: [FuzzAction], actions: [FuzzAction],
-    violation: FuzzViolation, shrinkAttempts: Int, timeline: String
+    violation: FuzzViolation, shrinkAttempts: Int, timeline: String, canPreload: Bool = false
   ) {
+    self.canPreload = canPreload
     self.subject = subject
     self.origin = origin
     self.original = original
@@ -55,6 +58,9 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
   /// The property that broke.
   public var property: FuzzProperty { violation.property }
 
+  /// The minimal case with its engine.
+  public var fuzzCase: FuzzCase { FuzzCase(actions, canPreload: canPreload) }
+
   /// The full report: seed, property, expected and actual logs, the minimal
   /// timeline, and a ready-to-paste Swift Testing test.
   public var report: String {
@@ -65,7 +71,7 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     minimal case: \(actions.count) action\(actions.count == 1 ? "" : "s") (shrunk from \(original.count) in \(shrinkAttempts) replays):
     \(timeline)
     as a saved failure (Fuzz/Failures/NAME.txt):
-    \(actions.map { "  \($0)" }.joined(separator: "\n"))
+    \(([fuzzCase.header] + fuzzCase.lines).map { "  \($0)" }.joined(separator: "\n"))
     as a Swift Testing test:
     \(swiftTest)
     """
@@ -83,13 +89,13 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
   public var swiftTest: String {
     let name = "fuzz_\(violation.property.rawValue)_\(actions.count)"
     let direct = actions.allSatisfy { if case .send = $0 { true } else { false } }
-    var model = ContractModel()
+    var model = ContractModel(canPreload: canPreload)
     var commands: [EngineCommand] = []
-    if direct, violation.step <= actions.count {
+    if direct, !canPreload, violation.step <= actions.count {
       for action in actions {
         if let event = action.event { model.apply(event, commands: &commands) }
       }
-      let log = commands.map { "\"\($0)\"" }.joined(separator: ", ")
+      let log = commands.map { "\"\(model.describe($0))\"" }.joined(separator: ", ")
       return """
         @Test func \(name)() {
           // Found by PlayerFuzz (\(origin)): \(violation.property).
@@ -105,36 +111,58 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     return """
       @Test func \(name)() throws {
         // Found by PlayerFuzz (\(origin)): \(violation.property).
-        let actions = try FailureFile.parse(\"\"\"
-      \(actions.map { "    \($0)" }.joined(separator: "\n"))
+        let fuzzCase = try FailureFile.parseCase(\"\"\"
+      \(([fuzzCase.header] + fuzzCase.lines).map { "    \($0)" }.joined(separator: "\n"))
           \"\"\")
-        let failure = Fuzzer.check(.player, actions)
+        let failure = Fuzzer.check(.player, fuzzCase)
         #expect(failure == nil, "\\(failure?.report ?? "")")
       }
       """
   }
 
-  /// The Swift expression for an event, as in `.ready(Load("A", 1))`.
+  /// The Swift expression for an event, as in `.ready(Load(1, 2))`.
   public static func swiftSource(_ event: PlaybackEvent) -> String {
-    func load(_ load: Load) -> String { "Load(\"\(load.media)\", \(load.token))" }
+    func load(_ load: Load) -> String { "Load(\(load.item.rawValue), \(load.token.rawValue))" }
     func reason(_ reason: FailureReason) -> String {
       if case .engine(let code) = reason { return ".engine(code: \(code))" }
       return ".\(reason)"
     }
+    func time(_ time: MediaTime) -> String { ".milliseconds(\(time.milliseconds))" }
+    func from(_ value: MediaTime) -> String { value == .zero ? "" : ", from: \(time(value))" }
+    func list(_ media: [MediaID]) -> String {
+      "[" + media.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+    }
     switch event {
-    case .user(.play(let media)): return ".play(\"\(media)\")"
+    case .user(.play(let media, let start)): return ".play(\"\(media)\"\(from(start)))"
+    case .user(.replaceQueue(let media, let start, let at, let play)):
+      return ".queue(\(list(media)), start: \(start)\(from(at)), playWhenReady: \(play))"
+    case .user(.append(let media)): return ".user(.append(\(list(media))))"
+    case .user(.insert(let media, let at)): return ".user(.insert(\(list(media)), at: \(at)))"
+    case .user(.remove(let at)): return ".user(.remove(at: \(at)))"
+    case .user(.move(let from, let to)): return ".user(.move(from: \(from), to: \(to)))"
+    case .user(.jump(let to, let start)): return ".user(.jump(to: \(to)\(from(start))))"
+    case .user(.next): return ".next"
+    case .user(.previous): return ".previous"
+    case .user(.setRepeat(let mode)): return ".user(.setRepeat(.\(mode.rawValue)))"
+    case .user(.setShuffle(let seed)):
+      return ".user(.setShuffle(seed: \(seed.map { String($0) } ?? "nil")))"
+    case .user(.setRate(let rate)):
+      return ".user(.setRate(PlaybackRate(thousandths: \(rate.thousandths))))"
+    case .user(.clear): return ".user(.clear)"
     case .user(.pause): return ".pause"
     case .user(.resume): return ".resume"
     case .user(.stop): return ".stop"
     case .user(.retry): return ".retry"
-    case .user(.seek(let time)): return ".seek(to: .milliseconds(\(time.milliseconds)))"
-    case .engine(.ready(let l)): return ".ready(\(load(l)))"
+    case .user(.seek(let at)): return ".seek(to: \(time(at)))"
+    case .engine(.ready(let l, let duration)):
+      return ".ready(\(load(l))\(duration.map { ", duration: \(time($0))" } ?? ""))"
     case .engine(.stalled(let l)): return ".stalled(\(load(l)))"
     case .engine(.resumed(let l)): return ".resumed(\(load(l)))"
     case .engine(.reachedEnd(let l)): return ".reachedEnd(\(load(l)))"
     case .engine(.seekCompleted(let l, let seek)):
       return ".seekCompleted(\(load(l)), SeekID(\(seek.rawValue)))"
     case .engine(.failed(let l, let r)): return ".failed(\(load(l)), \(reason(r)))"
+    case .engine(.position(let l, let at)): return ".position(\(load(l)), \(time(at)))"
     case .watchdogExpired(let l, let id):
       return ".watchdogExpired(\(load(l)), WatchdogID(\(id.rawValue)))"
     }

@@ -23,6 +23,10 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
   case commandsMatchContract
   /// The player's named state differs from the contract's.
   case stateMatchesContract
+  /// The player's queue (play order, current entry, repeat, shuffle), its
+  /// current and preloading loads, whether the preload is ready, or its last
+  /// known position differ from the contract's.
+  case queueMatchesContract
   /// Liveness: a few cooperative engine reports bring the player to a steady state.
   case reachesSteadyState
 
@@ -39,6 +43,8 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
     case .isPlayingMatchesEngine: "6. isPlaying agrees with the engine's command log"
     case .commandsMatchContract: "the engine receives exactly the commands of the contract"
     case .stateMatchesContract: "the player's state kind agrees with the contract"
+    case .queueMatchesContract:
+      "the player's queue, current and preloading loads, preload readiness and position agree with the contract"
     case .reachesSteadyState:
       "liveness: cooperative reports bring the player to playing, paused, idle, ended or failed"
     }
@@ -62,6 +68,8 @@ public struct FuzzViolation: Hashable, Sendable, CustomStringConvertible {
   public var actual: [EngineCommand]
   /// What else went wrong, in words: the state the player reported, for instance.
   public var detail: String
+  /// Every item's media, to print loads as `A#2`.
+  public var media: [ItemID: MediaID] = [:]
 
   /// Describes a violation.
   public init(
@@ -76,18 +84,28 @@ public struct FuzzViolation: Hashable, Sendable, CustomStringConvertible {
     self.detail = detail
   }
 
+  /// The expected log in compact forms, loads named by their media (`start(A#1)`).
+  public var expectedLog: [String] {
+    expected.map { $0.description(naming: { media[$0] }) }
+  }
+
+  /// The actual log in compact forms, loads named by their media (`start(A#1)`).
+  public var actualLog: [String] { actual.map { $0.description(naming: { media[$0] }) } }
+
   /// Several lines: the property, the step, the expected and actual logs.
   public var description: String {
     var lines = ["property violated: \(property) (\(property.summary))"]
-    lines.append("at step \(step)\(event.map { ": \($0)" } ?? "")")
+    let named = event?.description(naming: { media[$0] })
+    lines.append("at step \(step)\(named.map { ": \($0)" } ?? "")")
     if !detail.isEmpty { lines.append(detail) }
-    lines.append("expected log: \(Self.format(expected))")
-    lines.append("actual log:   \(Self.format(actual))")
+    lines.append("expected log: \(Self.format(expected, media))")
+    lines.append("actual log:   \(Self.format(actual, media))")
     return lines.joined(separator: "\n")
   }
 
-  static func format(_ log: [EngineCommand]) -> String {
-    log.isEmpty ? "(none)" : log.map(\.description).joined(separator: " ")
+  static func format(_ log: [EngineCommand], _ media: [ItemID: MediaID] = [:]) -> String {
+    log.isEmpty
+      ? "(none)" : log.map { $0.description(naming: { media[$0] }) }.joined(separator: " ")
   }
 
   /// Names the property a command divergence breaks: the first position where

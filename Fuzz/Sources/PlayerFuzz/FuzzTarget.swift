@@ -26,16 +26,38 @@ public struct FuzzObservation: Hashable, Sendable {
   public var isPlaying: Bool
   /// Whether the player awaits a seek completion, or nil if it does not say.
   public var seekPending: Bool?
+  /// The queue as ``FuzzObservation/fingerprint(items:current:repeatMode:shuffleSeed:)``
+  /// of its play order, current position, repeat mode and shuffle seed, or nil if it does not say.
+  public var queue: UInt64?
+  /// The current load and the preloading one, or nil if it does not say.
+  public var loads: (current: Load?, preload: Load?)?
+  /// The last known position of the current load, or nil if it does not say (or is idle).
+  public var position: MediaTime?
+  /// Whether the preload is ready to start (false while it buffers, failed or
+  /// absent), or nil if the player does not say.
+  public var preloadReady: Bool?
 
   /// An observation.
   /// - Parameters:
   ///   - kind: the player's named state.
   ///   - isPlaying: whether it says it is playing.
   ///   - seekPending: whether a seek is awaited; nil to leave property 5 to its effects.
-  public init(kind: StateKind, isPlaying: Bool, seekPending: Bool? = nil) {
+  ///   - queue: the queue's fingerprint; nil to leave the queue to the command log.
+  ///   - loads: the current load and the preload; nil to leave them to the command log.
+  ///   - position: the last known position; nil when not said.
+  ///   - preloadReady: whether the preload is ready; nil when not said.
+  public init(
+    kind: StateKind, isPlaying: Bool, seekPending: Bool? = nil, queue: UInt64? = nil,
+    loads: (current: Load?, preload: Load?)? = nil, position: MediaTime? = nil,
+    preloadReady: Bool? = nil
+  ) {
+    self.preloadReady = preloadReady
     self.kind = kind
     self.isPlaying = isPlaying
     self.seekPending = seekPending
+    self.queue = queue
+    self.loads = loads
+    self.position = position
   }
 
   /// What a ``PlayerState/PlaybackState`` says about itself.
@@ -44,6 +66,72 @@ public struct FuzzObservation: Hashable, Sendable {
     kind = state.kind
     isPlaying = state.isPlaying
     seekPending = state.session?.seekPending ?? false
+    var hash = Self.seed
+    for entry in state.queue.entries { Self.mix(&hash, UInt64(entry.item.rawValue)) }
+    queue = Self.finish(
+      hash, count: state.queue.entries.count, current: state.queue.current,
+      repeatMode: state.queue.repeatMode, shuffleSeed: state.queue.shuffle?.seed)
+    loads = (state.session?.load, state.preload?.load)
+    position = state.session?.position
+    preloadReady = state.preload?.stage == .ready
+  }
+
+  /// Whether two observations agree on everything both say.
+  public static func == (lhs: FuzzObservation, rhs: FuzzObservation) -> Bool {
+    lhs.kind == rhs.kind && lhs.isPlaying == rhs.isPlaying && lhs.seekPending == rhs.seekPending
+      && lhs.queue == rhs.queue && lhs.loads?.current == rhs.loads?.current
+      && lhs.loads?.preload == rhs.loads?.preload && (lhs.loads == nil) == (rhs.loads == nil)
+      && lhs.position == rhs.position && lhs.preloadReady == rhs.preloadReady
+  }
+
+  /// Hashes what the observation says.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(kind)
+    hasher.combine(isPlaying)
+    hasher.combine(seekPending)
+    hasher.combine(queue)
+    hasher.combine(loads?.current)
+    hasher.combine(loads?.preload)
+    hasher.combine(position)
+    hasher.combine(preloadReady)
+  }
+
+  /// The queue's fingerprint: FNV-1a over the play order's item ids, the
+  /// current position, the repeat mode and the shuffle seed. Allocation-free.
+  /// - Parameters:
+  ///   - items: the entries' item ids in play order.
+  ///   - current: the current position, nil when empty.
+  ///   - repeatMode: the repeat mode.
+  ///   - shuffleSeed: the shuffle's seed, nil when not shuffled.
+  public static func fingerprint(
+    items: some Sequence<ItemID>, current: Int?, repeatMode: RepeatMode, shuffleSeed: UInt64?
+  ) -> UInt64 {
+    var hash = seed
+    var count = 0
+    for item in items {
+      mix(&hash, UInt64(item.rawValue))
+      count += 1
+    }
+    return finish(
+      hash, count: count, current: current, repeatMode: repeatMode, shuffleSeed: shuffleSeed)
+  }
+
+  private static let seed: UInt64 = 0xCBF2_9CE4_8422_2325
+
+  private static func mix(_ hash: inout UInt64, _ value: UInt64) {
+    hash = (hash ^ value) &* 0x100_0000_01B3
+  }
+
+  private static func finish(
+    _ hash: UInt64, count: Int, current: Int?, repeatMode: RepeatMode, shuffleSeed: UInt64?
+  ) -> UInt64 {
+    var hash = hash
+    mix(&hash, UInt64(truncatingIfNeeded: count))
+    mix(&hash, current.map { UInt64(truncatingIfNeeded: $0) } ?? .max)
+    mix(&hash, repeatMode == .off ? 0 : repeatMode == .one ? 1 : 2)
+    mix(&hash, shuffleSeed.map { $0 ^ 0x5555 } ?? 0)
+    mix(&hash, shuffleSeed == nil ? 0 : 1)
+    return hash
   }
 }
 
@@ -62,7 +150,9 @@ public struct FuzzSubject: Sendable {
   /// A subject.
   /// - Parameters:
   ///   - name: the name printed in reports.
-  ///   - make: builds a fresh idle player around the given engine.
+  ///   - make: builds a fresh idle player around the given engine (read the
+  ///     engine's `capabilities`: the harness runs cases on engines that
+  ///     preload and on engines that do not).
   public init(name: String, make: @escaping @Sendable (any PlaybackEngine) -> any FuzzTarget) {
     self.name = name
     self.make = make

@@ -38,7 +38,9 @@ public enum Fuzzer {
     _ subject: FuzzSubject, _ configuration: FuzzConfiguration,
     progress: ((FuzzProgress) -> Void)? = nil
   ) -> FuzzResult {
-    let decoder = ActionDecoder(maxLength: configuration.maxLength, swarm: configuration.swarm)
+    let decoder = ActionDecoder(
+      maxLength: configuration.maxLength, swarm: configuration.swarm, preload: configuration.preload
+    )
     let clock = ContinuousClock()
     let started = clock.now
     var deadline: ContinuousClock.Instant?
@@ -75,14 +77,17 @@ public enum Fuzzer {
       let shrinkStart = clock.now
       let outcome =
         configuration.shrink
-        ? Shrinker.shrink(subject, runner.trace, violation: violation)
+        ? Shrinker.shrink(
+          subject, runner.trace, violation: violation, canPreload: runner.model.canPreload)
         : Shrinker.Outcome(actions: runner.trace, violation: violation, attempts: 0)
       result.shrinkSeconds = secondsSince(shrinkStart, clock)
       result.failure = FuzzFailure(
         subject: subject.name,
         origin: .random(seed: configuration.seed, caseIndex: caseIndex, caseSeed: seed),
         original: runner.trace, actions: outcome.actions, violation: outcome.violation,
-        shrinkAttempts: outcome.attempts, timeline: timeline(subject, outcome.actions))
+        shrinkAttempts: outcome.attempts,
+        timeline: timeline(subject, FuzzCase(outcome.actions, canPreload: runner.model.canPreload)),
+        canPreload: runner.model.canPreload)
     }
     return result
   }
@@ -104,7 +109,8 @@ public enum Fuzzer {
     _ subject: FuzzSubject, _ decoder: ActionDecoder, _ bytes: inout some ByteSource,
     coverage: inout FuzzCoverage
   ) -> (CaseRunner, FuzzViolation?) {
-    var runner = CaseRunner(subject)
+    let canPreload = decoder.engine(from: &bytes)
+    var runner = CaseRunner(subject, canPreload: canPreload)
     swap(&runner.coverage, &coverage)
     let (length, mask) = decoder.header(from: &bytes)
     for _ in 0..<length {
@@ -113,7 +119,10 @@ public enum Fuzzer {
         after: runner.model, held: runner.laterCount, mask: mask, from: &bytes)
       if let violation = runner.perform(action) { return (runner, violation) }
     }
-    return (runner, runner.finish())
+    // Finish before copying the runner out: a copy taken first would make the
+    // coverage buffers shared, and every later record copy them.
+    let violation = runner.finish()
+    return (runner, violation)
   }
 
   /// Replays one case of a run on its own: the case a failure names.
@@ -126,39 +135,77 @@ public enum Fuzzer {
     _ subject: FuzzSubject, caseSeed: UInt64, _ configuration: FuzzConfiguration
   ) -> ([FuzzAction], FuzzViolation?) {
     var bytes = RandomBytes(seed: caseSeed)
-    let decoder = ActionDecoder(maxLength: configuration.maxLength, swarm: configuration.swarm)
+    let decoder = ActionDecoder(
+      maxLength: configuration.maxLength, swarm: configuration.swarm, preload: configuration.preload
+    )
     let (runner, violation) = runCase(subject, decoder, &bytes)
     return (runner.trace, violation)
+  }
+
+  /// Replays one case of a run on its own, with its engine.
+  /// - Parameters:
+  ///   - subject: the player under test.
+  ///   - caseSeed: the case's seed, as printed in a failure.
+  ///   - configuration: the run's configuration.
+  /// - Returns: the case and its first violation.
+  public static func replayFuzzCase(
+    _ subject: FuzzSubject, caseSeed: UInt64, _ configuration: FuzzConfiguration
+  ) -> (FuzzCase, FuzzViolation?) {
+    var bytes = RandomBytes(seed: caseSeed)
+    let decoder = ActionDecoder(
+      maxLength: configuration.maxLength, swarm: configuration.swarm, preload: configuration.preload
+    )
+    let (runner, violation) = runCase(subject, decoder, &bytes)
+    return (FuzzCase(runner.trace, canPreload: runner.model.canPreload), violation)
   }
 
   /// Checks a given case (a saved failure, a hand-written scenario).
   /// - Returns: its failure, unshrunk, or nil when every property held.
   public static func check(_ subject: FuzzSubject, _ actions: [FuzzAction]) -> FuzzFailure? {
-    guard let violation = CaseRunner.check(subject, actions) else { return nil }
+    check(subject, FuzzCase(actions))
+  }
+
+  /// Checks a given case on the engine it names.
+  /// - Returns: its failure, unshrunk, or nil when every property held.
+  public static func check(_ subject: FuzzSubject, _ fuzzCase: FuzzCase) -> FuzzFailure? {
+    let actions = fuzzCase.actions
+    guard
+      let violation = CaseRunner.check(subject, actions, canPreload: fuzzCase.canPreload)
+    else { return nil }
     return FuzzFailure(
       subject: subject.name, origin: .given, original: actions, actions: actions,
-      violation: violation, shrinkAttempts: 0, timeline: timeline(subject, actions))
+      violation: violation, shrinkAttempts: 0, timeline: timeline(subject, fuzzCase),
+      canPreload: fuzzCase.canPreload)
+  }
+
+  /// The case as a numbered timeline on an engine that does not preload.
+  public static func timeline(_ subject: FuzzSubject, _ actions: [FuzzAction]) -> String {
+    timeline(subject, FuzzCase(actions))
   }
 
   /// The case as a numbered timeline: each action, the commands it caused and
   /// the player's state after it, with the failing step marked.
-  public static func timeline(_ subject: FuzzSubject, _ actions: [FuzzAction]) -> String {
+  public static func timeline(_ subject: FuzzSubject, _ fuzzCase: FuzzCase) -> String {
+    let actions = fuzzCase.actions
+    let canPreload = fuzzCase.canPreload
     // The events the end of the case adds (held-back reports, cooperative
     // answers) are shown as the explicit actions they become.
-    var full = CaseRunner(subject)
+    var full = CaseRunner(subject, canPreload: canPreload)
     for action in actions where full.perform(action) != nil { break }
     if full.trace.count == actions.count { _ = full.finish() }
-    var runner = CaseRunner(subject)
+    let lines = FuzzCase(full.trace, canPreload: canPreload).lines
+    var runner = CaseRunner(subject, canPreload: canPreload)
     var rows: [(String, String, String, String)] = []
     var violation: FuzzViolation?
     for (index, action) in full.trace.enumerated() {
       let before = runner.log.count
       violation = runner.perform(action)
-      let commands = runner.log[before...].map(\.description).joined(separator: " ")
+      let commands = runner.log[before...].map { runner.model.describe($0) }.joined(
+        separator: " ")
       var state = runner.target.stateDescription
       if let violation { state += "   <- \(violation.property)" }
       let label = index < actions.count ? "\(index + 1)." : "\(index + 1).*"
-      rows.append((label, action.description, commands.isEmpty ? "-" : commands, state))
+      rows.append((label, lines[index], commands.isEmpty ? "-" : commands, state))
       if violation != nil { break }
     }
     if violation == nil, let end = runner.finish() {

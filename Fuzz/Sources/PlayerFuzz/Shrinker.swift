@@ -36,13 +36,15 @@ public enum Shrinker {
   ///   - actions: a failing case.
   ///   - violation: its violation.
   ///   - limit: the most candidates to replay.
+  ///   - canPreload: whether the engine declares `.preload`.
   /// - Returns: the smallest failing case found, with the events the end of
   ///   the case adds made explicit.
   public static func shrink(
-    _ subject: FuzzSubject, _ actions: [FuzzAction], violation: FuzzViolation, limit: Int = 20_000
+    _ subject: FuzzSubject, _ actions: [FuzzAction], violation: FuzzViolation, limit: Int = 20_000,
+    canPreload: Bool = false
   ) -> Outcome {
     var search = Search(
-      subject: subject, limit: limit,
+      subject: subject, canPreload: canPreload, limit: limit,
       best: Outcome(actions: actions, violation: violation, attempts: 0),
       tried: [actions])
     var changed = true
@@ -56,13 +58,20 @@ public enum Shrinker {
       changed = search.dropNoEffect() || changed
       changed = search.deleteChunks() || changed
       changed = search.simplify() || changed
+      changed = search.merge() || changed
+      changed = search.collapse() || changed
       if !changed { changed = search.deleteAndRepair() }
     }
+    // A last polish with a fresh memory: a simplification refused earlier
+    // (same text, other identities) may hold for the final case.
+    search.tried = [search.best.actions]
+    while search.best.attempts < limit, search.simplify() {}
     return search.best
   }
 
   private struct Search {
     let subject: FuzzSubject
+    let canPreload: Bool
     let limit: Int
     var best: Outcome
     /// Every case tried: a simplification never returns to an earlier case,
@@ -73,7 +82,7 @@ public enum Shrinker {
     mutating func attempt(_ candidate: [FuzzAction]) -> Bool {
       guard best.attempts < limit, tried.insert(candidate).inserted else { return false }
       best.attempts += 1
-      let (runner, violation) = CaseRunner.replay(subject, candidate)
+      let (runner, violation) = CaseRunner.replay(subject, candidate, canPreload: canPreload)
       guard let found = violation else { return false }
       // Keep the events the end of the case added, so the case stays explicit.
       let explicit = Array(runner.trace.prefix(max(found.step, candidate.count)))
@@ -106,20 +115,56 @@ public enum Shrinker {
         var base = best.actions
         base.remove(at: index)
         if attempt(base) { return true }
+        if attempt(repaired(base, deleted: index..<(index + 1))) { return true }
         // Rename one load everywhere after the deletion, then one report alone.
         let loads = Set(base[index...].compactMap { $0.event?.load })
+        let known = knownLoads(before: base[...])
         for old in loads {
-          for new in Shrinker.loads where new != old {
+          for new in known where new != old {
             if attempt(base.prefix(index) + base[index...].map { $0.renaming(old, to: new) }) {
               return true
             }
           }
         }
         for later in index..<base.count {
-          for variant in Shrinker.identities(of: base[later]) {
+          for variant in Shrinker.identities(of: base[later], knownLoads(before: base[..<later]))
+            + Shrinker.kinds(of: base[later])
+          {
             var candidate = base
             candidate[later] = variant
             if attempt(candidate) { return true }
+          }
+        }
+      }
+      // Another way to say an intent, or a report of another kind about the
+      // same load, can make other actions unnecessary (kept only if shorter).
+      for index in best.actions.indices {
+        var variants = Shrinker.kinds(of: best.actions[index])
+        if case .send(.user(let intent)) = best.actions[index] {
+          variants += Shrinker.variants(of: intent).map { .send(.user($0)) }
+        } else if best.actions[index].load != nil {
+          // A seek issues a seek id as a repeat-one end or a replay does.
+          variants.append(.send(.seek(to: .zero)))
+        }
+        for variant in variants {
+          var changed = best.actions
+          changed[index] = variant
+          for deleted in changed.indices where deleted != index {
+            var candidate = changed
+            candidate.remove(at: deleted)
+            if attempt(candidate) { return true }
+            var roles = Shrinker.roles(best.actions, canPreload: canPreload)
+            roles[index] = nil
+            roles.remove(at: deleted)
+            if attempt(Shrinker.aim(candidate, roles: roles, canPreload: canPreload)) {
+              return true
+            }
+            // The armed reports sent directly instead.
+            let direct = candidate.map { action -> FuzzAction in
+              if case .reentrant(let report) = action { return .send(.engine(report)) }
+              return action
+            }
+            if direct != candidate, attempt(direct) { return true }
           }
         }
       }
@@ -131,13 +176,168 @@ public enum Shrinker {
           var candidate = swapped
           candidate.remove(at: deleted)
           if attempt(candidate) { return true }
+          for variant in Shrinker.kinds(of: candidate[min(index, candidate.count - 1)]) {
+            var changed = candidate
+            changed[min(index, candidate.count - 1)] = variant
+            if attempt(changed) { return true }
+          }
         }
       }
       return false
     }
 
+    /// Replaces a prefix that leaves the player freshly buffering one entry
+    /// of a plain queue (repeat off, not shuffled, normal rate, no preload,
+    /// no seek pending) by the one `queue` intent that leaves it so.
+    mutating func collapse() -> Bool {
+      guard best.actions.count > 2 else { return false }
+      var model = ContractModel(canPreload: canPreload)
+      var scratch: [EngineCommand] = []
+      var fresh: [(Int, UserIntent)] = []
+      for (index, action) in best.actions.enumerated() {
+        guard case .send(let event) = action else { break }
+        model.apply(event, commands: &scratch)
+        guard index >= 1, let current = model.current, current.stage == .buffering,
+          !current.seekPending, model.preload == nil, model.repeatMode == .off,
+          model.shuffle == nil, model.rate == .normal, let at = model.position
+        else { continue }
+        fresh.append(
+          (
+            index,
+            .replaceQueue(
+              model.entries.map(\.media), start: at, from: .milliseconds(current.position),
+              playWhenReady: model.playWhenReady)
+          ))
+      }
+      let roles = Shrinker.roles(best.actions, canPreload: canPreload)
+      for (end, intent) in fresh.reversed() {
+        let candidate = [FuzzAction.send(.user(intent))] + best.actions[(end + 1)...]
+        let kept = [nil] + Array(roles[(end + 1)...])
+        if attempt(Shrinker.aim(candidate, roles: kept, canPreload: canPreload)) { return true }
+      }
+      return false
+    }
+
+    /// Merges two intents into one that does the same, such as `queue(A B)`
+    /// then `pause` into `queue(A B, paused)`, renumbering later tokens when
+    /// the merge issues fewer loads.
+    mutating func merge() -> Bool {
+      var index = 0
+      while index + 1 < best.actions.count {
+        // Across one report: the merged intent, then the report.
+        if case .send(.user(let first)) = best.actions[index], index + 2 < best.actions.count,
+          best.actions[index + 1].load != nil,
+          case .send(.user(let third)) = best.actions[index + 2]
+        {
+          let roles = Shrinker.roles(best.actions, canPreload: canPreload)
+          for merged in Shrinker.merged(first, third) {
+            let report = best.actions[index + 1]
+            // The report after the merged intent, or armed before it.
+            for pair in [
+              [FuzzAction.send(.user(merged)), report], [report, .send(.user(merged))],
+            ] {
+              var candidate = best.actions
+              candidate.replaceSubrange(index...(index + 2), with: pair)
+              if attempt(candidate) { return true }
+              var kept = roles
+              kept.replaceSubrange(
+                index...(index + 2),
+                with: pair[0] == report ? [roles[index + 1], nil] : [nil, roles[index + 1]])
+              if attempt(Shrinker.aim(candidate, roles: kept, canPreload: canPreload)) {
+                return true
+              }
+            }
+          }
+        }
+        guard case .send(.user(let first)) = best.actions[index],
+          case .send(.user(let second)) = best.actions[index + 1]
+        else {
+          index += 1
+          continue
+        }
+        for merged in Shrinker.merged(first, second) {
+          var candidate = best.actions
+          candidate.replaceSubrange(index...(index + 1), with: [.send(.user(merged))])
+          if attempt(candidate) { return true }
+          if attempt(renumbered(candidate, pairAt: index)) { return true }
+          let roles = Shrinker.roles(best.actions, canPreload: canPreload)
+          let origin = [index] + Array(best.actions.indices.dropFirst(index + 2))
+          let kept = Array(roles[..<index]) + origin.map { $0 == index ? nil : roles[$0] }
+          if attempt(Shrinker.aim(candidate, roles: kept, canPreload: canPreload)) { return true }
+        }
+        index += 1
+      }
+      return false
+    }
+
+    /// `candidate` (``best`` without the actions in `deleted`) with each
+    /// later report re-aimed at the load that plays the same role it played
+    /// in ``best`` (the current load, the preload, the one left, a token not
+    /// issued yet…), so that deleting a load does not leave reports naming
+    /// the wrong ones.
+    func repaired(_ candidate: [FuzzAction], deleted: Range<Int>) -> [FuzzAction] {
+      let roles = Shrinker.roles(best.actions, canPreload: canPreload)
+      var origin = Array(best.actions.indices)
+      origin.removeSubrange(deleted)
+      guard origin.count == candidate.count else { return candidate }
+      return Shrinker.aim(candidate, roles: origin.map { roles[$0] }, canPreload: canPreload)
+    }
+
+    /// `candidate` with the tokens after `index` lowered by how many fewer
+    /// loads the merged intent issued than the pair it replaced.
+    func renumbered(_ candidate: [FuzzAction], pairAt index: Int) -> [FuzzAction] {
+      func issued(_ actions: ArraySlice<FuzzAction>) -> UInt32 {
+        var model = ContractModel(canPreload: canPreload)
+        var scratch: [EngineCommand] = []
+        for action in actions {
+          if let event = action.event { model.apply(event, commands: &scratch) }
+        }
+        return model.issued
+      }
+      let before = issued(best.actions[..<index])
+      let delta = issued(best.actions[...(index + 1)]) &- issued(candidate[...index])
+      guard delta > 0, delta < 1000 else { return candidate }
+      var out = Array(candidate[...index])
+      for action in candidate[(index + 1)...] {
+        guard let load = action.load, load.token.rawValue > before, load.token.rawValue > delta
+        else {
+          out.append(action)
+          continue
+        }
+        out.append(
+          action.renaming(
+            load, to: Load(item: load.item, token: LoadToken(load.token.rawValue - delta))))
+      }
+      return out
+    }
+
+    /// The loads the model knows after `prefix`: current, preload, earlier,
+    /// dropped, removed, left, and the next two never issued, with tokens 0…2.
+    func knownLoads(before prefix: ArraySlice<FuzzAction>) -> [Load] {
+      var model = ContractModel(canPreload: canPreload)
+      var scratch: [EngineCommand] = []
+      for action in prefix {
+        if let event = action.event { model.apply(event, commands: &scratch) }
+      }
+      var out: [Load] = []
+      for load in [
+        model.current?.load, model.preload?.load, model.newest, model.previous, model.dropped,
+        model.removed, model.left,
+      ] {
+        if let load, !out.contains(load) { out.append(load) }
+      }
+      let items = Set(model.entries.map(\.item) + out.map(\.item)).sorted()
+      for item in items.prefix(4) {
+        for token in [model.issued &+ 1, 0, 1, 2] {
+          let load = Load(item: item, token: LoadToken(token))
+          if !out.contains(load) { out.append(load) }
+        }
+      }
+      return out
+    }
+
     mutating func dropNoEffect() -> Bool {
-      var runner = CaseRunner(subject)
+      var runner = CaseRunner(subject, canPreload: canPreload)
       for action in best.actions { _ = runner.perform(action) }
       let effects = runner.effects
       guard effects.contains(false) else { return false }
@@ -154,14 +354,19 @@ public enum Shrinker {
 
     mutating func deleteChunks() -> Bool {
       var changed = false
-      var chunk = max(1, best.actions.count / 2)
+      // Short cases try every chunk size (two cancelling edits go together);
+      // long ones halve.
+      var chunk = best.actions.count <= 16 ? best.actions.count - 1 : best.actions.count / 2
+      chunk = max(1, chunk)
       while chunk >= 1 {
         var end = best.actions.count
         while end - chunk >= 0, !best.actions.isEmpty {
           let start = end - chunk
           var candidate = best.actions
           candidate.removeSubrange(start..<end)
-          if !candidate.isEmpty, attempt(candidate) {
+          if !candidate.isEmpty,
+            attempt(candidate) || attempt(repaired(candidate, deleted: start..<end))
+          {
             changed = true
             end = min(start, best.actions.count)
           } else {
@@ -169,7 +374,8 @@ public enum Shrinker {
           }
         }
         if chunk == 1 { break }
-        chunk /= 2
+        chunk = best.actions.count <= 16 ? min(chunk - 1, best.actions.count - 1) : chunk / 2
+        chunk = max(1, chunk)
       }
       return changed
     }
@@ -178,7 +384,7 @@ public enum Shrinker {
       var changed = false
       var index = 0
       while index < best.actions.count {
-        var model = ContractModel()
+        var model = ContractModel(canPreload: canPreload)
         var scratch: [EngineCommand] = []
         for action in best.actions.prefix(index) {
           if let event = action.event { model.apply(event, commands: &scratch) }
@@ -197,14 +403,11 @@ public enum Shrinker {
     }
   }
 
-  /// The loads a repair may use: A#0…A#4, B#0…B#4.
-  static let loads: [Load] = ["A", "B"].flatMap { media in (0...4).map { Load(media, $0) } }
-
-  /// The action about each of ``loads`` instead of its own, then with each
+  /// The action about each of `known` instead of its own, then with each
   /// seek or watchdog id 0…3 instead of its own.
-  static func identities(of action: FuzzAction) -> [FuzzAction] {
+  static func identities(of action: FuzzAction, _ known: [Load]) -> [FuzzAction] {
     guard let old = action.load else { return [] }
-    var out = loads.filter { $0 != old }.map { action.renaming(old, to: $0) }
+    var out = known.filter { $0 != old }.map { action.renaming(old, to: $0) }
     for id: UInt32 in 0...3 {
       switch action {
       case .send(.watchdogExpired(let load, let watchdog)) where watchdog.rawValue != id:
@@ -221,6 +424,87 @@ public enum Shrinker {
     return out
   }
 
+  /// The same report (same delivery, same load) of the other common kinds.
+  static func kinds(of action: FuzzAction) -> [FuzzAction] {
+    guard let load = action.load, case .engine = action.event else { return [] }
+    let reports: [EngineReport] = [
+      .ready(load), .stalled(load), .reachedEnd(load), .position(load, .seconds(5)),
+    ]
+    return reports.map { action.with($0) }.filter { $0 != action }
+  }
+
+  /// Other ways to say an intent, no longer: `play(A)` as a paused queue,
+  /// a queue or jump from past the `previous` threshold, a queue paused.
+  static func variants(of intent: UserIntent) -> [UserIntent] {
+    // An edit right after the first entry: it drops that entry's preload
+    // and (insert) preloads another, which a skip or a new queue did in two
+    // steps; or the simplest load of all, `play(A)`.
+    let edits: [UserIntent] = [.insert(["A"], at: 1), .remove(at: 1), .play("A")].filter {
+      $0 != intent
+    }
+    return edits + sameKind(intent)
+  }
+
+  private static func sameKind(_ intent: UserIntent) -> [UserIntent] {
+    switch intent {
+    case .play(let media, let time):
+      return [
+        .replaceQueue([media], start: 0, from: time, playWhenReady: false),
+        .play(media, from: .seconds(5)),
+      ]
+    case .replaceQueue(let list, let start, let time, let play):
+      return [
+        .replaceQueue(list, start: start, from: time, playWhenReady: !play),
+        .replaceQueue(list, start: start, from: .seconds(5), playWhenReady: play),
+      ]
+    case .jump(let to, _):
+      return [.jump(to: to, from: .seconds(5))]
+    default:
+      return []
+    }
+  }
+
+  /// One intent that does what `first` then `second` do, when there is one.
+  static func merged(_ first: UserIntent, _ second: UserIntent) -> [UserIntent] {
+    switch (first, second) {
+    case (.replaceQueue(let list, let start, let time, _), .pause):
+      return [.replaceQueue(list, start: start, from: time, playWhenReady: false)]
+    case (.play(let media, let time), .pause):
+      return [.replaceQueue([media], start: 0, from: time, playWhenReady: false)]
+    case (.replaceQueue(let list, _, _, let play), .jump(let to, let time))
+    where list.indices.contains(to):
+      return [.replaceQueue(list, start: to, from: time, playWhenReady: play)]
+    case (.replaceQueue(let list, let start, .zero, let play), .seek(let time)):
+      return [.replaceQueue(list, start: start, from: time, playWhenReady: play)]
+    case (.play(let media, .zero), .seek(let time)):
+      return [.play(media, from: time)]
+    case (.replaceQueue(let list, let start, _, let play), .next) where start + 1 < list.count:
+      return [.replaceQueue(list, start: start + 1, playWhenReady: play)]
+    case (.replaceQueue(let list, let start, let time, let play), .append(let more)):
+      return [.replaceQueue(list + more, start: start, from: time, playWhenReady: play)]
+    case (.play(let media, let time), .append(let more)),
+      (.play(let media, let time), .insert(let more, 1)):
+      return [.replaceQueue([media] + more, start: 0, from: time)]
+    case (.replaceQueue(let list, let start, let time, let play), .insert(let more, let at))
+    where at == list.count:
+      return [.replaceQueue(list + more, start: start, from: time, playWhenReady: play)]
+    case (.append(let list), .append(let more)):
+      return [.append(list + more)]
+    case (.insert(let list, 0), .append(let more)), (.insert(let list, 0), .insert(let more, 1)):
+      // Right on an empty queue only; elsewhere the candidate simply fails.
+      return [.append(list + more)]
+    case (.replaceQueue(let list, let start, let time, let play), .move(let from, let to))
+    where from == start && list.indices.contains(to):
+      var moved = list
+      moved.insert(moved.remove(at: from), at: to)
+      return [.replaceQueue(moved, start: to, from: time, playWhenReady: play)]
+    case (.append(let list), .resume), (.insert(let list, _), .resume):
+      return list.isEmpty ? [] : [.replaceQueue(list)]
+    default:
+      return []
+    }
+  }
+
   /// Simpler versions of one action, most preferred first.
   static func simpler(_ action: FuzzAction, _ model: ContractModel) -> [FuzzAction] {
     var out: [FuzzAction] = []
@@ -232,8 +516,44 @@ public enum Shrinker {
       out += simpler(report, model).map { action.with($0) }
     case .send(.engine(let report)):
       out += simpler(report, model).map { .send(.engine($0)) }
-    case .send(.user(.play(let media))) where media != "A":
-      out.append(.send(.play("A")))
+    case .send(.user(.play(let media, let time))):
+      if time != .zero { out.append(.send(.play(media))) }
+      if media != "A" { out.append(.send(.play("A", from: time))) }
+    case .send(.user(.replaceQueue(let media, let start, let time, let play))):
+      if media.count == 1 { out.append(.send(.play(media[0], from: time))) }
+      if time != .zero {
+        out.append(.send(.queue(media, start: start, playWhenReady: play)))
+      }
+      if start > 0, start < media.count {
+        out.append(.send(.queue(Array(media[start...]), from: time, playWhenReady: play)))
+      }
+      for index in media.indices where media.count > 1 && index != start {
+        var shorter = media
+        shorter.remove(at: index)
+        out.append(
+          .send(
+            .queue(
+              shorter, start: index < start ? start - 1 : start, from: time, playWhenReady: play)))
+      }
+      if media.contains(where: { $0 != "A" }) {
+        out.append(
+          .send(.queue(media.map { _ in "A" }, start: start, from: time, playWhenReady: play)))
+      }
+    case .send(.user(.jump(let to, let time))) where time != .zero:
+      out.append(.send(.user(.jump(to: to))))
+    case .send(.user(.append(let media))) where media.count > 1:
+      for index in media.indices {
+        var shorter = media
+        shorter.remove(at: index)
+        out.append(.send(.user(.append(shorter))))
+      }
+    case .send(.user(.insert(let media, let at))):
+      for index in media.indices where media.count > 1 {
+        var shorter = media
+        shorter.remove(at: index)
+        out.append(.send(.user(.insert(shorter, at: at))))
+      }
+      if at > 0 { out.append(.send(.user(.insert(media, at: 0)))) }
     case .send(.user(.seek(let time))) where time != .zero:
       out.append(.send(.seek(to: .zero)))
     case .send(.watchdogExpired(let load, let id)):
@@ -255,15 +575,163 @@ public enum Shrinker {
     if case .failed(let load, let reason) = report, reason != .network {
       out.append(.failed(load, .network))
     }
+    if case .ready(let load, .some) = report { out.append(.ready(load)) }
     return out
   }
 
-  /// The current load, then the same token with media A, when they differ.
+  /// The current load, then the preload, when they differ from `load`.
   private static func loads(_ load: Load, _ model: ContractModel) -> [Load] {
     var out: [Load] = []
     if let current = model.current?.load ?? model.newest, current != load { out.append(current) }
-    if load.media != "A" { out.append(Load(media: "A", token: load.token)) }
+    if let preload = model.preload?.load, preload != load { out.append(preload) }
     return out
+  }
+}
+
+extension Shrinker {
+  /// What a load is to the model when an action names it.
+  enum Role: Hashable {
+    case current, preload, left, dropped, removed, previous, newest
+    /// A token not issued yet (`ahead` past the newest), for an item with this role.
+    case fresh(ahead: UInt32, item: ItemRole)
+    /// None of these: kept as written.
+    case kept
+  }
+
+  /// What an item is to the model.
+  enum ItemRole: Hashable {
+    case current, next, preload
+    case kept(ItemID)
+  }
+
+  static func role(of load: Load, _ model: ContractModel) -> Role {
+    let named: [(Load?, Role)] = [
+      (model.current?.load, .current), (model.preload?.load, .preload), (model.left, .left),
+      (model.dropped, .dropped), (model.removed, .removed), (model.previous, .previous),
+      (model.newest, .newest),
+    ]
+    for (candidate, role) in named where candidate == load { return role }
+    guard load.token.rawValue > model.issued else { return .kept }
+    var item = ItemRole.kept(load.item)
+    if load.item == model.current?.load.item {
+      item = .current
+    } else if let next = model.position.flatMap({ model.after($0) }),
+      model.entries[next].item == load.item
+    {
+      item = .next
+    } else if load.item == model.preload?.load.item {
+      item = .preload
+    }
+    return .fresh(ahead: load.token.rawValue - model.issued, item: item)
+  }
+
+  static func load(for role: Role, _ model: ContractModel, else original: Load) -> Load {
+    switch role {
+    case .current: return model.current?.load ?? original
+    case .preload: return model.preload?.load ?? original
+    // A stale role with no load to play it: a token never issued is stale too.
+    case .left: return model.left ?? stale(model, original)
+    case .dropped: return model.dropped ?? stale(model, original)
+    case .removed: return model.removed ?? stale(model, original)
+    case .previous: return model.previous ?? stale(model, original)
+    case .newest: return model.newest ?? original
+    case .kept: return original
+    case .fresh(let ahead, let itemRole):
+      var item = original.item
+      switch itemRole {
+      case .current: item = model.current?.load.item ?? item
+      case .next:
+        if let next = model.position.flatMap({ model.after($0) }) {
+          item = model.entries[next].item
+        }
+      case .preload: item = model.preload?.load.item ?? item
+      case .kept(let kept): item = kept
+      }
+      return Load(item: item, token: LoadToken(model.issued &+ ahead))
+    }
+  }
+
+  /// A load the model ignores: the current item with a token not issued, one
+  /// past the next (so that a re-entrant report stays stale after the load
+  /// its intent creates).
+  static func stale(_ model: ContractModel, _ original: Load) -> Load {
+    Load(item: model.current?.load.item ?? original.item, token: LoadToken(model.issued &+ 2))
+  }
+
+  /// The role of each action's load, read when the action is performed (a
+  /// re-entrant report when it is armed); for an intent that names the
+  /// current position (remove, jump, move from), `.current`.
+  static func roles(_ actions: [FuzzAction], canPreload: Bool) -> [Role?] {
+    var model = ContractModel(canPreload: canPreload)
+    var scratch: [EngineCommand] = []
+    var held: [EngineReport] = []
+    var roles: [Role?] = []
+    for action in actions {
+      if let load = action.load {
+        roles.append(role(of: load, model))
+      } else if let at = namedPosition(action), at == model.position {
+        roles.append(.current)
+      } else {
+        roles.append(nil)
+      }
+      perform(action, &model, &held, &scratch)
+    }
+    return roles
+  }
+
+  /// The position an intent acts on: remove's, jump's, move's source.
+  static func namedPosition(_ action: FuzzAction) -> Int? {
+    switch action {
+    case .send(.user(.remove(let at))), .send(.user(.jump(let at, _))),
+      .send(.user(.move(let at, _))):
+      at
+    default: nil
+    }
+  }
+
+  /// The same intent acting on position `at`.
+  static func aimed(_ action: FuzzAction, at: Int) -> FuzzAction {
+    switch action {
+    case .send(.user(.remove)): .send(.user(.remove(at: at)))
+    case .send(.user(.jump(_, let time))): .send(.user(.jump(to: at, from: time)))
+    case .send(.user(.move(_, let to))): .send(.user(.move(from: at, to: to)))
+    default: action
+    }
+  }
+
+  /// `actions` with each load re-aimed at the one that has its role now.
+  static func aim(_ actions: [FuzzAction], roles: [Role?], canPreload: Bool) -> [FuzzAction] {
+    var model = ContractModel(canPreload: canPreload)
+    var scratch: [EngineCommand] = []
+    var held: [EngineReport] = []
+    var out: [FuzzAction] = []
+    for (action, role) in zip(actions, roles) {
+      var aimed = action
+      if let old = action.load, let role {
+        aimed = action.renaming(old, to: load(for: role, model, else: old))
+      } else if role == .current, let at = model.position {
+        aimed = Shrinker.aimed(action, at: at)
+      }
+      out.append(aimed)
+      perform(aimed, &model, &held, &scratch)
+    }
+    return out
+  }
+
+  /// The model's side of one action (re-entrant reports are left out: the
+  /// model alone cannot tell when they fire).
+  private static func perform(
+    _ action: FuzzAction, _ model: inout ContractModel, _ held: inout [EngineReport],
+    _ scratch: inout [EngineCommand]
+  ) {
+    switch action {
+    case .send(let event): model.apply(event, commands: &scratch)
+    case .later(let report): held.append(report)
+    case .deliver:
+      for report in held { model.apply(.engine(report), commands: &scratch) }
+      held.removeAll()
+    case .reentrant: break
+    }
   }
 }
 
@@ -279,14 +747,16 @@ extension FuzzAction {
     }
   }
 
-  /// The same action with media `old` replaced by `new` in every load and intent.
+  /// The same action with media `old` replaced by `new` in every intent.
   func renamingMedia(_ old: MediaID, to new: MediaID) -> FuzzAction {
+    func swap(_ list: [MediaID]) -> [MediaID] { list.map { $0 == old ? new : $0 } }
     switch self {
-    case .send(.user(.play(old))): return .send(.play(new))
-    case .deliver, .send(.user): return self
-    default:
-      guard let load = self.load, load.media == old else { return self }
-      return renaming(load, to: Load(media: new, token: load.token))
+    case .send(.user(.play(old, let time))): return .send(.play(new, from: time))
+    case .send(.user(.replaceQueue(let list, let start, let time, let play))):
+      return .send(.queue(swap(list), start: start, from: time, playWhenReady: play))
+    case .send(.user(.append(let list))): return .send(.user(.append(swap(list))))
+    case .send(.user(.insert(let list, let at))): return .send(.user(.insert(swap(list), at: at)))
+    default: return self
     }
   }
 
@@ -304,12 +774,13 @@ extension EngineReport {
   /// The same report about another load.
   func with(_ load: Load) -> EngineReport {
     switch self {
-    case .ready: .ready(load)
+    case .ready(_, let duration): .ready(load, duration: duration)
     case .stalled: .stalled(load)
     case .resumed: .resumed(load)
     case .seekCompleted(_, let seek): .seekCompleted(load, seek)
     case .reachedEnd: .reachedEnd(load)
     case .failed(_, let reason): .failed(load, reason)
+    case .position(_, let time): .position(load, time)
     }
   }
 }

@@ -9,16 +9,20 @@ import Testing
 ///
 /// Environment: PLAYHEAD_FUZZ_BUDGET (seconds per seed), PLAYHEAD_FUZZ_SEED
 /// (first seed, default 1), PLAYHEAD_FUZZ_SEEDS (seeds run at once, default 1),
-/// PLAYHEAD_FUZZ_DEPTH (exhaustive depth, default 12), PLAYHEAD_FUZZ_CASE (a
-/// case seed to replay alone, as printed by a failure), PLAYHEAD_FUZZ_FIGURES
-/// (print the published figures; use `swift test -c release`).
+/// PLAYHEAD_FUZZ_DEPTH (exhaustive depth, default 3: the queue has no
+/// fixpoint, each level multiplies the work by the alphabet), PLAYHEAD_FUZZ_CASE
+/// (a case seed to replay alone, as printed by a failure), PLAYHEAD_FUZZ_CATALOG
+/// (every buggy player on 20 seeds, each caught and shrunk to its minimal
+/// length; use `swift test -c release`), PLAYHEAD_FUZZ_FIGURES (print the
+/// published figures; use `swift test -c release`).
 @Suite struct CampaignTests {
   static let environment = ProcessInfo.processInfo.environment
   static let budget = environment["PLAYHEAD_FUZZ_BUDGET"].flatMap(Double.init)
   static let firstSeed = environment["PLAYHEAD_FUZZ_SEED"].flatMap { UInt64($0) } ?? 1
   static let seeds = environment["PLAYHEAD_FUZZ_SEEDS"].flatMap { Int($0) } ?? 1
-  static let depth = environment["PLAYHEAD_FUZZ_DEPTH"].flatMap { Int($0) } ?? 12
+  static let depth = environment["PLAYHEAD_FUZZ_DEPTH"].flatMap { Int($0) } ?? 3
   static let figures = environment["PLAYHEAD_FUZZ_FIGURES"] != nil
+  static let catalog = environment["PLAYHEAD_FUZZ_CATALOG"] != nil
   static let caseSeed = environment["PLAYHEAD_FUZZ_CASE"].flatMap {
     UInt64($0.hasPrefix("0x") ? String($0.dropFirst(2)) : $0, radix: 16)
   }
@@ -60,7 +64,7 @@ import Testing
     let proof = Explorer.explore(.player, maxDepth: Self.depth)
     print(proof)
     #expect(
-      proof.passed,
+      proof.counterexample == nil,
       "reproduce: PLAYHEAD_FUZZ_BUDGET=1 PLAYHEAD_FUZZ_DEPTH=\(Self.depth) swift test --filter PlayerFuzzTests.CampaignTests/exhaustiveExploration"
     )
   }
@@ -77,15 +81,29 @@ import Testing
   func replayOneCase() {
     guard let caseSeed = Self.caseSeed else { return }
     let configuration = FuzzConfiguration(seed: Self.firstSeed)
-    let (actions, violation) = Fuzzer.replayCase(.player, caseSeed: caseSeed, configuration)
-    print(FailureFile.format(actions, comments: ["case seed 0x\(String(caseSeed, radix: 16))"]))
+    let (fuzzCase, violation) = Fuzzer.replayFuzzCase(.player, caseSeed: caseSeed, configuration)
+    print(FailureFile.format(fuzzCase, comments: ["case seed 0x\(String(caseSeed, radix: 16))"]))
     if let violation {
-      let outcome = Shrinker.shrink(.player, actions, violation: violation)
+      let outcome = Shrinker.shrink(
+        .player, fuzzCase.actions, violation: violation, canPreload: fuzzCase.canPreload)
       let failure = FuzzFailure(
-        subject: "Player", origin: .given, original: actions, actions: outcome.actions,
+        subject: "Player", origin: .given, original: fuzzCase.actions, actions: outcome.actions,
         violation: outcome.violation, shrinkAttempts: outcome.attempts,
-        timeline: Fuzzer.timeline(.player, outcome.actions))
+        timeline: Fuzzer.timeline(
+          .player, FuzzCase(outcome.actions, canPreload: fuzzCase.canPreload)),
+        canPreload: fuzzCase.canPreload)
       Issue.record("\(failure.report)")
+    }
+  }
+
+  /// Every buggy player, seeds 1 to 20: caught each time, and shrunk to its
+  /// known minimal length each time (docs/fuzzing.md). Run it in release mode.
+  @Test(.enabled(if: catalog))
+  func everyBuggyPlayerOnTwentySeeds() {
+    for row in FuzzMeasurement.buggyPlayers(seeds: 20) {
+      print(row)
+      #expect(row.missed == 0, "\(row)")
+      #expect(row.seedsAtMinimalLength == 20, "\(row)")
     }
   }
 

@@ -28,14 +28,25 @@ import Testing
   }
 
   @Test func theHostileOrderOfTheSeedsPasses() {
-    let actions: [FuzzAction] = [.send(.play("A")), .send(.stop), .send(.ready(Load("A", 1)))]
+    let actions: [FuzzAction] = [.send(.play("A")), .send(.stop), .send(.ready(Load(1, 1)))]
     let failure = Fuzzer.check(.player, actions)
     #expect(failure == nil, "\(failure?.report ?? "")")
   }
 
+  @Test func bothEnginesAreDrawn() {
+    let preload = Fuzzer.run(
+      .player, FuzzConfiguration(seed: 3, budget: .cases(200), preload: true))
+    let plain = Fuzzer.run(.player, FuzzConfiguration(seed: 3, budget: .cases(200), preload: false))
+    #expect(preload.passed && plain.passed)
+    // Only an engine that preloads reaches the preload's rows of the table.
+    #expect(preload.coverage.exercisedCount > plain.coverage.exercisedCount)
+  }
+
+  /// Seed 1 of each player here; the catalog's 20 seeds run with
+  /// PLAYHEAD_FUZZ_CATALOG=1 (CampaignTests) and in player-bench.
   @Test(arguments: BuggyPlayer.catalog)
   func everyBuggyPlayerIsCaughtAndShrunk(_ buggy: BuggyPlayer) throws {
-    let result = Fuzzer.run(buggy.subject, FuzzConfiguration(seed: 1, budget: .cases(5_000)))
+    let result = Fuzzer.run(buggy.subject, FuzzConfiguration(seed: 1, budget: .cases(20_000)))
     let failure = try #require(result.failure, "\(buggy) was not caught")
     #expect(failure.actions.count == buggy.minimalLength, "\(failure.report)")
   }

@@ -8,26 +8,26 @@ import PlayerTesting
 import Testing
 
 @Suite struct GeneratedTestTests {
-  @Test func fuzz_startOnlyWhenReadyAndWanted_3() {
-    // Found by PlayerFuzz (seed 1, case 4 (case seed 0xe87f6269c6a42db8)): startOnlyWhenReadyAndWanted.
+  @Test func fuzz_startOnlyWhenReadyAndWanted_2() {
+    // Found by PlayerFuzz (seed 1, case 0 (case seed 0x910a2dec89025cc1)): startOnlyWhenReadyAndWanted.
     let spy = SpyEngine()
     let player = Player(engine: spy)
-    player.send(.play("A"))
-    player.send(.pause)
-    player.send(.ready(Load("A", 1)))
+    player.send(.queue(["A"], start: 0, playWhenReady: false))
+    player.send(.ready(Load(1, 1)))
     #expect(spy.commandLog == ["load(A#1)"])
     #expect(player.state.kind == .paused)
     #expect(player.state.isPlaying == false)
   }
 
-  @Test func fuzz_commandsMatchContract_2() throws {
-    // Found by PlayerFuzz (seed 1, case 7 (case seed 0xa7a9ab3e76afa2ee)): commandsMatchContract.
-    let actions = try FailureFile.parse(
+  @Test func fuzz_queueMatchesContract_2() throws {
+    // Found by PlayerFuzz (seed 1, case 0 (case seed 0x910a2dec89025cc1)): queueMatchesContract.
+    let fuzzCase = try FailureFile.parseCase(
       """
-      reentrant ready(A#1)
+      engine preload=no
+      reentrant position(A#1, 1000ms)
       play(A)
       """)
-    let failure = Fuzzer.check(.player, actions)
+    let failure = Fuzzer.check(.player, fuzzCase)
     #expect(failure == nil, "\(failure?.report ?? "")")
   }
 
@@ -36,6 +36,8 @@ import Testing
       BuggyPlayer(.twoBools).subject, FuzzConfiguration(seed: 1, budget: .cases(100)))
     let failure = try #require(result.failure)
     #expect(failure.swiftTest.contains("#expect(spy.commandLog == [\"load(A#1)\"])"))
-    #expect(failure.swiftTest.hasPrefix("@Test func fuzz_startOnlyWhenReadyAndWanted_3() {"))
+    #expect(
+      failure.swiftTest.contains("player.send(.queue([\"A\"], start: 0, playWhenReady: false))"))
+    #expect(failure.swiftTest.hasPrefix("@Test func fuzz_startOnlyWhenReadyAndWanted_2() {"))
   }
 }

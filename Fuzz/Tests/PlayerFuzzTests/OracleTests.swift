@@ -11,7 +11,7 @@ import Testing
     var step: Int
     var expected: [String]
     var actual: [String]
-    var description: String { "\(bug)" }
+    var description: String { "\(bug): \(actions.split(separator: "\n").joined(separator: ", "))" }
   }
 
   static let cases: [Case] = [
@@ -52,32 +52,69 @@ import Testing
       bug: .staleWatchdogFires, actions: "play(A)\ntimeout(A#1, watchdog#2)",
       property: .noCommandForIgnoredReport, step: 2, expected: ["load(A#1)"],
       actual: ["load(A#1)", "stop(A#1)"]),
+    Case(
+      bug: .advanceTwiceOnDuplicatedEnd,
+      actions: "queue(A B)\nready(A#1)\nended(A#1)\nready(B#2)\nended(A#1)",
+      property: .isPlayingMatchesEngine, step: 5,
+      expected: ["load(A#1)", "start(A#1)", "stop(A#1)", "load(B#2)", "start(B#2)"],
+      actual: ["load(A#1)", "start(A#1)", "stop(A#1)", "load(B#2)", "start(B#2)"]),
+    Case(
+      bug: .droppedPreloadReportAccepted,
+      actions: "engine preload=yes\nqueue(A B)\nready(A#1)\ninsert(C, at 2)\nready(B#2)",
+      property: .queueMatchesContract, step: 4,
+      expected: ["load(A#1)", "start(A#1)", "preload(B#2)", "stop(B#2)", "preload(C#3)"],
+      actual: ["load(A#1)", "start(A#1)", "preload(B#2)", "stop(B#2)", "preload(C#3)"]),
+    Case(
+      bug: .repeatOneStartsWithoutSeek, actions: "play(A)\nrepeat(one)\nready(A#1)\nended(A#1)",
+      property: .startOnlyWhenReadyAndWanted, step: 4,
+      expected: ["load(A#1)", "start(A#1)", "seek(A#1, 0ms, seek#1)", "start(A#1)"],
+      actual: ["load(A#1)", "start(A#1)", "start(A#1)"]),
+    Case(
+      bug: .removeCurrentKeepsLoad, actions: "queue(A B)\nremove(1)",
+      property: .stopBeforeNextLoad, step: 2, expected: ["load(A#1)", "stop(A#1)", "load(B#2)"],
+      actual: ["load(A#1)"]),
+    Case(
+      bug: .previousIgnoresThreshold, actions: "queue(A B, start 2, from 3001ms)\nprevious",
+      property: .commandsMatchContract, step: 2,
+      expected: ["load(B#1, from 3001ms)", "seek(B#1, 0ms, seek#1)"],
+      actual: ["load(B#1, from 3001ms)", "stop(B#1)", "load(A#2)"]),
+    Case(
+      bug: .shuffleNotReplayable, actions: "queue(A B C)\nshuffle(seed 1)",
+      property: .queueMatchesContract, step: 2, expected: ["load(A#1)"], actual: ["load(A#1)"]),
+    Case(
+      bug: .twoBools, actions: "queue(A, paused)\nready(A#1)",
+      property: .startOnlyWhenReadyAndWanted,
+      step: 2, expected: ["load(A#1)"], actual: ["load(A#1)", "start(A#1)"]),
   ]
 
   @Test(arguments: cases)
   func eachMistakeBreaksItsProperty(_ example: Case) throws {
-    let actions = try FailureFile.parse(example.actions)
-    let violation = try #require(CaseRunner.check(BuggyPlayer(example.bug).subject, actions))
+    let fuzzCase = try FailureFile.parseCase(example.actions)
+    let violation = try #require(
+      CaseRunner.check(
+        BuggyPlayer(example.bug).subject, fuzzCase.actions, canPreload: fuzzCase.canPreload))
+    // Playhead's own player passes the same case.
+    #expect(Fuzzer.check(.player, fuzzCase) == nil)
     #expect(violation.property == example.property)
     #expect(violation.step == example.step)
-    #expect(violation.expected.map(\.description) == example.expected)
-    #expect(violation.actual.map(\.description) == example.actual)
+    #expect(violation.expectedLog == example.expected)
+    #expect(violation.actualLog == example.actual)
   }
 
   @Test func theModelPredictsTheContractsCommands() {
     var model = ContractModel()
     var commands: [EngineCommand] = []
     let events: [PlaybackEvent] = [
-      .play("A"), .ready(Load("A", 1)), .stalled(Load("A", 1)), .pause, .resumed(Load("A", 1)),
-      .resume, .seek(to: .seconds(2)), .reachedEnd(Load("A", 1)),
-      .seekCompleted(Load("A", 1), SeekID(1)),
-      .reachedEnd(Load("A", 1)), .resume, .play("B"), .watchdogExpired(Load("B", 2), WatchdogID(1)),
+      .play("A"), .ready(Load(1, 1)), .stalled(Load(1, 1)), .pause, .resumed(Load(1, 1)),
+      .resume, .seek(to: .seconds(2)), .reachedEnd(Load(1, 1)),
+      .seekCompleted(Load(1, 1), SeekID(1)),
+      .reachedEnd(Load(1, 1)), .resume, .play("B"), .watchdogExpired(Load(2, 2), WatchdogID(1)),
       .retry, .stop,
     ]
     var accepted: [Bool] = []
     for event in events { accepted.append(model.apply(event, commands: &commands)) }
     #expect(
-      commands.map(\.description) == [
+      commands.map(model.describe) == [
         "load(A#1)", "start(A#1)", "pause(A#1)", "start(A#1)", "seek(A#1, 2000ms, seek#1)",
         "seek(A#1, 0ms, seek#2)", "start(A#1)", "stop(A#1)", "load(B#2)", "stop(B#2)", "load(B#3)",
         "stop(B#3)",
@@ -89,6 +126,40 @@ import Testing
       ])
     #expect(model.kind == .idle)
     #expect(model.issued == 3)
+  }
+
+  @Test func theModelPredictsAGaplessAdvanceARepeatAndAShuffle() {
+    var model = ContractModel(canPreload: true)
+    var commands: [EngineCommand] = []
+    let events: [PlaybackEvent] = [
+      .queue(["A", "B", "C"]), .ready(Load(1, 1)), .ready(Load(2, 2), duration: .seconds(10)),
+      .reachedEnd(Load(1, 1)), .user(.setRepeat(.one)), .ready(Load(3, 3)),
+      .reachedEnd(Load(2, 2)), .reachedEnd(Load(2, 2)), .seekCompleted(Load(2, 2), SeekID(1)),
+      .user(.setRepeat(.all)), .user(.setShuffle(seed: 1)), .position(Load(2, 2), .seconds(4)),
+      .previous, .user(.remove(at: 0)), .user(.clear),
+    ]
+    var accepted: [Bool] = []
+    for event in events { accepted.append(model.apply(event, commands: &commands)) }
+    #expect(
+      commands.map(model.describe) == [
+        "load(A#1)", "start(A#1)", "preload(B#2)",
+        // The gapless advance: the ready preload starts, the next one is preloaded.
+        "stop(A#1)", "start(B#2)", "preload(C#3)",
+        // Repeat one drops the preload; the end replays with a seek, no timer.
+        "stop(C#3)", "seek(B#2, 0ms, seek#1)", "start(B#2)",
+        // Repeat all preloads again; the shuffle (B first, then A C) changes the next entry.
+        "preload(C#4)", "stop(C#4)", "preload(A#5)",
+        // previous at 4 s (past 3 s) restarts; removing B promotes A's preload.
+        "seek(B#2, 0ms, seek#2)", "stop(B#2)", "stop(A#5)",
+      ])
+    // The dropped preload's ready and the second end during the seek are ignored.
+    #expect(
+      accepted == [
+        true, true, true, true, true, false, true, false, true, true, true, true, true, true, true,
+      ])
+    #expect(model.kind == .idle)
+    #expect(model.repeatMode == .all)
+    #expect(model.queueDescription == "none")
   }
 
   /// A player that says it is still buffering after a stop: caught by property 4.

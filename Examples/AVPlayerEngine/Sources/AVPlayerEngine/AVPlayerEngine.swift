@@ -5,7 +5,7 @@
   public import PlayerState
   import os
 
-  /// A ``PlaybackEngine`` over one `AVPlayer`, for Apple platforms.
+  /// A ``PlaybackEngine`` over one `AVQueuePlayer`, for Apple platforms.
   ///
   /// Each load gets its own `AVPlayerItem` and its own `ItemMachine` (the pure core,
   /// tested on Linux), which decides every report; this class and its coordinator only
@@ -27,10 +27,16 @@
   /// Only one failure is reported per load, and nothing after it. The reason is
   /// decided from the error's whole underlying-error chain (see the README).
   ///
-  /// Commands: `load` makes the item and `replaceCurrentItem(with:)` (a new `AVPlayer`
-  /// first if the old one failed); `start` is `play()`, `pause` is `pause()`; `seek`
-  /// seeks exactly (zero tolerance), deferred until the item is `.readyToPlay`; `stop`
-  /// removes the observers, pauses and removes the item.
+  /// Commands: `load` makes the item and makes it the queue player's only one (a new
+  /// `AVQueuePlayer` first if the old one failed), seeking the item to the load's start position if it
+  /// has one; `start` is `play()` then the rate if it is not 1x, `setRate` sets the rate
+  /// while playing, `pause` is `pause()`; `seek` seeks exactly (zero tolerance), deferred
+  /// until the item is `.readyToPlay`; `stop` removes the observers, pauses and removes
+  /// the item. `preload` queues the next entry's item in the `AVQueuePlayer`
+  /// (`insert(_:after:)`): at the end of the current item the player moves on to it by
+  /// itself, with no gap, and the machine's `stop(A) start(P)` then finds `P` current; a
+  /// `stop` of the current load before its end advances at once, a `stop` of the queued
+  /// one removes its item (see `QueueSlots`).
   ///
   /// Threading: AVFoundation objects are used on the main thread only. `execute` hands
   /// each command to the main queue (which keeps their order), so the main thread must
@@ -48,8 +54,12 @@
     private let coordinator = PlayerCoordinator()
     private let gate = ReportGate()
 
-    /// An engine with its own `AVPlayer`, made on the main actor when first needed.
+    /// An engine with its own `AVQueuePlayer`, made on the main actor when first needed.
     public init() {}
+
+    /// Preloads: the next queue entry is queued in the `AVQueuePlayer`, which plays it
+    /// with no gap at the end of the current one.
+    public var capabilities: EngineCapabilities { .preload }
 
     /// Executes a command on the main queue; see the type's documentation.
     /// - Parameters:
@@ -58,9 +68,10 @@
     ///   - reports: where the reports about the command's load go.
     public func execute(_ command: EngineCommand, reports: ReportSink) {
       switch command {
-      case .load(let load): gate.loaded(load)
+      case .load(let request): gate.loaded(request.load)
+      case .preload(let request): gate.preloaded(request.load)
       case .stop(let load): gate.stopped(load)
-      case .start, .pause, .seek: break
+      case .start, .setRate, .pause, .seek: break
       }
       let sink = ReportGate.Sink(gate: gate, sink: reports)
       DispatchQueue.main.async { [coordinator] in
@@ -78,8 +89,8 @@
     }
   }
 
-  /// Admits a report only for the live load (`LiveLoad`): one remembered identity, not a
-  /// growing set of stopped ones.
+  /// Admits a report only for a live load (`LiveLoad`): the current one and its preload,
+  /// not a growing set of stopped ones.
   ///
   /// `execute` marks `load` and `stop` at once, before the command reaches the main queue.
   /// No lock is held while reporting (the engine contract's `commandFromReportCallback`:
@@ -104,6 +115,9 @@
 
     /// `load(L)` was executed: only `L` may report from now on.
     func loaded(_ load: Load) { live.withLock { $0.loaded(load) } }
+
+    /// `preload(P)` was executed: `P` may report too.
+    func preloaded(_ load: Load) { live.withLock { $0.preloaded(load) } }
 
     /// `stop(L)` was executed: `L` is admitted no more.
     func stopped(_ load: Load) { live.withLock { $0.stopped(load) } }

@@ -4,13 +4,15 @@
   import Foundation
   import PlayerState
 
-  /// Owns the `AVPlayer` and the current load's item; main actor only.
+  /// Owns the `AVQueuePlayer`, the current load's item and the queued preload's; main
+  /// actor only.
   ///
   /// It decides nothing: every command and every AVFoundation callback goes through the
-  /// current load's `ItemMachine`, and the coordinator performs what comes back. A
-  /// callback names the session it was registered for by serial number (never by the
-  /// item's address, which a new item may reuse), and counts only while that session
-  /// is current.
+  /// load's `ItemMachine` (the player's own state through the current load's only), the
+  /// queue player's items follow `QueueSlots`, and the coordinator performs what comes
+  /// back. A callback names the session it was registered for by serial number (never
+  /// by the item's address, which a new item may reuse), and counts only while that
+  /// session is live.
   @MainActor
   final class PlayerCoordinator {
     /// One load: its item, its machine, and the observers registered for it.
@@ -20,13 +22,18 @@
       let item: AVPlayerItem
       var machine: ItemMachine<SeekID>
       let reports: ReportGate.Sink
+      /// The rate of the newest `start` or `setRate`, applied after each `play()`.
+      var rate = PlaybackRate.normal
       var observations: [NSKeyValueObservation] = []
       var notifications: [any NSObjectProtocol] = []
     }
 
-    private var player: AVPlayer?
+    private var player: AVQueuePlayer?
     private var playerObservations: [NSKeyValueObservation] = []
-    private var current: Session?
+    /// The live loads' sessions: the current item's and the queued preload's.
+    private var sessions: [Load: Session] = [:]
+    /// Which load's item is current and which is queued after it.
+    private var slots = QueueSlots<Load>()
     private var lastSerial: UInt64 = 0
 
     // Runs off the main actor (the engine is made anywhere); touches nothing.
@@ -34,64 +41,125 @@
 
     func execute(_ command: EngineCommand, reports: ReportGate.Sink) {
       switch command {
-      case .load(let load):
-        open(load, reports)
+      case .load(let request):
+        open(request, reports, preload: false)
+      case .preload(let request):
+        open(request, reports, preload: true)
       case .stop(let load):
-        if current?.load == load { close() }
+        let item = sessions[load]?.item
+        retire(load)
+        perform(slots.stop(load), stoppedItem: item)
+      case .setRate(let load, let rate):
+        guard slots.current == load, var session = sessions[load] else { return }
+        session.rate = rate
+        sessions[load] = session
+        if player?.timeControlStatus != .paused { player?.rate = Float(rate.multiplier) }
       case .start, .pause, .seek:
-        guard var session = current, session.load == command.load,
+        guard slots.current == command.load, var session = sessions[command.load],
           let itemCommand = ItemCommand(command)
         else { return }  // not the current load: ignored
+        if case .start(_, let rate) = command { session.rate = rate }
         let actions = session.machine.execute(itemCommand)
-        current = session
+        sessions[command.load] = session
         perform(actions, session)
       }
     }
 
-    /// Pauses, removes every observer and releases the player (the engine is gone).
     func shutDown() {
-      close()
+      for load in Array(sessions.keys) { retire(load) }
+      slots = QueueSlots()
       retirePlayer()
     }
 
     // MARK: Loads
 
-    private func open(_ load: Load, _ reports: ReportGate.Sink) {
-      close()  // the machine stops the old load first; this is a safety net
-      guard let url = MediaURL.url(for: load.media.rawValue) else {
+    /// A `load` (the item replaces everything) or a `preload` (the item is queued after
+    /// the current one; with nothing current, it is loaded instead).
+    private func open(_ request: LoadRequest, _ reports: ReportGate.Sink, preload: Bool) {
+      let load = request.load
+      guard let url = MediaURL.url(for: request.media.rawValue) else {
         let error = AVErrorDetail(
           domain: NSURLErrorDomain, code: NSURLErrorBadURL,
-          message: "not a URL or file path: \(load.media.rawValue)")
+          message: "not a URL or file path: \(request.media.rawValue)")
         return reports.send(ItemSignal<SeekID>.failed(error).report(about: load))
       }
-      let player = livePlayer()
+      if !preload {
+        // The machine stops the old loads first; this is a safety net.
+        for old in Array(sessions.keys) { retire(old) }
+      }
+      _ = livePlayer()
       let item = AVPlayerItem(url: url)
       lastSerial &+= 1
       var session = Session(
         serial: lastSerial, load: load, item: item,
         machine: ItemMachine(streamed: !url.isFileURL), reports: reports)
       observe(item, into: &session)
-      current = session
-      player.replaceCurrentItem(with: item)
+      sessions[load] = session
+      let calls = (preload ? slots.preload(load) : nil) ?? slots.load(load)
+      perform(calls)
+      if request.start > .zero {
+        // A load from a start position (a retry, a jump): the item starts there.
+        item.seek(
+          to: CMTime(value: request.start.milliseconds, timescale: 1000), completionHandler: nil)
+      }
     }
 
-    private func close() {
-      guard let session = current else { return }
-      current = nil
+    /// Forgets a load's session: its observers go, and nothing it observes counts.
+    private func retire(_ load: Load) {
+      guard let session = sessions.removeValue(forKey: load) else { return }
       session.observations.forEach { $0.invalidate() }
       session.notifications.forEach { NotificationCenter.default.removeObserver($0) }
-      player?.pause()
-      player?.replaceCurrentItem(with: nil)  // also ends its pending seeks (`false`)
+    }
+
+    /// Performs `QueueSlots`' calls on the queue player. `stoppedItem` is the item of the
+    /// load just stopped (its session is gone).
+    private func perform(_ calls: [QueueSlots<Load>.Call], stoppedItem: AVPlayerItem? = nil) {
+      guard let player else { return }
+      for call in calls {
+        switch call {
+        case .replaceAll(let load):
+          player.removeAllItems()  // also ends the old item's pending seeks (`false`)
+          if let item = sessions[load]?.item { player.insert(item, after: nil) }
+        case .insertAfterCurrent(let load):
+          if let item = sessions[load]?.item { player.insert(item, after: player.currentItem) }
+        case .remove(let load):
+          if let item = sessions[load]?.item ?? stoppedItem { player.remove(item) }
+        case .advance:
+          player.advanceToNextItem()
+        case .clear:
+          player.pause()
+          player.removeAllItems()
+        case .advanceAtEnd(let advances):
+          player.actionAtItemEnd = advances ? .advance : .pause
+        }
+      }
+    }
+
+    /// The session observing with `serial`, if it is still live.
+    private func session(_ serial: UInt64) -> Session? {
+      sessions.values.first { $0.serial == serial }
     }
 
     // MARK: Facts in, actions out
 
-    /// Feeds a fact to the machine of session `serial`, if it is still current.
+    /// Feeds a fact to the machine of session `serial`, if it is still live.
     private func deliver(_ fact: ItemFact<SeekID>, to serial: UInt64) {
-      guard var session = current, session.serial == serial else { return }
+      guard var session = session(serial) else { return }
       let actions = session.machine.observe(fact)
-      current = session
+      sessions[session.load] = session
       perform(actions, session)
+    }
+
+    /// The current item played to its end. With a preload queued, the queue player has
+    /// moved on to it by itself: that load is current from now on (the machine answers
+    /// the `reachedEnd` with `stop` of this load and `start` of that one).
+    private func playedToEnd(_ serial: UInt64) {
+      guard let session = session(serial), session.load == slots.current else { return }
+      let next = slots.playedToEnd()
+      deliver(.playedToEnd, to: serial)
+      if let next, let nextSerial = sessions[next]?.serial {
+        deliver(.timeControl(timeControl()), to: nextSerial)
+      }
     }
 
     private func perform(_ actions: [ItemAction<SeekID>], _ session: Session) {
@@ -101,6 +169,7 @@
           session.reports.send(signal.report(about: session.load))
         case .play:
           player?.play()
+          if session.rate != .normal { player?.rate = Float(session.rate.multiplier) }
         case .pause:
           player?.pause()
         case .seek(let milliseconds, let seek):
@@ -161,7 +230,7 @@
         center.addObserver(
           forName: AVPlayerItem.didPlayToEndTimeNotification, object: item, queue: nil
         ) { @Sendable [weak self] _ in
-          PlayerCoordinator.onMain(self) { $0.deliver(.playedToEnd, to: serial) }
+          PlayerCoordinator.onMain(self) { $0.playedToEnd(serial) }
         },
         center.addObserver(
           forName: AVPlayerItem.failedToPlayToEndTimeNotification, object: item, queue: nil
@@ -177,7 +246,7 @@
 
     /// The item's status and buffering, read now, fed to its machine.
     private func itemChanged(_ serial: UInt64) {
-      guard let item = current?.item, current?.serial == serial else { return }
+      guard let item = session(serial)?.item else { return }
       switch item.status {
       case .readyToPlay: deliver(.itemStatus(.readyToPlay), to: serial)
       case .failed: deliver(.itemStatus(.failed(AVErrorDetail(orMissing: item.error))), to: serial)
@@ -189,8 +258,10 @@
     }
 
     /// The player's status and time control, read now, fed to the current machine.
+    /// The player's state belongs to the current item's load only.
     private func playerChanged() {
-      guard let player, let serial = current?.serial else { return }
+      guard let player, let current = slots.current, let serial = sessions[current]?.serial
+      else { return }
       if player.status == .failed {
         deliver(.playerFailed(AVErrorDetail(orMissing: player.error)), to: serial)
       }
@@ -217,10 +288,10 @@
 
     /// The player, made now if there is none or the old one failed: a failed `AVPlayer`
     /// cannot play again, and every later load would hang until the watchdog.
-    private func livePlayer() -> AVPlayer {
+    private func livePlayer() -> AVQueuePlayer {
       if let player, player.status != .failed { return player }
       retirePlayer()
-      let player = AVPlayer()
+      let player = AVQueuePlayer()
       player.actionAtItemEnd = .pause
       player.automaticallyWaitsToMinimizeStalling = true  // the default; the core relies on it
       let playerChanged: @Sendable @MainActor (PlayerCoordinator) -> Void = { $0.playerChanged() }
@@ -244,7 +315,7 @@
       playerObservations.forEach { $0.invalidate() }
       playerObservations = []
       player?.pause()
-      player?.replaceCurrentItem(with: nil)
+      player?.removeAllItems()
       player = nil
     }
   }

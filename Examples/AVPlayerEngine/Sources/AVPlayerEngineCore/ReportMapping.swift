@@ -12,7 +12,7 @@ extension ItemCommand where Seek == SeekID {
     case .start: self = .start
     case .pause: self = .pause
     case .seek(_, let time, let seek): self = .seek(to: time.milliseconds, seek)
-    case .load, .stop: return nil
+    case .load, .preload, .setRate, .stop: return nil
     }
   }
 }

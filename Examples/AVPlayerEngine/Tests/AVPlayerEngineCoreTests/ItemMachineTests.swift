@@ -158,11 +158,14 @@ struct Sequence: CustomTestStringConvertible, Sendable {
   }
 
   @Test func commandsMapToTheItemsPart() {
-    let load = Load("A", 1)
+    let load = Load(1, 1)
     #expect(ItemCommand(.start(load)) == .start)
     #expect(ItemCommand(.pause(load)) == .pause)
     #expect(ItemCommand(.seek(load, to: .seconds(2), SeekID(3))) == .seek(to: 2000, SeekID(3)))
-    #expect(ItemCommand(.load(load)) == nil)
+    #expect(ItemCommand(.start(load, rate: PlaybackRate(thousandths: 1_500))) == .start)
+    #expect(ItemCommand(.load(LoadRequest(load: load, media: "A"))) == nil)
+    #expect(ItemCommand(.preload(LoadRequest(load: load, media: "A"))) == nil)
+    #expect(ItemCommand(.setRate(load, .normal)) == nil)
     #expect(ItemCommand(.stop(load)) == nil)
   }
 }

@@ -41,7 +41,7 @@ enum Step: Sendable, CustomStringConvertible {
 /// call as `play`, `pause`, `seek(2000ms, seek#1)`.
 func run(_ steps: [Step], streamed: Bool) -> [String] {
   var machine = ItemMachine<SeekID>(streamed: streamed)
-  let load = Load("A", 1)
+  let load = Load(1, 1)
   var lines: [String] = []
   for step in steps {
     let actions =
@@ -51,7 +51,8 @@ func run(_ steps: [Step], streamed: Bool) -> [String] {
       }
     for action in actions {
       switch action {
-      case .report(let signal): lines.append(signal.report(about: load).description)
+      case .report(let signal):
+        lines.append(signal.report(about: load).description(naming: { _ in "A" }))
       case .play: lines.append("play")
       case .pause: lines.append("pause")
       case .seek(let position, let seek): lines.append("seek(\(position)ms, \(seek))")

@@ -4,7 +4,7 @@ import PlayerState
 /// The engine adapter: translates Playhead's commands into the backend's
 /// calls, and the backend's callbacks into reports that carry the load.
 ///
-/// The whole trick is in `load`: the load (media and token) is captured by
+/// The whole trick is in `load`: the load (item and token) is captured by
 /// the backend's completion closure, so the callback says *which* load it is
 /// about. The adapter decides nothing: it never starts playback by itself,
 /// it only reports what happened; the Player decides what to do next.
@@ -24,9 +24,10 @@ final class BackendEngine: PlaybackEngine {
 
   func execute(_ command: EngineCommand, reports: ReportSink) {
     switch command {
-    case .load(let load):
+    case .load(let request):
+      let load = request.load
       slots.withLock { $0[load] = .opening }
-      backend.open(load.media.rawValue) { [self] result in
+      backend.open(request.media.rawValue) { [self] result in
         switch result {
         case .success(let item):
           // Stopped while opening: close the item, report nothing.
@@ -35,12 +36,21 @@ final class BackendEngine: PlaybackEngine {
             slots[load] = .open(item)
             return true
           }
-          if wanted { reports.send(.ready(load)) } else { backend.close(item) }
+          guard wanted else { return backend.close(item) }
+          guard request.start > .zero else { return reports.send(.ready(load)) }
+          // A load from a start position: ready once the backend is there.
+          backend.seek(item, to: Int(clamping: request.start.milliseconds)) {
+            reports.send(.ready(load))
+          }
         case .failure:
           if slots.withLock({ $0[load] != nil }) { reports.send(.failed(load, .notFound)) }
         }
       }
-    case .start(let load):
+    case .preload, .setRate:
+      // Never sent: this adapter declares no capability (no `.preload`), and
+      // the machine sends `setRate` only after a `setRate` intent.
+      break
+    case .start(let load, _):
       guard let item = item(of: load) else { return }
       backend.play(item) { reports.send(.reachedEnd(load)) }
     case .pause(let load):

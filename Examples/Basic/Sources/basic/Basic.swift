@@ -1,7 +1,9 @@
 // The smallest complete integration: an engine adapter (BackendEngine) over
 // a callback library (FakeBackend), the Player driving it, and this program
 // observing the state while it plays, seeks, pauses, resumes, reaches the
-// end, fails to open missing media, and stops. It prints every state change;
+// end, fails to open missing media, and stops; then plays a queue of three
+// (the machine advances at each end; `next` skips ahead) and clears it. It
+// prints every state change (with the queue, in the queue part);
 // its output is the same on every run (CI compares it with expected-output.txt).
 
 import Foundation
@@ -28,6 +30,13 @@ struct Basic {
       $0.kind == .failed
     }
     await send(.stop, to: player, &states, until: "idle") { $0.kind == .idle }
+
+    // The queue: the machine owns it, and advances when an entry ends.
+    await send(.replaceQueue(["intro", "verse", "outro"]), to: player, &states, until: "verse") {
+      $0.kind == .playing && $0.queue.currentEntry?.media == "verse"
+    }
+    await send(.next, to: player, &states, until: "the end of the queue") { $0.kind == .ended }
+    await send(.clear, to: player, &states, until: "an empty queue") { $0.queue.entries.isEmpty }
     print("done: \(player.statistics.processed) events processed")
   }
 
@@ -55,7 +64,8 @@ struct Basic {
     }
     defer { deadline.cancel() }
     while let state = await states.next() {
-      print("  \(state)")
+      // The queue is shown once it holds more than one entry: `intro verse* outro`.
+      print(state.queue.entries.count > 1 ? "  \(state)  queue: \(state.queue)" : "  \(state)")
       if done(state) { return }
     }
   }

@@ -13,6 +13,7 @@
 #define PLAYHEAD_MESSAGE_EOS 2
 #define PLAYHEAD_MESSAGE_ERROR 3
 #define PLAYHEAD_MESSAGE_BUFFERING 4
+#define PLAYHEAD_MESSAGE_STREAM_START 5
 
 // GError domains the adapter distinguishes.
 #define PLAYHEAD_DOMAIN_OTHER 0
@@ -62,7 +63,7 @@ static inline GstMessage *playhead_pop(GstBus *bus, guint64 timeout_ns) {
   return gst_bus_timed_pop_filtered(
       bus, timeout_ns,
       (GstMessageType)(GST_MESSAGE_ASYNC_DONE | GST_MESSAGE_EOS | GST_MESSAGE_ERROR
-                       | GST_MESSAGE_BUFFERING));
+                       | GST_MESSAGE_BUFFERING | GST_MESSAGE_STREAM_START));
 }
 
 /// One of the PLAYHEAD_MESSAGE_ constants.
@@ -72,6 +73,7 @@ static inline int playhead_message_kind(GstMessage *message) {
   case GST_MESSAGE_EOS: return PLAYHEAD_MESSAGE_EOS;
   case GST_MESSAGE_ERROR: return PLAYHEAD_MESSAGE_ERROR;
   case GST_MESSAGE_BUFFERING: return PLAYHEAD_MESSAGE_BUFFERING;
+  case GST_MESSAGE_STREAM_START: return PLAYHEAD_MESSAGE_STREAM_START;
   default: return PLAYHEAD_MESSAGE_OTHER;
   }
 }
@@ -114,6 +116,99 @@ static inline gboolean playhead_seek(GstElement *element, gint64 position_ns) {
 /// Sets the pipeline to PLAYING (TRUE) or PAUSED (FALSE).
 static inline void playhead_set_playing(GstElement *element, gboolean playing) {
   gst_element_set_state(element, playing ? GST_STATE_PLAYING : GST_STATE_PAUSED);
+}
+
+/// The pipeline's position in the current stream, in milliseconds; -1 if unknown.
+static inline gint64 playhead_position_ms(GstElement *element) {
+  gint64 position = -1;
+  if (!gst_element_query_position(element, GST_FORMAT_TIME, &position) || position < 0) return -1;
+  return position / GST_MSECOND;
+}
+
+/// TRUE for a file:// URI whose file does not exist (a preload that cannot play).
+static inline gboolean playhead_uri_is_missing_file(const char *uri) {
+  gchar *path = g_filename_from_uri(uri, NULL, NULL);
+  if (path == NULL) return FALSE;
+  gboolean missing = !g_file_test(path, G_FILE_TEST_EXISTS);
+  g_free(path);
+  return missing;
+}
+
+/// Points the pipeline at another URI without the gapless path: READY, the
+/// new URI, then PAUSED (it prerolls again; an ASYNC_DONE follows). Messages
+/// still on the bus are the old stream's: they are flushed, so that none is
+/// taken for the new stream's.
+static inline void playhead_replace_uri(GstElement *element, GstBus *bus, const char *uri) {
+  gst_bus_set_flushing(bus, TRUE);
+  gst_element_set_state(element, GST_STATE_READY);
+  g_object_set(element, "uri", uri, NULL);
+  gst_bus_set_flushing(bus, FALSE);
+  gst_element_set_state(element, GST_STATE_PAUSED);
+}
+
+// Gapless playback: playbin emits "about-to-finish" on a streaming thread when
+// it has read the current stream (for a small local file, long before its end
+// is heard); setting "uri" in that handler makes it play that URI next with no
+// gap. The next URI is kept here, under a mutex, by the pipeline's own thread,
+// with a tag (the load token); the handler takes it and notes the switch and
+// its tag, which the pipeline's thread learns at the next STREAM_START. Once
+// taken, the switch is committed: clearing the next URI no longer undoes it.
+typedef struct {
+  GMutex lock;
+  gchar *next_uri;
+  guint32 next_tag;
+  gboolean switched;
+  guint32 switched_tag;
+} PlayheadGapless;
+
+static void playhead_about_to_finish(GstElement *playbin, gpointer data) {
+  PlayheadGapless *gapless = (PlayheadGapless *)data;
+  g_mutex_lock(&gapless->lock);
+  if (gapless->next_uri != NULL) {
+    g_object_set(playbin, "uri", gapless->next_uri, NULL);
+    g_free(gapless->next_uri);
+    gapless->next_uri = NULL;
+    gapless->switched = TRUE;
+    gapless->switched_tag = gapless->next_tag;
+  }
+  g_mutex_unlock(&gapless->lock);
+}
+
+/// Watches the playbin's "about-to-finish"; free with playhead_gapless_free.
+static inline PlayheadGapless *playhead_gapless_new(GstElement *playbin) {
+  PlayheadGapless *gapless = g_new0(PlayheadGapless, 1);
+  g_mutex_init(&gapless->lock);
+  g_signal_connect(playbin, "about-to-finish", G_CALLBACK(playhead_about_to_finish), gapless);
+  return gapless;
+}
+
+/// Sets (or, with NULL, clears) the URI to play after the current stream, and its tag.
+static inline void playhead_gapless_set_next(PlayheadGapless *gapless, const char *uri, guint32 tag) {
+  g_mutex_lock(&gapless->lock);
+  g_free(gapless->next_uri);
+  gapless->next_uri = uri == NULL ? NULL : g_strdup(uri);
+  gapless->next_tag = tag;
+  g_mutex_unlock(&gapless->lock);
+}
+
+/// TRUE once after "about-to-finish" handed the playbin the next URI; the tag
+/// of that URI goes to `tag`.
+static inline gboolean playhead_gapless_take_switched(PlayheadGapless *gapless, guint32 *tag) {
+  g_mutex_lock(&gapless->lock);
+  gboolean switched = gapless->switched;
+  *tag = gapless->switched_tag;
+  gapless->switched = FALSE;
+  gapless->switched_tag = 0;
+  g_mutex_unlock(&gapless->lock);
+  return switched;
+}
+
+/// Disconnects the handler (the pipeline must be in NULL state) and frees.
+static inline void playhead_gapless_free(GstElement *playbin, PlayheadGapless *gapless) {
+  g_signal_handlers_disconnect_by_data(playbin, gapless);
+  g_free(gapless->next_uri);
+  g_mutex_clear(&gapless->lock);
+  g_free(gapless);
 }
 
 /// Shuts the pipeline down (state NULL) and releases it and its bus.

@@ -13,13 +13,19 @@ enum BusMessage: Hashable, Sendable {
   case error(GStreamerError)
   /// `GST_MESSAGE_BUFFERING` with its percentage.
   case buffering(percent: Int32)
+  /// `GST_MESSAGE_STREAM_START`: a stream began; after a gapless switch, the next entry's.
+  /// The session handles it (the progress of one load ignores it).
+  case streamStart
 }
 
 /// What the session knows about its pipeline, only touched on its thread.
 /// Deciding the report for a message is a pure function of this and the message.
 struct PipelineProgress: Hashable, Sendable {
-  /// The first ASYNC_DONE (preroll) has arrived: the load was answered `ready`.
+  /// The first ASYNC_DONE (preroll) has arrived.
   var prerolled = false
+  /// The load was answered `ready`: at the preroll, or before it for a preload
+  /// (whose pipeline prerolls again when it becomes current without the gapless path).
+  var answered = false
   /// The load failed; nothing more is reported for it.
   var failed = false
   /// The pipeline is rebuffering (reported `stalled`, not yet `resumed`).
@@ -40,6 +46,8 @@ struct PipelineProgress: Hashable, Sendable {
     case .asyncDone:
       if !prerolled {
         prerolled = true
+        if answered { return nil }
+        answered = true
         return .ready(load)
       }
       guard let seek = pendingSeek else { return nil }
@@ -60,6 +68,8 @@ struct PipelineProgress: Hashable, Sendable {
         stalled = false
         return .resumed(load)
       }
+      return nil
+    case .streamStart:
       return nil
     }
   }

@@ -3,15 +3,19 @@ public import PlayerEngine
 public import PlayerState
 import Synchronization
 
-/// A ``PlaybackEngine`` over GStreamer's `playbin`: one pipeline per load.
+/// A ``PlaybackEngine`` over GStreamer's `playbin`: one pipeline per load,
+/// and gapless queue playback through playbin's `about-to-finish` (it
+/// declares ``EngineCapabilities/preload``).
 ///
 /// | command | GStreamer |
 /// | --- | --- |
-/// | `load(L)` | a new playbin for `L.media` (a URI, or a file path made into a `file://` URI), set to PAUSED: it prerolls |
+/// | `load(L)` | a new playbin for `L`'s media (a URI, or a file path made into a `file://` URI), set to PAUSED: it prerolls |
+/// | `preload(P)` | `P`'s URI is kept for the newest load's pipeline: at its `about-to-finish`, playbin goes on with it, no gap |
 /// | `start(L)` | PLAYING |
 /// | `pause(L)` | PAUSED |
 /// | `seek(L, t, s)` | a flushing, accurate seek to `t` (after the preroll, if sent before it) |
-/// | `stop(L)` | no more reports for `L`; its pipeline goes to NULL and is released |
+/// | `setRate(L, r)` | ignored: this example plays at 1x |
+/// | `stop(L)` | no more reports for `L`; once no load of its pipeline is live, the pipeline goes to NULL and is released. Stopping the current load with a preload queued points the pipeline at the preload (READY, its URI, PAUSED) |
 ///
 /// | bus message (on `L`'s pipeline) | report |
 /// | --- | --- |
@@ -20,15 +24,22 @@ import Synchronization
 /// | BUFFERING < 100% after the preroll | `stalled(L)` (the pipeline pauses while it rebuffers) |
 /// | BUFFERING 100% while stalled | `resumed(L)` |
 /// | EOS | `reachedEnd(L)` |
+/// | STREAM_START after `about-to-finish` took the preload `P` | `reachedEnd(L)`; from then on the pipeline's reports name `P` |
 /// | ERROR | `failed(L, reason)`, see ``GStreamerError/reason`` |
+/// | (a position query every ``Options/positionInterval`` while playing) | `position(L, t)` |
 ///
-/// The load token is the pipeline's identity: each load gets its own
-/// pipeline and thread, and every report that pipeline causes carries that
-/// load. Commands naming a load that is not live are ignored.
+/// A preload is answered `ready(P)` as soon as its URI is kept (a `file://`
+/// URI whose file is missing is answered `failed(P, notFound)`): playbin
+/// cannot preroll a second stream beside the first, so a decoding error in
+/// `P` shows only once it plays, as `failed(P, …)`.
+///
+/// Each load is identified by its pipeline and, after a gapless switch, by
+/// the pipeline's current stream: every report names the load it is about.
+/// Commands naming a load that is not live are ignored.
 ///
 /// ```swift
 /// let player = Player(engine: GStreamerEngine())
-/// player.send(.play("/path/to/song.wav"))
+/// player.send(.queue(["/path/to/one.wav", "/path/to/two.wav"]))  // gapless
 /// ```
 public final class GStreamerEngine: PlaybackEngine {
   /// How pipelines are built and watched.
@@ -44,12 +55,16 @@ public final class GStreamerEngine: PlaybackEngine {
     /// How long a pipeline's thread waits on the bus before it looks at its
     /// mailbox again: the latency of `start`, `pause`, `seek` and `stop`.
     public var pollInterval: Duration
+    /// How often a playing pipeline's position is reported (`position(L, t)`);
+    /// nil for never.
+    public var positionInterval: Duration?
     /// Called on a pipeline's thread once it is shut down and released, with
-    /// the load and how many reports were dropped because they came after
-    /// its `stop` (late bus messages).
+    /// the load it was made for and how many reports were dropped because
+    /// they came after their load's `stop` (late bus messages).
     public var onPipelineReleased: (@Sendable (Load, _ droppedReports: Int) -> Void)?
     /// Test seam: called on a load's pipeline thread after it pops its first
-    /// bus message and before it handles it.
+    /// bus message other than STREAM_START (the preroll's ASYNC_DONE) and
+    /// before it handles it.
     var beforeFirstMessage: (@Sendable (Load) -> Void)?
 
     /// Options.
@@ -58,16 +73,18 @@ public final class GStreamerEngine: PlaybackEngine {
     ///   - videoSink: the video sink's factory name.
     ///   - sync: whether sinks play in real time.
     ///   - pollInterval: the bus poll interval.
+    ///   - positionInterval: how often to report the position while playing; nil for never.
     ///   - onPipelineReleased: called when a pipeline is released.
     public init(
       audioSink: String = "fakesink", videoSink: String = "fakesink", sync: Bool = true,
-      pollInterval: Duration = .milliseconds(5),
+      pollInterval: Duration = .milliseconds(5), positionInterval: Duration? = .milliseconds(250),
       onPipelineReleased: (@Sendable (Load, _ droppedReports: Int) -> Void)? = nil
     ) {
       self.audioSink = audioSink
       self.videoSink = videoSink
       self.sync = sync
       self.pollInterval = pollInterval
+      self.positionInterval = positionInterval
       self.onPipelineReleased = onPipelineReleased
     }
   }
@@ -83,8 +100,18 @@ public final class GStreamerEngine: PlaybackEngine {
   }
 
   private let options: Options
-  private let sessions = Mutex<[Load: PipelineSession]>([:])
+  private let pipelines = Mutex(Pipelines())
   private let counts = Mutex(Statistics())
+
+  /// The live loads' sessions (a preload shares its pipeline's), and the
+  /// newest load's session, to which preloads are attached.
+  private struct Pipelines {
+    var sessions: [Load: PipelineSession] = [:]
+    var newest: PipelineSession?
+  }
+
+  /// Preloads: the engine plays the next queue entry without a gap.
+  public var capabilities: EngineCapabilities { .preload }
 
   /// An engine; initialises GStreamer if needed.
   /// - Parameter options: sinks and polling; fake sinks in real time by default.
@@ -95,7 +122,7 @@ public final class GStreamerEngine: PlaybackEngine {
 
   deinit {
     // Loads nobody stopped: their threads would poll forever. Stop them.
-    for session in sessions.withLock({ Array($0.values) }) { session.stop() }
+    for session in pipelines.withLock({ Array($0.sessions.values) }) { session.stopAll() }
   }
 
   /// Counts so far.
@@ -104,28 +131,54 @@ public final class GStreamerEngine: PlaybackEngine {
   /// Executes a command: see the table in the type's documentation.
   public func execute(_ command: EngineCommand, reports: ReportSink) {
     switch command {
-    case .load(let load):
-      let session = PipelineSession(load: load, sink: reports, options: options) {
-        [weak self, options] dropped in
-        self?.counts.withLock { counts in
-          counts.livePipelines -= 1
-          counts.releasedPipelines += 1
-          counts.droppedReports += dropped
-        }
-        options.onPipelineReleased?(load, dropped)
-      }
-      let isNew = sessions.withLock { sessions in
-        guard sessions[load] == nil else { return false }
-        sessions[load] = session
+    case .load(let request):
+      let session = makeSession(request, reports: reports)
+      let isNew = pipelines.withLock { pipelines in
+        guard pipelines.sessions[request.load] == nil else { return false }
+        pipelines.sessions[request.load] = session
+        pipelines.newest = session
         return true
       }
       guard isNew else { return }  // A load is issued once; a repeat is ignored.
       counts.withLock { $0.livePipelines += 1 }
       session.start()
+    case .preload(let request):
+      let attached = pipelines.withLock { pipelines -> Bool in
+        guard pipelines.sessions[request.load] == nil, let newest = pipelines.newest,
+          newest.attach(request)
+        else { return false }
+        pipelines.sessions[request.load] = newest
+        return true
+      }
+      if attached { return }
+      // No pipeline to follow: the preload prerolls in a pipeline of its own.
+      let session = makeSession(request, reports: reports)
+      let isNew = pipelines.withLock { pipelines in
+        guard pipelines.sessions[request.load] == nil else { return false }
+        pipelines.sessions[request.load] = session
+        return true
+      }
+      guard isNew else { return }
+      counts.withLock { $0.livePipelines += 1 }
+      session.start()
     case .start, .pause, .seek:
-      sessions.withLock { $0[command.load] }?.enqueue(command)
+      pipelines.withLock { $0.sessions[command.load] }?.enqueue(command)
+    case .setRate:
+      break  // This example plays at 1x (playbin changes rate with a seek; not done here).
     case .stop(let load):
-      sessions.withLock { $0.removeValue(forKey: load) }?.stop()
+      pipelines.withLock { $0.sessions.removeValue(forKey: load) }?.stop(load)
+    }
+  }
+
+  private func makeSession(_ request: LoadRequest, reports: ReportSink) -> PipelineSession {
+    PipelineSession(request: request, sink: reports, options: options) {
+      [weak self, options] dropped in
+      self?.counts.withLock { counts in
+        counts.livePipelines -= 1
+        counts.releasedPipelines += 1
+        counts.droppedReports += dropped
+      }
+      options.onPipelineReleased?(request.load, dropped)
     }
   }
 }

@@ -27,9 +27,43 @@ struct PipelineMachine: Sendable {
   private var playing = false
   /// A seek sent before the preroll finished, performed right after it.
   private var deferredSeek: (time: MediaTime, seek: SeekID)?
+  /// The target of the newest seek sent to the pipeline, while it is pending.
+  private var seekTarget: MediaTime?
 
   /// A machine for a pipeline that is prerolling.
   init(load: Load) { self.load = load }
+
+  /// A machine for a preload that became the pipeline's load: already
+  /// answered `ready`. After a gapless switch it is already playing (as the
+  /// load before it was); otherwise the pipeline prerolls it again, and that
+  /// ASYNC_DONE answers nothing.
+  init(preload: Load, playingAfterGaplessSwitch: Bool?) {
+    load = preload
+    progress.answered = true
+    if let playing = playingAfterGaplessSwitch {
+      progress.prerolled = true
+      self.playing = playing
+    }
+  }
+
+  /// The same load on a pipeline pointed at its media again (prerolling,
+  /// paused): answered already; a seek still awaited (sent, or waiting for the
+  /// preroll) is sent again after the new preroll, so it still completes.
+  init(repointing machine: PipelineMachine) {
+    load = machine.load
+    progress.answered = true
+    if let seek = machine.progress.pendingSeek, let time = machine.seekTarget {
+      deferredSeek = (time, seek)
+    } else {
+      deferredSeek = machine.deferredSeek
+    }
+  }
+
+  /// Whether the pipeline is playing this load: started, prerolled, not
+  /// stalled nor failed. Position reports are sent only then.
+  var isPlaying: Bool {
+    playing && progress.prerolled && !progress.stalled && !progress.failed
+  }
 
   /// The actions for `start`, `pause` or `seek`. `load` and `stop` are the engine's.
   mutating func apply(_ command: EngineCommand) -> [PipelineAction] {
@@ -46,28 +80,36 @@ struct PipelineMachine: Sendable {
         return []
       }
       progress.pendingSeek = seek
+      seekTarget = time
       return [.seek(to: time, seek)]
-    case .load, .stop:
-      return []  // The engine handles these; they never reach a session's mailbox.
+    case .load, .preload, .setRate, .stop:
+      return []  // The engine handles these; they never reach the machine.
     }
   }
 
   /// The actions for a bus message: its report, if any, then what the report implies.
   mutating func handle(_ message: BusMessage) -> [PipelineAction] {
-    guard let report = progress.report(for: message, of: load) else { return [] }
-    var actions = [PipelineAction.report(report)]
+    let wasPrerolled = progress.prerolled
+    let report = progress.report(for: message, of: load)
+    var actions = report.map { [PipelineAction.report($0)] } ?? []
+    if !wasPrerolled, progress.prerolled, let (time, seek) = deferredSeek {
+      // The preroll is done: the seek sent before it goes now.
+      deferredSeek = nil
+      progress.pendingSeek = seek
+      seekTarget = time
+      actions.append(.seek(to: time, seek))
+    }
+    guard let report else { return actions }
     switch report {
-    case .ready:
-      if let (time, seek) = deferredSeek {
-        deferredSeek = nil
-        progress.pendingSeek = seek
-        actions.append(.seek(to: time, seek))
-      }
+    case .ready, .position:
+      break
     case .stalled:
       if playing { actions.append(.setPlaying(false)) }
     case .resumed:
       if playing { actions.append(.setPlaying(true)) }
-    case .seekCompleted, .reachedEnd, .failed:
+    case .reachedEnd:
+      playing = false  // The stream is over: no position to report until a new `start`.
+    case .seekCompleted, .failed:
       break
     }
     return actions

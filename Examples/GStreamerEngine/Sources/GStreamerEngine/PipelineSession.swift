@@ -4,7 +4,8 @@ import PlayerEngine
 import PlayerState
 import Synchronization
 
-/// One load: a playbin pipeline and the thread that owns it.
+/// One pipeline: a playbin, the thread that owns it, and the loads it plays:
+/// the load it was made for, then each preload that becomes current.
 ///
 /// Every GStreamer call for the pipeline is made on the session's own thread,
 /// so no GStreamer pointer ever crosses threads (and none needs to be
@@ -13,34 +14,55 @@ import Synchronization
 /// running in a Swift program, so the thread pops the bus itself with
 /// `gst_bus_timed_pop_filtered`, waiting at most the poll interval).
 ///
-/// No report after stop: the thread reports under `sendLock` and only while
-/// not stopped; `stop` takes the same lock to set the flag. So once `stop`
-/// returns, nothing more is sent. The lock is recursive because a player
-/// may execute `stop` on this very thread, from inside the report callback.
-/// Bus messages that arrive after the stop are still popped and mapped, and
-/// then dropped: the late callbacks a stopped load must never deliver.
+/// Gapless: a `preload(P)` attached to the session is answered `ready(P)` at
+/// once (its file exists) and its URI is handed to playbin's
+/// `about-to-finish` handler. When the current stream has been read, playbin
+/// goes on with P's URI with no gap; at the STREAM_START that follows, the
+/// session reports `reachedEnd` of the load before and from then on reports
+/// for P. If the current load is stopped before that (a `next`), the
+/// pipeline is pointed at P's URI at once and prerolls again.
+///
+/// No report after stop: the thread reports under `sendLock` and only for a
+/// load still live; `stop` takes the same lock to remove the load. So once
+/// `stop(L)` returns, nothing more names `L`. The lock is recursive because a
+/// player may execute `stop` on this very thread, from inside the report
+/// callback. Bus messages that arrive after the stop are still popped and
+/// mapped, and then dropped: the late callbacks a stopped load must never
+/// deliver. The thread ends when no load of the session is live.
 final class PipelineSession: Sendable {
+  /// The load the pipeline was made for.
   let load: Load
+  private let media: MediaID
   private let sink: ReportSink
   private let options: GStreamerEngine.Options
   private let onFinish: @Sendable (_ droppedReports: Int) -> Void
-  private let mailbox = Mutex(Mailbox())
+  private let mailbox: Mutex<Mailbox>
   private let sendLock = NSRecursiveLock()
 
+  /// What `execute` hands the thread, in order.
+  private enum Item {
+    case command(EngineCommand)
+    case preload(LoadRequest)
+    case stopped(Load)
+  }
+
   private struct Mailbox {
-    var commands: [EngineCommand] = []
-    var stopped = false
+    var items: [Item] = []
+    /// The session's loads not stopped: the thread ends once none is left.
+    var live: Set<Load>
     var droppedReports = 0
   }
 
   init(
-    load: Load, sink: ReportSink, options: GStreamerEngine.Options,
+    request: LoadRequest, sink: ReportSink, options: GStreamerEngine.Options,
     onFinish: @escaping @Sendable (_ droppedReports: Int) -> Void
   ) {
-    self.load = load
+    load = request.load
+    media = request.media
     self.sink = sink
     self.options = options
     self.onFinish = onFinish
+    mailbox = Mutex(Mailbox(live: [request.load]))
   }
 
   /// Starts the pipeline's thread, which prerolls the media to PAUSED.
@@ -53,29 +75,53 @@ final class PipelineSession: Sendable {
   /// Queues `start`, `pause` or `seek` for the thread.
   func enqueue(_ command: EngineCommand) {
     mailbox.withLock { mailbox in
-      if !mailbox.stopped { mailbox.commands.append(command) }
+      if mailbox.live.contains(command.load) { mailbox.items.append(.command(command)) }
     }
   }
 
-  /// Stops the load: no report is sent once this returns. The thread then
-  /// shuts the pipeline down (state NULL) and releases it.
-  func stop() {
-    sendLock.lock()
-    defer { sendLock.unlock() }
-    mailbox.withLock { $0.stopped = true }
+  /// Attaches a preload to play after the current load, gaplessly. False when
+  /// the session is ending (no live load): the engine then gives the preload
+  /// a pipeline of its own.
+  func attach(_ request: LoadRequest) -> Bool {
+    mailbox.withLock { mailbox in
+      guard !mailbox.live.isEmpty else { return false }
+      mailbox.live.insert(request.load)
+      mailbox.items.append(.preload(request))
+      return true
+    }
   }
 
-  /// Sends a report unless the load is stopped; returns whether it was sent.
+  /// Stops one of the session's loads: nothing names it once this returns.
+  /// The thread ends once none is live; it then shuts the pipeline down
+  /// (state NULL) and releases it.
+  func stop(_ load: Load) {
+    sendLock.lock()
+    defer { sendLock.unlock() }
+    mailbox.withLock { mailbox in
+      guard mailbox.live.remove(load) != nil else { return }
+      mailbox.items.append(.stopped(load))
+    }
+  }
+
+  /// Stops every load of the session.
+  func stopAll() {
+    sendLock.lock()
+    defer { sendLock.unlock() }
+    mailbox.withLock { mailbox in mailbox.live.removeAll() }
+  }
+
+  /// Sends a report unless its load is stopped; returns whether it was sent.
   @discardableResult
   func deliver(_ report: EngineReport) -> Bool {
     sendLock.lock()
     defer { sendLock.unlock() }
-    let stopped = mailbox.withLock { mailbox in
-      if mailbox.stopped { mailbox.droppedReports += 1 }
-      return mailbox.stopped
+    let live = mailbox.withLock { mailbox in
+      let live = mailbox.live.contains(report.load)
+      if !live { mailbox.droppedReports += 1 }
+      return live
     }
-    if !stopped { sink.send(report) }
-    return !stopped
+    if live { sink.send(report) }
+    return live
   }
 
   // MARK: The pipeline's thread
@@ -83,10 +129,11 @@ final class PipelineSession: Sendable {
   private func run() {
     defer { onFinish(mailbox.withLock { $0.droppedReports }) }
     playhead_gst_init()
-    guard let uri = playhead_media_uri(load.media.rawValue) else {
+    guard let uri = playhead_media_uri(media.rawValue) else {
       deliver(.failed(load, .notFound))
       return
     }
+    let uriText = String(cString: uri)
     let made = playhead_make_playbin(
       uri, options.audioSink, options.videoSink, options.sync ? 1 : 0)
     g_free(uri)
@@ -94,37 +141,57 @@ final class PipelineSession: Sendable {
       deliver(.failed(load, .unsupported))
       return
     }
+    guard let gapless = playhead_gapless_new(pipeline) else {  // g_new0 aborts rather than fail
+      playhead_release(pipeline, bus)
+      deliver(.failed(load, .unsupported))
+      return
+    }
     gst_element_set_state(pipeline, GST_STATE_PAUSED)
-    var driver = PipelineDriver(load: load, pipeline: pipeline)
+    var thread = PipelineThread(
+      pipeline: pipeline, bus: bus, gapless: gapless,
+      driver: PipelineDriver(load: load, pipeline: pipeline), session: self, uri: uriText)
     var firstMessage = true
     let poll = GstClockTime(options.pollInterval.nanoseconds)
+    let clock = ContinuousClock()
+    var lastPosition = clock.now
     while true {
-      let (commands, stopped) = mailbox.withLock { mailbox in
-        defer { mailbox.commands.removeAll() }
-        return (mailbox.commands, mailbox.stopped)
+      let (items, anyLive) = mailbox.withLock { mailbox in
+        defer { mailbox.items.removeAll() }
+        return (mailbox.items, !mailbox.live.isEmpty)
       }
-      if stopped { break }
-      for command in commands {
-        for report in driver.apply(command) { deliver(report) }
+      if !anyLive { break }
+      for item in items {
+        switch item {
+        case .command(let command): thread.apply(command)
+        case .preload(let request): thread.preload(request)
+        case .stopped(let load): thread.stopped(load)
+        }
+      }
+      if let interval = options.positionInterval, thread.driver.machine.isPlaying,
+        clock.now - lastPosition >= interval
+      {
+        lastPosition = clock.now
+        let milliseconds = playhead_position_ms(pipeline)
+        if milliseconds >= 0 {
+          deliver(.position(thread.driver.machine.load, .milliseconds(Int64(milliseconds))))
+        }
       }
       guard let message = playhead_pop(bus, poll) else { continue }
       let parsed = Self.parse(message)
       gst_message_unref(message)
-      if firstMessage {
+      if firstMessage, parsed != .streamStart {
         firstMessage = false
         options.beforeFirstMessage?(load)
       }
-      if let parsed {
-        for report in driver.handle(parsed) { deliver(report) }
-      }
+      if let parsed { thread.handle(parsed) }
     }
     // Messages the pipeline posted before it was shut down: map and drop them.
     while let message = playhead_pop(bus, 0) {
-      if let parsed = Self.parse(message) {
-        for report in driver.handle(parsed) { deliver(report) }
-      }
+      if let parsed = Self.parse(message) { thread.handle(parsed) }
       gst_message_unref(message)
     }
+    gst_element_set_state(pipeline, GST_STATE_NULL)
+    playhead_gapless_free(pipeline, gapless)
     playhead_release(pipeline, bus)
   }
 
@@ -136,6 +203,8 @@ final class PipelineSession: Sendable {
       return .endOfStream
     case PLAYHEAD_MESSAGE_BUFFERING:
       return .buffering(percent: playhead_buffering_percent(message))
+    case PLAYHEAD_MESSAGE_STREAM_START:
+      return .streamStart
     case PLAYHEAD_MESSAGE_ERROR:
       var code: Int32 = 0
       var text = [CChar](repeating: 0, count: 256)
@@ -148,6 +217,122 @@ final class PipelineSession: Sendable {
     default:
       return nil
     }
+  }
+}
+
+/// The thread's view of its pipeline: the load playing (its driver) and the
+/// preload queued after it.
+private struct PipelineThread {
+  let pipeline: UnsafeMutablePointer<GstElement>
+  let bus: UnsafeMutablePointer<GstBus>
+  let gapless: UnsafeMutablePointer<PlayheadGapless>
+  var driver: PipelineDriver
+  let session: PipelineSession
+  /// The preload queued after the current load, with its URI.
+  var queued: (load: Load, uri: String)?
+  /// The URI of the current load's stream: the pipeline goes back to it when
+  /// playbin rolled into a preload that was stopped meanwhile.
+  var currentURI: String
+  /// The next STREAM_START is the stream the pipeline was just pointed at (made
+  /// for, or re-pointed by ``point(at:uri:)``), not a gapless switch, even if
+  /// `about-to-finish` has already taken the next URI meanwhile (a small local
+  /// file is read at once).
+  var ownStreamStartPending = true
+
+  init(
+    pipeline: UnsafeMutablePointer<GstElement>, bus: UnsafeMutablePointer<GstBus>,
+    gapless: UnsafeMutablePointer<PlayheadGapless>, driver: PipelineDriver,
+    session: PipelineSession, uri: String
+  ) {
+    self.pipeline = pipeline
+    self.bus = bus
+    self.gapless = gapless
+    self.driver = driver
+    self.session = session
+    currentURI = uri
+  }
+
+  /// A command for the current load; any other load's is ignored.
+  mutating func apply(_ command: EngineCommand) {
+    guard command.load == driver.machine.load else { return }
+    for report in driver.apply(command) { session.deliver(report) }
+  }
+
+  /// Queues a preload's URI for the gapless switch and answers it.
+  mutating func preload(_ request: LoadRequest) {
+    guard let made = playhead_media_uri(request.media.rawValue) else {
+      session.deliver(.failed(request.load, .notFound))
+      return
+    }
+    let uri = String(cString: made)
+    let missing = playhead_uri_is_missing_file(made) != 0
+    g_free(made)
+    if missing {
+      session.deliver(.failed(request.load, .notFound))
+      return
+    }
+    queued = (request.load, uri)
+    playhead_gapless_set_next(gapless, uri, request.load.token.rawValue)
+    session.deliver(.ready(request.load))
+  }
+
+  /// A load of the session was stopped: the queued preload is dropped (if
+  /// `about-to-finish` already took its URI, the STREAM_START that follows
+  /// undoes that), or the current load leaves and the queued preload takes the
+  /// pipeline.
+  mutating func stopped(_ load: Load) {
+    if let queued, queued.load == load {
+      playhead_gapless_set_next(gapless, nil, 0)
+      self.queued = nil
+      return
+    }
+    guard load == driver.machine.load, let queued else { return }
+    // Not gapless: the current load left before its end (a `next`, a jump).
+    playhead_gapless_set_next(gapless, nil, 0)
+    var tag: UInt32 = 0
+    _ = playhead_gapless_take_switched(gapless, &tag)
+    point(at: queued.load, uri: queued.uri)
+    self.queued = nil
+  }
+
+  /// A bus message: a gapless switch at STREAM_START, otherwise the current load's.
+  mutating func handle(_ message: BusMessage) {
+    guard message == .streamStart else {
+      for report in driver.handle(message) { session.deliver(report) }
+      return
+    }
+    if ownStreamStartPending {
+      ownStreamStartPending = false
+      return
+    }
+    var tag: UInt32 = 0
+    guard playhead_gapless_take_switched(gapless, &tag) != 0 else { return }
+    // The current stream was read to its end and playbin went on with the URI
+    // `about-to-finish` took.
+    let ended = driver.machine.load
+    if let queued, queued.load.token.rawValue == tag {
+      let playing = driver.machine.isPlaying
+      driver.machine = PipelineMachine(preload: queued.load, playingAfterGaplessSwitch: playing)
+      currentURI = queued.uri
+      self.queued = nil
+    } else {
+      // That preload was stopped after playbin took its URI: nobody wants what
+      // plays now. Back to the ended load's media, paused at its start (a seek
+      // still awaited is sent again).
+      playhead_replace_uri(pipeline, bus, currentURI)
+      driver.machine = PipelineMachine(repointing: driver.machine)
+      ownStreamStartPending = true
+    }
+    session.deliver(.reachedEnd(ended))
+  }
+
+  /// Points the pipeline at `load`'s media without the gapless path: it
+  /// prerolls again, paused, and that preroll answers nothing.
+  private mutating func point(at load: Load, uri: String) {
+    playhead_replace_uri(pipeline, bus, uri)
+    driver.machine = PipelineMachine(preload: load, playingAfterGaplessSwitch: nil)
+    currentURI = uri
+    ownStreamStartPending = true
   }
 }
 

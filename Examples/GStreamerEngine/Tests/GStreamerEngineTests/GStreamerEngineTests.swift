@@ -12,7 +12,7 @@ import Testing
 struct GStreamerPipelineTests {
   @Test func loadPrerollsThenPlaysToTheEnd() async throws {
     let path = try TestMedia.wavFile(milliseconds: 300)
-    let engine = GStreamerEngine()
+    let engine = GStreamerEngine(options: .init(positionInterval: nil))  // one state per stage
     let player = Player(engine: engine)
     let states = player.stateChanges()
     player.send(.play(MediaID(path)))
@@ -46,7 +46,7 @@ struct GStreamerPipelineTests {
     let engine = GStreamerEngine(options: options)
     let events = Mutex<[String]>([])
     let player = Player(engine: engine) { step in
-      events.withLock { $0.append(step.event.description) }
+      events.withLock { $0.append(step.event.description(naming: step.media(of:))) }
     }
 
     player.send(.play(MediaID(path)))
@@ -104,8 +104,46 @@ struct GStreamerPipelineTests {
         timing: .realTime(timeout: .seconds(10), quietPeriod: .milliseconds(200))))
     let engine = GStreamerEngine()
     let report = await kit.run(against: engine)
-    #expect(report.brokenNames == [], "\(report)")
+    let evidence = report.transcript.suffix(24).map { $0.replacingOccurrences(of: path, with: "T") }
+    #expect(report.brokenNames == [], "\(report)\n\(evidence.joined(separator: " "))")
     #expect(report.conforms, "\(report)")
-    #expect(report.checked.count == 9)
+    // The 9 promises of every engine, and the 4 of engines that preload.
+    #expect(report.checked.count == 13)
+  }
+
+  /// Two generated WAVs back to back in one pipeline: the machine preloads
+  /// the second while the first plays; at the first's end playbin goes on
+  /// with the second (about-to-finish), and the machine starts it: no second
+  /// `load`, no second pipeline. Positions are reported for each in turn.
+  @Test func aQueueOfTwoPlaysGaplesslyInOnePipeline() async throws {
+    let first = try TestMedia.wavFile(milliseconds: 600)
+    let second = try TestMedia.wavFile(milliseconds: 600)
+    let engine = GStreamerEngine(options: .init(positionInterval: .milliseconds(100)))
+    let log = Mutex<[String]>([])
+    let player = Player(engine: engine) { step in
+      let name = step.media(of:)
+      log.withLock { log in
+        if case .engine(.position(let load, _)) = step.event {
+          let text = "position(\(load.description(naming: name)))"
+          if log.last != text { log.append(text) }  // one line per run of positions
+          return
+        }
+        log.append(step.event.description(naming: name))
+        log += step.transition.commands.map { "  " + $0.description(naming: name) }
+      }
+    }
+    let states = player.stateChanges()
+    player.send(.queue([MediaID(first), MediaID(second)]))
+    _ = try await kinds(in: states, until: .ended)
+    #expect(player.state.description == "ended(\(second)#2, autoplay)")
+    #expect(
+      log.withLock { $0 } == [
+        "queue(\(first) \(second))", "  load(\(first)#1)", "ready(\(first)#1)",
+        "  start(\(first)#1)", "  preload(\(second)#2)", "ready(\(second)#2)",
+        "position(\(first)#1)", "ended(\(first)#1)", "  stop(\(first)#1)",
+        "  start(\(second)#2)", "position(\(second)#2)", "ended(\(second)#2)",
+      ])
+    #expect(engine.statistics.livePipelines + engine.statistics.releasedPipelines == 1)
+    player.send(.stop)
   }
 }

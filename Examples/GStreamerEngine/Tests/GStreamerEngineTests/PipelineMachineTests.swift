@@ -12,7 +12,7 @@ import Testing
     case seekRefused(UInt32)
   }
 
-  static let load = Load("A", 1)
+  static let load = Load(1, 1)
   static let start = Input.command(.start(load))
   static let pause = Input.command(.pause(load))
   static func seek(_ milliseconds: Int64, _ id: UInt32) -> Input {
@@ -23,8 +23,8 @@ import Testing
 
   /// Runs the inputs; prints reports as the machine prints them and pipeline calls as
   /// `PLAYING`, `PAUSED`, `seek(2000ms, seek#1)`.
-  static func run(_ inputs: [Input]) -> [String] {
-    var machine = PipelineMachine(load: load)
+  static func run(_ inputs: [Input], machine start: PipelineMachine? = nil) -> [String] {
+    var machine = start ?? PipelineMachine(load: load)
     return inputs.flatMap { input in
       switch input {
       case .command(let command): machine.apply(command)
@@ -33,7 +33,7 @@ import Testing
       }
     }.map { action in
       switch action {
-      case .report(let report): report.description
+      case .report(let report): report.description(naming: { _ in "A" })
       case .setPlaying(let on): on ? "PLAYING" : "PAUSED"
       case .seek(let time, let seek): "seek(\(time), \(seek))"
       }
@@ -62,6 +62,42 @@ import Testing
     #expect(
       Self.run([Self.asyncDone, Self.start, Self.pause, Self.buffering(30), Self.buffering(100)])
         == ["ready(A#1)", "PLAYING", "PAUSED", "stalled(A#1)", "resumed(A#1)"])
+  }
+
+  /// A preload that becomes current without the gapless path (a `next`): the
+  /// pipeline prerolls it again, and that preroll answers nothing (it was
+  /// answered `ready` when preloaded); a seek sent meanwhile goes right after.
+  @Test func aPreloadTakingThePipelineIsNotAnsweredTwice() {
+    let machine = PipelineMachine(preload: Self.load, playingAfterGaplessSwitch: nil)
+    #expect(
+      Self.run([Self.start, Self.seek(100, 1), Self.asyncDone, Self.asyncDone], machine: machine)
+        == ["PLAYING", "seek(100ms, seek#1)", "seeked(A#1, seek#1)"])
+  }
+
+  /// After a gapless switch the preload plays at once: nothing to preroll.
+  @Test func aGaplessSwitchPlaysAtOnce() {
+    let playing = PipelineMachine(preload: Self.load, playingAfterGaplessSwitch: true)
+    #expect(playing.isPlaying)
+    #expect(
+      Self.run([Self.seek(100, 1), Self.asyncDone], machine: playing)
+        == ["seek(100ms, seek#1)", "seeked(A#1, seek#1)"])
+    #expect(!PipelineMachine(preload: Self.load, playingAfterGaplessSwitch: false).isPlaying)
+    #expect(!PipelineMachine(load: Self.load).isPlaying)
+  }
+
+  /// playbin rolled into a preload stopped meanwhile: the pipeline goes back to the
+  /// load's media, and a seek still awaited is sent again after the new preroll.
+  @Test func aRepointedPipelineResendsTheAwaitedSeek() {
+    var machine = PipelineMachine(load: Self.load)
+    _ = machine.handle(.asyncDone)
+    _ = machine.apply(.seek(Self.load, to: .milliseconds(200), SeekID(1)))
+    let repointed = PipelineMachine(repointing: machine)
+    #expect(
+      Self.run([Self.asyncDone, Self.asyncDone], machine: repointed)
+        == ["seek(200ms, seek#1)", "seeked(A#1, seek#1)"])
+    // Nothing awaited: the new preroll answers nothing and sends nothing.
+    let idle = PipelineMachine(repointing: PipelineMachine(load: Self.load))
+    #expect(Self.run([Self.asyncDone], machine: idle) == [])
   }
 
   @Test func aRefusedSeekCompletesAtOnceOnlyIfNewest() {

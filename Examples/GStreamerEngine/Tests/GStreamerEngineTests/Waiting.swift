@@ -43,7 +43,7 @@ func events(
 ) async -> [String] {
   var events: [String] = []
   while let step = await steps.next() {
-    events.append(step.event.description)
+    events.append(step.event.description(naming: step.media(of:)))
     if events.last == last { break }
   }
   return events

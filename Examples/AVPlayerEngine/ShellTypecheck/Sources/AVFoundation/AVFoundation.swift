@@ -34,6 +34,7 @@ open class AVPlayerItem: NSObject {
   public static let playbackStalledNotification = Notification.Name("s")
   public static let didPlayToEndTimeNotification = Notification.Name("e")
   public static let failedToPlayToEndTimeNotification = Notification.Name("f")
+  public func seek(to time: CMTime, completionHandler: (@Sendable (Bool) -> Void)?) {}
 }
 public let AVPlayerItemFailedToPlayToEndTimeErrorKey: String = "k"
 open class AVPlayer: NSObject {
@@ -56,11 +57,21 @@ open class AVPlayer: NSObject {
   public var reasonForWaitingToPlay: WaitingReason? { nil }
   public var actionAtItemEnd: ActionAtItemEnd = .pause
   public var automaticallyWaitsToMinimizeStalling = true
+  public var rate: Float = 0
   public func play() {}
   public func pause() {}
   public func replaceCurrentItem(with item: AVPlayerItem?) {}
+  public var currentItem: AVPlayerItem? { nil }
   public func seek(
     to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime,
     completionHandler: @escaping @Sendable (Bool) -> Void
   ) {}
+}
+open class AVQueuePlayer: AVPlayer {
+  public override init() {}
+  public func items() -> [AVPlayerItem] { [] }
+  public func advanceToNextItem() {}
+  public func insert(_ item: AVPlayerItem, after afterItem: AVPlayerItem?) {}
+  public func remove(_ item: AVPlayerItem) {}
+  public func removeAllItems() {}
 }

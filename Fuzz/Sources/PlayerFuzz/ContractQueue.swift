@@ -1,0 +1,386 @@
+import PlayerState
+import PlayerTesting
+
+// The contract model's user intents, the end of an entry and the preload
+// rule, from docs/machine.md ("The current load", "The end of an entry",
+// "The queue", "Leaving an entry", "The preload", "Ids never wrap").
+extension ContractModel {
+  // MARK: User intents
+
+  mutating func user(_ intent: UserIntent, _ out: inout [EngineCommand]) {
+    switch intent {
+    case .play(let media, let time):
+      if time == .zero, entries.count == 1, entries[0].media == media, let current,
+        current.stage != .failed
+      {
+        user(.resume, &out)
+      } else {
+        replace([media], start: 0, from: time.milliseconds, play: true, &out)
+      }
+    case .replaceQueue(let list, let start, let time, let play):
+      if list.isEmpty { return user(.clear, &out) }
+      guard list.indices.contains(start) else { return }
+      replace(list, start: start, from: time.milliseconds, play: play, &out)
+    case .append(let list):
+      guard canIssueItems(list.count) else { return }
+      add(list, at: entries.count)
+    case .insert(let list, let at):
+      guard at >= 0, at <= entries.count, canIssueItems(list.count) else { return }
+      add(list, at: at)
+    case .remove(let at):
+      guard entries.indices.contains(at) else { return }
+      remove(at, &out)
+    case .move(let from, let to):
+      guard entries.indices.contains(from), entries.indices.contains(to), from != to else {
+        return
+      }
+      let moving = entries[from].item
+      let currentItem = position.map { entries[$0].item }
+      let entry = entries.remove(at: from)
+      entries.insert(entry, at: to)
+      // The current entry follows its entry.
+      position = entries.firstIndex { $0.item == currentItem }
+      _ = moving
+    case .jump(let to, let time):
+      guard entries.indices.contains(to) else { return }
+      if to == position {
+        guard let current else { return }
+        if current.stage != .failed { return user(.seek(to: time), &out) }
+      }
+      go(to, from: time.milliseconds, &out)
+    case .next:
+      guard let at = position, let target = after(at), target != at else { return }
+      go(target, from: 0, &out)
+    case .previous:
+      guard let at = position else { return }
+      let before = at > 0 ? at - 1 : (repeatMode == .all ? entries.count - 1 : nil)
+      // Past the threshold (or at the first entry, repeat off) the entry
+      // restarts; a failed load has nothing to restart and goes back whatever the position.
+      if let current, current.stage != .failed,
+        current.position > Self.previousThreshold || before == nil
+      {
+        return user(.seek(to: .zero), &out)
+      }
+      guard let before else {
+        // At the first entry: a failed load is reloaded from 0; idle: nothing.
+        if current != nil { go(at, from: 0, &out) }
+        return
+      }
+      go(before, from: 0, &out)
+    case .setRepeat(let mode):
+      repeatMode = mode
+    case .setShuffle(let seed):
+      guard let seed else {
+        guard let list = shuffle?.list else { return }
+        let item = position.map { entries[$0].item }
+        entries = list
+        shuffle = nil
+        position = entries.firstIndex { $0.item == item }
+        return
+      }
+      let list = shuffle?.list ?? entries
+      let item = position.map { entries[$0].item }
+      entries = Self.shuffled(list, first: item, seed: seed)
+      if position != nil { position = 0 }
+      shuffle = (seed, list)
+    case .setRate(let new):
+      guard new.thousandths > 0, new != rate else { return }
+      rate = new
+      if let current, playWhenReady, current.stage == .ready || current.stage == .stalled {
+        out.append(.setRate(current.load, new))
+      }
+    case .clear:
+      guard !entries.isEmpty || current != nil else { return }
+      stopCurrent(&out)
+      dropPreload(&out)
+      entries = []
+      position = nil
+      // The repeat mode and the shuffle (its seed) are settings, not contents: kept.
+      if let seed = shuffle?.seed { shuffle = (seed, []) }
+    case .pause:
+      guard var session = current, playWhenReady else { return }
+      playWhenReady = false
+      if session.stage == .ready || session.stage == .stalled {
+        out.append(.pause(session.load))
+        session.started = false
+      }
+      current = session
+    case .resume:
+      guard var session = current else {
+        guard position != nil else { return }
+        playWhenReady = true
+        enter(from: 0, &out)
+        return
+      }
+      if session.stage == .ended {
+        guard session.lastSeek < UInt32.max else { return }
+        session.lastSeek &+= 1
+        session.seekPending = true
+        session.stage = .ready
+        session.position = 0
+        out.append(.seek(session.load, to: .zero, SeekID(session.lastSeek)))
+        out.append(.start(session.load, rate: rate))
+        session.started = true
+      } else {
+        guard !playWhenReady else { return }
+        if session.stage == .ready || session.stage == .stalled {
+          out.append(.start(session.load, rate: rate))
+          session.started = true
+        }
+      }
+      playWhenReady = true
+      current = session
+    case .stop:
+      guard current != nil else { return }
+      stopCurrent(&out)
+      dropPreload(&out)
+    case .seek(let time):
+      guard var session = current, session.stage != .failed, session.lastSeek < UInt32.max else {
+        return
+      }
+      session.lastSeek &+= 1
+      session.seekPending = true
+      session.position = time.milliseconds
+      out.append(.seek(session.load, to: time, SeekID(session.lastSeek)))
+      if session.stage == .ended {
+        session.stage = .ready
+        if playWhenReady {
+          out.append(.start(session.load, rate: rate))
+          session.started = true
+        }
+      }
+      current = session
+    case .retry:
+      guard let session = current, session.stage == .failed, issued < UInt32.max else { return }
+      current = nil
+      enter(from: session.position, &out)
+    }
+  }
+
+  /// Whether `count` more item ids can be issued (ids never wrap).
+  private func canIssueItems(_ count: Int) -> Bool {
+    UInt64(issuedItems) + UInt64(count) <= UInt64(UInt32.max)
+  }
+
+  private mutating func issue(_ list: [MediaID]) -> [Entry] {
+    list.map { name in
+      issuedItems &+= 1
+      let entry = Entry(item: ItemID(issuedItems), media: name)
+      media[entry.item] = name
+      return entry
+    }
+  }
+
+  private mutating func replace(
+    _ list: [MediaID], start: Int, from time: Int64, play: Bool, _ out: inout [EngineCommand]
+  ) {
+    guard canIssueItems(list.count), issued < UInt32.max else { return }
+    stopCurrent(&out)
+    dropPreload(&out)
+    var fresh = issue(list)
+    let first = fresh[start].item
+    if let seed = shuffle?.seed {
+      // A new queue is shuffled with the same seed, its start entry first.
+      shuffle = (seed, fresh)
+      fresh = Self.shuffled(fresh, first: first, seed: seed)
+    }
+    entries = fresh
+    position = entries.firstIndex { $0.item == first }
+    playWhenReady = play
+    enter(from: time, &out)
+  }
+
+  private mutating func add(_ list: [MediaID], at: Int) {
+    guard !list.isEmpty else { return }
+    let fresh = issue(list)
+    entries.insert(contentsOf: fresh, at: at)
+    if let at0 = position, at <= at0 { position = at0 + fresh.count }
+    if position == nil { position = 0 }
+    if let seed = shuffle?.seed { shuffle = (seed, (shuffle?.list ?? []) + fresh) }
+  }
+
+  private mutating func remove(_ at: Int, _ out: inout [EngineCommand]) {
+    let removed = entries[at]
+    if let seed = shuffle?.seed {
+      shuffle = (seed, (shuffle?.list ?? []).filter { $0.item != removed.item })
+    }
+    guard let here = position else { return }
+    guard at == here else {
+      entries.remove(at: at)
+      if at < here { position = here - 1 }
+      return
+    }
+    let live = current != nil
+    let takesPlace = at + 1 < entries.count ? entries[at + 1].item : nil
+    if live, takesPlace != nil, !usablePreload(for: takesPlace, from: 0), issued == UInt32.max {
+      return  // idsExhausted: the entry taking its place would need a token
+    }
+    if let load = current?.load { self.removed = load }
+    stopCurrent(&out)
+    if !(live && takesPlace != nil && usablePreload(for: takesPlace, from: 0)) {
+      dropPreload(&out)
+    }
+    entries.remove(at: at)
+    if entries.isEmpty {
+      position = nil
+    } else if at == entries.count {
+      position = at - 1
+    }
+    if live, takesPlace != nil { enter(from: 0, &out) }
+  }
+
+  /// Navigation to `target` (jump, next, previous): with a live load, the
+  /// current one is stopped, a preload that is not the target's is dropped,
+  /// and the target loads; idle, only the position moves.
+  private mutating func go(_ target: Int, from time: Int64, _ out: inout [EngineCommand]) {
+    let live = current != nil
+    if live, !usablePreload(for: entries[target].item, from: time), issued == UInt32.max {
+      return  // idsExhausted
+    }
+    stopCurrent(&out)
+    if !usablePreload(for: entries[target].item, from: time) { dropPreload(&out) }
+    position = target
+    if live { enter(from: time, &out) }
+  }
+
+  // MARK: Loads
+
+  func after(_ index: Int) -> Int? {
+    if index + 1 < entries.count { return index + 1 }
+    return repeatMode == .all && !entries.isEmpty ? 0 : nil
+  }
+
+  private func usablePreload(for item: ItemID?, from time: Int64) -> Bool {
+    guard let preload, let item, time == 0 else { return false }
+    return preload.load.item == item && preload.stage != .failed
+  }
+
+  /// Stops the current load unless it failed (it was stopped then).
+  private mutating func stopCurrent(_ out: inout [EngineCommand]) {
+    if let session = current {
+      if session.stage != .failed { out.append(.stop(session.load)) }
+      left = session.load
+    }
+    current = nil
+  }
+
+  private mutating func dropPreload(_ out: inout [EngineCommand]) {
+    guard let preload else { return }
+    if preload.stage != .failed { out.append(.stop(preload.load)) }
+    dropped = preload.load
+    self.preload = nil
+  }
+
+  private mutating func newToken(_ item: ItemID) -> Load {
+    issued &+= 1
+    let load = Load(item: item, token: LoadToken(issued))
+    tokenItems.append(item)
+    previous = newest
+    newest = load
+    return load
+  }
+
+  /// The current entry becomes the current load: its usable preload is
+  /// promoted (from 0 only), otherwise it loads from `time`.
+  private mutating func enter(from time: Int64, _ out: inout [EngineCommand]) {
+    guard let at = position else { return }
+    let entry = entries[at]
+    if usablePreload(for: entry.item, from: time), let preload {
+      self.preload = nil
+      let ready = preload.stage == .ready
+      var session = Current(
+        load: preload.load, stage: ready ? .ready : .buffering, lastSeek: 0, seekPending: false,
+        lastWatchdog: ready ? 0 : 1, started: false, position: 0, duration: preload.duration)
+      if ready, playWhenReady {
+        out.append(.start(preload.load, rate: rate))
+        session.started = true
+      }
+      current = session
+      return
+    }
+    if preload?.load.item == entry.item { self.preload = nil }  // a failed preload's record
+    let load = newToken(entry.item)
+    out.append(.load(LoadRequest(load: load, media: entry.media, start: .milliseconds(time))))
+    current = Current(
+      load: load, stage: .buffering, lastSeek: 0, seekPending: false, lastWatchdog: 1,
+      started: false, position: time, duration: nil)
+  }
+
+  /// The end of the current entry: replay, advance or `ended`.
+  mutating func reachEnd(_ out: inout [EngineCommand]) {
+    guard var session = current, let at = position else { return }
+    session.started = false
+    let next = after(at)
+    if repeatMode == .one || next == at {
+      guard session.lastSeek < UInt32.max else { return }
+      session.stage = .ready
+      session.lastSeek &+= 1
+      session.seekPending = true
+      session.position = 0
+      out.append(.seek(session.load, to: .zero, SeekID(session.lastSeek)))
+      if playWhenReady {
+        out.append(.start(session.load, rate: rate))
+        session.started = true
+      }
+      current = session
+      return
+    }
+    guard let next else {
+      session.stage = .ended
+      // The position becomes the duration, when known ("The end of an entry").
+      if let duration = session.duration { session.position = duration }
+      current = session
+      return
+    }
+    if !usablePreload(for: entries[next].item, from: 0), issued == UInt32.max { return }
+    current = session
+    stopCurrent(&out)
+    if !usablePreload(for: entries[next].item, from: 0) { dropPreload(&out) }
+    position = next
+    enter(from: 0, &out)
+  }
+
+  /// The preload rule, after every accepted event.
+  mutating func refreshPreload(_ out: inout [EngineCommand]) {
+    var wanted: Int?
+    if canPreload, let session = current, let at = position, repeatMode != .one,
+      session.stage == .buffering || session.stage == .ready || session.stage == .stalled,
+      let next = after(at), next != at
+    {
+      wanted = next
+    }
+    if let preload {
+      if let wanted, entries[wanted].item == preload.load.item { return }
+      dropPreload(&out)
+    }
+    guard let wanted, let session = current, session.stage == .ready, issued < UInt32.max else {
+      return
+    }
+    let entry = entries[wanted]
+    let load = newToken(entry.item)
+    out.append(.preload(LoadRequest(load: load, media: entry.media)))
+    preload = Preloading(load: load, stage: .buffering, duration: nil)
+  }
+
+  // MARK: Shuffle
+
+  /// The documented shuffle, replayed independently: `first` (the current
+  /// entry) first, then the others in list order permuted by Fisher–Yates
+  /// (Durstenfeld: i from n−1 down to 1, j = next() mod (i+1)) over SplitMix64
+  /// seeded with `seed`.
+  static func shuffled(_ list: [Entry], first: ItemID?, seed: UInt64) -> [Entry] {
+    var rest = list
+    var head: [Entry] = []
+    if let first, let at = rest.firstIndex(where: { $0.item == first }) {
+      head = [rest.remove(at: at)]
+    }
+    var generator = SplitMix64(seed: seed)
+    var index = rest.count - 1
+    while index > 0 {
+      let other = Int(generator.next() % UInt64(index + 1))
+      rest.swapAt(index, other)
+      index -= 1
+    }
+    return head + rest
+  }
+}

@@ -1,0 +1,242 @@
+public import PlayerState
+
+/// Parses the compact forms `PlaybackEvent.description` prints: every intent
+/// (positions 1-based, as printed) and every report and expiry.
+enum EventParser {
+  static func parse(
+    _ text: String, column: Int, resolve: (LoadName) -> Load
+  ) throws(FuzzParseError) -> PlaybackEvent {
+    switch text {
+    case "pause": return .pause
+    case "resume": return .resume
+    case "stop": return .stop
+    case "retry": return .retry
+    case "next": return .next
+    case "previous": return .previous
+    case "clear": return .user(.clear)
+    default: break
+    }
+    guard let open = text.firstIndex(of: "("), text.hasSuffix(")") else {
+      throw FuzzParseError(
+        column: column,
+        message:
+          "expected an action such as queue(A B), play(A), pause, ready(A#1), reentrant ready(A#1), deliver; got `\(text)`"
+      )
+    }
+    let name = String(text[..<open])
+    let inner = String(text[text.index(after: open)..<text.index(before: text.endIndex)])
+    let argColumn = column + name.count + 1
+    // Arguments are separated by ", "; none contains one.
+    var parts: [String] = []
+    var rest = Substring(inner)
+    while let comma = rest.firstIndex(of: ",") {
+      parts.append(String(rest[..<comma]))
+      rest = rest[rest.index(after: comma)...].drop(while: { $0 == " " })
+    }
+    parts.append(String(rest))
+    func count(_ range: ClosedRange<Int>) throws(FuzzParseError) {
+      guard range.contains(parts.count) else {
+        let what =
+          range.lowerBound == range.upperBound
+          ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
+        throw FuzzParseError(
+          column: argColumn,
+          message: "`\(name)` takes \(what) argument\(range.upperBound == 1 ? "" : "s")")
+      }
+    }
+    func load() throws(FuzzParseError) -> Load {
+      try Self.load(parts[0], column: argColumn, resolve: resolve)
+    }
+    func time(_ text: String, prefix: String = "") throws(FuzzParseError) -> MediaTime {
+      guard text.hasPrefix(prefix), text.hasSuffix("ms"),
+        let ms = Int64(text.dropFirst(prefix.count).dropLast(2))
+      else {
+        throw FuzzParseError(
+          column: argColumn, message: "expected \(prefix)a time such as 1000ms; got `\(text)`")
+      }
+      return .milliseconds(ms)
+    }
+    func position(_ text: String, prefix: String = "") throws(FuzzParseError) -> Int {
+      guard text.hasPrefix(prefix), let value = Int(text.dropFirst(prefix.count)),
+        value > Int.min
+      else {
+        throw FuzzParseError(
+          column: argColumn, message: "expected \(prefix)a position such as 2; got `\(text)`")
+      }
+      return value - 1
+    }
+    func media(_ text: String) throws(FuzzParseError) -> [MediaID] {
+      text.split(separator: " ").map { MediaID(String($0)) }
+    }
+    switch name {
+    case "play":
+      try count(1...2)
+      guard !parts[0].isEmpty, !parts[0].contains(" ") else {
+        throw FuzzParseError(column: argColumn, message: "play needs one media id")
+      }
+      let from = parts.count == 2 ? try time(parts[1], prefix: "from ") : .zero
+      return .play(MediaID(parts[0]), from: from)
+    case "queue":
+      var start = 0
+      var from = MediaTime.zero
+      var play = true
+      for part in parts.dropFirst() {
+        if part == "paused" {
+          play = false
+        } else if part.hasPrefix("start ") {
+          start = try position(part, prefix: "start ")
+        } else {
+          from = try time(part, prefix: "from ")
+        }
+      }
+      return .queue(try media(parts[0]), start: start, from: from, playWhenReady: play)
+    case "append":
+      try count(1...1)
+      return .user(.append(try media(parts[0])))
+    case "insert":
+      try count(2...2)
+      return .user(.insert(try media(parts[0]), at: try position(parts[1], prefix: "at ")))
+    case "remove":
+      try count(1...1)
+      return .user(.remove(at: try position(parts[0])))
+    case "move":
+      try count(2...2)
+      return .user(.move(from: try position(parts[0]), to: try position(parts[1], prefix: "to ")))
+    case "jump":
+      try count(1...2)
+      let from = parts.count == 2 ? try time(parts[1], prefix: "from ") : .zero
+      return .user(.jump(to: try position(parts[0]), from: from))
+    case "repeat":
+      try count(1...1)
+      guard let mode = RepeatMode(rawValue: parts[0]) else {
+        throw FuzzParseError(
+          column: argColumn, message: "expected off, one or all; got `\(parts[0])`")
+      }
+      return .user(.setRepeat(mode))
+    case "shuffle":
+      try count(1...1)
+      if parts[0] == "off" { return .user(.setShuffle(seed: nil)) }
+      guard parts[0].hasPrefix("seed "), let seed = UInt64(parts[0].dropFirst(5)) else {
+        throw FuzzParseError(
+          column: argColumn, message: "expected `seed N` or `off`; got `\(parts[0])`")
+      }
+      return .user(.setShuffle(seed: seed))
+    case "rate":
+      try count(1...1)
+      guard let rate = Self.rate(parts[0]) else {
+        throw FuzzParseError(
+          column: argColumn, message: "expected a rate such as 1.5x; got `\(parts[0])`")
+      }
+      return .user(.setRate(rate))
+    case "seek":
+      try count(1...1)
+      return .seek(to: try time(parts[0]))
+    case "ready":
+      try count(1...2)
+      let duration = parts.count == 2 ? try time(parts[1], prefix: "duration ") : nil
+      return .ready(try load(), duration: duration)
+    case "stalled":
+      try count(1...1)
+      return .stalled(try load())
+    case "resumed":
+      try count(1...1)
+      return .resumed(try load())
+    case "ended":
+      try count(1...1)
+      return .reachedEnd(try load())
+    case "position":
+      try count(2...2)
+      return .position(try load(), try time(parts[1]))
+    case "seeked":
+      try count(2...2)
+      return .seekCompleted(
+        try load(), SeekID(try number(parts[1], prefix: "seek#", column: argColumn)))
+    case "timeout":
+      try count(2...2)
+      return .watchdogExpired(
+        try load(), WatchdogID(try number(parts[1], prefix: "watchdog#", column: argColumn)))
+    case "failed":
+      try count(2...2)
+      return .failed(try load(), try failure(parts[1], column: argColumn))
+    default:
+      throw FuzzParseError(column: column, message: "unknown event `\(name)`")
+    }
+  }
+
+  /// `A#2` (a media name, resolved by `resolve`) or `item3#2` (an item id).
+  static func load(
+    _ text: String, column: Int, resolve: (LoadName) -> Load
+  ) throws(FuzzParseError) -> Load {
+    guard let hash = text.lastIndex(of: "#"), hash != text.startIndex,
+      let token = UInt32(text[text.index(after: hash)...])
+    else {
+      throw FuzzParseError(column: column, message: "expected a load such as A#1; got `\(text)`")
+    }
+    let name = text[..<hash]
+    if name.hasPrefix("item"), let item = UInt32(name.dropFirst(4)) {
+      return resolve(LoadName(media: nil, item: ItemID(item), token: LoadToken(token)))
+    }
+    return resolve(LoadName(media: MediaID(String(name)), item: nil, token: LoadToken(token)))
+  }
+
+  /// `1.5x`, `2x`, `-0.5x`: thousandths, at most three decimals.
+  static func rate(_ text: String) -> PlaybackRate? {
+    guard text.hasSuffix("x") else { return nil }
+    var body = Substring(text.dropLast())
+    let negative = body.hasPrefix("-")
+    if negative { body = body.dropFirst() }
+    let halves = body.split(separator: ".", omittingEmptySubsequences: false)
+    guard halves.count <= 2, let whole = Int32(halves[0]), whole >= 0 else { return nil }
+    var fraction: Int32 = 0
+    if halves.count == 2 {
+      let digits = halves[1]
+      guard (1...3).contains(digits.count), let value = Int32(digits), value >= 0 else {
+        return nil
+      }
+      fraction = value * [1, 100, 10, 1][digits.count]
+    }
+    let (scaled, overflow) = whole.multipliedReportingOverflow(by: 1000)
+    guard !overflow, scaled <= Int32.max - fraction else { return nil }
+    let magnitude = scaled + fraction
+    return PlaybackRate(thousandths: negative ? -magnitude : magnitude)
+  }
+
+  static func number(_ text: String, prefix: String, column: Int) throws(FuzzParseError) -> UInt32 {
+    guard text.hasPrefix(prefix), let value = UInt32(text.dropFirst(prefix.count)) else {
+      throw FuzzParseError(column: column, message: "expected \(prefix)N; got `\(text)`")
+    }
+    return value
+  }
+
+  static func failure(_ text: String, column: Int) throws(FuzzParseError) -> FailureReason {
+    switch text {
+    case "network": return .network
+    case "decoding": return .decoding
+    case "unsupported": return .unsupported
+    case "notFound": return .notFound
+    case "timeout": return .timeout
+    default:
+      if text.hasPrefix("engine("), text.hasSuffix(")"),
+        let code = Int32(text.dropFirst(7).dropLast())
+      {
+        return .engine(code: code)
+      }
+      throw FuzzParseError(
+        column: column,
+        message:
+          "expected a reason (network, decoding, unsupported, notFound, timeout, engine(N)); got `\(text)`"
+      )
+    }
+  }
+}
+
+extension PlaybackEvent {
+  /// The load a report or a watchdog expiry names; nil for a user intent.
+  public var load: Load? {
+    switch self {
+    case .user: nil
+    case .engine(let report): report.load
+    case .watchdogExpired(let load, _): load
+    }
+  }
+}

@@ -1,0 +1,144 @@
+public import PlayerState
+
+/// A fuzz case: the engine it runs against (whether it declares `.preload`)
+/// and its actions.
+///
+/// Its text (``text``, a saved failure's format) starts with the engine line
+/// and spells every load `MEDIA#TOKEN`:
+///
+/// ```text
+/// engine preload=yes
+/// queue(A B)
+/// ready(A#1)
+/// ready(B#2)
+/// ```
+///
+/// **How a name is resolved.** Item ids are the machine's, so the text names
+/// a load by its media. `M#T`, read at the moment the event is processed
+/// (a re-entrant report when its command fires, a held-back report when it is
+/// queued), is the load with token `T` if that token was issued for an entry
+/// of media `M`; otherwise (a token never issued, or issued for another
+/// media) it is token `T` with the newest entry of media `M`. A load this
+/// cannot name (a media queued twice, a token naming a removed entry's twin)
+/// prints as `item3#T`, which always means item 3. The contract model tracks
+/// what was issued, so printing and parsing agree: `parse(text)` gives back
+/// the same actions.
+public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
+  /// Whether the engine declares the `.preload` capability.
+  public var canPreload: Bool
+  /// The actions, in order.
+  public var actions: [FuzzAction]
+
+  /// A case.
+  /// - Parameters:
+  ///   - actions: the actions.
+  ///   - canPreload: whether the engine declares `.preload`.
+  public init(_ actions: [FuzzAction], canPreload: Bool = false) {
+    self.actions = actions
+    self.canPreload = canPreload
+  }
+
+  /// The engine line: `engine preload=yes` or `engine preload=no`.
+  public var header: String { "engine preload=\(canPreload ? "yes" : "no")" }
+
+  /// Each action's line, loads spelled `MEDIA#TOKEN` where the name resolves to them.
+  public var lines: [String] {
+    var replay = NameReplay(canPreload: canPreload)
+    var names: [MediaID?] = Array(repeating: nil, count: actions.count)
+    for (index, action) in actions.enumerated() {
+      if case .reentrant = action {
+        replay.arm(index)
+        continue
+      }
+      if let load = action.load { names[index] = replay.model.name(load) }
+      replay.perform(action) { armed, model in
+        guard case .reentrant(let report) = actions[armed] else { return nil }
+        names[armed] = model.name(report.load)
+        return report
+      }
+    }
+    for armed in replay.unfired {
+      if let load = actions[armed].load { names[armed] = replay.model.name(load) }
+    }
+    return actions.indices.map { index in actions[index].description(naming: { _ in names[index] })
+    }
+  }
+
+  /// The engine line, then one action a line.
+  public var text: String { ([header] + lines).joined(separator: "\n") + "\n" }
+
+  /// Same as ``text``.
+  public var description: String { text }
+}
+
+/// Replays a case's processing order on the contract model alone, to name
+/// and resolve loads at the moment each event is processed (see ``FuzzCase``).
+struct NameReplay {
+  var model: ContractModel
+  /// The indices of re-entrant actions armed and not fired yet.
+  private(set) var unfired: [Int] = []
+  private var held: [EngineReport] = []
+  private var scratch: [EngineCommand] = []
+
+  init(canPreload: Bool) { model = ContractModel(canPreload: canPreload) }
+
+  /// Arms re-entrant action `index`: it fires with the next command.
+  mutating func arm(_ index: Int) { unfired.append(index) }
+
+  /// Performs a direct, held-back or deliver action (its load was read by
+  /// the caller first). `fire` gives each armed report when a command fires
+  /// it, reading its load from the model at that moment.
+  mutating func perform(
+    _ action: FuzzAction, fire: (Int, ContractModel) -> EngineReport?
+  ) {
+    switch action {
+    case .send(let event):
+      process(event, fire: fire)
+    case .reentrant:
+      break
+    case .later(let report):
+      held.append(report)
+    case .deliver:
+      let due = held
+      held.removeAll()
+      for report in due { process(.engine(report), fire: fire) }
+    }
+  }
+
+  private mutating func process(_ event: PlaybackEvent, fire: (Int, ContractModel) -> EngineReport?)
+  {
+    scratch.removeAll(keepingCapacity: true)
+    model.apply(event, commands: &scratch)
+    guard !scratch.isEmpty, !unfired.isEmpty else { return }
+    // The first command fires every armed report; they are read now and
+    // processed after the event, in order.
+    let fired = unfired.compactMap { fire($0, model) }
+    unfired.removeAll()
+    for report in fired {
+      scratch.removeAll(keepingCapacity: true)
+      model.apply(.engine(report), commands: &scratch)
+    }
+  }
+}
+
+extension ContractModel {
+  /// The load a spelled name stands for now (see ``FuzzCase``).
+  public func resolve(_ name: LoadName) -> Load {
+    if let item = name.item { return Load(item: item, token: name.token) }
+    let media = name.media ?? ""
+    let token = Int(name.token.rawValue)
+    if token >= 1, token <= tokenItems.count, self.media[tokenItems[token - 1]] == media {
+      return Load(item: tokenItems[token - 1], token: name.token)
+    }
+    let newest = self.media.filter { $0.value == media }.keys.max() ?? ItemID(0)
+    return Load(item: newest, token: name.token)
+  }
+
+  /// The media to spell `load` with now, or nil when `MEDIA#TOKEN` would resolve to another load.
+  public func name(_ load: Load) -> MediaID? {
+    guard let media = media[load.item],
+      resolve(LoadName(media: media, item: nil, token: load.token)) == load
+    else { return nil }
+    return media
+  }
+}

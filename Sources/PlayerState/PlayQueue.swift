@@ -1,0 +1,193 @@
+/// One entry of the play queue: a media and the item id the machine issued for it.
+public struct QueueEntry: Hashable, Sendable, Codable, CustomStringConvertible {
+  /// The id the machine issued when the entry was added; never reused.
+  public let item: ItemID
+  /// The caller's media.
+  public let media: MediaID
+
+  /// Names an entry.
+  public init(item: ItemID, media: MediaID) {
+    self.item = item
+    self.media = media
+  }
+
+  /// The media, as in `A`.
+  public var description: String { media.description }
+}
+
+/// What happens at the end of an entry.
+public enum RepeatMode: String, Hashable, Sendable, Codable, CaseIterable {
+  /// Play the queue once; the end of the last entry is `ended`.
+  case off
+  /// Replay the current entry (seek to zero and start, in one transition).
+  case one
+  /// After the last entry, continue with the first.
+  case all
+}
+
+/// A shuffled queue's seed and the order to restore when shuffle goes off.
+public struct Shuffle: Hashable, Sendable, Codable {
+  /// The seed the order was drawn from; the same seed over the same queue gives the same order.
+  public let seed: UInt64
+  /// The entries in the order they had before shuffling, plus entries added since, at the end.
+  public internal(set) var unshuffled: [QueueEntry]
+}
+
+/// The play queue: entries in play order, the current position, repeat and shuffle.
+///
+/// A value inside ``PlaybackState``; only the reducer changes it. Positions are
+/// 0-based indices into ``entries``, which is the order of play (the shuffled
+/// order while shuffled).
+public struct PlayQueue: Hashable, Sendable, Codable, CustomStringConvertible {
+  /// The entries in play order.
+  public internal(set) var entries: [QueueEntry]
+  /// The index of the current entry in ``entries``; nil exactly when the queue is empty.
+  public internal(set) var current: Int?
+  /// What happens at the end of an entry.
+  public internal(set) var repeatMode: RepeatMode
+  /// The shuffle, or nil when the queue plays in list order.
+  public internal(set) var shuffle: Shuffle?
+
+  /// An empty queue, repeat off, not shuffled.
+  public init() {
+    entries = []
+    current = nil
+    repeatMode = .off
+    shuffle = nil
+  }
+
+  /// A queue with the given contents. The reducer only produces queues that
+  /// pass ``PlaybackState/invariantViolation``; a decoded one is checked.
+  public init(
+    entries: [QueueEntry], current: Int?, repeatMode: RepeatMode = .off, shuffle: Shuffle? = nil
+  ) {
+    self.entries = entries
+    self.current = current
+    self.repeatMode = repeatMode
+    self.shuffle = shuffle
+  }
+
+  /// The current entry, if any.
+  public var currentEntry: QueueEntry? {
+    guard let current else { return nil }
+    return entries[current]
+  }
+
+  /// The entries separated by spaces, the current one starred: `A B* C`; `none` when empty.
+  public var description: String {
+    guard !entries.isEmpty else { return "none" }
+    return entries.indices.map { $0 == current ? "\(entries[$0])*" : "\(entries[$0])" }
+      .joined(separator: " ")
+  }
+
+  /// The index after `index` in play order: wraps when `wrap`, nil at the end otherwise.
+  func index(after index: Int, wrap: Bool) -> Int? {
+    if index + 1 < entries.count { return index + 1 }
+    return wrap && !entries.isEmpty ? 0 : nil
+  }
+
+  /// The index before `index` in play order: wraps when `wrap`, nil at the start otherwise.
+  func index(before index: Int, wrap: Bool) -> Int? {
+    if index > 0 { return index - 1 }
+    return wrap && !entries.isEmpty ? entries.count - 1 : nil
+  }
+
+  /// The index of the entry that plays after the current one at its end,
+  /// under the repeat mode (repeat one replays the current entry, so there is none).
+  var nextIndex: Int? {
+    guard let current, repeatMode != .one,
+      let next = index(after: current, wrap: repeatMode == .all), next != current
+    else { return nil }
+    return next
+  }
+
+  // MARK: Edits (the reducer validates positions first)
+
+  /// Inserts entries so the first ends at `position`; the current entry keeps playing.
+  mutating func insert(_ new: [QueueEntry], at position: Int) {
+    entries.insert(contentsOf: new, at: position)
+    if let current, position <= current { self.current = current + new.count }
+    if entries.count == new.count { current = 0 }
+    shuffle?.unshuffled.append(contentsOf: new)
+  }
+
+  /// Removes the entry at `position`. If it was the current one, the entry that
+  /// takes its place becomes current (the new last entry if it was the last).
+  mutating func remove(at position: Int) {
+    let removed = entries.remove(at: position)
+    // One search and one removal (item ids are unique), not a pass over the whole list.
+    if let index = shuffle?.unshuffled.firstIndex(where: { $0.item == removed.item }) {
+      shuffle?.unshuffled.remove(at: index)
+    }
+    guard let current else { return }
+    if entries.isEmpty {
+      self.current = nil
+    } else if position < current || current == entries.count {
+      self.current = current - 1
+    }
+  }
+
+  /// Moves the entry at `source` so it ends at `destination`; the current entry follows its entry.
+  mutating func move(from source: Int, to destination: Int) {
+    let entry = entries.remove(at: source)
+    entries.insert(entry, at: destination)
+    guard let current else { return }
+    if current == source {
+      self.current = destination
+    } else {
+      var adjusted = current
+      if source < adjusted { adjusted -= 1 }
+      if destination <= adjusted { adjusted += 1 }
+      self.current = adjusted
+    }
+  }
+
+  /// Shuffles with `seed`: the current entry first, the others in an order drawn from the seed.
+  mutating func shuffle(seed: UInt64) {
+    let listOrder = shuffle?.unshuffled ?? entries
+    // In one buffer: the current entry moved to the front, then Durstenfeld's
+    // Fisher–Yates over the rest (docs/machine.md, "The shuffle, exactly").
+    var order = listOrder
+    var offset = 0
+    if let item = currentEntry?.item, let at = order.firstIndex(where: { $0.item == item }) {
+      order.insert(order.remove(at: at), at: 0)
+      offset = 1
+    }
+    var generator = SeededGenerator(seed: seed)
+    let restCount = order.count - offset
+    if restCount > 1 {
+      for index in stride(from: restCount - 1, to: 0, by: -1) {
+        let other = Int(generator.next() % UInt64(index + 1))
+        order.swapAt(offset + index, offset + other)
+      }
+    }
+    entries = order
+    if current != nil { current = 0 }
+    shuffle = Shuffle(seed: seed, unshuffled: listOrder)
+  }
+
+  /// Restores the list order; the current entry stays current.
+  mutating func unshuffle() {
+    guard let listOrder = shuffle?.unshuffled else { return }
+    let entry = currentEntry
+    entries = listOrder
+    shuffle = nil
+    if let entry { current = entries.firstIndex(of: entry) }
+  }
+}
+
+/// SplitMix64: the shuffle's source of randomness, seeded by the intent so the
+/// reducer stays pure and a run replays.
+struct SeededGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}

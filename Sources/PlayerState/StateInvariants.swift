@@ -1,0 +1,121 @@
+extension PlaybackState {
+  /// The first rule that no state produced by the reducer can break, broken
+  /// by this one; nil for every reachable state.
+  ///
+  /// Written down once and checked in two places: the decoder rejects a state
+  /// that breaks one, and the tests check every state the reducer returns.
+  /// - Complexity: O(n) in the queue's length.
+  public var invariantViolation: String? {
+    let entries = queue.entries
+    var items = Set<ItemID>()
+    for entry in entries {
+      if entry.item.rawValue == 0 || entry.item.rawValue > issuedItems {
+        return "queue entry \(entry.item) was never issued (issuedItems \(issuedItems))"
+      }
+      if !items.insert(entry.item).inserted { return "queue entry \(entry.item) appears twice" }
+    }
+    if let current = queue.current {
+      if !entries.indices.contains(current) {
+        return "current position \(current) is outside the queue of \(entries.count)"
+      }
+    } else if !entries.isEmpty {
+      return "a queue of \(entries.count) entries has no current position"
+    }
+    if let shuffle = queue.shuffle {
+      if shuffle.unshuffled.count != entries.count
+        || Set(shuffle.unshuffled.map(\.item)) != items
+      {
+        return "the shuffle's list order holds other entries than the queue"
+      }
+    }
+    if rate.thousandths <= 0 { return "rate \(rate) is not positive" }
+    if let session {
+      if let violation = check(session.load, "session") { return violation }
+      guard let entry = queue.currentEntry, entry.item == session.load.item else {
+        return "the session's load \(session.load) is not the current queue entry"
+      }
+      if session.seekPending {
+        if session.lastSeek.rawValue == 0 { return "a seek is pending but none was issued" }
+        switch session.stage {
+        case .ended, .failed: return "a seek is pending in stage \(session.stage)"
+        case .buffering, .ready, .stalled: break
+        }
+      }
+      if session.position.milliseconds < 0 { return "position \(session.position) is negative" }
+      if session.lastWatchdog.rawValue == 0,
+        session.stage == .buffering || session.stage == .stalled
+      {
+        return
+          "a \(session.stage) session without a watchdog (one is armed with every load and stall)"
+      }
+    }
+    if let preload {
+      guard let session else { return "a preload without a current load" }
+      if let violation = check(preload.load, "preload") { return violation }
+      if preload.load.token == session.load.token || preload.load.item == session.load.item {
+        return "the preload \(preload.load) is the current load"
+      }
+      if !items.contains(preload.load.item) {
+        return "the preload's entry \(preload.load.item) is not in the queue"
+      }
+    }
+    return nil
+  }
+
+  private func check(_ load: Load, _ role: String) -> String? {
+    if load.token.rawValue == 0 || load.token.rawValue > issuedLoads {
+      return "\(role) token \(load.token) was never issued (issuedLoads \(issuedLoads))"
+    }
+    return nil
+  }
+}
+
+extension PlaybackState: Codable {
+  /// The version written by ``encode(to:)``; ``init(from:)`` rejects others.
+  public static let codingVersion = 2
+
+  private enum CodingKeys: String, CodingKey {
+    case version, queue, session, preload, playWhenReady, rate, configuration, issuedLoads,
+      issuedItems
+  }
+
+  /// Decodes a state written by ``encode(to:)``.
+  /// - Throws: `DecodingError.dataCorrupted` for an unknown version, or a
+  ///   state the reducer cannot produce (``invariantViolation``).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let version = try container.decode(Int.self, forKey: .version)
+    guard version == Self.codingVersion else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .version, in: container,
+        debugDescription:
+          "unsupported PlaybackState version \(version); expected \(Self.codingVersion)")
+    }
+    queue = try container.decode(PlayQueue.self, forKey: .queue)
+    session = try container.decodeIfPresent(Session.self, forKey: .session)
+    preload = try container.decodeIfPresent(Preload.self, forKey: .preload)
+    playWhenReady = try container.decode(Bool.self, forKey: .playWhenReady)
+    rate = try container.decode(PlaybackRate.self, forKey: .rate)
+    configuration = try container.decode(PlayerConfiguration.self, forKey: .configuration)
+    issuedLoads = try container.decode(UInt32.self, forKey: .issuedLoads)
+    issuedItems = try container.decode(UInt32.self, forKey: .issuedItems)
+    if let violation = invariantViolation {
+      throw DecodingError.dataCorruptedError(
+        forKey: .version, in: container, debugDescription: "unreachable state: \(violation)")
+    }
+  }
+
+  /// Encodes the state with a `version` field.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(Self.codingVersion, forKey: .version)
+    try container.encode(queue, forKey: .queue)
+    try container.encodeIfPresent(session, forKey: .session)
+    try container.encodeIfPresent(preload, forKey: .preload)
+    try container.encode(playWhenReady, forKey: .playWhenReady)
+    try container.encode(rate, forKey: .rate)
+    try container.encode(configuration, forKey: .configuration)
+    try container.encode(issuedLoads, forKey: .issuedLoads)
+    try container.encode(issuedItems, forKey: .issuedItems)
+  }
+}
