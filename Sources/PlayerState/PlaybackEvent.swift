@@ -26,6 +26,69 @@ public enum FailureReason: Hashable, Sendable, Codable, CustomStringConvertible 
   }
 }
 
+/// What the engine's own error said, beside the class the machine decides on:
+/// an app can tell a URL-level error (`NSURLErrorDomain`, -1009) from a decoder
+/// error (`AVFoundationErrorDomain`, -11800) and show the message.
+///
+/// A class, so that a state or report without one (every hot-path event)
+/// carries only a nil reference; it exists only on failures.
+public final class FailureDetail: Hashable, Sendable, Codable, CustomStringConvertible {
+  /// The error's domain, such as `NSURLErrorDomain` or `gst-resource-error-quark`.
+  public let domain: String
+  /// The error's code in its domain.
+  public let code: Int
+  /// The error's message, for people.
+  public let message: String
+
+  /// Describes an engine error.
+  public init(domain: String, code: Int, message: String) {
+    self.domain = domain
+    self.code = code
+    self.message = message
+  }
+
+  /// Whether both name the same error with the same message.
+  public static func == (lhs: FailureDetail, rhs: FailureDetail) -> Bool {
+    lhs.domain == rhs.domain && lhs.code == rhs.code && lhs.message == rhs.message
+  }
+
+  /// Hashes the domain, code and message.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(domain)
+    hasher.combine(code)
+    hasher.combine(message)
+  }
+
+  /// `NSURLErrorDomain -1009 "offline"`; the message as given (printers escape it).
+  public var description: String { "\(domain) \(code) \"\(message)\"" }
+}
+
+/// What the operating system did to playback: not the user's intent, and not a
+/// report about one load.
+public enum SystemEvent: Hashable, Sendable, Codable, CustomStringConvertible {
+  /// An interruption began (a call, an alarm, another app took the audio).
+  case interruptionBegan
+  /// The interruption ended; `shouldResume` is the system's hint that playback may resume.
+  case interruptionEnded(shouldResume: Bool)
+  /// The audio output went away (headphones unplugged): a pause, as if the user paused.
+  case routeLost
+  /// The network went away.
+  case networkLost
+  /// The network is back.
+  case networkAvailable
+
+  /// `interruption(began)`, `interruption(ended, resume)`, `route(lost)`, `network(lost)`.
+  public var description: String {
+    switch self {
+    case .interruptionBegan: "interruption(began)"
+    case .interruptionEnded(let resume): resume ? "interruption(ended, resume)" : "interruption(ended)"
+    case .routeLost: "route(lost)"
+    case .networkLost: "network(lost)"
+    case .networkAvailable: "network(available)"
+    }
+  }
+}
+
 /// Something the user asked for. Intents are commands from the user, and the
 /// machine always honours the newest one.
 ///
@@ -116,16 +179,20 @@ public enum EngineReport: Hashable, Sendable, Codable, CustomStringConvertible {
   case seekCompleted(Load, SeekID)
   /// Playback reached the end of the media.
   case reachedEnd(Load)
-  /// The load failed.
-  case failed(Load, FailureReason)
+  /// The load failed: the class the machine acts on, and the engine's own error if it has one.
+  case failed(Load, FailureReason, detail: FailureDetail? = nil)
   /// Where playback is now. Updates the last known position; never a command.
   case position(Load, MediaTime)
+  /// The engine (the system under it) paused or suppressed playback of this load on its own,
+  /// as AVPlayer does when its rate drops to 0 without being asked.
+  case pausedBySystem(Load)
 
   /// The load the report is about.
   public var load: Load {
     switch self {
     case .ready(let load, _), .stalled(let load), .resumed(let load), .seekCompleted(let load, _),
-      .reachedEnd(let load), .failed(let load, _), .position(let load, _):
+      .reachedEnd(let load), .failed(let load, _, _), .position(let load, _),
+      .pausedBySystem(let load):
       load
     }
   }
@@ -145,8 +212,10 @@ public enum EngineReport: Hashable, Sendable, Codable, CustomStringConvertible {
     case .resumed: return "resumed(\(load))"
     case .seekCompleted(_, let seek): return "seeked(\(load), \(seek))"
     case .reachedEnd: return "ended(\(load))"
-    case .failed(_, let reason): return "failed(\(load), \(reason))"
+    case .failed(_, let reason, let detail):
+      return detail.map { "failed(\(load), \(reason), \($0))" } ?? "failed(\(load), \(reason))"
     case .position(_, let time): return "position(\(load), \(time))"
+    case .pausedBySystem: return "pausedBySystem(\(load))"
     }
   }
 }
@@ -158,8 +227,12 @@ public enum PlaybackEvent: Hashable, Sendable, Codable, CustomStringConvertible 
   case user(UserIntent)
   /// The engine reported something about a load.
   case engine(EngineReport)
-  /// A watchdog the machine armed has expired. Time is an event like any other.
+  /// A timer the machine armed has expired: a watchdog, or the backoff before a
+  /// retry while waiting for the network. Time is an event like any other.
   case watchdogExpired(Load, WatchdogID)
+  /// The operating system interrupted playback, took the output away, or
+  /// changed the network.
+  case system(SystemEvent)
 
   /// Where an event comes from.
   public enum Source: String, Hashable, Sendable, Codable {
@@ -169,6 +242,8 @@ public enum PlaybackEvent: Hashable, Sendable, Codable, CustomStringConvertible 
     case engine
     /// A watchdog timer.
     case timer
+    /// The operating system.
+    case system
   }
 
   /// Where this event comes from.
@@ -177,6 +252,7 @@ public enum PlaybackEvent: Hashable, Sendable, Codable, CustomStringConvertible 
     case .user: .user
     case .engine: .engine
     case .watchdogExpired: .timer
+    case .system: .system
     }
   }
 
@@ -190,6 +266,7 @@ public enum PlaybackEvent: Hashable, Sendable, Codable, CustomStringConvertible 
     case .user(let intent): intent.description
     case .engine(let report): report.description(naming: name)
     case .watchdogExpired(let load, let id): "timeout(\(load.description(naming: name)), \(id))"
+    case .system(let event): event.description
     }
   }
 }

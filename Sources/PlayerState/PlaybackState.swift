@@ -13,6 +13,10 @@ public enum EngineStage: Hashable, Sendable, Codable {
   case ended
   /// Failed; the load has been stopped.
   case failed(FailureReason)
+  /// Failed for want of the network, and stopped; a new load of the same entry
+  /// follows when the network is back or the backoff timer expires
+  /// (``PlayerConfiguration/retry``).
+  case waitingForNetwork
 }
 
 /// Everything the machine knows about the current load.
@@ -32,6 +36,13 @@ public struct Session: Hashable, Sendable, Codable {
   public var position: MediaTime
   /// The duration, if the engine reported one with `ready`.
   public var duration: MediaTime?
+  /// Whether the engine reported that the system paused this load on its own
+  /// (``EngineReport/pausedBySystem(_:)``). Per load: a new load starts without it.
+  public var systemPaused: Bool
+  /// Reloads made for want of the network since this entry last became ready.
+  public var networkAttempts: UInt8
+  /// The engine's own error for a failure, if it gave one.
+  public var failure: FailureDetail?
 
   /// Describes a session. The reducer is total, so any combination is
   /// accepted here, but only the reducer's own results are reachable
@@ -39,7 +50,8 @@ public struct Session: Hashable, Sendable, Codable {
   public init(
     load: Load, stage: EngineStage, lastSeek: SeekID = SeekID(0), seekPending: Bool = false,
     lastWatchdog: WatchdogID = WatchdogID(0), position: MediaTime = .zero,
-    duration: MediaTime? = nil
+    duration: MediaTime? = nil, systemPaused: Bool = false, networkAttempts: UInt8 = 0,
+    failure: FailureDetail? = nil
   ) {
     self.load = load
     self.stage = stage
@@ -48,6 +60,9 @@ public struct Session: Hashable, Sendable, Codable {
     self.lastWatchdog = lastWatchdog
     self.position = position
     self.duration = duration
+    self.systemPaused = systemPaused
+    self.networkAttempts = networkAttempts
+    self.failure = failure
   }
 }
 
@@ -85,15 +100,71 @@ public struct PlayerConfiguration: Hashable, Sendable, Codable {
   /// `previous` restarts the current entry instead of going back when the
   /// position is past this (3 s, as ExoPlayer).
   public var previousThreshold: MediaTime
+  /// How a load that failed for want of the network is retried.
+  public var retry: RetryPolicy
 
   /// A configuration.
   /// - Parameters:
   ///   - canPreload: whether the engine can preload; false gives plain sequential loads.
   ///   - previousThreshold: how far into an entry `previous` restarts it.
-  public init(canPreload: Bool = false, previousThreshold: MediaTime = .seconds(3)) {
+  ///   - retry: how network failures are retried; ``RetryPolicy/standard`` by default.
+  public init(
+    canPreload: Bool = false, previousThreshold: MediaTime = .seconds(3),
+    retry: RetryPolicy = .standard
+  ) {
     self.canPreload = canPreload
     self.previousThreshold = previousThreshold
+    self.retry = retry
   }
+}
+
+/// How a load that failed for want of the network is retried: data the reducer
+/// reads, so the schedule is part of the proof.
+///
+/// After a network failure (or `networkLost` while buffering or stalled) the
+/// entry waits; it reloads at its last known position when the network is
+/// reported back, or when the backoff expires: `backoff` after the first
+/// failure, doubling each time, at most `maximumBackoff`. After `attempts`
+/// reloads that failed the same way, the entry fails.
+public struct RetryPolicy: Hashable, Sendable, Codable {
+  /// Reloads allowed after the failure that started the wait; 0 turns waiting off.
+  public var attempts: UInt8
+  /// The first backoff.
+  public var backoff: MediaTime
+  /// The longest backoff.
+  public var maximumBackoff: MediaTime
+
+  /// A policy.
+  public init(attempts: UInt8, backoff: MediaTime, maximumBackoff: MediaTime) {
+    self.attempts = attempts
+    self.backoff = backoff
+    self.maximumBackoff = maximumBackoff
+  }
+
+  /// 3 reloads, after 1 s, 2 s and 4 s (at most 30 s).
+  public static let standard = RetryPolicy(
+    attempts: 3, backoff: .seconds(1), maximumBackoff: .seconds(30))
+  /// No waiting: a network failure fails the load at once.
+  public static let off = RetryPolicy(attempts: 0, backoff: .seconds(1), maximumBackoff: .seconds(1))
+
+  /// The backoff before reload number `attempt` (1-based): `backoff` × 2^(attempt − 1), capped.
+  public func delay(before attempt: UInt8) -> MediaTime {
+    var delay = backoff.milliseconds
+    var step: UInt8 = 1
+    while step < attempt, delay < maximumBackoff.milliseconds {
+      delay = delay > Int64.max / 2 ? Int64.max : delay * 2
+      step += 1
+    }
+    return .milliseconds(min(delay, maximumBackoff.milliseconds))
+  }
+}
+
+/// Why the engine is silent although the user may want to play.
+public enum Suppression: String, Hashable, Sendable, Codable {
+  /// An interruption (a call, an alarm, another app's audio) is in progress.
+  case interruption
+  /// The engine reported that the system paused the current load on its own.
+  case systemPause
 }
 
 /// The named states a player is in, derived from the engine's stage and the user's intent.
@@ -112,6 +183,10 @@ public enum StateKind: String, Hashable, Sendable, Codable, CaseIterable {
   case ended
   /// The load failed.
   case failed
+  /// Ready and the user wants to play, but the system holds playback (``Suppression``).
+  case suppressed
+  /// Failed for want of the network; a reload follows (``RetryPolicy``).
+  case waiting
 }
 
 /// The whole state of one player: the queue, the current load, the preload,
@@ -137,6 +212,9 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
   public var playWhenReady: Bool
   /// The rate the user asked for; kept across entries and sent with every `start`.
   public var rate: PlaybackRate
+  /// Whether the operating system's interruption is in progress. Not per load:
+  /// it spans skips and new queues, and its end acts on whatever is current then.
+  public var interrupted: Bool
   /// The settings the reducer reads.
   public var configuration: PlayerConfiguration
   /// The newest load token issued (0 before the first load); never reset.
@@ -152,6 +230,7 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     preload = nil
     playWhenReady = true
     rate = .normal
+    interrupted = false
     self.configuration = configuration
     issuedLoads = 0
     issuedItems = 0
@@ -161,14 +240,16 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
   /// reachable; ``invariantViolation`` says whether these could be one.
   public init(
     queue: PlayQueue, session: Session?, preload: Preload? = nil, playWhenReady: Bool,
-    rate: PlaybackRate = .normal, configuration: PlayerConfiguration = PlayerConfiguration(),
-    issuedLoads: UInt32, issuedItems: UInt32
+    rate: PlaybackRate = .normal, interrupted: Bool = false,
+    configuration: PlayerConfiguration = PlayerConfiguration(), issuedLoads: UInt32,
+    issuedItems: UInt32
   ) {
     self.queue = queue
     self.session = session
     self.preload = preload
     self.playWhenReady = playWhenReady
     self.rate = rate
+    self.interrupted = interrupted
     self.configuration = configuration
     self.issuedLoads = issuedLoads
     self.issuedItems = issuedItems
@@ -179,17 +260,31 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     guard let session else { return .idle }
     switch session.stage {
     case .buffering: return .buffering
-    case .ready: return playWhenReady ? .playing : .paused
+    case .ready:
+      guard playWhenReady else { return .paused }
+      return suppression == nil ? .playing : .suppressed
     case .stalled: return .stalled
     case .ended: return .ended
     case .failed: return .failed
+    case .waitingForNetwork: return .waiting
     }
   }
 
-  /// Whether media is playing: the engine is ready and the user wants to play.
+  /// Why the system holds playback, if it does: an interruption in progress, or
+  /// the engine's report that the system paused the current load.
+  public var suppression: Suppression? {
+    if interrupted { return .interruption }
+    if let session, session.systemPaused, session.stage == .ready || session.stage == .stalled {
+      return .systemPause
+    }
+    return nil
+  }
+
+  /// Whether media is playing: the engine is ready, the user wants to play, and
+  /// the system does not hold playback.
   public var isPlaying: Bool {
     guard let session else { return false }
-    return session.stage == .ready && playWhenReady
+    return session.stage == .ready && playWhenReady && suppression == nil
   }
 
   /// The current load, if any.
@@ -214,12 +309,16 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
       parts.append(playWhenReady ? "autoplay" : "paused")
     case .stalled:
       if !playWhenReady { parts.append("paused") }
-    case .ended, .failed:
+    case .ended, .failed, .waitingForNetwork:
       if playWhenReady { parts.append("autoplay") }
     case .ready:
       break
     }
     if case .failed(let reason) = session.stage { parts.insert(reason.description, at: 1) }
+    if session.stage == .waitingForNetwork {
+      parts.insert("network, attempt \(session.networkAttempts + 1)", at: 1)
+    }
+    if let suppression { parts.append(suppression == .interruption ? "interrupted" : "system pause") }
     if session.seekPending { parts.append(session.lastSeek.description) }
     if let preload {
       let word =

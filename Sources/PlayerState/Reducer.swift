@@ -60,6 +60,7 @@ extension PlaybackState {
     case .user(let intent): ignored = apply(intent, &effects)
     case .engine(let report): ignored = apply(report, &effects)
     case .watchdogExpired(let load, let id): ignored = expire(load, id, &effects)
+    case .system(let event): ignored = apply(event, &effects)
     }
     effects.ignored = ignored
   }
@@ -74,7 +75,7 @@ extension PlaybackState {
     switch intent {
     case .play(let media, let time):
       if time == .zero, queue.entries.count == 1, queue.entries[0].media == media,
-        let session, !session.stage.isFailed
+        let session, !session.stage.isStopped
       {
         return apply(.resume, &effects)
       }
@@ -120,7 +121,7 @@ extension PlaybackState {
       guard queue.entries.indices.contains(position) else { return .invalidPosition }
       if position == queue.current {
         guard let session else { return .noEffect }
-        if !session.stage.isFailed { return apply(.seek(to: time), &effects) }
+        if !session.stage.isStopped { return apply(.seek(to: time), &effects) }
       }
       return go(to: position, from: time, &effects)
 
@@ -133,7 +134,7 @@ extension PlaybackState {
 
     case .previous:
       guard let current = queue.current else { return .noEffect }
-      if let session, !session.stage.isFailed,
+      if let session, !session.stage.isStopped,
         session.position > configuration.previousThreshold
           || queue.index(before: current, wrap: queue.repeatMode == .all) == nil
       {
@@ -162,8 +163,11 @@ extension PlaybackState {
       guard newRate.thousandths > 0 else { return .invalidArgument }
       guard newRate != rate else { return .noEffect }
       rate = newRate
-      // The engine was told to start only in these stages.
-      if let session, playWhenReady, session.stage == .ready || session.stage == .stalled {
+      // The engine was told to start only in these stages, and not while the
+      // system holds it (a rate change would start an AVPlayer).
+      if let session, playWhenReady, suppression == nil,
+        session.stage == .ready || session.stage == .stalled
+      {
         effects.commands.append(.setRate(session.load, newRate))
       }
 
@@ -177,11 +181,14 @@ extension PlaybackState {
       if let seed = queue.shuffle?.seed { queue.shuffle = Shuffle(seed: seed, unshuffled: []) }
 
     case .pause:
-      guard let session, playWhenReady else { return .noEffect }
+      guard var session, playWhenReady else { return .noEffect }
       playWhenReady = false
-      if session.stage == .ready || session.stage == .stalled {
+      // Held by the system, the engine is paused already: the user's pause takes over.
+      if suppression == nil, session.stage == .ready || session.stage == .stalled {
         effects.commands.append(.pause(session.load))
       }
+      session.systemPaused = false
+      self.session = session
 
     case .resume:
       guard var session else {
@@ -198,10 +205,12 @@ extension PlaybackState {
         session.stage = .ready
         session.position = .zero
         effects.commands.append(.seek(session.load, to: .zero, seek))
-        effects.commands.append(.start(session.load, rate: rate))
-      case .buffering, .ready, .stalled, .failed:
-        guard !playWhenReady else { return .noEffect }
-        if session.stage == .ready || session.stage == .stalled {
+        if !interrupted { effects.commands.append(.start(session.load, rate: rate)) }
+      case .buffering, .ready, .stalled, .failed, .waitingForNetwork:
+        // Paused by the system, `resume` is the user's way to play again.
+        guard !playWhenReady || session.systemPaused else { return .noEffect }
+        session.systemPaused = false
+        if !interrupted, session.stage == .ready || session.stage == .stalled {
           effects.commands.append(.start(session.load, rate: rate))
         }
       }
@@ -214,7 +223,7 @@ extension PlaybackState {
       dropPreload(&effects)
 
     case .seek(let time):
-      guard var session, !session.stage.isFailed else { return .noEffect }
+      guard var session, !session.stage.isStopped else { return .noEffect }
       guard let seek = session.lastSeek.successor else { return .idsExhausted }
       session.lastSeek = seek
       session.seekPending = true
@@ -222,12 +231,12 @@ extension PlaybackState {
       effects.commands.append(.seek(session.load, to: time, seek))
       if session.stage == .ended {
         session.stage = .ready
-        if playWhenReady { effects.commands.append(.start(session.load, rate: rate)) }
+        startIfWanted(session.load, &effects)
       }
       self.session = session
 
     case .retry:
-      guard let session, session.stage.isFailed else { return .noEffect }
+      guard let session, session.stage.isStopped else { return .noEffect }
       if let reason = enterCurrent(from: session.position, &effects) { return reason }
     }
     refreshPreload(&effects)
@@ -326,7 +335,7 @@ extension PlaybackState {
     let load = session.load
     switch (report, session.stage) {
     case (.position(_, let time), _):
-      if session.stage.isFailed { return .unexpected }
+      if session.stage.isStopped { return .unexpected }
       if session.seekPending { return .seekPending }
       self.session?.position = time
       return nil
@@ -334,7 +343,8 @@ extension PlaybackState {
     case (.ready(_, let duration), .buffering):
       session.stage = .ready
       session.duration = duration
-      if playWhenReady { effects.commands.append(.start(load, rate: rate)) }
+      session.networkAttempts = 0
+      startIfWanted(load, &effects)
 
     case (.stalled, .ready):
       guard let watchdog = session.lastWatchdog.successor else { return .idsExhausted }
@@ -346,7 +356,7 @@ extension PlaybackState {
       session.stage = .ready
 
     case (.seekCompleted(_, let seek), _):
-      if session.stage.isFailed { return .unexpected }
+      if session.stage.isStopped { return .unexpected }
       if seek.rawValue == 0 || seek > session.lastSeek { return .neverIssuedSeek }
       if seek < session.lastSeek { return .supersededSeek }
       guard session.seekPending else { return .unexpected }
@@ -358,13 +368,23 @@ extension PlaybackState {
       if session.seekPending { return .seekPending }
       return reachEnd(session, &effects)
 
-    case (.failed(_, let reason), .buffering), (.failed(_, let reason), .ready),
-      (.failed(_, let reason), .stalled), (.failed(_, let reason), .ended):
+    case (.failed(_, .network, let detail), .buffering), (.failed(_, .network, let detail), .ready),
+      (.failed(_, .network, let detail), .stalled):
+      if let reason = waitForNetwork(&session, detail, &effects) { return reason }
+
+    case (.failed(_, let reason, let detail), .buffering), (.failed(_, let reason, let detail), .ready),
+      (.failed(_, let reason, let detail), .stalled), (.failed(_, let reason, let detail), .ended):
       session.stage = .failed(reason)
       session.seekPending = false
+      session.failure = detail
       effects.commands.append(.stop(load))
 
-    case (.ready, _), (.stalled, _), (.resumed, _), (.reachedEnd, _), (.failed, _):
+    case (.pausedBySystem, .ready), (.pausedBySystem, .stalled):
+      guard playWhenReady, suppression == nil else { return .unexpected }
+      session.systemPaused = true
+
+    case (.ready, _), (.stalled, _), (.resumed, _), (.reachedEnd, _), (.failed, _),
+      (.pausedBySystem, _):
       return .unexpected
     }
     self.session = session
@@ -386,7 +406,7 @@ extension PlaybackState {
       // Replayed from a frame the engine has: ready, whatever stage it ended in.
       session.stage = .ready
       effects.commands.append(.seek(session.load, to: .zero, seek))
-      if playWhenReady { effects.commands.append(.start(session.load, rate: rate)) }
+      startIfWanted(session.load, &effects)
       self.session = session
       return nil
     }
@@ -414,7 +434,7 @@ extension PlaybackState {
     case (.ready(_, let duration), .buffering):
       self.preload?.stage = .ready
       self.preload?.duration = duration
-    case (.failed(_, let reason), .buffering), (.failed(_, let reason), .ready):
+    case (.failed(_, let reason, _), .buffering), (.failed(_, let reason, _), .ready):
       self.preload?.stage = .failed(reason)
       effects.commands.append(.stop(preload.load))
     default:
@@ -432,8 +452,9 @@ extension PlaybackState {
     case .preloading: return .staleWatchdog
     case .ignored(let reason): return reason
     }
-    guard id == session.lastWatchdog, session.stage == .buffering || session.stage == .stalled
-    else { return .staleWatchdog }
+    guard id == session.lastWatchdog else { return .staleWatchdog }
+    if session.stage == .waitingForNetwork { return reloadAfterWaiting(&effects) }
+    guard session.stage == .buffering || session.stage == .stalled else { return .staleWatchdog }
     session.stage = .failed(.timeout)
     session.seekPending = false
     effects.commands.append(.stop(session.load))
@@ -462,7 +483,7 @@ extension PlaybackState {
   /// Stops the current load (a failed one was stopped when it failed); idle.
   private mutating func stopCurrent(_ effects: inout Effects) {
     guard let session else { return }
-    if !session.stage.isFailed { effects.commands.append(.stop(session.load)) }
+    if !session.stage.isStopped { effects.commands.append(.stop(session.load)) }
     self.session = nil
   }
 
@@ -494,7 +515,7 @@ extension PlaybackState {
       var session = Session(
         load: preload.load, stage: ready ? .ready : .buffering, duration: preload.duration)
       if ready {
-        if playWhenReady { effects.commands.append(.start(preload.load, rate: rate)) }
+        startIfWanted(preload.load, &effects)
       } else {
         session.lastWatchdog = WatchdogID(1)
         effects.watchdog = WatchdogRequest(load: preload.load, id: session.lastWatchdog)
@@ -520,7 +541,7 @@ extension PlaybackState {
     if configuration.canPreload, let stage = session?.stage {
       switch stage {
       case .buffering, .ready, .stalled: wanted = queue.nextIndex
-      case .ended, .failed: wanted = nil
+      case .ended, .failed, .waitingForNetwork: wanted = nil
       }
     }
     if let preload {
@@ -536,11 +557,101 @@ extension PlaybackState {
   }
 }
 
+// MARK: The system: interruptions, the output route, the network
+
+extension PlaybackState {
+  /// Appends `start` when the user wants to play and no interruption holds the
+  /// engine: the one place a transition decides to start a load.
+  fileprivate func startIfWanted(_ load: Load, _ effects: inout Effects) {
+    if playWhenReady, !interrupted { effects.commands.append(.start(load, rate: rate)) }
+  }
+
+  fileprivate mutating func apply(_ event: SystemEvent, _ effects: inout Effects) -> IgnoreReason? {
+    switch event {
+    case .interruptionBegan:
+      guard !interrupted else { return .noEffect }
+      // The engine was playing: pause it. (Paused by the system, it is silent already.)
+      if let session, playWhenReady, !session.systemPaused,
+        session.stage == .ready || session.stage == .stalled
+      {
+        effects.commands.append(.pause(session.load))
+      }
+      interrupted = true
+
+    case .interruptionEnded(let shouldResume):
+      guard interrupted else { return .notInterrupted }
+      interrupted = false
+      if !shouldResume {
+        // The platform's guideline: without the hint, stay paused; the intent becomes pause.
+        playWhenReady = false
+      } else if let session, playWhenReady, !session.systemPaused,
+        session.stage == .ready || session.stage == .stalled
+      {
+        effects.commands.append(.start(session.load, rate: rate))
+      }
+
+    case .routeLost:
+      // A user pause that the user did not make: it never resumes by itself.
+      guard session != nil, playWhenReady else { return .noEffect }
+      return apply(.pause, &effects)
+
+    case .networkLost:
+      guard var session, session.stage == .buffering || session.stage == .stalled else {
+        return .noEffect
+      }
+      if let reason = waitForNetwork(&session, nil, &effects) { return reason }
+      self.session = session
+      refreshPreload(&effects)
+
+    case .networkAvailable:
+      guard session?.stage == .waitingForNetwork else { return .noEffect }
+      return reloadAfterWaiting(&effects)
+    }
+    return nil
+  }
+
+  /// A load failed for want of the network: wait (stop it, arm the backoff) if
+  /// the policy allows another reload, or fail with `network`. Writes `session`.
+  fileprivate mutating func waitForNetwork(
+    _ session: inout Session, _ detail: FailureDetail?, _ effects: inout Effects
+  ) -> IgnoreReason? {
+    session.seekPending = false
+    session.failure = detail
+    effects.commands.append(.stop(session.load))
+    guard session.networkAttempts < configuration.retry.attempts else {
+      session.stage = .failed(.network)
+      return nil
+    }
+    guard let timer = session.lastWatchdog.successor else { return .idsExhausted }
+    session.stage = .waitingForNetwork
+    session.lastWatchdog = timer
+    effects.watchdog = WatchdogRequest(
+      load: session.load, id: timer,
+      delay: configuration.retry.delay(before: session.networkAttempts + 1))
+    return nil
+  }
+
+  /// The network is back or the backoff expired: a new load of the same entry
+  /// at its last known position, one more attempt counted.
+  fileprivate mutating func reloadAfterWaiting(_ effects: inout Effects) -> IgnoreReason? {
+    guard let waiting = session else { return .unexpected }
+    guard tokenAvailable else { return .idsExhausted }
+    self.session = nil
+    _ = enterCurrent(from: waiting.position, &effects)
+    session?.networkAttempts = waiting.networkAttempts + 1
+    refreshPreload(&effects)
+    return nil
+  }
+}
+
 extension EngineStage {
-  /// Whether the stage is `failed`, whatever the reason.
-  var isFailed: Bool {
-    if case .failed = self { return true }
-    return false
+  /// Whether the load has been stopped by the machine: failed (whatever the
+  /// reason) or waiting for the network. Nothing is sent to it any more.
+  var isStopped: Bool {
+    switch self {
+    case .failed, .waitingForNetwork: true
+    case .buffering, .ready, .stalled, .ended: false
+    }
   }
 }
 

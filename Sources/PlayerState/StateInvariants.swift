@@ -37,7 +37,8 @@ extension PlaybackState {
       if session.seekPending {
         if session.lastSeek.rawValue == 0 { return "a seek is pending but none was issued" }
         switch session.stage {
-        case .ended, .failed: return "a seek is pending in stage \(session.stage)"
+        case .ended, .failed, .waitingForNetwork:
+          return "a seek is pending in stage \(session.stage)"
         case .buffering, .ready, .stalled: break
         }
       }
@@ -72,11 +73,11 @@ extension PlaybackState {
 
 extension PlaybackState: Codable {
   /// The version written by ``encode(to:)``; ``init(from:)`` rejects others.
-  public static let codingVersion = 2
+  public static let codingVersion = 3
 
   private enum CodingKeys: String, CodingKey {
-    case version, queue, session, preload, playWhenReady, rate, configuration, issuedLoads,
-      issuedItems
+    case version, queue, session, preload, playWhenReady, rate, interrupted, configuration,
+      issuedLoads, issuedItems
   }
 
   /// Decodes a state written by ``encode(to:)``.
@@ -96,6 +97,7 @@ extension PlaybackState: Codable {
     preload = try container.decodeIfPresent(Preload.self, forKey: .preload)
     playWhenReady = try container.decode(Bool.self, forKey: .playWhenReady)
     rate = try container.decode(PlaybackRate.self, forKey: .rate)
+    interrupted = try container.decode(Bool.self, forKey: .interrupted)
     configuration = try container.decode(PlayerConfiguration.self, forKey: .configuration)
     issuedLoads = try container.decode(UInt32.self, forKey: .issuedLoads)
     issuedItems = try container.decode(UInt32.self, forKey: .issuedItems)
@@ -114,6 +116,7 @@ extension PlaybackState: Codable {
     try container.encodeIfPresent(preload, forKey: .preload)
     try container.encode(playWhenReady, forKey: .playWhenReady)
     try container.encode(rate, forKey: .rate)
+    try container.encode(interrupted, forKey: .interrupted)
     try container.encode(configuration, forKey: .configuration)
     try container.encode(issuedLoads, forKey: .issuedLoads)
     try container.encode(issuedItems, forKey: .issuedItems)

@@ -26,6 +26,8 @@ public enum IgnoreReason: String, Hashable, Sendable, Codable, CustomStringConve
   case invalidPosition
   /// The intent carries a value the machine cannot use, such as a rate that is not positive.
   case invalidArgument
+  /// An interruption ended when none had begun.
+  case notInterrupted
 
   /// A short English phrase, such as `stale load token`.
   public var description: String {
@@ -42,6 +44,7 @@ public enum IgnoreReason: String, Hashable, Sendable, Codable, CustomStringConve
     case .idsExhausted: "every id of this kind has been issued"
     case .invalidPosition: "no such position in the queue"
     case .invalidArgument: "invalid argument"
+    case .notInterrupted: "no interruption in progress"
     }
   }
 }
@@ -54,11 +57,15 @@ public struct WatchdogRequest: Hashable, Sendable, Codable, CustomStringConverti
   public let load: Load
   /// The watchdog's id; an expiry with an older id is stale.
   public let id: WatchdogID
+  /// How long to wait: nil for the driver's watchdog timeout (buffering and
+  /// stalls); the backoff before a reload while waiting for the network.
+  public let delay: MediaTime?
 
   /// Names a watchdog.
-  public init(load: Load, id: WatchdogID) {
+  public init(load: Load, id: WatchdogID, delay: MediaTime? = nil) {
     self.load = load
     self.id = id
+    self.delay = delay
   }
 
   /// The compact form without names.
@@ -67,7 +74,8 @@ public struct WatchdogRequest: Hashable, Sendable, Codable, CustomStringConverti
   /// The compact form, as in `watchdog(A#1, watchdog#1)`.
   /// - Parameter name: the media of an item, if known.
   public func description(naming name: (ItemID) -> MediaID?) -> String {
-    "watchdog(\(load.description(naming: name)), \(id))"
+    let watched = "\(load.description(naming: name)), \(id)"
+    return delay.map { "backoff(\(watched), \($0))" } ?? "watchdog(\(watched))"
   }
 }
 

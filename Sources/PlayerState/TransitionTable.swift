@@ -50,8 +50,20 @@ public enum EventKind: String, Hashable, Sendable, Codable, CaseIterable {
   case failed
   /// ``EngineReport/position(_:_:)``.
   case position
+  /// ``EngineReport/pausedBySystem(_:)``.
+  case pausedBySystem
   /// ``PlaybackEvent/watchdogExpired(_:_:)``.
   case timeout
+  /// ``SystemEvent/interruptionBegan``.
+  case interruptionBegan
+  /// ``SystemEvent/interruptionEnded(shouldResume:)``.
+  case interruptionEnded
+  /// ``SystemEvent/routeLost``.
+  case routeLost
+  /// ``SystemEvent/networkLost``.
+  case networkLost
+  /// ``SystemEvent/networkAvailable``.
+  case networkAvailable
 }
 
 /// The kinds of engine command, without their payloads.
@@ -106,8 +118,17 @@ extension PlaybackEvent {
       case .reachedEnd: .ended
       case .failed: .failed
       case .position: .position
+      case .pausedBySystem: .pausedBySystem
       }
     case .watchdogExpired: .timeout
+    case .system(let event):
+      switch event {
+      case .interruptionBegan: .interruptionBegan
+      case .interruptionEnded: .interruptionEnded
+      case .routeLost: .routeLost
+      case .networkLost: .networkLost
+      case .networkAvailable: .networkAvailable
+      }
     }
   }
 }
@@ -196,11 +217,13 @@ public enum TransitionTable {
       PlaybackState(
         queue: queue, session: nil, playWhenReady: true, issuedLoads: 2, issuedItems: 3),
     ]
-    let stages: [EngineStage] = [.buffering, .ready, .stalled, .ended, .failed(.network)]
+    let stages: [EngineStage] = [
+      .buffering, .ready, .stalled, .ended, .failed(.network), .waitingForNetwork,
+    ]
     for stage in stages {
       for playWhenReady in [true, false] {
         for seekPending in [false, true] {
-          if seekPending, stage == .ended || stage == .failed(.network) { continue }
+          if seekPending, stage == .ended || stage.isStopped { continue }
           let session = Session(
             load: Load(1, 2), stage: stage, lastSeek: SeekID(1), seekPending: seekPending,
             lastWatchdog: WatchdogID(1), position: .seconds(10))
@@ -211,6 +234,26 @@ public enum TransitionTable {
         }
       }
     }
+    // The system: an interruption in progress at each live stage, and a load
+    // the engine reported paused by the system.
+    for stage in [EngineStage.buffering, .ready, .stalled] {
+      for playWhenReady in [true, false] {
+        let session = Session(
+          load: Load(1, 2), stage: stage, lastSeek: SeekID(1), lastWatchdog: WatchdogID(1),
+          position: .seconds(10))
+        states.append(
+          PlaybackState(
+            queue: queue, session: session, playWhenReady: playWhenReady, interrupted: true,
+            issuedLoads: 2, issuedItems: 3))
+      }
+    }
+    states.append(
+      PlaybackState(
+        queue: queue,
+        session: Session(
+          load: Load(1, 2), stage: .ready, lastSeek: SeekID(1), lastWatchdog: WatchdogID(1),
+          position: .seconds(10), systemPaused: true), playWhenReady: true, issuedLoads: 2,
+        issuedItems: 3))
     for preloadStage in [PreloadStage.buffering, .ready] {
       for playWhenReady in [true, false] {
         let session = Session(
@@ -250,10 +293,16 @@ public enum TransitionTable {
     for load in loads {
       events += [
         .ready(load), .stalled(load), .resumed(load), .seekCompleted(load, seek),
-        .reachedEnd(load), .failed(load, .network), .position(load, .seconds(5)),
+        .reachedEnd(load), .failed(load, .network), .failed(load, .decoding),
+        .position(load, .seconds(5)), .engine(.pausedBySystem(load)),
         .watchdogExpired(load, watchdog),
       ]
     }
+    events += [
+      .system(.interruptionBegan), .system(.interruptionEnded(shouldResume: true)),
+      .system(.interruptionEnded(shouldResume: false)), .system(.routeLost),
+      .system(.networkLost), .system(.networkAvailable),
+    ]
     events += [
       .seekCompleted(current, SeekID(seek.rawValue &- 1)),
       .seekCompleted(current, SeekID(seek.rawValue &+ 1)),
