@@ -70,12 +70,16 @@ let idleQueued = PlaybackState(
   queue: queueABC, session: nil, playWhenReady: true, issuedLoads: 2, issuedItems: 3)
 
 /// The queue `A B C` playing `A` as `A#2`, 10 s in, seek#1 and watchdog#1 issued.
-func queued(_ stage: EngineStage, play: Bool = true, seekPending: Bool = false) -> PlaybackState {
+func queued(
+  _ stage: EngineStage, play: Bool = true, seekPending: Bool = false, interrupted: Bool = false,
+  systemPaused: Bool = false
+) -> PlaybackState {
   let session = Session(
     load: a2, stage: stage, lastSeek: SeekID(1), seekPending: seekPending,
-    lastWatchdog: WatchdogID(1), position: .seconds(10))
+    lastWatchdog: WatchdogID(1), position: .seconds(10), systemPaused: systemPaused)
   return PlaybackState(
-    queue: queueABC, session: session, playWhenReady: play, issuedLoads: 2, issuedItems: 3)
+    queue: queueABC, session: session, playWhenReady: play, interrupted: interrupted,
+    issuedLoads: 2, issuedItems: 3)
 }
 
 /// `B#3`: the preload of item 2 in ``preloading(_:play:)``.

@@ -303,9 +303,9 @@ struct QueueTests {
   @Test func previousOnAFailedLoadGoesBackWhateverThePosition() {
     let b1 = Load(2, 1)
     let failed = run([
-      .queue(["A", "B"], start: 1), .position(b1, .seconds(5)), .failed(b1, .network),
+      .queue(["A", "B"], start: 1), .position(b1, .seconds(5)), .failed(b1, .decoding),
     ])
-    #expect(failed.state.description == "failed(B#1, network, autoplay)")
+    #expect(failed.state.description == "failed(B#1, decoding, autoplay)")
     #expect(failed.state.session?.position == .seconds(5))
     let result = run([.previous], from: failed.state)
     #expect(result.state.description == "buffering(A#2, autoplay)")

@@ -47,7 +47,7 @@ struct ValueTests {
     let state = fixture(.failed(.timeout), play: false)
     let data = try JSONEncoder().encode(state)
     let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-    #expect(object?["version"] as? Int == 2)
+    #expect(object?["version"] as? Int == 3)
     #expect(object?["issuedLoads"] as? Int == 2)
     #expect(try JSONDecoder().decode(PlaybackState.self, from: data) == state)
     #expect(
@@ -143,7 +143,7 @@ struct ValueTests {
     #expect(
       dot.contains("  idle -> buffering [label=\"play / load\\nqueue / load\\nresume / load\"];\n"))
     #expect(!dot.contains("idle -> idle"))
-    #expect(dot.contains("  playing -> paused [label=\"pause / pause\"];\n"))
+    #expect(dot.contains("  playing -> paused [label=\"pause / pause\\nrouteLost / pause\"];\n"))
     #expect(dot.hasSuffix("}\n"))
   }
 
@@ -152,8 +152,13 @@ struct ValueTests {
     #expect(MemoryLayout<Load>.size == 8)
     #expect(MemoryLayout<EngineReport>.size <= 25)
     #expect(MemoryLayout<PlaybackEvent>.size <= 41)
-    #expect(MemoryLayout<PlaybackState>.size <= 152)
+    // 152 with the queue; +40 for the system: the interruption flag, the retry
+    // policy (24), and per load the system pause, the network attempts and a
+    // failure detail reference (nil on every hot-path state).
+    #expect(MemoryLayout<PlaybackState>.size <= 192)
     #expect(_isPOD(Load.self))
-    #expect(_isPOD(EngineReport.self))
+    // A failure's detail is a reference, so a report is no longer plain bytes;
+    // every report but a detailed failure still carries no reference.
+    #expect(!_isPOD(EngineReport.self))
   }
 }
