@@ -116,7 +116,10 @@ public final class Player: Sendable {
       for index in 0..<count { engine.execute(job.effects.commands[index], reports: sink) }
     }
     if let request = job.effects.watchdog, let watchdog {
-      watchdog.schedule(watchdog.timeout) { [weak self] in
+      // A watchdog waits the policy's timeout; a retry backoff (waiting for
+      // the network) waits what the machine's retry policy asked for.
+      let after = request.delay.map { Duration.milliseconds($0.milliseconds) } ?? watchdog.timeout
+      watchdog.schedule(after) { [weak self] in
         self?.send(.watchdogExpired(request.load, request.id))
       }
     }
