@@ -118,6 +118,12 @@ struct Record: Sendable {
           .positionNamesPlayingLoad, "\(text) names the preload \(name(load)), never started")
       }
       positions[token, default: []].append(time)
+    case .pausedBySystem:
+      // Like a position: only a load that is playing can be paused by the system.
+      if unstartedPreload {
+        violate(
+          .positionNamesPlayingLoad, "\(text) names the preload \(name(load)), never started")
+      }
     case .stalled, .resumed, .reachedEnd:
       break
     }

@@ -49,8 +49,8 @@ public enum EnginePromise: String, CaseIterable, Hashable, Sendable, Codable,
   /// preloads, the current load's seek still completes. Checked only for
   /// engines with ``PlayerEngine/EngineCapabilities/preload``.
   case preloadBesideCurrent
-  /// A `position` report names the load that is playing: never a preload
-  /// before its `start`, and after a switch to a preload (`stop` of the
+  /// A `position` or `pausedBySystem` report names the load that is playing:
+  /// never a preload before its `start`, and after a switch to a preload (`stop` of the
   /// current load, `start` of the preload) the started preload, if the
   /// engine reports positions at all. Checked only for engines with
   /// ``PlayerEngine/EngineCapabilities/preload``.

@@ -114,6 +114,21 @@ struct ObservationTests {
     #expect(player.statistics.ignoredReports == 1)
   }
 
+  @Test func aNetworkWaitIsScheduledWithTheBackoffAndReloadsWhenItFires() {
+    let timers = ManualTimers()
+    let spy = SpyEngine()
+    let player = Player(engine: spy, watchdog: timers.policy)
+    player.send(.play("A"))
+    spy.report(.position(Load(1, 1), .seconds(7)))
+    spy.report(.failed(Load(1, 1), .network))
+    #expect(player.state.description == "waiting(A#1, network, attempt 1, autoplay)")
+    // The load's watchdog (the policy's 5 s), then the backoff (the machine's 1 s).
+    #expect(timers.delays == [.seconds(5), .seconds(1)])
+    timers.fire(1)
+    #expect(player.state.description == "buffering(A#2, autoplay)")
+    #expect(spy.commandLog == ["load(A#1)", "stop(A#1)", "load(A#2, from 7000ms)"])
+  }
+
   @Test func dispatchWatchdogPolicyKeepsItsTimeout() {
     #expect(WatchdogPolicy.dispatch(timeout: .seconds(8)).timeout == .seconds(8))
   }
