@@ -81,7 +81,8 @@ public enum SystemEvent: Hashable, Sendable, Codable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .interruptionBegan: "interruption(began)"
-    case .interruptionEnded(let resume): resume ? "interruption(ended, resume)" : "interruption(ended)"
+    case .interruptionEnded(let resume):
+      resume ? "interruption(ended, resume)" : "interruption(ended)"
     case .routeLost: "route(lost)"
     case .networkLost: "network(lost)"
     case .networkAvailable: "network(available)"

@@ -145,7 +145,8 @@ public struct RetryPolicy: Hashable, Sendable, Codable {
   public static let standard = RetryPolicy(
     attempts: 3, backoff: .seconds(1), maximumBackoff: .seconds(30))
   /// No waiting: a network failure fails the load at once.
-  public static let off = RetryPolicy(attempts: 0, backoff: .seconds(1), maximumBackoff: .seconds(1))
+  public static let off = RetryPolicy(
+    attempts: 0, backoff: .seconds(1), maximumBackoff: .seconds(1))
 
   /// The backoff before reload number `attempt` (1-based): `backoff` × 2^(attempt − 1), capped.
   public func delay(before attempt: UInt8) -> MediaTime {
@@ -318,7 +319,9 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     if session.stage == .waitingForNetwork {
       parts.insert("network, attempt \(session.networkAttempts + 1)", at: 1)
     }
-    if let suppression { parts.append(suppression == .interruption ? "interrupted" : "system pause") }
+    if let suppression {
+      parts.append(suppression == .interruption ? "interrupted" : "system pause")
+    }
     if session.seekPending { parts.append(session.lastSeek.description) }
     if let preload {
       let word =

@@ -372,7 +372,8 @@ extension PlaybackState {
       (.failed(_, .network, let detail), .stalled):
       if let reason = waitForNetwork(&session, detail, &effects) { return reason }
 
-    case (.failed(_, let reason, let detail), .buffering), (.failed(_, let reason, let detail), .ready),
+    case (.failed(_, let reason, let detail), .buffering),
+      (.failed(_, let reason, let detail), .ready),
       (.failed(_, let reason, let detail), .stalled), (.failed(_, let reason, let detail), .ended):
       session.stage = .failed(reason)
       session.seekPending = false

@@ -424,7 +424,8 @@ let transitionCases: [TransitionCase] = [
     watchdog: "watchdog(B#3, watchdog#1)"),
   .init(
     preloading(.buffering), .failed(a2, .network),
-    "waiting(A#2, network, attempt 1, autoplay)", "stop(A#2) stop(B#3)", watchdog: "backoff(A#2, watchdog#2, 1000ms)"),
+    "waiting(A#2, network, attempt 1, autoplay)", "stop(A#2) stop(B#3)",
+    watchdog: "backoff(A#2, watchdog#2, 1000ms)"),
   .init(
     preloading(.buffering), .ready(b3), "playing(A#2, preloaded B#3)", "none"),
   .init(
@@ -464,7 +465,8 @@ let transitionCases: [TransitionCase] = [
     watchdog: "watchdog(B#3, watchdog#1)"),
   .init(
     preloading(.buffering, play: false), .failed(a2, .network),
-    "waiting(A#2, network, attempt 1)", "stop(A#2) stop(B#3)", watchdog: "backoff(A#2, watchdog#2, 1000ms)"),
+    "waiting(A#2, network, attempt 1)", "stop(A#2) stop(B#3)",
+    watchdog: "backoff(A#2, watchdog#2, 1000ms)"),
   .init(
     preloading(.buffering, play: false), .ready(b3), "paused(A#2, preloaded B#3)", "none"),
   .init(
