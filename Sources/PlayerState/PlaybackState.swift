@@ -44,9 +44,9 @@ public struct Session: Hashable, Sendable, Codable {
   /// The engine's own error for a failure, if it gave one.
   public var failure: FailureDetail?
 
-  /// Describes a session. The reducer is total, so any combination is
-  /// accepted here, but only the reducer's own results are reachable
-  /// (see ``PlaybackState/invariantViolation``).
+  /// Describes a session. Any combination can be built, but only the
+  /// reducer's own results are reachable (see
+  /// ``PlaybackState/invariantViolation``), and the reducer requires one.
   public init(
     load: Load, stage: EngineStage, lastSeek: SeekID = SeekID(0), seekPending: Bool = false,
     lastWatchdog: WatchdogID = WatchdogID(0), position: MediaTime = .zero,
@@ -238,7 +238,9 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// A state with the given parts. Only the reducer's own results are
-  /// reachable; ``invariantViolation`` says whether these could be one.
+  /// reachable; ``invariantViolation`` says whether these could be one, and
+  /// the reducer requires that they could (check it before reducing a state
+  /// built by hand).
   public init(
     queue: PlayQueue, session: Session?, preload: Preload? = nil, playWhenReady: Bool,
     rate: PlaybackRate = .normal, interrupted: Bool = false,
