@@ -579,11 +579,17 @@ extension PlaybackState {
     switch event {
     case .interruptionBegan:
       guard !interrupted else { return .noEffect }
-      // The engine was playing: pause it. (Paused by the system, it is silent already.)
-      if let session, playWhenReady, !session.systemPaused,
-        session.stage == .ready || session.stage == .stalled
-      {
-        effects.commands.append(.pause(session.load))
+      // The engine was playing: pause it. (Paused by the system, it is silent
+      // already; the engine's pause and the interruption's notification come
+      // in either order, so the interruption takes that pause over, and its
+      // end decides.)
+      if var session, session.stage == .ready || session.stage == .stalled, playWhenReady {
+        if session.systemPaused {
+          session.systemPaused = false
+          self.session = session
+        } else {
+          effects.commands.append(.pause(session.load))
+        }
       }
       interrupted = true
 

@@ -80,6 +80,17 @@ struct SystemTests {
     #expect(resumed.commands == ["start(A#1)"])
   }
 
+  /// On iOS the engine's pause (rate 0) and the interruption's notification
+  /// arrive in either order; the end with the hint resumes in both.
+  @Test func anInterruptionTakesOverASystemPauseWhateverTheOrder() {
+    for first in [began, .engine(.pausedBySystem(a1))] {
+      let second: PlaybackEvent = first == began ? .engine(.pausedBySystem(a1)) : began
+      let result = run([.play("A"), .ready(a1), first, second, endedResume])
+      #expect(result.state.description == "playing(A#1)", "\(first) first")
+      #expect(result.commands.last == "start(A#1)", "\(first) first")
+    }
+  }
+
   @Test func aSystemPauseBelongsToItsLoadAndAStaleOneIsIgnored() {
     let result = run([
       .queue(["A", "B"]), .ready(a1), .engine(.pausedBySystem(a1)), .next, .ready(b2),
