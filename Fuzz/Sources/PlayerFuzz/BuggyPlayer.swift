@@ -92,7 +92,8 @@ public struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
   /// The player as a fuzz subject.
   public var subject: FuzzSubject {
     let bug = bug
-    return FuzzSubject(name: bug.rawValue) { engine in CatalogPlayer(bug: bug, engine: engine) }
+    return FuzzSubject(name: bug.rawValue, swiftExpression: "BuggyPlayer(.\(bug.rawValue)).subject"
+    ) { (engine: any PlaybackEngine) -> any FuzzTarget in CatalogPlayer(bug: bug, engine: engine) }
   }
 
   /// The bug's name.
@@ -112,15 +113,19 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     var droppedPreloads: Set<Load> = []
     var queue: [PlaybackEvent] = []
     var draining = false
+    /// The watchdog the last reduced event asks for, scheduled after its commands.
+    var requested: WatchdogRequest?
   }
 
   private let bug: BuggyPlayer.Bug
   private let engine: any PlaybackEngine
+  private let watchdog: WatchdogPolicy
   private let core = Locked(Core())
 
   init(bug: BuggyPlayer.Bug, engine: any PlaybackEngine) {
     self.bug = bug
     self.engine = engine
+    watchdog = FuzzEngine.watchdog(for: engine)
     let canPreload = engine.capabilities.contains(.preload)
     core.withLock { $0.state.configuration.canPreload = canPreload }
   }
@@ -136,6 +141,7 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       let transition = core.withLock { $0.state.transition(on: event) }
       perform(Array(transition.commands))
       core.withLock { $0.state = transition.next }
+      schedule(transition.watchdog)
       return
     }
     var commands = core.withLock { core -> [EngineCommand]? in
@@ -148,6 +154,10 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     }
     while let current = commands {
       perform(current)
+      schedule(core.withLock { core in
+        defer { core.requested = nil }
+        return core.requested
+      })
       commands = core.withLock { core -> [EngineCommand]? in
         guard !core.queue.isEmpty else {
           core.draining = false
@@ -155,6 +165,13 @@ final class CatalogPlayer: FuzzTarget, Sendable {
         }
         return reduce(core.queue.removeFirst(), &core)
       }
+    }
+  }
+
+  private func schedule(_ request: WatchdogRequest?) {
+    guard let request else { return }
+    watchdog.schedule(watchdog.timeout) { [weak self] in
+      self?.send(.watchdogExpired(request.load, request.id))
     }
   }
 
@@ -263,6 +280,7 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       core.droppedPreloads.insert(preload)
     }
     core.state = transition.next
+    core.requested = transition.watchdog
     for command in transition.commands {
       switch command {
       case .load(let request):

@@ -31,6 +31,8 @@ public struct CaseRunner {
   private var received: [EngineCommand] = []
   private var sent: [EngineReport] = []
   private var arrivals: [Arrival] = []
+  /// The first watchdog the contract asked for in this step that the player did not request.
+  var missingWatchdog: (load: Load, id: UInt32)?
 
   private struct Arrival {
     var event: PlaybackEvent
@@ -127,7 +129,7 @@ public struct CaseRunner {
 
   private mutating func deliver(_ event: PlaybackEvent, step: Int) -> FuzzViolation? {
     let mark = log.count
-    target.send(event)
+    engine.deliver(event, to: target)
     engine.drain(commands: &received, sent: &sent)
     log.append(contentsOf: received)
     received.removeAll(keepingCapacity: true)
@@ -141,13 +143,20 @@ public struct CaseRunner {
     if log.count != expected.count || log[mark...] != expected[mark...] {
       return commandViolation(step: step, from: mark)
     }
-    return observationViolation(event, step: step)
+    if let violation = observationViolation(event, step: step) { return violation }
+    return watchdogViolation(event, step: step)
   }
 
   private mutating func record(_ event: PlaybackEvent) {
     let before = model.kind
     let offset = expected.count
+    let session = model.current
     let accepted = model.apply(event, commands: &expected)
+    if let request = model.watchdogRequest(since: session),
+      !engine.claimWatchdog(request.load, request.id)
+    {
+      missingWatchdog = missingWatchdog ?? request
+    }
     if accepted {
       coverage.record(
         from: before, event: event.kind, to: model.kind, commands: expected[offset...])
@@ -185,7 +194,7 @@ public struct CaseRunner {
   }
 
   private func observationViolation(_ event: PlaybackEvent, step: Int) -> FuzzViolation? {
-    let seen = target.observation
+    let seen = engine.contract(target.observation)
     let property: FuzzProperty
     if event == .stop, seen.kind != .idle {
       property = .idleAfterStop

@@ -274,7 +274,7 @@ public enum Explorer {
           if let violation {
             result.depth = depth
             result.counterexample = FuzzFailure(
-              subject: subject.name, origin: .exhaustive(depth: depth), original: actions,
+              subject: subject, origin: .exhaustive(depth: depth), original: actions,
               actions: actions, violation: violation, shrinkAttempts: 0,
               timeline: Fuzzer.timeline(subject, FuzzCase(actions, canPreload: canPreload)),
               canPreload: canPreload)

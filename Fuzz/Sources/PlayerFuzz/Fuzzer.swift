@@ -82,7 +82,7 @@ public enum Fuzzer {
         : Shrinker.Outcome(actions: runner.trace, violation: violation, attempts: 0)
       result.shrinkSeconds = secondsSince(shrinkStart, clock)
       result.failure = FuzzFailure(
-        subject: subject.name,
+        subject: subject,
         origin: .random(seed: configuration.seed, caseIndex: caseIndex, caseSeed: seed),
         original: runner.trace, actions: outcome.actions, violation: outcome.violation,
         shrinkAttempts: outcome.attempts,
@@ -173,7 +173,7 @@ public enum Fuzzer {
       let violation = CaseRunner.check(subject, actions, canPreload: fuzzCase.canPreload)
     else { return nil }
     return FuzzFailure(
-      subject: subject.name, origin: .given, original: actions, actions: actions,
+      subject: subject, origin: .given, original: actions, actions: actions,
       violation: violation, shrinkAttempts: 0, timeline: timeline(subject, fuzzCase),
       canPreload: fuzzCase.canPreload)
   }

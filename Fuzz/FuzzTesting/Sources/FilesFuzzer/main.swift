@@ -3,8 +3,8 @@
 // read a file, must give a run or a positioned error, never a trap, a hang or
 // memory out of proportion to the input (Fuzz/libfuzzer.sh sets -rss_limit_mb).
 // Every line printed for a terminal must be free of control characters.
-// Built by Fuzz/libfuzzer.sh, not by SwiftPM.
 import Foundation
+import CLibFuzzer
 import PlayerFuzz
 import PlayerSimulation
 
@@ -13,7 +13,7 @@ import PlayerSimulation
 let replayLimit = 64
 
 @_cdecl("LLVMFuzzerTestOneInput")
-public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let bytes = data.map { Data(UnsafeBufferPointer(start: $0, count: size)) } ?? Data()
   // The first byte picks the reader, so one corpus covers both.
   guard let selector = bytes.first else { return 0 }
@@ -76,4 +76,14 @@ func requireOneSafeLine(_ line: String) {
   if terminalSafe(line) != line {
     fatalError("unescaped control character in output: \(terminalSafe(line))")
   }
+}
+
+/// The entry SwiftPM links as `main` (see CLibFuzzer.h): runs libFuzzer on ``testOneInput(_:_:)``.
+@_cdecl("FilesFuzzer_main")
+func fuzzerMain(
+  _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> CInt {
+  var argc = argc
+  var argv = argv
+  return LLVMFuzzerRunDriver(&argc, &argv) { data, size in testOneInput(data, size) }
 }
