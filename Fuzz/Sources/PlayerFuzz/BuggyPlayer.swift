@@ -92,7 +92,8 @@ public struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
   /// The player as a fuzz subject.
   public var subject: FuzzSubject {
     let bug = bug
-    return FuzzSubject(name: bug.rawValue, swiftExpression: "BuggyPlayer(.\(bug.rawValue)).subject"
+    return FuzzSubject(
+      name: bug.rawValue, swiftExpression: "BuggyPlayer(.\(bug.rawValue)).subject"
     ) { (engine: any PlaybackEngine) -> any FuzzTarget in CatalogPlayer(bug: bug, engine: engine) }
   }
 
@@ -154,10 +155,11 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     }
     while let current = commands {
       perform(current)
-      schedule(core.withLock { core in
-        defer { core.requested = nil }
-        return core.requested
-      })
+      schedule(
+        core.withLock { core in
+          defer { core.requested = nil }
+          return core.requested
+        })
       commands = core.withLock { core -> [EngineCommand]? in
         guard !core.queue.isEmpty else {
           core.draining = false

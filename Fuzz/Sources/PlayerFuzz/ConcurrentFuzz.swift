@@ -100,7 +100,8 @@ public enum ConcurrentFuzz {
   }
 
   private static func execute(
-    _ subject: @Sendable (any PlaybackEngine) -> any FuzzTarget & Sendable, seed: UInt64, rounds: Int, threads: Int, eventsPerThread: Int
+    _ subject: @Sendable (any PlaybackEngine) -> any FuzzTarget & Sendable, seed: UInt64,
+    rounds: Int, threads: Int, eventsPerThread: Int
   ) -> Result {
     var result = Result(seed: seed, rounds: 0, events: 0, violation: nil, failedRound: nil)
     for round in 0..<rounds {
@@ -119,7 +120,8 @@ public enum ConcurrentFuzz {
   }
 
   static func runRound(
-    _ subject: @Sendable (any PlaybackEngine) -> any FuzzTarget & Sendable, seed: UInt64, threads: Int, eventsPerThread: Int
+    _ subject: @Sendable (any PlaybackEngine) -> any FuzzTarget & Sendable, seed: UInt64,
+    threads: Int, eventsPerThread: Int
   ) -> FuzzViolation? {
     // The engine records the processing order, read back in the contract's
     // token numbering at the moment each event was processed.

@@ -368,7 +368,8 @@ extension CaseRunner {
     missingWatchdog = nil
     guard missing != nil || extra > 0 else { return nil }
     let media = model.media
-    let name = { (load: Load) in media[load.item].map { "\($0)#\(load.token)" } ?? load.description }
+    let name = { (load: Load) in media[load.item].map { "\($0)#\(load.token)" } ?? load.description
+    }
     let detail =
       if let missing {
         "the contract arms watchdog#\(missing.id) for \(name(missing.load)) here; the player requested no watchdog from the harness's clock (FuzzEngine.watchdog)"

@@ -51,7 +51,9 @@ import Testing
     let failure = try #require(result.failure)
     #expect(failure.swiftTest.hasPrefix("@Test func fuzz_startOnlyWhenReadyAndWanted_2() throws {"))
     // The test replays on the subject that failed, not on Playhead's Player.
-    #expect(failure.swiftTest.contains("let failure = Fuzzer.check(BuggyPlayer(.twoBools).subject, fuzzCase)"))
+    #expect(
+      failure.swiftTest.contains(
+        "let failure = Fuzzer.check(BuggyPlayer(.twoBools).subject, fuzzCase)"))
     #expect(!failure.swiftTest.contains("Player(engine: spy)"))
     #expect(
       FailureFile.format(failure).contains(

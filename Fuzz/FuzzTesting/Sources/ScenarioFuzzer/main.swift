@@ -1,5 +1,5 @@
 // libFuzzer entry point for player-sim's scenario parser: any bytes must give
-// a scenario or a ScenarioError, never a trap. 
+// a scenario or a ScenarioError, never a trap.
 import CLibFuzzer
 import PlayerSimulation
 
