@@ -59,23 +59,54 @@ func replayFailure(_ text: String) {
   do {
     fuzzCase = try FailureFile.parseCase(text, file: "fuzz.txt")
   } catch {
-    _ = terminalSafe(error.description)
+    _ = error.description
     return
   }
   guard fuzzCase.actions.count <= replayLimit else { return }
   // Playhead's Player keeps every property on any case: a failure is a bug.
   if let failure = Fuzzer.check(.player, fuzzCase) {
-    print(terminalSafe(failure.report, keepingNewlines: true))
+    print(escaped(failure.report))
     fatalError("Playhead contract violated by a replayed case: \(failure.property)")
   }
 }
 
 /// Traps unless `line` is one line with no control or invisible character:
-/// the promise of `terminalSafe`, checked on every line a terminal would get.
+/// the promise of player-sim's `terminalSafe`, checked on every line a terminal
+/// would get. (`terminalSafe` is `package` to Playhead, so this package checks
+/// the promise with its own copy of the rule.)
 func requireOneSafeLine(_ line: String) {
-  if terminalSafe(line) != line {
-    fatalError("unescaped control character in output: \(terminalSafe(line))")
+  if line.unicodeScalars.contains(where: { needsEscape($0, keepingNewlines: false) }) {
+    fatalError("unescaped control character in output: \(escaped(line))")
   }
+}
+
+/// Whether a terminal must not get `scalar` as is: C0 controls, DEL, and the
+/// control, format, separator, unassigned, surrogate and private-use categories.
+func needsEscape(_ scalar: Unicode.Scalar, keepingNewlines: Bool) -> Bool {
+  if scalar.value < 0x80 {
+    if scalar == "\n" { return !keepingNewlines }
+    return scalar.value < 0x20 || scalar.value == 0x7F
+  }
+  switch scalar.properties.generalCategory {
+  case .control, .format, .lineSeparator, .paragraphSeparator, .unassigned, .surrogate,
+    .privateUse:
+    return true
+  default:
+    return false
+  }
+}
+
+/// `text` with every scalar a terminal must not get written as `\u{…}` (newlines kept).
+func escaped(_ text: String) -> String {
+  var result = ""
+  for scalar in text.unicodeScalars {
+    if needsEscape(scalar, keepingNewlines: true) {
+      result += "\\u{\(String(scalar.value, radix: 16))}"
+    } else {
+      result.unicodeScalars.append(scalar)
+    }
+  }
+  return result
 }
 
 /// The entry SwiftPM links as `main` (see CLibFuzzer.h): runs libFuzzer on ``testOneInput(_:_:)``.
