@@ -213,13 +213,60 @@ import Testing
     #expect(failure.actions.count == 1)
   }
 
+  /// Playhead's `Player` that also asks for a watchdog whenever playback starts.
+  final class ExtraWatchdog: FuzzTarget {
+    let player: Player
+    let clock: WatchdogPolicy
+    init(engine: any PlaybackEngine) {
+      clock = FuzzEngine.watchdog(for: engine)
+      player = Player(engine: engine, watchdog: clock)
+    }
+    func send(_ event: PlaybackEvent) {
+      let wasPlaying = player.state.isPlaying
+      player.send(event)
+      if !wasPlaying, player.state.isPlaying { clock.schedule(clock.timeout) {} }
+    }
+    var observation: FuzzObservation { FuzzObservation(player.state) }
+    var stateDescription: String { player.state.description }
+  }
+
+  @Test func aWatchdogTheContractDoesNotArmFails() throws {
+    let subject = FuzzSubject(name: "ExtraWatchdog") { ExtraWatchdog(engine: $0) }
+    let violation = try #require(
+      CaseRunner.check(subject, [.send(.play("A")), .send(.ready(Load(1, 1)))]))
+    #expect(violation.property == .watchdogRequested)
+    #expect(violation.step == 2)
+    #expect(violation.detail == "the player requested 1 watchdog the contract does not arm here")
+  }
+
+  /// Playhead's `Player` behind an adapter that drops every expiry sent through
+  /// `send`: only the closures the player scheduled can time a load out.
+  final class OwnTimersOnly: FuzzTarget {
+    let player: Player
+    init(engine: any PlaybackEngine) {
+      player = Player(engine: engine, watchdog: FuzzEngine.watchdog(for: engine))
+    }
+    func send(_ event: PlaybackEvent) {
+      if case .watchdogExpired = event { return }
+      player.send(event)
+    }
+    var observation: FuzzObservation { FuzzObservation(player.state) }
+    var stateDescription: String { player.state.description }
+  }
+
   @Test func anExpiryRunsTheClosureThePlayerScheduled() throws {
-    // The timeout fires the player's own watchdog: the load fails and is stopped.
+    let subject = FuzzSubject(name: "OwnTimersOnly") { OwnTimersOnly(engine: $0) }
+    // The timeout fires the player's own watchdog: the load fails and is stopped,
+    // though the adapter drops every expiry sent to it.
     let fuzzCase = try FailureFile.parseCase("play(A)\ntimeout(A#1, watchdog#1)\n")
-    let (runner, violation) = CaseRunner.replay(.player, fuzzCase.actions)
+    let (runner, violation) = CaseRunner.replay(subject, fuzzCase.actions)
     #expect(violation == nil)
     #expect(runner.log.map(runner.model.describe) == ["load(A#1)", "stop(A#1)"])
     #expect(runner.model.kind == .failed)
+    // The player's watchdog for the second load, after a stall, is its own too.
+    let stalled = try FailureFile.parseCase(
+      "play(A)\nready(A#1)\nstalled(A#1)\ntimeout(A#1, watchdog#2)\n")
+    #expect(Fuzzer.check(subject, stalled) == nil)
   }
 
   // MARK: Tokens are identities
