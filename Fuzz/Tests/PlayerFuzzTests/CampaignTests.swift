@@ -87,7 +87,8 @@ import Testing
       let outcome = Shrinker.shrink(
         .player, fuzzCase.actions, violation: violation, canPreload: fuzzCase.canPreload)
       let failure = FuzzFailure(
-        subject: "Player", origin: .given, original: fuzzCase.actions, actions: outcome.actions,
+        subject: FuzzSubject.player, origin: .given, original: fuzzCase.actions,
+        actions: outcome.actions,
         violation: outcome.violation, shrinkAttempts: outcome.attempts,
         timeline: Fuzzer.timeline(
           .player, FuzzCase(outcome.actions, canPreload: fuzzCase.canPreload)),
