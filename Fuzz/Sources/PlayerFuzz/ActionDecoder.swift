@@ -1,4 +1,4 @@
-import PlayerState
+package import PlayerState
 import PlayerTesting
 
 /// Turns bytes into fuzz actions: the one decoder behind both the seeded
@@ -92,9 +92,10 @@ public struct ActionDecoder: Sendable {
   private static let reasons: [FailureReason] = [
     .network, .decoding, .unsupported, .notFound, .timeout, .engine(code: -11800), .engine(code: 1),
   ]
-  /// Intents whose first load names the load a report may anticipate.
+  /// Intents whose first load names the load a report may anticipate (`play`
+  /// with a media no case plays, so that it always switches).
   private static let switches: [UserIntent] = [
-    .next, .play("A"), .retry, .previous, .replaceQueue(["A", "B"]), .jump(to: 0),
+    .next, .play("E"), .retry, .previous, .replaceQueue(["A", "B"]), .jump(to: 0),
   ]
   private static let media: [MediaID] = ["A", "B", "C", "D"]
   /// Times around the `previous` threshold (3 s) and past it.
@@ -254,8 +255,9 @@ public struct ActionDecoder: Sendable {
 
   /// The load the next intent will create: token `issued + 1` with the item
   /// that one of a few switching intents (next, play, retry, previous, a new
-  /// queue, a jump to the first entry) would load or preload first, chosen by `byte`.
-  static func upcoming(after model: ContractModel, _ byte: UInt8) -> Load {
+  /// queue, a jump to the first entry) would load or preload first, chosen by
+  /// `byte`; when that intent loads nothing, the next entry's item (or the current one).
+  package static func upcoming(after model: ContractModel, _ byte: UInt8) -> Load {
     let token = LoadToken(model.issued &+ 1)
     var probe = model
     var commands: [EngineCommand] = []

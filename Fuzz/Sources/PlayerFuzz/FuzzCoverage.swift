@@ -58,7 +58,14 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
     case engine
 
     /// The variant's name, as in `upcoming`.
-    public var description: String { "\(self)" }
+    public var description: String { Self.names[Int(rawValue)] }
+
+    private static let names = [
+      "intent", "current", "preload", "dropped", "previous", "older", "upcoming", "neverIssued",
+      "wrongItem", "seekNewest", "seekSuperseded", "seekNeverIssued", "watchdogNewest",
+      "watchdogSuperseded", "watchdogNeverIssued", "network", "decoding", "unsupported", "notFound",
+      "timeout", "engine",
+    ]
 
     /// The failure reason's variant.
     public init(_ reason: FailureReason) {
@@ -152,6 +159,17 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
     public var event: EventKind
     /// The variant.
     public var variant: Variant
+
+    /// A gap.
+    /// - Parameters:
+    ///   - kind: the state kind.
+    ///   - event: the event kind.
+    ///   - variant: the variant never sent there.
+    public init(kind: StateKind, event: EventKind, variant: Variant) {
+      self.kind = kind
+      self.event = event
+      self.variant = variant
+    }
 
     /// `playing × failed × unsupported`.
     public var description: String { "\(kind.rawValue) × \(event.rawValue) × \(variant)" }
