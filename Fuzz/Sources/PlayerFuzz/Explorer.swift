@@ -110,8 +110,10 @@ public enum Explorer {
         letters.append(.seeked(.current, relative))
         letters.append(.timeout(.current, relative))
       }
-      letters.append(.seeked(.previous, .newest))
-      letters.append(.timeout(.previous, .newest))
+      for reference in references.dropFirst() {
+        letters.append(.seeked(reference, .newest))
+        letters.append(.timeout(reference, .newest))
+      }
       letters += [
         .answered(.intent(.play("A")), [.readyFirst]),
         .answered(.intent(.replaceQueue(["A", "B", "C"])), [.readyFirst]),
@@ -559,12 +561,14 @@ public struct Exploration: Sendable, CustomStringConvertible {
           + "so every sequence was replayed and the search can never be complete")
     }
     if let counterexample { lines.append(counterexample.report) }
-    let gaps = coverage.unsent.count
+    let gaps = coverage.unsent
     lines.append(
       "covered: \(coverage.exercisedCount) of \(TransitionTable.accepted.count) declared transitions; "
-        + (gaps == 0
+        + (gaps.isEmpty
           ? "every identity, id and failure reason sent where it existed"
-          : "\(gaps) (state × event × variant) available but not sent"))
+          : "\(gaps.count) (state × event × variant) available but not sent"))
+    lines += gaps.prefix(12).map { "  not sent: \($0)" }
+    if gaps.count > 12 { lines.append("  not sent: … and \(gaps.count - 12) more") }
     if !unreached.isEmpty {
       lines.append("declared transitions never reached:")
       lines += unreached.map { "  \($0)" }

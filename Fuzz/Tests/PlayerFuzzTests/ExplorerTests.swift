@@ -21,13 +21,15 @@ import Testing
   }
 
   @Test func theAlphabetHoldsEveryFailureReasonBurstsAndHeldReports() {
-    #expect(Explorer.alphabetSize == 116)
+    #expect(Explorer.alphabetSize == 128)
     #expect(Explorer.maxHeld == 2)
-    // Depth 1 from idle, on an engine that preloads: the intents, the reports
-    // that name a load that exists (the upcoming one, a never-issued token),
-    // the re-entrant bursts whose intent sends a command, and held reports.
+    // Depth 1 from idle, on an engine that preloads: 19 intents and 7
+    // distinct edits (two removes coincide on an empty queue); 5 reports, a
+    // failure, a seek completion and an expiry naming each load that exists
+    // (the upcoming one, a never-issued token): 16; 4 re-entrant bursts whose
+    // intent sends a command (play, queue); 1 held report (the upcoming ready).
     let proof = Explorer.explore(.player, maxDepth: 1)
-    #expect(proof.sequences == 43)
+    #expect(proof.sequences == 47)
     #expect(proof.coverage.hits(.idle, .failed, .upcoming) == 1)
   }
 
