@@ -126,3 +126,63 @@ final class HiddenFlagPlayer: FuzzTarget {
     }
   }
 }
+
+/// A driver mistake around a switch: the engine adapter drops a report that
+/// names a load it has not been told to load yet. An engine that answers a
+/// new load at once sends `ready(B#2)` from inside `stop(A#1)`, the first
+/// command of the switch, before `load(B#2)`: the shortest case is 3 steps,
+/// `play(A)`, `reentrant ready(B#2)`, `play(B)`, reachable only because the
+/// harness names the load the next intent will create.
+final class EarlyReportDroppingEngine: PlaybackEngine {
+  let inner: any PlaybackEngine
+  let loaded = Locked(Set<Load>())
+
+  init(_ inner: any PlaybackEngine) { self.inner = inner }
+
+  var capabilities: EngineCapabilities { inner.capabilities }
+
+  func execute(_ command: EngineCommand, reports: ReportSink) {
+    switch command {
+    case .load(let request), .preload(let request):
+      loaded.withLock { _ = $0.insert(request.load) }
+    default: break
+    }
+    let loaded = self.loaded
+    inner.execute(
+      command,
+      reports: ReportSink { report in
+        if loaded.withLock({ $0.contains(report.load) }) { reports.send(report) }
+      })
+  }
+
+  static let subject = FuzzSubject(name: "EarlyReportDropping") { engine in
+    PlayerTarget(Player(engine: EarlyReportDroppingEngine(engine)))
+  }
+}
+
+@Suite struct SwitchOrderingTests {
+  @Test func theExplorerFindsTheEarlyReportInTwoLetters() throws {
+    let proof = Explorer.explore(EarlyReportDroppingEngine.subject, maxDepth: 3)
+    let failure = try #require(proof.counterexample)
+    #expect(proof.depth == 2)
+    #expect(
+      FuzzCase(failure.actions, canPreload: true).lines == [
+        "play(A)", "reentrant ready(A#2)", "queue(A B C)",
+      ])
+  }
+
+  @Test func threeStepsSufficeAndTheRandomRunsFindIt() throws {
+    let subject = EarlyReportDroppingEngine.subject
+    let minimal: [FuzzAction] = [
+      .send(.play("A")), .reentrant(.ready(Load(2, 2))), .send(.play("B")),
+    ]
+    #expect(CaseRunner.check(subject, minimal)?.property == .commandsMatchContract)
+    #expect(CaseRunner.check(.player, minimal) == nil)
+    let result = Fuzzer.run(subject, FuzzConfiguration(seed: 1, budget: .cases(5000)))
+    let failure = try #require(result.failure)
+    #expect(result.cases == 83)
+    // Shrunk to `queue(A A)`, `ready(A#1)`, `reentrant ready(A#2)`, `ended(A#1)`:
+    // replacing the advance by an intent is the shrinker's part (issue 11, item 3).
+    #expect(failure.actions.count <= 4, "\(failure.report)")
+  }
+}
