@@ -8,10 +8,13 @@ import PlayerTesting
 /// Decoding is online: each action's identities are chosen relative to what
 /// the contract model has seen issued so far, so that a report stays
 /// meaningful however the case has gone: the current load, the preloading
-/// one, an earlier one, a dropped preload, a removed entry's load, a token
-/// never issued (the one the next intent will create, or one past it), the
-/// current token with another item; the newest, a superseded or a
-/// never-issued seek or watchdog id. Intents pick positions in the queue (the
+/// one, the one just before, any earlier one, a dropped preload, a removed
+/// entry's load, the load the next intent will create (the next token with
+/// the item a switching intent would load, see ``upcoming(after:_:)``; half
+/// of these reports are sent re-entrantly, so that they arrive inside that
+/// intent's first `execute`), a token never issued, the current token with
+/// another item; the newest, a superseded or a never-issued seek or watchdog
+/// id; every failure reason (`engine` with two codes). Intents pick positions in the queue (the
 /// current one, its neighbours, the ends, one past the end), media from
 /// A–D (so the same media is queued twice), start times and positions around
 /// the `previous` threshold (2999, 3000, 3001 ms), shuffle seeds 1–4 and

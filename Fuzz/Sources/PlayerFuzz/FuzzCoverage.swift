@@ -291,7 +291,8 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
       let newest = model.current?.lastSeek ?? 0
       hit(
         id.rawValue == newest && newest > 0
-          ? .seekNewest : id.rawValue >= 1 && id.rawValue < newest ? .seekSuperseded : .seekNeverIssued)
+          ? .seekNewest
+          : id.rawValue >= 1 && id.rawValue < newest ? .seekSuperseded : .seekNeverIssued)
     case .watchdogExpired(_, let id):
       let newest = model.current?.lastWatchdog ?? 0
       hit(
