@@ -29,7 +29,7 @@ import Testing
     let text = try String(contentsOfFile: saved, encoding: .utf8)
     let lines = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
     // The engine line, then the actions: a paused queue, and the ready it starts anyway.
-    #expect(lines == ["engine preload=no", "queue(A, paused)", "ready(A#1)"])
+    #expect(lines == ["engine preload=yes", "queue(A, paused)", "ready(A#1)"])
 
     let againstBug = try CLI.run(["fuzz", "--replay", saved, "--subject", "twoBools"])
     #expect(againstBug.status == 1)
