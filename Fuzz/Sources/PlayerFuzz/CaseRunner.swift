@@ -147,6 +147,7 @@ public struct CaseRunner {
   private mutating func record(_ event: PlaybackEvent) {
     let before = model.kind
     let offset = expected.count
+    coverage.record(variantsOf: event, at: model)
     let accepted = model.apply(event, commands: &expected)
     if accepted {
       coverage.record(
