@@ -150,6 +150,7 @@ public struct CaseRunner {
   private mutating func record(_ event: PlaybackEvent) {
     let before = model.kind
     let offset = expected.count
+    coverage.record(variantsOf: event, at: model)
     let session = model.current
     let accepted = model.apply(event, commands: &expected)
     if let request = model.watchdogRequest(since: session),

@@ -47,7 +47,8 @@ import Testing
 
   @Test func theGeneratedTestIsWhatWasPasted() throws {
     let result = Fuzzer.run(
-      BuggyPlayer(.twoBools).subject, FuzzConfiguration(seed: 1, budget: .cases(100)))
+      BuggyPlayer(.twoBools).subject,
+      FuzzConfiguration(seed: 1, budget: .cases(100), preload: false))
     let failure = try #require(result.failure)
     #expect(failure.swiftTest.hasPrefix("@Test func fuzz_startOnlyWhenReadyAndWanted_2() throws {"))
     // The test replays on the subject that failed, not on Playhead's Player.
