@@ -26,6 +26,10 @@ public struct CaseRunner {
   public private(set) var events = 0
   /// Which (state, event) pairs and transitions were exercised.
   public var coverage = FuzzCoverage()
+  /// Whether ``coverage`` records: a replay that only wants the verdict (the
+  /// shrinker's) turns it off, since a fresh coverage allocates its whole
+  /// table on the first record, which costs more than a short case.
+  package var recordsCoverage = true
 
   private var later: [EngineReport] = []
   private var received: [EngineCommand] = []
@@ -148,7 +152,9 @@ public struct CaseRunner {
     let before = model.kind
     let offset = expected.count
     let accepted = model.apply(event, commands: &expected)
-    if accepted {
+    if !recordsCoverage {
+      // Only the verdict is wanted.
+    } else if accepted {
       coverage.record(
         from: before, event: event.kind, to: model.kind, commands: expected[offset...])
     } else {
@@ -249,6 +255,7 @@ extension CaseRunner {
     _ subject: FuzzSubject, _ actions: [FuzzAction], canPreload: Bool = false
   ) -> (runner: CaseRunner, violation: FuzzViolation?) {
     var runner = CaseRunner(subject, canPreload: canPreload)
+    runner.recordsCoverage = false
     for action in actions {
       if let violation = runner.perform(action) { return (runner, violation) }
     }

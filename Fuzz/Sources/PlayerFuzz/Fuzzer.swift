@@ -191,10 +191,12 @@ public enum Fuzzer {
     // The events the end of the case adds (held-back reports, cooperative
     // answers) are shown as the explicit actions they become.
     var full = CaseRunner(subject, canPreload: canPreload)
+    full.recordsCoverage = false
     for action in actions where full.perform(action) != nil { break }
     if full.trace.count == actions.count { _ = full.finish() }
     let lines = FuzzCase(full.trace, canPreload: canPreload).lines
     var runner = CaseRunner(subject, canPreload: canPreload)
+    runner.recordsCoverage = false
     var rows: [(String, String, String, String)] = []
     var violation: FuzzViolation?
     for (index, action) in full.trace.enumerated() {

@@ -338,6 +338,7 @@ public enum Shrinker {
 
     mutating func dropNoEffect() -> Bool {
       var runner = CaseRunner(subject, canPreload: canPreload)
+      runner.recordsCoverage = false
       for action in best.actions { _ = runner.perform(action) }
       let effects = runner.effects
       guard effects.contains(false) else { return false }
