@@ -36,19 +36,24 @@ public enum Shrinker {
   ///   - actions: a failing case.
   ///   - violation: its violation.
   ///   - limit: the most candidates to replay.
+  ///   - seconds: the most time to spend; the passes that try many
+  ///     candidates per action (delete-and-repair, replacing an intent) run at
+  ///     any length until then.
   ///   - canPreload: whether the engine declares `.preload`.
   /// - Returns: the smallest failing case found, with the events the end of
   ///   the case adds made explicit.
   public static func shrink(
     _ subject: FuzzSubject, _ actions: [FuzzAction], violation: FuzzViolation, limit: Int = 20_000,
-    canPreload: Bool = false
+    seconds: Double = 10, canPreload: Bool = false
   ) -> Outcome {
+    let clock = ContinuousClock()
     var search = Search(
       subject: subject, canPreload: canPreload, limit: limit,
+      deadline: clock.now.advanced(by: .nanoseconds(Int64(max(0, min(seconds, 1e6)) * 1e9))),
       best: Outcome(actions: actions, violation: violation, attempts: 0),
       tried: [actions])
     var changed = true
-    while changed, search.best.attempts < limit {
+    while changed, !search.exhausted {
       changed = false
       // Everything after the failing step is irrelevant.
       if search.best.violation.step < search.best.actions.count {
@@ -57,15 +62,17 @@ public enum Shrinker {
       }
       changed = search.dropNoEffect() || changed
       changed = search.deleteChunks() || changed
+      changed = search.moveReports() || changed
       changed = search.simplify() || changed
       changed = search.merge() || changed
       changed = search.collapse() || changed
       if !changed { changed = search.deleteAndRepair() }
+      if !changed { changed = search.replaceIntents() }
     }
     // A last polish with a fresh memory: a simplification refused earlier
     // (same text, other identities) may hold for the final case.
     search.tried = [search.best.actions]
-    while search.best.attempts < limit, search.simplify() {}
+    while !search.exhausted, search.simplify() {}
     return search.best
   }
 
@@ -73,20 +80,30 @@ public enum Shrinker {
     let subject: FuzzSubject
     let canPreload: Bool
     let limit: Int
+    let deadline: ContinuousClock.Instant
+    let clock = ContinuousClock()
     var best: Outcome
     /// Every case tried: a simplification never returns to an earlier case,
     /// so same-length rewrites cannot cycle.
     var tried: Set<[FuzzAction]> = []
 
-    /// Replays `candidate`; keeps it if it fails and is new and no longer.
-    mutating func attempt(_ candidate: [FuzzAction]) -> Bool {
-      guard best.attempts < limit, tried.insert(candidate).inserted else { return false }
+    /// Whether the attempts or the time are spent.
+    var exhausted: Bool {
+      best.attempts >= limit || clock.now >= deadline
+    }
+
+    /// Replays `candidate`; keeps it if it fails and is new and no longer
+    /// (shorter, when `shorter`).
+    mutating func attempt(_ candidate: [FuzzAction], shorter: Bool = false) -> Bool {
+      guard !shorter || candidate.count < best.actions.count else { return false }
+      guard !exhausted, tried.insert(candidate).inserted else { return false }
       best.attempts += 1
       let (runner, violation) = CaseRunner.replay(subject, candidate, canPreload: canPreload)
       guard let found = violation else { return false }
       // Keep the events the end of the case added, so the case stays explicit.
       let explicit = Array(runner.trace.prefix(max(found.step, candidate.count)))
       guard explicit.count <= best.actions.count,
+        !shorter || explicit.count < best.actions.count,
         explicit == candidate || tried.insert(explicit).inserted
       else { return false }
       best.actions = explicit
@@ -94,10 +111,101 @@ public enum Shrinker {
       return true
     }
 
+    /// Sends a re-entrant or held-back report directly instead: right after
+    /// the action that fires it (the next one that sends the engine a
+    /// command, or the `deliver`), then at every later step, then (for a
+    /// held-back one) in place of a `deliver` that sends it alone.
+    mutating func moveReports() -> Bool {
+      guard
+        best.actions.contains(where: {
+          switch $0 {
+          case .reentrant, .later: true
+          default: false
+          }
+        })
+      else { return false }
+      // Which steps sent the engine a command: an armed report fires in the first.
+      var runner = CaseRunner(subject, canPreload: canPreload)
+      runner.recordsCoverage = false
+      var commanded: [Bool] = []
+      for action in best.actions {
+        let before = runner.log.count
+        let failed = runner.perform(action) != nil
+        commanded.append(runner.log.count > before)
+        if failed { break }
+      }
+      for (index, action) in best.actions.enumerated() {
+        let report: EngineReport
+        var firing: Int?
+        switch action {
+        case .reentrant(let armed):
+          report = armed
+          firing = commanded.indices.dropFirst(index + 1).first { commanded[$0] }
+        case .later(let held):
+          report = held
+          firing = best.actions[(index + 1)...].firstIndex(of: .deliver)
+        default: continue
+        }
+        var base = best.actions
+        base.remove(at: index)
+        // In `base`, the action at `firing` sits at `firing - 1`: insert after it.
+        var places = firing.map { [$0] } ?? []
+        places += Array(index...base.count).filter { $0 != firing }
+        for place in places {
+          var candidate = base
+          candidate.insert(.send(.engine(report)), at: place)
+          if attempt(candidate) { return true }
+        }
+        // A `deliver` that sends only this report goes with it.
+        if case .later = action, let deliver = firing {
+          let held = best.actions[..<deliver].lastIndex(of: .deliver).map { $0 + 1 } ?? 0
+          let others = best.actions[held..<deliver].filter {
+            if case .later = $0 { return true }
+            return false
+          }
+          if others.count == 1 {
+            var candidate = base
+            candidate[deliver - 1] = .send(.engine(report))
+            if attempt(candidate) { return true }
+          }
+        }
+      }
+      return false
+    }
+
+    /// Replaces one intent by another of a small alphabet (or by a report
+    /// about the current load), with and without deleting one other action
+    /// and re-aiming the reports after it by role; kept only when the case
+    /// gets shorter. Bounded by the search's time, at any length.
+    mutating func replaceIntents() -> Bool {
+      for index in best.actions.indices {
+        guard case .send(.user(let intent)) = best.actions[index] else { continue }
+        let roles = Shrinker.roles(best.actions, canPreload: canPreload)
+        for other in Shrinker.alphabet where other != intent {
+          var changed = best.actions
+          changed[index] = .send(.user(other))
+          for deleted in changed.indices where deleted != index {
+            var candidate = changed
+            candidate.remove(at: deleted)
+            if attempt(candidate, shorter: true) { return true }
+            var kept = roles
+            kept[index] = nil
+            kept.remove(at: deleted)
+            if attempt(
+              Shrinker.aim(candidate, roles: kept, canPreload: canPreload), shorter: true)
+            {
+              return true
+            }
+          }
+        }
+        if exhausted { return false }
+      }
+      return false
+    }
+
     /// Deletes one action and repairs the identity of a later report, for
     /// cases where deleting a load shifts the tokens that follow it.
     mutating func deleteAndRepair() -> Bool {
-      guard best.actions.count <= 10 else { return false }
       // A held-back report sent directly where it was delivered.
       for (index, action) in best.actions.enumerated() {
         guard case .later(let report) = action,
@@ -433,6 +541,17 @@ public enum Shrinker {
     ]
     return reports.map { action.with($0) }.filter { $0 != action }
   }
+
+  /// The intents ``Search/replaceIntents()`` tries in place of another:
+  /// one of each kind, with the smallest arguments.
+  static let alphabet: [UserIntent] = [
+    .play("A"), .replaceQueue(["A", "B"]), .replaceQueue(["A", "B"], playWhenReady: false),
+    .replaceQueue(["A"], playWhenReady: false), .append(["A"]), .insert(["A"], at: 0),
+    .insert(["A"], at: 1), .remove(at: 0), .remove(at: 1), .move(from: 0, to: 1), .jump(to: 0),
+    .jump(to: 1), .next, .previous, .setRepeat(.one), .setRepeat(.all), .setRepeat(.off),
+    .setShuffle(seed: 1), .setShuffle(seed: nil), .clear, .pause, .resume, .stop,
+    .seek(to: .zero), .retry,
+  ]
 
   /// Other ways to say an intent, no longer: `play(A)` as a paused queue,
   /// a queue or jump from past the `previous` threshold, a queue paused.

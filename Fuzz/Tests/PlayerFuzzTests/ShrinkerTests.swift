@@ -9,7 +9,7 @@ import Testing
       """
       play(B)
       seek(1000ms)
-      later ready(B#1)
+      later ready(A#2)
       resume
       play(A)
       stalled(A#2)
@@ -47,6 +47,74 @@ import Testing
         "queue(A A)", "ready(A#1)", "ended(A#1)", "ready(A#2)", "ended(A#1)",
       ])
     #expect(outcome.actions.count == BuggyPlayer(.advanceTwiceOnDuplicatedEnd).minimalLength)
+  }
+
+  @Test func aCaseLongerThanTenActionsStillShrinksToTheMinimum() throws {
+    // Fourteen actions: skips and a seek before the duplicated end, which
+    // deleting renumbers; delete-and-repair runs at any length.
+    let subject = BuggyPlayer(.advanceTwiceOnDuplicatedEnd).subject
+    let actions = try FailureFile.parse(
+      """
+      queue(A B C)
+      pause
+      next
+      previous
+      resume
+      seek(1000ms)
+      ready(A#3)
+      seeked(A#3, seek#1)
+      stalled(A#3)
+      resumed(A#3)
+      ended(A#3)
+      ready(B#4)
+      position(B#4, 5000ms)
+      ended(A#3)
+      """)
+    #expect(actions.count == 14)
+    let violation = try #require(CaseRunner.check(subject, actions))
+    let outcome = Shrinker.shrink(subject, actions, violation: violation)
+    #expect(
+      FuzzCase(outcome.actions).lines == [
+        "queue(A A)", "ready(A#1)", "ended(A#1)", "ready(A#2)", "ended(A#1)",
+      ])
+  }
+
+  @Test func aReentrantReportIsSentDirectlyAfterTheCommandThatFiresIt() throws {
+    // The stale stall is armed before the pause whose command fires it.
+    let subject = BuggyPlayer(.staleStallOrEndAccepted).subject
+    let actions = try FailureFile.parse(
+      """
+      play(A)
+      ready(A#1)
+      reentrant stalled(A#2)
+      pause
+      """)
+    let violation = try #require(CaseRunner.check(subject, actions))
+    let outcome = Shrinker.shrink(subject, actions, violation: violation)
+    #expect(FuzzCase(outcome.actions).lines == ["play(A)", "ready(A#1)", "stalled(A#2)"])
+  }
+
+  @Test func aHeldBackReportGoesWhereItIsDelivered() throws {
+    let subject = BuggyPlayer(.ignoresIdentity).subject
+    let actions = try FailureFile.parse(
+      """
+      play(A)
+      later ready(A#2)
+      pause
+      deliver
+      """)
+    let violation = try #require(CaseRunner.check(subject, actions))
+    let outcome = Shrinker.shrink(subject, actions, violation: violation)
+    #expect(FuzzCase(outcome.actions).lines == ["play(A)", "ready(A#2)"])
+  }
+
+  @Test func shrinkingStopsWhenItsTimeIsSpent() throws {
+    let subject = BuggyPlayer(.stopNotSent).subject
+    let actions: [FuzzAction] = [.send(.play("A")), .send(.pause), .send(.stop)]
+    let violation = try #require(CaseRunner.check(subject, actions))
+    let outcome = Shrinker.shrink(subject, actions, violation: violation, seconds: 0)
+    #expect(outcome.actions == actions)
+    #expect(outcome.attempts == 0)
   }
 
   @Test func aPassingCaseHasNothingToShrink() {
