@@ -492,12 +492,14 @@ public enum Shrinker {
     mutating func simplify() -> Bool {
       var changed = false
       var index = 0
+      // The model before each action, advanced one action at a time (a
+      // success rewrites only the action at `index`), with held-back reports
+      // applied when delivered: an identity simplifies toward the load that
+      // is current when the report arrives.
+      var model = ContractModel(canPreload: canPreload)
+      var held: [EngineReport] = []
+      var scratch: [EngineCommand] = []
       while index < best.actions.count {
-        var model = ContractModel(canPreload: canPreload)
-        var scratch: [EngineCommand] = []
-        for action in best.actions.prefix(index) {
-          if let event = action.event { model.apply(event, commands: &scratch) }
-        }
         for candidate in Shrinker.simpler(best.actions[index], model) {
           var actions = best.actions
           actions[index] = candidate
@@ -506,6 +508,8 @@ public enum Shrinker {
             break
           }
         }
+        guard index < best.actions.count else { break }
+        Shrinker.perform(best.actions[index], &model, &held, &scratch)
         index += 1
       }
       return changed
