@@ -9,9 +9,9 @@ public import PlayerState
 /// the predicted one, and the player's observation must agree with the model.
 public struct CaseRunner {
   /// The player under test.
-  public let target: any FuzzTarget
+  public private(set) var target: any FuzzTarget
   /// Its engine.
-  public let engine: FuzzEngine
+  public private(set) var engine: FuzzEngine
   /// The oracle's model, after the steps so far.
   public private(set) var model: ContractModel
   /// Every command the engine received.
@@ -53,6 +53,27 @@ public struct CaseRunner {
     log.reserveCapacity(64)
     expected.reserveCapacity(64)
     trace.reserveCapacity(64)
+  }
+
+  /// Starts over with a fresh player made by `subject` and a fresh model,
+  /// keeping the buffers' capacity (a random run resets one runner per case
+  /// instead of allocating a new one) and the coverage.
+  /// - Parameters:
+  ///   - subject: the player under test.
+  ///   - canPreload: whether the engine declares the `.preload` capability.
+  package mutating func reset(_ subject: FuzzSubject, canPreload: Bool) {
+    engine = FuzzEngine(canPreload: canPreload)
+    model = ContractModel(canPreload: canPreload)
+    target = subject.make(engine)
+    log.removeAll(keepingCapacity: true)
+    expected.removeAll(keepingCapacity: true)
+    trace.removeAll(keepingCapacity: true)
+    effects.removeAll(keepingCapacity: true)
+    events = 0
+    later.removeAll(keepingCapacity: true)
+    received.removeAll(keepingCapacity: true)
+    sent.removeAll(keepingCapacity: true)
+    arrivals.removeAll(keepingCapacity: true)
   }
 
   /// The held-back reports waiting for a `deliver`.

@@ -106,7 +106,9 @@ import Testing
     let only = Self.environment["PLAYHEAD_FUZZ_PLAYER"]
     for player in BuggyPlayer.catalog where only == nil || only == player.name {
       let lengths = Locked<[UInt64: Int]>([:])
-      let costs = Locked<[(find: Double, shrink: Double, attempts: Int, original: Int)]>([])
+      let costs = Locked<
+        [(find: Double, shrink: Double, attempts: Int, original: Int, cases: Int)]
+      >([])
       let clock = ContinuousClock()
       let started = clock.now
       // One seed at a time, so that the times printed are not shared.
@@ -120,7 +122,7 @@ import Testing
           $0.append(
             (
               result.seconds * 1000, result.shrinkSeconds * 1000, failure.shrinkAttempts,
-              failure.original.count
+              failure.original.count, result.cases
             ))
         }
         if failure.actions.count > player.minimalLength {
@@ -146,7 +148,7 @@ import Testing
 
   /// Median milliseconds to find and to shrink, shrink attempts and original length.
   static func medians(
-    _ costs: [(find: Double, shrink: Double, attempts: Int, original: Int)]
+    _ costs: [(find: Double, shrink: Double, attempts: Int, original: Int, cases: Int)]
   ) -> String {
     func median(_ values: [Double]) -> Double {
       guard !values.isEmpty else { return 0 }
@@ -156,7 +158,20 @@ import Testing
     let shrink = median(costs.map(\.shrink))
     let attempts = median(costs.map { Double($0.attempts) })
     let original = median(costs.map { Double($0.original) })
-    return "find \(find) ms, shrink \(shrink) ms, \(attempts) attempts, original length \(original)"
+    let cases = median(costs.map { Double($0.cases) })
+    return "find \(find) ms (\(cases) cases), shrink \(shrink) ms, \(attempts) attempts, "
+      + "original length \(original)"
+  }
+
+  /// A fixed amount of work against the real `Player` (PLAYHEAD_FUZZ_CASES
+  /// cases of seed 1), for comparing the runner's cost under a profiler or
+  /// `time`: a measurement, nothing is asserted about time.
+  @Test(.enabled(if: environment["PLAYHEAD_FUZZ_CASES"] != nil))
+  func fixedWorkAgainstThePlayer() {
+    let cases = Self.environment["PLAYHEAD_FUZZ_CASES"].flatMap { Int($0) } ?? 100_000
+    let result = Fuzzer.run(.player, FuzzConfiguration(seed: 1, budget: .cases(cases)))
+    print(result)
+    #expect(result.passed)
   }
 
   /// Prints the published figures (docs/fuzzing.md). A measurement, not a
