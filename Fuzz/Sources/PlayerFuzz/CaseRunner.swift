@@ -36,8 +36,10 @@ public struct CaseRunner {
   private var sent: [EngineReport] = []
   private var arrivals: [Arrival] = []
 
+  /// One event the player processed in the current delivery: the outer
+  /// event first, then ``sent``'s reports in order. Trivial to store and
+  /// clear (the events themselves are not copied on the hot path).
   private struct Arrival {
-    var event: PlaybackEvent
     var offset: Int
     var accepted: Bool
   }
@@ -152,6 +154,9 @@ public struct CaseRunner {
 
   private mutating func deliver(_ event: PlaybackEvent, step: Int) -> FuzzViolation? {
     let mark = log.count
+    // The reports of the previous delivery are kept until now: a violation
+    // names its culprit from them.
+    sent.removeAll(keepingCapacity: true)
     target.send(event)
     engine.drain(commands: &received, sent: &sent)
     log.append(contentsOf: received)
@@ -160,11 +165,10 @@ public struct CaseRunner {
     arrivals.removeAll(keepingCapacity: true)
     record(event)
     for report in sent { record(.engine(report)) }
-    sent.removeAll(keepingCapacity: true)
     events += arrivals.count
 
     if log.count != expected.count || log[mark...] != expected[mark...] {
-      return commandViolation(step: step, from: mark)
+      return commandViolation(step: step, from: mark, event: event)
     }
     return observationViolation(event, step: step)
   }
@@ -181,32 +185,41 @@ public struct CaseRunner {
     } else {
       coverage.record(from: before, event: event.kind)
     }
-    arrivals.append(Arrival(event: event, offset: offset, accepted: accepted))
+    arrivals.append(Arrival(offset: offset, accepted: accepted))
   }
 
-  private func commandViolation(step: Int, from mark: Int) -> FuzzViolation {
+  /// The event of arrival `position` of a delivery whose outer event is `event`.
+  private func arrivalEvent(_ position: Int, outer event: PlaybackEvent) -> PlaybackEvent {
+    position == 0 ? event : .engine(sent[position - 1])
+  }
+
+  private func commandViolation(step: Int, from mark: Int, event outer: PlaybackEvent)
+    -> FuzzViolation
+  {
     var index = mark
     while index < log.count, index < expected.count, log[index] == expected[index] { index += 1 }
     // The first arrival whose predicted commands reach past the divergence;
     // failing that, the earliest one that ends exactly there (an extra command).
-    var culprit = arrivals[0]
-    var exact: Arrival?
-    for (position, arrival) in arrivals.enumerated() {
+    var culprit = 0
+    var exact: Int?
+    for position in arrivals.indices {
       let end = position + 1 < arrivals.count ? arrivals[position + 1].offset : expected.count
       if end > index {
-        culprit = arrival
+        culprit = position
         exact = nil
         break
       }
-      if end == index, exact == nil { exact = arrival }
+      if end == index, exact == nil { exact = position }
     }
     if let exact { culprit = exact }
+    let accepted = arrivals[culprit].accepted
+    let event = arrivalEvent(culprit, outer: outer)
     let property = FuzzViolation.classify(
-      expected: expected, actual: log, from: mark, event: culprit.event, accepted: culprit.accepted)
+      expected: expected, actual: log, from: mark, event: event, accepted: accepted)
     var violation = FuzzViolation(
-      property: property, step: step, event: culprit.event, expected: expected, actual: log,
-      detail: culprit.accepted
-        ? "" : "the contract ignores \(culprit.event.description(naming: { model.media[$0] }))")
+      property: property, step: step, event: event, expected: expected, actual: log,
+      detail: accepted
+        ? "" : "the contract ignores \(event.description(naming: { model.media[$0] }))")
     violation.media = model.media
     return violation
   }
@@ -218,7 +231,8 @@ public struct CaseRunner {
       property = .idleAfterStop
     } else if let pending = seen.seekPending, pending != model.seekPending {
       property =
-        arrivals.contains { $0.event.kind == .seeked } ? .newestSeekOnly : .stateMatchesContract
+        event.kind == .seeked || sent.contains { PlaybackEvent.engine($0).kind == .seeked }
+        ? .newestSeekOnly : .stateMatchesContract
     } else if seen.isPlaying != model.engineIsPlaying {
       property = .isPlayingMatchesEngine
     } else if seen.kind != model.kind {
@@ -243,7 +257,7 @@ public struct CaseRunner {
       + "queue \(model.queueDescription), loads \(model.loadsDescription)"
       + "\(model.preload.map { ", preload \($0.stage)" } ?? "")"
       + "\(model.current.map { ", position \($0.position)ms" } ?? "")"
-    let culprit = arrivals.last?.event ?? event
+    let culprit = arrivalEvent(arrivals.count - 1, outer: event)
     var violation = FuzzViolation(
       property: property, step: step, event: culprit, expected: expected, actual: log,
       detail: detail)
