@@ -181,6 +181,7 @@ public enum Shrinker {
       for index in best.actions.indices {
         guard case .send(.user(let intent)) = best.actions[index] else { continue }
         let roles = Shrinker.roles(best.actions, canPreload: canPreload)
+        let seeks = Shrinker.seekRoles(best.actions, canPreload: canPreload)
         for other in Shrinker.alphabet where other != intent {
           var changed = best.actions
           changed[index] = .send(.user(other))
@@ -191,8 +192,11 @@ public enum Shrinker {
             var kept = roles
             kept[index] = nil
             kept.remove(at: deleted)
+            var keptSeeks = seeks
+            keptSeeks.remove(at: deleted)
             if attempt(
-              Shrinker.aim(candidate, roles: kept, canPreload: canPreload), shorter: true)
+              Shrinker.aim(candidate, roles: kept, seeks: keptSeeks, canPreload: canPreload),
+              shorter: true)
             {
               return true
             }
@@ -385,10 +389,13 @@ public enum Shrinker {
     /// the wrong ones.
     func repaired(_ candidate: [FuzzAction], deleted: Range<Int>) -> [FuzzAction] {
       let roles = Shrinker.roles(best.actions, canPreload: canPreload)
+      let seeks = Shrinker.seekRoles(best.actions, canPreload: canPreload)
       var origin = Array(best.actions.indices)
       origin.removeSubrange(deleted)
       guard origin.count == candidate.count else { return candidate }
-      return Shrinker.aim(candidate, roles: origin.map { roles[$0] }, canPreload: canPreload)
+      return Shrinker.aim(
+        candidate, roles: origin.map { roles[$0] }, seeks: origin.map { seeks[$0] },
+        canPreload: canPreload)
     }
 
     /// `candidate` with the tokens after `index` lowered by how many fewer
@@ -549,7 +556,8 @@ public enum Shrinker {
   /// The intents ``Search/replaceIntents()`` tries in place of another:
   /// one of each kind, with the smallest arguments.
   static let alphabet: [UserIntent] = [
-    .play("A"), .replaceQueue(["A", "B"]), .replaceQueue(["A", "B"], playWhenReady: false),
+    .play("A"), .replaceQueue(["A", "B"]), .replaceQueue(["A", "B", "C"]),
+    .replaceQueue(["A", "B"], playWhenReady: false),
     .replaceQueue(["A"], playWhenReady: false), .append(["A"]), .insert(["A"], at: 0),
     .insert(["A"], at: 1), .remove(at: 0), .remove(at: 1), .move(from: 0, to: 1), .jump(to: 0),
     .jump(to: 1), .next, .previous, .setRepeat(.one), .setRepeat(.all), .setRepeat(.off),
@@ -612,11 +620,16 @@ public enum Shrinker {
     case (.replaceQueue(let list, let start, let time, let play), .insert(let more, let at))
     where at == list.count:
       return [.replaceQueue(list + more, start: start, from: time, playWhenReady: play)]
-    case (.append(let list), .append(let more)):
-      return [.append(list + more)]
-    case (.insert(let list, 0), .append(let more)), (.insert(let list, 0), .insert(let more, 1)):
+    case (.append(let list), .append(let more)), (.insert(let list, 0), .append(let more)):
       // Right on an empty queue only; elsewhere the candidate simply fails.
       return [.append(list + more)]
+    case (.append(let list), .insert(let more, let at)),
+      (.insert(let list, 0), .insert(let more, let at)):
+      // Two edits of an empty queue: one append of the entries they leave.
+      guard at >= 0, at <= list.count else { return [] }
+      var entries = list
+      entries.insert(contentsOf: more, at: at)
+      return [.append(entries)]
     case (.replaceQueue(let list, let start, let time, let play), .move(let from, let to))
     where from == start && list.indices.contains(to):
       var moved = list
@@ -823,21 +836,64 @@ extension Shrinker {
     }
   }
 
-  /// `actions` with each load re-aimed at the one that has its role now.
-  static func aim(_ actions: [FuzzAction], roles: [Role?], canPreload: Bool) -> [FuzzAction] {
+  /// `actions` with each load re-aimed at the one that has its role now,
+  /// and each seek completion (when `seeks` is given) at the seek that has
+  /// its role now (the newest, the one before…).
+  static func aim(
+    _ actions: [FuzzAction], roles: [Role?], seeks: [SeekRole?]? = nil, canPreload: Bool
+  ) -> [FuzzAction] {
     var model = ContractModel(canPreload: canPreload)
     var scratch: [EngineCommand] = []
     var held: [EngineReport] = []
     var out: [FuzzAction] = []
-    for (action, role) in zip(actions, roles) {
+    for (index, (action, role)) in zip(actions, roles).enumerated() {
       var aimed = action
       if let old = action.load, let role {
         aimed = action.renaming(old, to: load(for: role, model, else: old))
       } else if role == .current, let at = model.position {
         aimed = Shrinker.aimed(action, at: at)
       }
+      if let seeks, index < seeks.count, let seek = seeks[index], aimed.seek != nil {
+        aimed = aimed.withSeek(seekID(for: seek, model))
+      }
       out.append(aimed)
       perform(aimed, &model, &held, &scratch)
+    }
+    return out
+  }
+
+  /// Which seek a seek completion names, relative to the newest seek of the
+  /// current load when the action is performed.
+  enum SeekRole: Hashable {
+    /// The newest (0) or one `k` seeks before it.
+    case back(UInt32)
+    /// A seek id `k` past the newest, not issued yet.
+    case ahead(UInt32)
+  }
+
+  static func seekRole(_ seek: SeekID, _ model: ContractModel) -> SeekRole {
+    let newest = model.current?.lastSeek ?? 0
+    return seek.rawValue <= newest
+      ? .back(newest - seek.rawValue) : .ahead(seek.rawValue - newest)
+  }
+
+  static func seekID(for role: SeekRole, _ model: ContractModel) -> SeekID {
+    let newest = model.current?.lastSeek ?? 0
+    switch role {
+    case .back(let k): return SeekID(newest >= k ? newest - k : 0)
+    case .ahead(let k): return SeekID(newest &+ k)
+    }
+  }
+
+  /// The seek role of each seek completion in `actions` (nil for other actions).
+  static func seekRoles(_ actions: [FuzzAction], canPreload: Bool) -> [SeekRole?] {
+    var model = ContractModel(canPreload: canPreload)
+    var scratch: [EngineCommand] = []
+    var held: [EngineReport] = []
+    var out: [SeekRole?] = []
+    for action in actions {
+      out.append(action.seek.map { seekRole($0, model) })
+      perform(action, &model, &held, &scratch)
     }
     return out
   }
@@ -860,6 +916,18 @@ extension Shrinker {
 }
 
 extension FuzzAction {
+  /// The seek id a seek completion names.
+  var seek: SeekID? {
+    if case .engine(.seekCompleted(_, let seek))? = event { return seek }
+    return nil
+  }
+
+  /// The same seek completion naming another seek.
+  func withSeek(_ id: SeekID) -> FuzzAction {
+    guard case .engine(.seekCompleted(let load, _))? = event else { return self }
+    return with(.seekCompleted(load, id))
+  }
+
   /// The same action with `old` replaced by `new` wherever it names a load.
   func renaming(_ old: Load, to new: Load) -> FuzzAction {
     switch self {
