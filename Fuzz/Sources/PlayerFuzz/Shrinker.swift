@@ -204,6 +204,39 @@ public enum Shrinker {
         }
         if exhausted { return false }
       }
+      // A report replaced by an edit next to the current entry (which drops
+      // a preload and preloads another, as a failure and an end did), with
+      // one action or two adjacent ones deleted.
+      for index in best.actions.indices where best.actions[index].load != nil {
+        let roles = Shrinker.roles(best.actions, canPreload: canPreload)
+        let seeks = Shrinker.seekRoles(best.actions, canPreload: canPreload)
+        for edit: UserIntent in [.insert(["A"], at: 1), .remove(at: 1)] {
+          var changed = best.actions
+          changed[index] = .send(.user(edit))
+          var kept = roles
+          kept[index] = nil
+          for width in 1...2 {
+            for start in changed.indices where start != index && start + width <= changed.count {
+              guard !(start...(start + width - 1)).contains(index) else { continue }
+              var candidate = changed
+              candidate.removeSubrange(start..<(start + width))
+              var keptRoles = kept
+              keptRoles.removeSubrange(start..<(start + width))
+              var keptSeeks = seeks
+              keptSeeks.removeSubrange(start..<(start + width))
+              if attempt(candidate, shorter: true) { return true }
+              if attempt(
+                Shrinker.aim(
+                  candidate, roles: keptRoles, seeks: keptSeeks, canPreload: canPreload),
+                shorter: true)
+              {
+                return true
+              }
+            }
+          }
+        }
+        if exhausted { return false }
+      }
       return false
     }
 
@@ -299,8 +332,9 @@ public enum Shrinker {
     }
 
     /// Replaces a prefix that leaves the player freshly buffering one entry
-    /// of a plain queue (repeat off, not shuffled, normal rate, no preload,
-    /// no seek pending) by the one `queue` intent that leaves it so.
+    /// of a plain queue (repeat off, normal rate, no preload, no seek
+    /// pending) by the one `queue` intent that leaves it so; a shuffled queue
+    /// becomes its play order, unshuffled.
     mutating func collapse() -> Bool {
       guard best.actions.count > 2 else { return false }
       var model = ContractModel(canPreload: canPreload)
@@ -311,7 +345,7 @@ public enum Shrinker {
         model.apply(event, commands: &scratch)
         guard index >= 1, let current = model.current, current.stage == .buffering,
           !current.seekPending, model.preload == nil, model.repeatMode == .off,
-          model.shuffle == nil, model.rate == .normal, let at = model.position
+          model.rate == .normal, let at = model.position
         else { continue }
         fresh.append(
           (
