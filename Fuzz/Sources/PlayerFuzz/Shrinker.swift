@@ -156,6 +156,15 @@ public enum Shrinker {
           candidate.insert(.send(.engine(report)), at: place)
           if attempt(candidate) { return true }
         }
+        // A re-entrant report armed earlier fires inside an earlier command,
+        // which can make the actions after that command unnecessary.
+        if case .reentrant = action {
+          for place in 0..<index {
+            var candidate = base
+            candidate.insert(action, at: place)
+            if attempt(candidate) { return true }
+          }
+        }
         // A `deliver` that sends only this report goes with it.
         if case .later = action, let deliver = firing {
           let held = best.actions[..<deliver].lastIndex(of: .deliver).map { $0 + 1 } ?? 0
