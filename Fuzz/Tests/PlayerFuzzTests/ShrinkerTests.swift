@@ -108,6 +108,40 @@ import Testing
     #expect(FuzzCase(outcome.actions).lines == ["play(A)", "ready(A#2)"])
   }
 
+  /// Three cases the catalog's seeds 1...200 left above the minimum before
+  /// the passes that fix them (the seed in each comment).
+  @Test(arguments: [
+    // reentrantProcessedRecursively seed 23: the re-entrant report armed earlier.
+    (
+      BuggyPlayer.Bug.reentrantProcessedRecursively,
+      "queue(A A, paused)\nready(A#1)\nreentrant ended(A#1)\nended(A#1)",
+      ["reentrant ready(A#1)", "play(A)"]
+    ),
+    // droppedPreloadReportAccepted seed 169: a failure and an end become one edit.
+    (
+      .droppedPreloadReportAccepted,
+      "engine preload=yes\nqueue(A A A)\nready(A#1)\nfailed(A#2, network)\nended(A#1)\nready(A#3)\nready(A#2)",
+      ["queue(A A)", "ready(A#1)", "insert(A, at 2)", "ready(A#2)"]
+    ),
+    // shuffleNotReplayable seed 38: two edits of an empty queue become one append.
+    (
+      .shuffleNotReplayable, "insert(C A, at 1)\ninsert(A, at 1)\nshuffle(seed 1)",
+      ["append(A C A)", "shuffle(seed 1)"]
+    ),
+  ])
+  func aCaseOnceStuckAboveTheMinimumReachesIt(
+    _ bug: BuggyPlayer.Bug, _ text: String, _ expected: [String]
+  ) throws {
+    let buggy = BuggyPlayer(bug)
+    let fuzzCase = try FailureFile.parseCase(text)
+    let violation = try #require(
+      CaseRunner.check(buggy.subject, fuzzCase.actions, canPreload: fuzzCase.canPreload))
+    let outcome = Shrinker.shrink(
+      buggy.subject, fuzzCase.actions, violation: violation, canPreload: fuzzCase.canPreload)
+    #expect(FuzzCase(outcome.actions, canPreload: fuzzCase.canPreload).lines == expected)
+    #expect(outcome.actions.count == buggy.minimalLength)
+  }
+
   @Test func shrinkingStopsWhenItsTimeIsSpent() throws {
     let subject = BuggyPlayer(.stopNotSent).subject
     let actions: [FuzzAction] = [.send(.play("A")), .send(.pause), .send(.stop)]
