@@ -4,8 +4,8 @@ import PlayerState
 
 /// The media framework the article's engine adapts.
 final class Backend: Sendable {
-  func open(_ url: String, then ready: @escaping @Sendable () -> Void) {}
-  func play() {}
+  func open(_ url: String, at start: MediaTime, then ready: @escaping @Sendable () -> Void) {}
+  func play(rate: Double) {}
   func setRate(_ multiplier: Double) {}
   func pause() {}
   func seek(to time: MediaTime, then done: @escaping @Sendable () -> Void) {}

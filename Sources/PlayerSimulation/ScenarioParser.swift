@@ -299,6 +299,12 @@ extension LineReader {
             value, found: "found \(ScenarioError.quoted(value.text))", expected: "yes or no")
         }
         profile.reportsDuration = value.text == "yes"
+      case "preload":
+        throw error(
+          key, found: "'preload' is not a media option",
+          expected:
+            "'engine preload=yes' on a line of its own before the first action (preloading is the engine's)"
+        )
       default:
         throw error(
           key, found: "unknown media option \(ScenarioError.quoted(key.text))",

@@ -4,11 +4,12 @@ import PlayerState
 /// reasons and commands. Each returns a value or a positioned error.
 extension LineReader {
   private static let mediaNameRule =
-    "a media name of printable characters, without spaces or any of # = ( ) ,"
+    "a media name of printable characters, without spaces or any of # = ( ) , *"
 
   /// A media id as written, checked for characters that would make it ambiguous.
   func mediaID(_ token: ScenarioToken) throws(ScenarioError) -> MediaID {
-    let forbidden: Set<Unicode.Scalar> = ["#", "=", "(", ")", ","]
+    // `*` marks the current entry in `expect queue A B* C`.
+    let forbidden: Set<Unicode.Scalar> = ["#", "=", "(", ")", ",", "*"]
     // Control and invisible characters would be escaped in every output, but a
     // name that cannot be printed as written is refused where it is written.
     guard !token.text.unicodeScalars.contains(where: forbidden.contains),

@@ -56,8 +56,10 @@ public struct PlayQueue: Hashable, Sendable, Codable, CustomStringConvertible {
     shuffle = nil
   }
 
-  /// A queue with the given contents. The reducer only produces queues that
-  /// pass ``PlaybackState/invariantViolation``; a decoded one is checked.
+  /// A queue with the given contents, not checked: the reducer only produces
+  /// queues that pass ``PlaybackState/invariantViolation``, a decoded one is
+  /// checked, and the reducer requires one that passes (a current position
+  /// outside the entries traps).
   public init(
     entries: [QueueEntry], current: Int?, repeatMode: RepeatMode = .off, shuffle: Shuffle? = nil
   ) {

@@ -33,9 +33,9 @@ public struct Session: Hashable, Sendable, Codable {
   /// The duration, if the engine reported one with `ready`.
   public var duration: MediaTime?
 
-  /// Describes a session. The reducer is total, so any combination is
-  /// accepted here, but only the reducer's own results are reachable
-  /// (see ``PlaybackState/invariantViolation``).
+  /// Describes a session. Any combination can be built, but only the
+  /// reducer's own results are reachable (see
+  /// ``PlaybackState/invariantViolation``), and the reducer requires one.
   public init(
     load: Load, stage: EngineStage, lastSeek: SeekID = SeekID(0), seekPending: Bool = false,
     lastWatchdog: WatchdogID = WatchdogID(0), position: MediaTime = .zero,
@@ -158,7 +158,9 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// A state with the given parts. Only the reducer's own results are
-  /// reachable; ``invariantViolation`` says whether these could be one.
+  /// reachable; ``invariantViolation`` says whether these could be one, and
+  /// the reducer requires that they could (check it before reducing a state
+  /// built by hand).
   public init(
     queue: PlayQueue, session: Session?, preload: Preload? = nil, playWhenReady: Bool,
     rate: PlaybackRate = .normal, configuration: PlayerConfiguration = PlayerConfiguration(),

@@ -11,9 +11,13 @@ extension PlaybackState {
   /// Reduces one event: the next state, the engine commands it implies, a
   /// watchdog to arm, and why the event was ignored if it was.
   ///
-  /// Total: every (state, event) pair is defined. An engine report or a
-  /// watchdog whose identity is not the current one changes nothing and
-  /// issues no command.
+  /// Total over the states the reducer can reach: every (state, event) pair
+  /// is defined. An engine report or a watchdog whose identity is not the
+  /// current one changes nothing and issues no command.
+  /// - Precondition: `invariantViolation == nil`. Every state the reducer
+  ///   returns, and every decoded one, keeps the invariants; a state built by
+  ///   hand with the memberwise initializers may not (a current position
+  ///   outside the queue traps here).
   ///
   /// ```swift
   /// var state = PlaybackState()
@@ -73,6 +77,7 @@ extension PlaybackState {
   private mutating func apply(_ intent: UserIntent, _ effects: inout Effects) -> IgnoreReason? {
     switch intent {
     case .play(let media, let time):
+      guard time >= .zero else { return .invalidArgument }
       if time == .zero, queue.entries.count == 1, queue.entries[0].media == media,
         let session, !session.stage.isFailed
       {
@@ -81,6 +86,7 @@ extension PlaybackState {
       return replace(CollectionOfOne(media), start: 0, from: time, playWhenReady: true, &effects)
 
     case .replaceQueue(let media, let start, let time, let play):
+      guard time >= .zero else { return .invalidArgument }
       if media.isEmpty { return apply(.clear, &effects) }
       guard media.indices.contains(start) else { return .invalidPosition }
       return replace(media, start: start, from: time, playWhenReady: play, &effects)
@@ -117,6 +123,7 @@ extension PlaybackState {
       queue.move(from: source, to: destination)
 
     case .jump(let position, let time):
+      guard time >= .zero else { return .invalidArgument }
       guard queue.entries.indices.contains(position) else { return .invalidPosition }
       if position == queue.current {
         guard let session else { return .noEffect }
@@ -214,6 +221,7 @@ extension PlaybackState {
       dropPreload(&effects)
 
     case .seek(let time):
+      guard time >= .zero else { return .invalidArgument }
       guard var session, !session.stage.isFailed else { return .noEffect }
       guard let seek = session.lastSeek.successor else { return .idsExhausted }
       session.lastSeek = seek
@@ -326,7 +334,7 @@ extension PlaybackState {
     let load = session.load
     switch (report, session.stage) {
     case (.position(_, let time), _):
-      if session.stage.isFailed { return .unexpected }
+      if session.stage.isFailed || time < .zero { return .unexpected }
       if session.seekPending { return .seekPending }
       self.session?.position = time
       return nil

@@ -12,7 +12,7 @@ public enum IgnoreReason: String, Hashable, Sendable, Codable, CustomStringConve
   case supersededSeek
   /// The watchdog is not the newest one armed, or its wait is already over.
   case staleWatchdog
-  /// The end was reported while a seek was still pending, so it is from before the seek.
+  /// An end or a position reported while a seek was still pending: it is from before the seek.
   case seekPending
   /// A report about the current load that its stage does not expect, such as a second `ready`;
   /// or a report a preloading load cannot make (only `ready` and `failed` count for it).
@@ -36,7 +36,7 @@ public enum IgnoreReason: String, Hashable, Sendable, Codable, CustomStringConve
     case .neverIssuedSeek: "seek id never issued"
     case .supersededSeek: "superseded seek"
     case .staleWatchdog: "stale watchdog"
-    case .seekPending: "end reported while a seek is pending"
+    case .seekPending: "from before a pending seek"
     case .unexpected: "not expected in this state"
     case .noEffect: "no effect in this state"
     case .idsExhausted: "every id of this kind has been issued"

@@ -272,8 +272,16 @@ private let actionList =
       "t.play:1:30: error: unknown reason 'boom'; expected one of network, decoding, unsupported, notFound, timeout, engine(CODE)"
     ),
     (
+      "media A preload=yes",
+      "t.play:1:9: error: 'preload' is not a media option; expected 'engine preload=yes' on a line of its own before the first action (preloading is the engine's)"
+    ),
+    (
+      "media A*",
+      "t.play:1:7: error: bad media name 'A*'; expected a media name of printable characters, without spaces or any of # = ( ) , *"
+    ),
+    (
       "media A(1)",
-      "t.play:1:7: error: bad media name 'A(1)'; expected a media name of printable characters, without spaces or any of # = ( ) ,"
+      "t.play:1:7: error: bad media name 'A(1)'; expected a media name of printable characters, without spaces or any of # = ( ) , *"
     ),
     (
       "media A\nreport ready A#x",

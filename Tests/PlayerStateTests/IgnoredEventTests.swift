@@ -49,6 +49,12 @@ let ignoredCases: [IgnoredCase] = [
   .init(fixture(.ready, seekPending: true), .reachedEnd(a2), .seekPending),
   .init(fixture(.failed(.network)), .seekCompleted(a2, SeekID(2)), .unexpected),
   .init(fixture(.failed(.network)), .seekCompleted(a2, SeekID(1)), .unexpected),
+  // Negative times: refused, so no state holds one and no engine gets one.
+  .init(fixture(.ready), .position(a2, .milliseconds(-5)), .unexpected),
+  .init(fixture(.ready), .seek(to: .milliseconds(-100)), .invalidArgument),
+  .init(idle2, .queue(["A", "B"], from: .milliseconds(-3)), .invalidArgument),
+  .init(idle2, .play("A", from: .milliseconds(-1)), .invalidArgument),
+  .init(fixture(.ready), .user(.jump(to: 0, from: .milliseconds(-1))), .invalidArgument),
   // Watchdogs.
   .init(fixture(.ready), .watchdogExpired(a2, WatchdogID(1)), .staleWatchdog),
   .init(fixture(.buffering), .watchdogExpired(a2, WatchdogID(2)), .staleWatchdog),

@@ -16,6 +16,17 @@ public protocol FuzzTarget: AnyObject {
   var observation: FuzzObservation { get }
   /// The player's state in words, for reports only (not read on the fast path).
   var stateDescription: String { get }
+  /// The player's whole state, or nil (the default) if the player does not
+  /// vouch for one. ``Explorer`` merges two explored states only when their
+  /// snapshots are equal, so the snapshot must hold everything the player's
+  /// future behaviour depends on; without one the explorer merges nothing and
+  /// never claims a complete proof.
+  var snapshot: AnyHashable? { get }
+}
+
+extension FuzzTarget {
+  /// No snapshot: the explorer does not merge this player's states.
+  public var snapshot: AnyHashable? { nil }
 }
 
 /// What the oracle reads from a player after each step.

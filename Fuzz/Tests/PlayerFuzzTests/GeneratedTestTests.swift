@@ -33,7 +33,8 @@ import Testing
 
   @Test func theGeneratedTestIsWhatWasPasted() throws {
     let result = Fuzzer.run(
-      BuggyPlayer(.twoBools).subject, FuzzConfiguration(seed: 1, budget: .cases(100)))
+      BuggyPlayer(.twoBools).subject,
+      FuzzConfiguration(seed: 1, budget: .cases(100), preload: false))
     let failure = try #require(result.failure)
     #expect(failure.swiftTest.contains("#expect(spy.commandLog == [\"load(A#1)\"])"))
     #expect(
