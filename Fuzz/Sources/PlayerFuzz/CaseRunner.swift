@@ -176,7 +176,7 @@ public struct CaseRunner {
   private mutating func record(_ event: PlaybackEvent) {
     let before = model.kind
     let offset = expected.count
-    coverage.record(variantsOf: event, at: model)
+    if recordsCoverage { coverage.record(variantsOf: event, at: model) }
     let accepted = model.apply(event, commands: &expected)
     if !recordsCoverage {
       // Only the verdict is wanted.

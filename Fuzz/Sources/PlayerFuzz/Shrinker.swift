@@ -776,6 +776,9 @@ extension Shrinker {
     case fresh(ahead: UInt32, item: ItemRole)
     /// None of these: kept as written.
     case kept
+    /// A re-entrant report's role when it fires: read on the model after
+    /// the next intent (the command that fires it), not when it is armed.
+    indirect case whenFired(Role)
   }
 
   /// What an item is to the model.
@@ -816,6 +819,7 @@ extension Shrinker {
     case .previous: return model.previous ?? stale(model, original)
     case .newest: return model.newest ?? original
     case .kept: return original
+    case .whenFired(let inner): return load(for: inner, model, else: original)
     case .fresh(let ahead, let itemRole):
       var item = original.item
       switch itemRole {
@@ -846,8 +850,11 @@ extension Shrinker {
     var scratch: [EngineCommand] = []
     var held: [EngineReport] = []
     var roles: [Role?] = []
-    for action in actions {
-      if let load = action.load {
+    for (index, action) in actions.enumerated() {
+      if case .reentrant(let report) = action {
+        let fired = firing(actions, after: index, model, held, canPreload: canPreload)
+        roles.append(.whenFired(role(of: report.load, fired)))
+      } else if let load = action.load {
         roles.append(role(of: load, model))
       } else if let at = namedPosition(action), at == model.position {
         roles.append(.current)
@@ -891,7 +898,10 @@ extension Shrinker {
     var out: [FuzzAction] = []
     for (index, (action, role)) in zip(actions, roles).enumerated() {
       var aimed = action
-      if let old = action.load, let role {
+      if let old = action.load, case .whenFired(let inner)? = role {
+        let fired = firing(actions, after: index, model, held, canPreload: canPreload)
+        aimed = action.renaming(old, to: load(for: inner, fired, else: old))
+      } else if let old = action.load, let role {
         aimed = action.renaming(old, to: load(for: role, model, else: old))
       } else if role == .current, let at = model.position {
         aimed = Shrinker.aimed(action, at: at)
@@ -926,6 +936,22 @@ extension Shrinker {
     case .back(let k): return SeekID(newest >= k ? newest - k : 0)
     case .ahead(let k): return SeekID(newest &+ k)
     }
+  }
+
+  /// The model after the actions that follow `index` up to and including
+  /// the next intent: where a report armed at `index` fires.
+  static func firing(
+    _ actions: [FuzzAction], after index: Int, _ model: ContractModel, _ held: [EngineReport],
+    canPreload: Bool
+  ) -> ContractModel {
+    var model = model
+    var held = held
+    var scratch: [EngineCommand] = []
+    for action in actions.dropFirst(index + 1) {
+      perform(action, &model, &held, &scratch)
+      if case .send(.user) = action { break }
+    }
+    return model
   }
 
   /// The seek role of each seek completion in `actions` (nil for other actions).
