@@ -20,12 +20,15 @@ public enum FuzzMeasurement {
     public var medianShrunkLength: Double
     /// Seeds whose shrunk case has the known minimal length.
     public var seedsAtMinimalLength: Int
+    /// Seeds whose shrunk case is at most one action longer than the minimal length.
+    public var seedsWithinOneOfMinimal = 0
 
     /// One table row.
     public var description: String {
       "\(player.name): median \(Self.format(medianMillisecondsToFailure)) ms / \(Self.format(medianCases)) cases to a failure, "
         + "\(Self.format(medianMillisecondsToShrunk)) ms to a shrunk one of median length \(Self.format(medianShrunkLength)) "
-        + "(minimal \(player.minimalLength); \(seedsAtMinimalLength)/\(seeds) seeds at it; \(missed) missed)"
+        + "(minimal \(player.minimalLength); \(seedsAtMinimalLength)/\(seeds) seeds at it, "
+        + "\(seedsWithinOneOfMinimal)/\(seeds) within one; \(missed) missed)"
     }
 
     static func format(_ value: Double) -> String { String((value * 100).rounded() / 100) }
@@ -121,6 +124,7 @@ public enum FuzzMeasurement {
       var lengths: [Double] = []
       var missed = 0
       var atMinimal = 0
+      var withinOne = 0
       for seed in 1...UInt64(max(1, seeds)) {
         let result = Fuzzer.run(
           player.subject, FuzzConfiguration(seed: seed, budget: .cases(caseBudget)))
@@ -133,12 +137,14 @@ public enum FuzzMeasurement {
         cases.append(Double(result.cases))
         lengths.append(Double(failure.actions.count))
         if failure.actions.count == player.minimalLength { atMinimal += 1 }
+        if failure.actions.count <= player.minimalLength + 1 { withinOne += 1 }
       }
       return BugFigures(
         player: player, seeds: seeds, missed: missed,
         medianMillisecondsToFailure: median(toFailure),
         medianMillisecondsToShrunk: median(toShrunk), medianCases: median(cases),
-        medianShrunkLength: median(lengths), seedsAtMinimalLength: atMinimal)
+        medianShrunkLength: median(lengths), seedsAtMinimalLength: atMinimal,
+        seedsWithinOneOfMinimal: withinOne)
     }
   }
 

@@ -54,15 +54,18 @@ public enum Fuzzer {
       shrinkSeconds: 0, failure: nil, coverage: FuzzCoverage())
     var found: (CaseRunner, FuzzViolation, Int, UInt64)?
     var index = 0
+    // One runner, reset for each case: its buffers keep their capacity.
+    var runner = CaseRunner(subject, canPreload: false)
+    swap(&runner.coverage, &result.coverage)
     while index < limit {
       if let deadline, index & 63 == 0, clock.now >= deadline { break }
       let seed = SplitMix64.caseSeed(run: configuration.seed, case: index)
       var bytes = RandomBytes(seed: seed)
-      var (runner, violation) = runCase(subject, decoder, &bytes, coverage: &result.coverage)
+      let violation = runCase(subject, decoder, &bytes, reusing: &runner)
       result.events += runner.events
-      swap(&result.coverage, &runner.coverage)
       index += 1
       if let violation {
+        swap(&runner.coverage, &result.coverage)
         found = (runner, violation, index - 1, seed)
         break
       }
@@ -71,6 +74,7 @@ public enum Fuzzer {
           FuzzProgress(cases: index, events: result.events, seconds: secondsSince(started, clock)))
       }
     }
+    if found == nil { swap(&runner.coverage, &result.coverage) }
     result.cases = index
     result.seconds = secondsSince(started, clock)
     if let (runner, violation, caseIndex, seed) = found {
@@ -123,6 +127,24 @@ public enum Fuzzer {
     // coverage buffers shared, and every later record copy them.
     let violation = runner.finish()
     return (runner, violation)
+  }
+
+  /// Runs one case in `runner`, reset first (its coverage stays and records).
+  /// - Returns: the first violation, or nil.
+  static func runCase(
+    _ subject: FuzzSubject, _ decoder: ActionDecoder, _ bytes: inout some ByteSource,
+    reusing runner: inout CaseRunner
+  ) -> FuzzViolation? {
+    let canPreload = decoder.engine(from: &bytes)
+    runner.reset(subject, canPreload: canPreload)
+    let (length, mask) = decoder.header(from: &bytes)
+    for _ in 0..<length {
+      if bytes.isExhausted { break }
+      let action = decoder.next(
+        after: runner.model, held: runner.laterCount, mask: mask, from: &bytes)
+      if let violation = runner.perform(action) { return violation }
+    }
+    return runner.finish()
   }
 
   /// Replays one case of a run on its own: the case a failure names.
@@ -191,10 +213,12 @@ public enum Fuzzer {
     // The events the end of the case adds (held-back reports, cooperative
     // answers) are shown as the explicit actions they become.
     var full = CaseRunner(subject, canPreload: canPreload)
+    full.recordsCoverage = false
     for action in actions where full.perform(action) != nil { break }
     if full.trace.count == actions.count { _ = full.finish() }
     let lines = FuzzCase(full.trace, canPreload: canPreload).lines
     var runner = CaseRunner(subject, canPreload: canPreload)
+    runner.recordsCoverage = false
     var rows: [(String, String, String, String)] = []
     var violation: FuzzViolation?
     for (index, action) in full.trace.enumerated() {
