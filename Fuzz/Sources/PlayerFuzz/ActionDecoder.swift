@@ -21,24 +21,24 @@ import PlayerTesting
 /// rates. In swarm mode, each case first reads a mask that disables some
 /// event kinds, identities and delivery modes, so that rare orderings (many
 /// edits during loads, no user stop, only late reports) come up.
-public struct ActionDecoder: Sendable {
+package struct ActionDecoder: Sendable {
   /// What the decoder may choose from in the current case.
-  public struct Mask: Hashable, Sendable {
+  package struct Mask: Hashable, Sendable {
     /// Enabled event kinds (bit i for `EventKind.allCases[i]`), plus `deliver` (bit 26).
-    public var kinds: UInt32
+    package var kinds: UInt32
     /// Enabled variations: bit 0 re-entrant, 1 later, 2 earlier, dropped or
     /// removed token, 3 never-issued token, 4 mismatched item, 5 superseded or
     /// never-issued ids, 6 invalid positions and rates.
-    public var variations: UInt8
+    package var variations: UInt8
 
     /// Everything enabled.
-    public static let all = Mask(kinds: 0x7FF_FFFF, variations: 0x7F)
+    package static let all = Mask(kinds: 0x7FF_FFFF, variations: 0x7F)
 
     /// The enabled choices, worked out once per case; nil stands for `deliver`.
     let enabled: [EventKind?]
 
     /// A mask.
-    public init(kinds: UInt32, variations: UInt8) {
+    package init(kinds: UInt32, variations: UInt8) {
       // play and queue always stay on: without them nothing happens.
       self.kinds = kinds | 0b11
       self.variations = variations
@@ -51,31 +51,31 @@ public struct ActionDecoder: Sendable {
   }
 
   /// The longest case, in actions.
-  public private(set) var maxLength: Int
+  package private(set) var maxLength: Int
   /// Whether each case disables a random part of the alphabet.
-  public var swarm: Bool
+  package var swarm: Bool
   /// Whether the engine preloads: fixed, or nil to draw it per case.
-  public var preload: Bool?
+  package var preload: Bool?
 
   /// A decoder.
   /// - Parameters:
   ///   - maxLength: the longest case, in actions.
   ///   - swarm: whether each case disables a random part of the alphabet.
   ///   - preload: whether the engine preloads; nil draws it per case.
-  public init(maxLength: Int = 32, swarm: Bool = true, preload: Bool? = nil) {
+  package init(maxLength: Int = 32, swarm: Bool = true, preload: Bool? = nil) {
     self.maxLength = max(1, maxLength)
     self.swarm = swarm
     self.preload = preload
   }
 
   /// Reads whether the case's engine preloads (one byte, unless fixed).
-  public func engine(from source: inout some ByteSource) -> Bool {
+  package func engine(from source: inout some ByteSource) -> Bool {
     if let preload { return preload }
     return source.nextByte() & 1 == 1
   }
 
   /// Reads a case header: its length and its swarm mask.
-  public func header(from source: inout some ByteSource) -> (length: Int, mask: Mask) {
+  package func header(from source: inout some ByteSource) -> (length: Int, mask: Mask) {
     let high = Int(source.nextByte())
     let length = (high << 8 | Int(source.nextByte())) % maxLength + 1
     guard swarm else { return (length, .all) }
@@ -111,7 +111,7 @@ public struct ActionDecoder: Sendable {
   ///   - held: how many reports wait for a `deliver`.
   ///   - mask: the case's mask.
   ///   - source: where the choices come from.
-  public func next(
+  package func next(
     after model: ContractModel, held: Int, mask: Mask, from source: inout some ByteSource
   ) -> FuzzAction {
     let enabled = mask.enabled

@@ -1,4 +1,4 @@
-public import PlayerState
+package import PlayerState
 
 /// Runs one fuzz case against a fresh player and checks every property after
 /// every step: the oracle.
@@ -7,25 +7,25 @@ public import PlayerState
 /// then any report the engine sent re-entrantly from inside `execute`), the
 /// ``ContractModel`` predicts the commands; the engine's actual log must equal
 /// the predicted one, and the player's observation must agree with the model.
-public struct CaseRunner {
+package struct CaseRunner {
   /// The player under test.
-  public private(set) var target: any FuzzTarget
+  package private(set) var target: any FuzzTarget
   /// Its engine.
-  public private(set) var engine: FuzzEngine
+  package private(set) var engine: FuzzEngine
   /// The oracle's model, after the steps so far.
-  public private(set) var model: ContractModel
+  package private(set) var model: ContractModel
   /// Every command the engine received.
-  public private(set) var log: [EngineCommand] = []
+  package private(set) var log: [EngineCommand] = []
   /// Every command the contract expects.
-  public private(set) var expected: [EngineCommand] = []
+  package private(set) var expected: [EngineCommand] = []
   /// The actions performed so far.
-  public private(set) var trace: [FuzzAction] = []
+  package private(set) var trace: [FuzzAction] = []
   /// For each performed action, whether any event it delivered was accepted.
-  public private(set) var effects: [Bool] = []
+  package private(set) var effects: [Bool] = []
   /// Events checked so far, including re-entrant reports and the settling ones.
-  public private(set) var events = 0
+  package private(set) var events = 0
   /// Which (state, event) pairs and transitions were exercised.
-  public var coverage = FuzzCoverage()
+  package var coverage = FuzzCoverage()
   /// Whether ``coverage`` records: a replay that only wants the verdict (the
   /// shrinker's) turns it off, since a fresh coverage allocates its whole
   /// table on the first record, which costs more than a short case.
@@ -50,7 +50,7 @@ public struct CaseRunner {
   /// - Parameters:
   ///   - subject: the player under test.
   ///   - canPreload: whether the engine declares the `.preload` capability.
-  public init(_ subject: FuzzSubject, canPreload: Bool = false) {
+  package init(_ subject: FuzzSubject, canPreload: Bool = false) {
     engine = FuzzEngine(canPreload: canPreload)
     model = ContractModel(canPreload: canPreload)
     target = subject.make(engine)
@@ -82,11 +82,11 @@ public struct CaseRunner {
   }
 
   /// The held-back reports waiting for a `deliver`.
-  public var laterCount: Int { later.count }
+  package var laterCount: Int { later.count }
 
   /// Performs one action and checks every property.
   /// - Returns: the first broken property, or nil.
-  public mutating func perform(_ action: FuzzAction) -> FuzzViolation? {
+  package mutating func perform(_ action: FuzzAction) -> FuzzViolation? {
     trace.append(action)
     let step = trace.count
     switch action {
@@ -124,7 +124,7 @@ public struct CaseRunner {
   /// ``trace`` as an explicit action, so that a failure found here replays
   /// and prints like any other.
   /// - Returns: the first broken property, or nil.
-  public mutating func finish() -> FuzzViolation? {
+  package mutating func finish() -> FuzzViolation? {
     _ = engine.takeArmed()
     if !later.isEmpty, let violation = perform(.deliver) { return violation }
     for _ in 0..<4 {
@@ -284,7 +284,7 @@ extension CaseRunner {
   ///   - actions: the case.
   ///   - canPreload: whether the engine declares `.preload`.
   /// - Returns: the first violation, or nil when every property held.
-  public static func check(
+  package static func check(
     _ subject: FuzzSubject, _ actions: [FuzzAction], canPreload: Bool = false
   ) -> FuzzViolation? {
     replay(subject, actions, canPreload: canPreload).violation
@@ -297,7 +297,7 @@ extension CaseRunner {
   ///   - canPreload: whether the engine declares `.preload`.
   /// - Returns: the runner afterwards (its ``trace`` holds the actions up to
   ///   the failure, plus those the end of the case added) and the first violation.
-  public static func replay(
+  package static func replay(
     _ subject: FuzzSubject, _ actions: [FuzzAction], canPreload: Bool = false
   ) -> (runner: CaseRunner, violation: FuzzViolation?) {
     var runner = CaseRunner(subject, canPreload: canPreload)

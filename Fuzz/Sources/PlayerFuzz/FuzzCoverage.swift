@@ -100,7 +100,7 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Which load variant `load` is, for an event arriving at `model`.
-    public static func identity(of load: Load, in model: ContractModel) -> Variant {
+    package static func identity(of load: Load, in model: ContractModel) -> Variant {
       if let current = model.current, load == current.load { return .current }
       if let preload = model.preload, load == preload.load { return .preload }
       let token = load.token.rawValue

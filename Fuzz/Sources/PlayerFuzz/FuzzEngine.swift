@@ -80,7 +80,7 @@ public final class FuzzEngine: PlaybackEngine {
   }
 
   /// The commands received since the harness last collected them (the
-  /// harness's ``CaseRunner/log`` holds the whole case), in order, with
+  /// harness's `CaseRunner.log` holds the whole case), in order, with
   /// tokens in the contract's numbering.
   public var commands: [EngineCommand] { log.withLock { $0.commands } }
 

@@ -99,7 +99,7 @@ public enum Fuzzer {
   /// Decodes one case from `bytes` and runs it, checking every step.
   /// A finite source (libFuzzer's bytes) ends the case when it runs dry.
   /// - Returns: the runner after the case (trace, events, coverage) and the first violation.
-  public static func runCase(
+  package static func runCase(
     _ subject: FuzzSubject, _ decoder: ActionDecoder, _ bytes: inout some ByteSource
   ) -> (CaseRunner, FuzzViolation?) {
     var coverage = FuzzCoverage()
@@ -109,7 +109,7 @@ public enum Fuzzer {
   /// Runs one case, recording into `coverage` (moved into the returned
   /// runner's ``CaseRunner/coverage``; move it back with `swap`): merging a
   /// fresh coverage per case would cost more than the case.
-  public static func runCase(
+  package static func runCase(
     _ subject: FuzzSubject, _ decoder: ActionDecoder, _ bytes: inout some ByteSource,
     coverage: inout FuzzCoverage
   ) -> (CaseRunner, FuzzViolation?) {

@@ -11,9 +11,9 @@
 /// ```
 public enum LibFuzzerEntry {
   /// The decoder libFuzzer inputs go through: the seeded runner's, with room for long inputs.
-  public static let decoder = ActionDecoder(maxLength: 256, swarm: true)
+  package static let decoder = ActionDecoder(maxLength: 256, swarm: true)
 
-  /// Decodes the input into a case (the same ``ActionDecoder`` as the seeded
+  /// Decodes the input into a case (the same `ActionDecoder` as the seeded
   /// runs) and checks it on a fresh player made by `subject`. On a violation it
   /// shrinks the case, prints the report (with the Swift test that replays it
   /// on `subject`) and stops the process with `fatalError`, which is how

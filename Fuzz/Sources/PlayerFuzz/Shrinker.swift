@@ -12,22 +12,22 @@ import PlayerState
 /// action (an earlier or never-issued token becomes the current load, media B
 /// becomes A, a re-entrant or late report is sent directly, a seek id or
 /// watchdog id becomes the newest, a time becomes 0, a reason `network`).
-public enum Shrinker {
+package enum Shrinker {
   /// The result of shrinking.
-  public struct Outcome: Sendable {
+  package struct Outcome: Sendable {
     /// An outcome.
-    public init(actions: [FuzzAction], violation: FuzzViolation, attempts: Int) {
+    package init(actions: [FuzzAction], violation: FuzzViolation, attempts: Int) {
       self.actions = actions
       self.violation = violation
       self.attempts = attempts
     }
 
     /// The smallest failing case found.
-    public var actions: [FuzzAction]
+    package var actions: [FuzzAction]
     /// Its violation.
-    public var violation: FuzzViolation
+    package var violation: FuzzViolation
     /// How many candidate cases were replayed.
-    public var attempts: Int
+    package var attempts: Int
   }
 
   /// Shrinks `actions`, which fail on `subject` with `violation`.
@@ -42,7 +42,7 @@ public enum Shrinker {
   ///   - canPreload: whether the engine declares `.preload`.
   /// - Returns: the smallest failing case found, with the events the end of
   ///   the case adds made explicit.
-  public static func shrink(
+  package static func shrink(
     _ subject: FuzzSubject, _ actions: [FuzzAction], violation: FuzzViolation, limit: Int = 20_000,
     seconds: Double = 10, canPreload: Bool = false
   ) -> Outcome {
