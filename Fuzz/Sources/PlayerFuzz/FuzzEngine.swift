@@ -329,7 +329,7 @@ struct TokenMap {
 
 extension EngineReport {
   /// The same report about another load.
-  func withLoad(_ load: Load) -> EngineReport {
+  package func withLoad(_ load: Load) -> EngineReport {
     switch self {
     case .ready(_, let duration): .ready(load, duration: duration)
     case .stalled: .stalled(load)

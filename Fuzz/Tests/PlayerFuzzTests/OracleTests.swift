@@ -307,7 +307,7 @@ import Testing
           renumbered,
           reports: ReportSink { report in
             reports.send(
-              report.renamed(
+              report.withLoad(
                 Load(item: report.load.item, token: LoadToken(inverse(report.load.token.rawValue))))
             )
           })
@@ -335,7 +335,7 @@ import Testing
       switch event {
       case .user: player.send(event)
       case .engine(let report):
-        player.send(.engine(report.renamed(back(report.load))))
+        player.send(.engine(report.withLoad(back(report.load))))
       case .watchdogExpired(let load, let id): player.send(.watchdogExpired(back(load), id))
       }
     }
@@ -380,19 +380,5 @@ import Testing
     #expect(violation.step == 2)
     #expect(violation.expectedLog == ["load(A#1)", "stop(A#1)", "load(B#2)"])
     #expect(violation.actualLog == ["load(A#1)", "stop(A#1)", "load(B#1)"])
-  }
-}
-
-extension EngineReport {
-  fileprivate func renamed(_ load: Load) -> EngineReport {
-    switch self {
-    case .ready(_, let duration): .ready(load, duration: duration)
-    case .stalled: .stalled(load)
-    case .resumed: .resumed(load)
-    case .seekCompleted(_, let id): .seekCompleted(load, id)
-    case .reachedEnd: .reachedEnd(load)
-    case .failed(_, let reason): .failed(load, reason)
-    case .position(_, let time): .position(load, time)
-    }
   }
 }
