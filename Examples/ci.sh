@@ -4,7 +4,9 @@
 #   1. builds and runs Examples/Basic and compares its output with expected-output.txt,
 #   2. runs the tests of Examples/GStreamerEngine (real pipelines, the conformance kit),
 #   3. runs the tests of Examples/AVPlayerEngine's pure core (its shell is empty off Apple
-#      platforms) and type-checks the shell against an AVFoundation stub (ShellTypecheck).
+#      platforms) and type-checks the shell against an AVFoundation stub (ShellTypecheck),
+#   4. runs the tests of Examples/FuzzYourPlayer (a hand-written player fuzzed in every mode,
+#      its planted bug caught).
 # Any compiler warning in the examples fails it, as in the root build.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -52,5 +54,9 @@ step "AVPlayerEngine: swift test (the pure core; the AVFoundation shell is empty
 
 step "AVPlayerEngine: type-check the shell against the AVFoundation stub"
 (cd AVPlayerEngine/ShellTypecheck && swift build 2>&1 | tee "$log") && no_warnings "ShellTypecheck"
+
+step "FuzzYourPlayer: swift test (MiniPlayer in every PlayerFuzz mode, its planted bug caught)"
+(cd FuzzYourPlayer && swift build --build-tests 2>&1 | tee "$log") && no_warnings "FuzzYourPlayer"
+(cd FuzzYourPlayer && swift test --skip-build)
 
 step "examples finished in $(($(date +%s) - started)) s"

@@ -8,12 +8,16 @@
 #      useful depth: it checks every sequence of at most 3 events and says it is
 #      not complete); the multi-threaded mode
 #   2. libFuzzer on the player, and (half the time each) on player-sim's
-#      scenario parser and on its file readers and runner
+#      scenario parser and on its file readers and runner: the executables of the
+#      fuzzing package Fuzz/FuzzTesting, built through SwiftPM by Fuzz/libfuzzer.sh
+#      (swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
 #
 # Long campaigns: PLAYHEAD_FUZZ_BUDGET (seconds per seed, default 60),
 # PLAYHEAD_FUZZ_SEEDS (seeds run at once, default 2), PLAYHEAD_FUZZ_SEED (first
 # seed, default 1), PLAYHEAD_LIBFUZZER_SECONDS (per target, default half the
-# budget), PLAYHEAD_LIBFUZZER_JOBS. PLAYHEAD_FUZZ_SCRATCH sets --scratch-path.
+# budget), PLAYHEAD_LIBFUZZER_JOBS, PLAYHEAD_LIBFUZZER_CONFIGURATION (debug, the
+# default, or release). PLAYHEAD_FUZZ_SCRATCH sets --scratch-path (the fuzzing
+# package builds under its fuzz-testing subdirectory).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"

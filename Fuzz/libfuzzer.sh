@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with `swiftc -sanitize=fuzzer,address` and runs
-# them for a while with the checked-in seed corpora.
+# Builds the libFuzzer targets of the fuzzing package Fuzz/FuzzTesting (SwiftPM
+# executables named …Fuzzer, the shape OSS-Fuzz's Swift support expects) with
+#
+#   swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+#
+# and runs them for a while with the checked-in seed corpora.
 #
 #   Fuzz/libfuzzer.sh [seconds] [player|scenario|files|all]     (default: 30 all)
 #
-# Targets: player (the Player against the contract), scenario (the scenario
-# parser), files (player-sim's file readers and the scenario runner: bytes read
-# as `run FILE` or `fuzz --replay FILE` reads them, then run). With `all`, the
-# player gets the seconds and scenario and files half each, so `all` takes
-# twice the seconds. The scenario and files targets take inputs up to 64 KB
-# under an RSS limit: reading must stay proportional to the input.
+# Targets: player (PlayerFuzzer: the Player against the contract), scenario
+# (ScenarioFuzzer: the scenario parser), files (FilesFuzzer: player-sim's file
+# readers and the scenario runner: bytes read as `run FILE` or `fuzz --replay
+# FILE` reads them, then run). With `all`, the player gets the seconds and
+# scenario and files half each, so `all` takes twice the seconds. The scenario
+# and files targets take inputs up to 64 KB under an RSS limit: reading must
+# stay proportional to the input.
 #
-# Environment: PLAYHEAD_LIBFUZZER_DIR (build and work directory, default a
-# fresh temp dir), PLAYHEAD_LIBFUZZER_SANITIZERS (default fuzzer,address),
-# PLAYHEAD_LIBFUZZER_JOBS (parallel fuzzing processes, default 1).
+# Environment: PLAYHEAD_LIBFUZZER_DIR (work directory for corpora, logs and
+# crashes, default a fresh temp dir), PLAYHEAD_LIBFUZZER_SANITIZERS (default
+# fuzzer,address), PLAYHEAD_LIBFUZZER_CONFIGURATION (debug, the default, or
+# release), PLAYHEAD_LIBFUZZER_JOBS (parallel fuzzing processes, default 1),
+# PLAYHEAD_FUZZ_SCRATCH (SwiftPM --scratch-path; default Fuzz/FuzzTesting/.build).
 # A crash prints the shrunk report and leaves the input in the work directory;
 # replay it with the command printed at the end.
 set -euo pipefail
@@ -27,60 +34,40 @@ case "$which" in player|scenario|files|all) ;; *) echo "libfuzzer.sh: target mus
 
 work="${PLAYHEAD_LIBFUZZER_DIR:-$(mktemp -d /tmp/playhead-libfuzzer.XXXXXX)}"
 sanitizers="${PLAYHEAD_LIBFUZZER_SANITIZERS:-fuzzer,address}"
+configuration="${PLAYHEAD_LIBFUZZER_CONFIGURATION:-debug}"
 jobs="${PLAYHEAD_LIBFUZZER_JOBS:-1}"
-mkdir -p "$work/lib"
-flags=(-O -swift-version 6 -parse-as-library -sanitize="$sanitizers" -package-name playhead
-  -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
-  -I "$work/lib" -L "$work/lib")
+case "$configuration" in debug|release) ;; *) echo "libfuzzer.sh: PLAYHEAD_LIBFUZZER_CONFIGURATION must be debug or release, got '$configuration'" >&2; exit 2;; esac
+mkdir -p "$work"
+package=Fuzz/FuzzTesting
+scratch=()
+[ -n "${PLAYHEAD_FUZZ_SCRATCH:-}" ] && scratch=(--scratch-path "$PLAYHEAD_FUZZ_SCRATCH/fuzz-testing")
+build=(swift build --package-path "$package" "${scratch[@]}" -c "$configuration"
+  -Xswiftc "-sanitize=$sanitizers" -Xswiftc -parse-as-library)
 
-# One static library per module, in dependency order, so that each keeps its
-# own module name and access control (concatenating sources would not).
-# The linker's "cannot export local symbol __asan_*" chatter goes to the build
-# log, which is printed only when a step fails.
-log="$work/build.log"
-run() {
-  if ! "$@" >>"$log" 2>&1; then
-    grep -v "Cannot export local symbol" "$log" | tail -n 40 >&2
-    echo "libfuzzer: build step failed: $*" >&2
-    exit 1
-  fi
-}
-module() {
-  local name="$1" dir="$2"; shift 2
-  run swiftc "${flags[@]}" -module-name "$name" -emit-module -emit-module-path "$work/lib/$name.swiftmodule" \
-    -emit-library -static -o "$work/lib/lib$name.a" "$dir"/*.swift "$@"
+targets=()
+case "$which" in
+  all) targets=(player scenario files) ;;
+  *) targets=("$which") ;;
+esac
+binary() {
+  case "$1" in player) echo PlayerFuzzer ;; scenario) echo ScenarioFuzzer ;; files) echo FilesFuzzer ;; esac
 }
 
 started=$(date +%s)
-echo "libfuzzer: building into $work (sanitizers: $sanitizers)"
-module PlayerState Sources/PlayerState
-module PlayerEngine Sources/PlayerEngine -lPlayerState
-module PlayerTesting Sources/PlayerTesting -lPlayerEngine -lPlayerState
-
-targets=()
-if [ "$which" = all ] || [ "$which" = player ] || [ "$which" = files ]; then
-  module PlayerFuzz Fuzz/Sources/PlayerFuzz -lPlayerTesting -lPlayerEngine -lPlayerState
-fi
-if [ "$which" = all ] || [ "$which" = scenario ] || [ "$which" = files ]; then
-  module PlayerSimulation Sources/PlayerSimulation -lPlayerTesting -lPlayerEngine -lPlayerState
-fi
-if [ "$which" = all ] || [ "$which" = player ]; then
-  run swiftc "${flags[@]}" -module-name PlayerLibFuzzer Fuzz/LibFuzzer/PlayerEntry.swift \
-    -lPlayerFuzz -lPlayerTesting -lPlayerEngine -lPlayerState -o "$work/fuzz-player"
-  targets+=(player)
-fi
-if [ "$which" = all ] || [ "$which" = scenario ]; then
-  run swiftc "${flags[@]}" -module-name ScenarioLibFuzzer Fuzz/LibFuzzer/ScenarioEntry.swift \
-    -lPlayerSimulation -lPlayerEngine -lPlayerState -lFoundation -o "$work/fuzz-scenario"
-  targets+=(scenario)
-fi
-if [ "$which" = all ] || [ "$which" = files ]; then
-  run swiftc "${flags[@]}" -module-name FilesLibFuzzer Fuzz/LibFuzzer/FilesEntry.swift \
-    -lPlayerSimulation -lPlayerFuzz -lPlayerTesting -lPlayerEngine -lPlayerState \
-    -lFoundation -o "$work/fuzz-files"
-  targets+=(files)
-fi
-echo "libfuzzer: built ${targets[*]} in $(( $(date +%s) - started )) s"
+echo "libfuzzer: ${build[*]} (targets: ${targets[*]})"
+# The linker's "cannot export local symbol __asan_*" chatter goes to the build
+# log, which is printed only when the build fails.
+log="$work/build.log"
+for target in "${targets[@]}"; do
+  product="$(binary "$target")"
+  if ! "${build[@]}" --product "$product" >>"$log" 2>&1; then
+    grep -v "annot export local symbol" "$log" | tail -n 40 >&2
+    echo "libfuzzer: building $product failed: ${build[*]} --product $product" >&2
+    exit 1
+  fi
+done
+bin="$("${build[@]}" --show-bin-path)"
+echo "libfuzzer: built ${targets[*]} in $(( $(date +%s) - started )) s into $bin"
 
 status=0
 for target in "${targets[@]}"; do
@@ -111,13 +98,13 @@ for target in "${targets[@]}"; do
   parallel=()
   [ "$jobs" -gt 1 ] && parallel=(-jobs="$jobs" -workers="$jobs")
   # Run inside the work directory: with -jobs, libFuzzer writes fuzz-N.log to the current one.
-  if ! (cd "$work" && "$work/fuzz-$target" -max_total_time="$target_seconds" "${options[@]}" "${parallel[@]}" \
+  if ! (cd "$work" && "$bin/$(binary "$target")" -max_total_time="$target_seconds" "${options[@]}" "${parallel[@]}" \
       -print_final_stats=1 -artifact_prefix="$work/artifacts-$target/" "$corpus" \
       >"$work/$target.log" 2>&1); then
     status=1
     tail -n 80 "$work/$target.log"
     crash=$(ls "$work/artifacts-$target"/* 2>/dev/null | head -n 1 || true)
-    echo "libfuzzer: $target FAILED. Reproduce with: $work/fuzz-$target $crash" >&2
+    echo "libfuzzer: $target FAILED. Reproduce with: $bin/$(binary "$target") $crash" >&2
   else
     grep -E "^(#[0-9]+.*DONE|stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added)" "$work/$target.log" || tail -n 5 "$work/$target.log"
   fi

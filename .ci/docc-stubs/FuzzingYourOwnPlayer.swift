@@ -5,7 +5,7 @@ import PlayerState
 
 /// A player that is not Playhead's, with its own vocabulary.
 final class MyPlayer: CustomStringConvertible {
-  init(engine: any PlaybackEngine) {}
+  init(engine: any PlaybackEngine, watchdog: WatchdogPolicy) {}
   func handle(_ intent: UserIntent) {}
   func handle(_ report: EngineReport) {}
   func timedOut(_ load: Load) {}

@@ -104,12 +104,11 @@ extension PlaybackState {
       let removesCurrent = position == queue.current
       let wasLoaded = session != nil
       let reloads = removesCurrent && wasLoaded && position + 1 < queue.entries.count
-      if reloads, !preloadUsable(for: position + 1, from: .zero), !tokenAvailable {
-        return .idsExhausted
-      }
+      let promotes = reloads && preloadUsable(for: position + 1, from: .zero)
+      if reloads, !promotes, !tokenAvailable { return .idsExhausted }
       if removesCurrent {
         stopCurrent(&effects)
-        if !(reloads && preloadUsable(for: position + 1, from: .zero)) { dropPreload(&effects) }
+        if !promotes { dropPreload(&effects) }
       }
       queue.remove(at: position)
       // The entry that took its place plays, unless the removed one was the last.
@@ -300,11 +299,10 @@ extension PlaybackState {
     to position: Int, from time: MediaTime, _ effects: inout Effects
   ) -> IgnoreReason? {
     let wasLoaded = session != nil
-    if wasLoaded, !(preloadUsable(for: position, from: time) || tokenAvailable) {
-      return .idsExhausted
-    }
+    let promotes = preloadUsable(for: position, from: time)
+    if wasLoaded, !(promotes || tokenAvailable) { return .idsExhausted }
     stopCurrent(&effects)
-    if !preloadUsable(for: position, from: time) { dropPreload(&effects) }
+    if !promotes { dropPreload(&effects) }
     queue.current = position
     if wasLoaded { _ = enterCurrent(from: time, &effects) }
     refreshPreload(&effects)
@@ -426,10 +424,11 @@ extension PlaybackState {
       return nil
     }
     // Ids never wrap: advancing needs a new token, and there is none left.
-    if !preloadUsable(for: next, from: .zero), !tokenAvailable { return .idsExhausted }
+    let promotes = preloadUsable(for: next, from: .zero)
+    if !promotes, !tokenAvailable { return .idsExhausted }
     self.session = session
     stopCurrent(&effects)
-    if !preloadUsable(for: next, from: .zero) { dropPreload(&effects) }
+    if !promotes { dropPreload(&effects) }
     queue.current = next
     _ = enterCurrent(from: .zero, &effects)
     refreshPreload(&effects)

@@ -29,7 +29,7 @@ import Testing
     let text = try String(contentsOfFile: saved, encoding: .utf8)
     let lines = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
     // The engine line, then the actions: a paused queue, and the ready it starts anyway.
-    #expect(lines == ["engine preload=no", "queue(A, paused)", "ready(A#1)"])
+    #expect(lines == ["engine preload=yes", "queue(A, paused)", "ready(A#1)"])
 
     let againstBug = try CLI.run(["fuzz", "--replay", saved, "--subject", "twoBools"])
     #expect(againstBug.status == 1)
@@ -67,11 +67,12 @@ import Testing
     #expect(output.status == 0)
     #expect(
       output.lines.first?.hasPrefix("explore Player on an engine that preloads: depth 2, ") == true)
-    #expect(output.lines.dropFirst().first?.hasPrefix("NOT complete: level 2 still found ") == true)
+    #expect(
+      output.lines.dropFirst().first?.hasPrefix("bounded at depth 2: level 2 still found ") == true)
     #expect(output.lines.contains("declared transitions never reached:"))
     #expect(
       output.lines.contains(
-        "passed: no property broke in any sequence of at most 2 events; the rows above may need longer sequences (the search is not complete)"
+        "passed, bounded: no property broke in any sequence of at most 2 letters; not a proof beyond that depth (the rows above may need longer sequences)"
       ))
   }
 

@@ -28,7 +28,8 @@ enum FuzzBenchmark {
         name: row.player.name, minimalLength: row.player.minimalLength, seeds: row.seeds,
         missed: row.missed, milliseconds: row.medianMillisecondsToFailure,
         millisecondsToShrunk: row.medianMillisecondsToShrunk, cases: row.medianCases,
-        shrunkLength: row.medianShrunkLength, seedsAtMinimalLength: row.seedsAtMinimalLength)
+        shrunkLength: row.medianShrunkLength, seedsAtMinimalLength: row.seedsAtMinimalLength,
+        seedsWithinOneOfMinimal: row.seedsWithinOneOfMinimal)
     }
     let budget = options.smoke ? 1.0 : 10.0
     progress("exhaustive exploration: at most \(budget) s")

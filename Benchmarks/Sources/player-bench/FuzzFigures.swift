@@ -20,6 +20,8 @@ struct FuzzFigures {
     var shrunkLength: Double
     /// Seeds whose shrunk case has the minimal length.
     var seedsAtMinimalLength: Int
+    /// Seeds whose shrunk case is at most one action above the minimal length.
+    var seedsWithinOneOfMinimal: Int
   }
 
   /// What `Explorer.explore` reached in its time budget.

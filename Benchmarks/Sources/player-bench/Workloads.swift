@@ -24,8 +24,10 @@ enum Workloads {
   /// Only `transition(on:)` is timed: the commands are not read, because
   /// reading `commands.count` costs more than the reduction itself today
   /// (see docs/benchmarks.md); whether an event was accepted feeds the checksum.
-  static func reducer(_ events: [PlaybackEvent]) -> UInt64 {
-    var state = PlaybackState()
+  static func reducer(
+    _ events: [PlaybackEvent], from start: PlaybackState = PlaybackState()
+  ) -> UInt64 {
+    var state = start
     var checksum: UInt64 = 0
     for event in events {
       let transition = state.transition(on: event)
@@ -37,8 +39,10 @@ enum Workloads {
 
   /// The reducer in place, `handle(_:into:)`, from idle, over every event:
   /// the form the driver uses, with no state copied per event.
-  static func reducerInPlace(_ events: [PlaybackEvent]) -> UInt64 {
-    var state = PlaybackState()
+  static func reducerInPlace(
+    _ events: [PlaybackEvent], from start: PlaybackState = PlaybackState()
+  ) -> UInt64 {
+    var state = start
     var effects = Effects()
     var checksum: UInt64 = 0
     for event in events {
@@ -50,26 +54,12 @@ enum Workloads {
 
   /// The pure reducer over the queue stream, from ``QueueStream/initialState``.
   static func queueReducer(_ events: [PlaybackEvent]) -> UInt64 {
-    var state = QueueStream.initialState
-    var checksum: UInt64 = 0
-    for event in events {
-      let transition = state.transition(on: event)
-      checksum &+= transition.ignored == nil ? 1 : 0
-      state = transition.next
-    }
-    return checksum &+ UInt64(state.issuedLoads)
+    reducer(events, from: QueueStream.initialState)
   }
 
   /// The reducer in place over the queue stream: `handle(_:into:)`.
   static func queueReducerInPlace(_ events: [PlaybackEvent]) -> UInt64 {
-    var state = QueueStream.initialState
-    var effects = Effects()
-    var checksum: UInt64 = 0
-    for event in events {
-      state.handle(event, into: &effects)
-      checksum &+= effects.ignored == nil ? 1 : 0
-    }
-    return checksum &+ UInt64(state.issuedLoads)
+    reducerInPlace(events, from: QueueStream.initialState)
   }
 
   /// The driver over the queue stream, with a no-op engine that preloads.

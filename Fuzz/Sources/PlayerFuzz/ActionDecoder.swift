@@ -1,4 +1,4 @@
-import PlayerState
+package import PlayerState
 import PlayerTesting
 
 /// Turns bytes into fuzz actions: the one decoder behind both the seeded
@@ -8,34 +8,37 @@ import PlayerTesting
 /// Decoding is online: each action's identities are chosen relative to what
 /// the contract model has seen issued so far, so that a report stays
 /// meaningful however the case has gone: the current load, the preloading
-/// one, an earlier one, a dropped preload, a removed entry's load, a token
-/// never issued (the one the next intent will create, or one past it), the
-/// current token with another item; the newest, a superseded or a
-/// never-issued seek or watchdog id. Intents pick positions in the queue (the
+/// one, the one just before, any earlier one, a dropped preload, a removed
+/// entry's load, the load the next intent will create (the next token with
+/// the item a switching intent would load, see ``upcoming(after:_:)``; half
+/// of these reports are sent re-entrantly, so that they arrive inside that
+/// intent's first `execute`), a token never issued, the current token with
+/// another item; the newest, a superseded or a never-issued seek or watchdog
+/// id; every failure reason (`engine` with two codes). Intents pick positions in the queue (the
 /// current one, its neighbours, the ends, one past the end), media from
 /// A–D (so the same media is queued twice), start times and positions around
 /// the `previous` threshold (2999, 3000, 3001 ms), shuffle seeds 1–4 and
 /// rates. In swarm mode, each case first reads a mask that disables some
 /// event kinds, identities and delivery modes, so that rare orderings (many
 /// edits during loads, no user stop, only late reports) come up.
-public struct ActionDecoder: Sendable {
+package struct ActionDecoder: Sendable {
   /// What the decoder may choose from in the current case.
-  public struct Mask: Hashable, Sendable {
+  package struct Mask: Hashable, Sendable {
     /// Enabled event kinds (bit i for `EventKind.allCases[i]`), plus `deliver` (bit 26).
-    public var kinds: UInt32
+    package var kinds: UInt32
     /// Enabled variations: bit 0 re-entrant, 1 later, 2 earlier, dropped or
     /// removed token, 3 never-issued token, 4 mismatched item, 5 superseded or
     /// never-issued ids, 6 invalid positions and rates.
-    public var variations: UInt8
+    package var variations: UInt8
 
     /// Everything enabled.
-    public static let all = Mask(kinds: 0x7FF_FFFF, variations: 0x7F)
+    package static let all = Mask(kinds: 0x7FF_FFFF, variations: 0x7F)
 
     /// The enabled choices, worked out once per case; nil stands for `deliver`.
     let enabled: [EventKind?]
 
     /// A mask.
-    public init(kinds: UInt32, variations: UInt8) {
+    package init(kinds: UInt32, variations: UInt8) {
       // play and queue always stay on: without them nothing happens.
       self.kinds = kinds | 0b11
       self.variations = variations
@@ -48,31 +51,31 @@ public struct ActionDecoder: Sendable {
   }
 
   /// The longest case, in actions.
-  public private(set) var maxLength: Int
+  package private(set) var maxLength: Int
   /// Whether each case disables a random part of the alphabet.
-  public var swarm: Bool
+  package var swarm: Bool
   /// Whether the engine preloads: fixed, or nil to draw it per case.
-  public var preload: Bool?
+  package var preload: Bool?
 
   /// A decoder.
   /// - Parameters:
   ///   - maxLength: the longest case, in actions.
   ///   - swarm: whether each case disables a random part of the alphabet.
   ///   - preload: whether the engine preloads; nil draws it per case.
-  public init(maxLength: Int = 32, swarm: Bool = true, preload: Bool? = nil) {
+  package init(maxLength: Int = 32, swarm: Bool = true, preload: Bool? = nil) {
     self.maxLength = max(1, maxLength)
     self.swarm = swarm
     self.preload = preload
   }
 
   /// Reads whether the case's engine preloads (one byte, unless fixed).
-  public func engine(from source: inout some ByteSource) -> Bool {
+  package func engine(from source: inout some ByteSource) -> Bool {
     if let preload { return preload }
     return source.nextByte() & 1 == 1
   }
 
   /// Reads a case header: its length and its swarm mask.
-  public func header(from source: inout some ByteSource) -> (length: Int, mask: Mask) {
+  package func header(from source: inout some ByteSource) -> (length: Int, mask: Mask) {
     let high = Int(source.nextByte())
     let length = (high << 8 | Int(source.nextByte())) % maxLength + 1
     guard swarm else { return (length, .all) }
@@ -88,8 +91,14 @@ public struct ActionDecoder: Sendable {
 
   fileprivate static let choices: [EventKind?] = EventKind.allCases + [nil]
 
+  /// Every failure class; the engine's own code with two details.
   private static let reasons: [FailureReason] = [
-    .network, .decoding, .notFound, .engine(code: -11800),
+    .network, .decoding, .unsupported, .notFound, .timeout, .engine(code: -11800), .engine(code: 1),
+  ]
+  /// Intents whose first load names the load a report may anticipate (`play`
+  /// with a media no case plays, so that it always switches).
+  private static let switches: [UserIntent] = [
+    .next, .play("E"), .retry, .previous, .replaceQueue(["A", "B"]), .jump(to: 0),
   ]
   private static let media: [MediaID] = ["A", "B", "C", "D"]
   /// Times around the `previous` threshold (3 s) and past it.
@@ -102,7 +111,7 @@ public struct ActionDecoder: Sendable {
   ///   - held: how many reports wait for a `deliver`.
   ///   - mask: the case's mask.
   ///   - source: where the choices come from.
-  public func next(
+  package func next(
     after model: ContractModel, held: Int, mask: Mask, from source: inout some ByteSource
   ) -> FuzzAction {
     let enabled = mask.enabled
@@ -124,11 +133,11 @@ public struct ActionDecoder: Sendable {
 
     // The identities a report may name, each once it exists; the current
     // load weighs most. Chosen without building an array (no allocation).
-    let next = model.position.flatMap { model.after($0) }.map { model.entries[$0].item }
     let other =
       on(4)
       ? (model.entries.first { $0.item != current.item }?.item
         ?? ItemID(current.item.rawValue &+ 1)) : nil
+    let stale = FuzzCoverage.Variant.newestStale(model)
     func candidate(_ index: Int) -> Load? {
       switch index {
       case 0, 1, 2: return current
@@ -138,17 +147,22 @@ public struct ActionDecoder: Sendable {
       case 7: return on(2) && model.removed != model.dropped ? model.removed : nil
       case 8: return on(2) && model.left != model.previous ? model.left : nil
       case 9:
-        // The load the next intent or advance will create, and one past it.
-        return on(3) ? Load(item: next ?? current.item, token: LoadToken(model.issued &+ 1)) : nil
-      case 10: return on(3) ? Load(item: current.item, token: LoadToken(model.issued &+ 2)) : nil
+        // An earlier load, not only the one just before: any stale token.
+        guard on(2), stale >= 2 else { return nil }
+        let token = UInt32(first) % (stale - 1) + 1
+        return Load(item: model.tokenItems[Int(token) - 1], token: LoadToken(token))
+      case 10, 11:
+        // The load the next intent will create (see `upcoming`).
+        return on(3) ? Self.upcoming(after: model, detail) : nil
+      case 12: return on(3) ? Load(item: current.item, token: LoadToken(model.issued &+ 2)) : nil
       default: return other.map { Load(item: $0, token: current.token) }
       }
     }
     func load(_ byte: UInt8) -> Load {
       var available = 0
-      for index in 0..<12 where candidate(index) != nil { available += 1 }
+      for index in 0..<14 where candidate(index) != nil { available += 1 }
       var pick = Int(byte) % available
-      for index in 0..<12 {
+      for index in 0..<14 {
         guard let load = candidate(index) else { continue }
         if pick == 0 { return load }
         pick -= 1
@@ -164,11 +178,12 @@ public struct ActionDecoder: Sendable {
       }
     }
     func report(_ report: EngineReport) -> FuzzAction {
-      switch detail % 8 {
-      case 5 where on(0), 6 where on(0): .reentrant(report)
-      case 7 where on(1): .later(report)
-      default: .send(.engine(report))
-      }
+      // A report about the load the next intent creates matters most when the
+      // engine sends it from inside that intent's `execute`: half of them are re-entrant.
+      let upcoming = report.load.token.rawValue == model.issued &+ 1
+      let mode = detail % 8
+      if on(0), mode == 5 || mode == 6 || (upcoming && mode < 4) { return .reentrant(report) }
+      return mode == 7 && on(1) ? .later(report) : .send(.engine(report))
     }
     /// A position: mostly the current one, a neighbour or an end; one past the end when allowed.
     func place(_ byte: UInt8, inclusiveEnd: Bool = false) -> Int {
@@ -231,7 +246,7 @@ public struct ActionDecoder: Sendable {
     case .ended: return report(.reachedEnd(target))
     case .position: return report(.position(target, time))
     case .failed:
-      return report(.failed(target, Self.reasons[Int(extra) % Self.reasons.count]))
+      return report(.failed(target, Self.reasons[Int(first ^ extra) % Self.reasons.count]))
     case .seeked:
       let seek = id(model.current?.lastSeek ?? 0, extra)
       return report(.seekCompleted(target, SeekID(seek)))
@@ -239,6 +254,27 @@ public struct ActionDecoder: Sendable {
       let watchdog = id(model.current?.lastWatchdog ?? 1, extra)
       return .send(.watchdogExpired(target, WatchdogID(watchdog)))
     }
+  }
+
+  /// The load the next intent will create: token `issued + 1` with the item
+  /// that one of a few switching intents (next, play, retry, previous, a new
+  /// queue, a jump to the first entry) would load or preload first, chosen by
+  /// `byte`; when that intent loads nothing, the next entry's item (or the current one).
+  package static func upcoming(after model: ContractModel, _ byte: UInt8) -> Load {
+    let token = LoadToken(model.issued &+ 1)
+    var probe = model
+    var commands: [EngineCommand] = []
+    _ = probe.apply(.user(switches[Int(byte) % switches.count]), commands: &commands)
+    for command in commands {
+      switch command {
+      case .load(let request), .preload(let request):
+        if request.load.token == token { return request.load }
+      default: continue
+      }
+    }
+    let next = model.position.flatMap { model.after($0) }.map { model.entries[$0].item }
+    let item = next ?? model.current?.load.item ?? ItemID(model.issuedItems &+ 1)
+    return Load(item: item, token: token)
   }
 
   /// What a cooperative engine (or user) does next: the report the current

@@ -92,7 +92,9 @@ public struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
   /// The player as a fuzz subject.
   public var subject: FuzzSubject {
     let bug = bug
-    return FuzzSubject(name: bug.rawValue) { engine in CatalogPlayer(bug: bug, engine: engine) }
+    return FuzzSubject(
+      name: bug.rawValue, swiftExpression: "BuggyPlayer(.\(bug.rawValue)).subject"
+    ) { (engine: any PlaybackEngine) -> any FuzzTarget in CatalogPlayer(bug: bug, engine: engine) }
   }
 
   /// The bug's name.
@@ -112,20 +114,39 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     var droppedPreloads: Set<Load> = []
     var queue: [PlaybackEvent] = []
     var draining = false
+    /// The watchdog the last reduced event asks for, scheduled after its commands.
+    var requested: WatchdogRequest?
   }
 
   private let bug: BuggyPlayer.Bug
   private let engine: any PlaybackEngine
+  private let watchdog: WatchdogPolicy
   private let core = Locked(Core())
 
   init(bug: BuggyPlayer.Bug, engine: any PlaybackEngine) {
     self.bug = bug
     self.engine = engine
+    watchdog = FuzzEngine.watchdog(for: engine)
     let canPreload = engine.capabilities.contains(.preload)
     core.withLock { $0.state.configuration.canPreload = canPreload }
   }
 
-  var observation: FuzzObservation { core.withLock { FuzzObservation($0.state) } }
+  /// What `FuzzObservation(state)` says, read in place under the lock: the
+  /// state is not copied out (it was a third of a catalog run's time).
+  var observation: FuzzObservation {
+    core.withLock { core in
+      let session = core.state.session
+      let queue = core.state.queue
+      return FuzzObservation(
+        kind: core.state.kind, isPlaying: core.state.isPlaying,
+        seekPending: session?.seekPending ?? false,
+        queue: FuzzObservation.fingerprint(
+          items: queue.entries.lazy.map(\.item), current: queue.current,
+          repeatMode: queue.repeatMode, shuffleSeed: queue.shuffle?.seed),
+        loads: (session?.load, core.state.preload?.load), position: session?.position,
+        preloadReady: core.state.preload?.stage == .ready)
+    }
+  }
 
   var stateDescription: String { core.withLock { $0.state.description } }
 
@@ -136,6 +157,7 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       let transition = core.withLock { $0.state.transition(on: event) }
       perform(Array(transition.commands))
       core.withLock { $0.state = transition.next }
+      schedule(transition.watchdog)
       return
     }
     var commands = core.withLock { core -> [EngineCommand]? in
@@ -148,6 +170,11 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     }
     while let current = commands {
       perform(current)
+      schedule(
+        core.withLock { core in
+          defer { core.requested = nil }
+          return core.requested
+        })
       commands = core.withLock { core -> [EngineCommand]? in
         guard !core.queue.isEmpty else {
           core.draining = false
@@ -158,14 +185,23 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     }
   }
 
+  private func schedule(_ request: WatchdogRequest?) {
+    guard let request else { return }
+    watchdog.schedule(watchdog.timeout) { [weak self] in
+      self?.send(.watchdogExpired(request.load, request.id))
+    }
+  }
+
   private func perform(_ commands: [EngineCommand]) {
     let sink = ReportSink { [weak self] report in self?.send(.engine(report)) }
     for command in commands { engine.execute(command, reports: sink) }
   }
 
   private func reduce(_ event: PlaybackEvent, _ core: inout Core) -> [EngineCommand] {
-    let state = core.state
-    let session = state.session
+    // Reads of the state before the event, without copying it: the reducer
+    // then runs in place.
+    let session = core.state.session
+    let preloadBefore = core.state.preload?.load
     var event = event
     switch (bug, event) {
     case (.twoBools, .engine(.ready(let load, _))) where load == core.lastLoaded:
@@ -175,7 +211,7 @@ final class CatalogPlayer: FuzzTarget, Sendable {
         core.state.playWhenReady = true
         core.state.session = session
       }
-      return [.start(load, rate: state.rate)]
+      return [.start(load, rate: core.state.rate)]
     case (.ignoresIdentity, .engine(let report)):
       if let session { event = .engine(report.with(session.load)) }
     case (.ignoresIdentity, .watchdogExpired(_, let id)):
@@ -187,11 +223,11 @@ final class CatalogPlayer: FuzzTarget, Sendable {
         event = .engine(report.with(session.load))
       }
     case (.doubleStartOnRepeatedReady, .engine(.ready(let load, _))):
-      if let session, session.load == load, session.stage == .ready, state.playWhenReady {
-        return [.start(load, rate: state.rate)]
+      if let session, session.load == load, session.stage == .ready, core.state.playWhenReady {
+        return [.start(load, rate: core.state.rate)]
       }
     case (.stopNotSent, .user(.stop)):
-      core.state = state.transition(on: event).next
+      _ = core.state.handle(event)
       return []
     case (.pauseLostWhileBuffering, .user(.pause)):
       if session?.stage == .buffering { return [] }
@@ -207,14 +243,14 @@ final class CatalogPlayer: FuzzTarget, Sendable {
         event = .reachedEnd(session.load)
       }
     case (.droppedPreloadReportAccepted, .engine(.ready(let load, let duration))):
-      if core.droppedPreloads.contains(load), let preload = state.preload {
+      if core.droppedPreloads.contains(load), let preload = core.state.preload {
         event = .ready(preload.load, duration: duration)
       }
     case (.removeCurrentKeepsLoad, .user(.remove(let at))):
-      if session != nil, at == state.queue.current { return [] }
+      if session != nil, at == core.state.queue.current { return [] }
     case (.previousIgnoresThreshold, .user(.previous)):
-      if let session, let at = state.queue.current, at > 0,
-        session.position > state.configuration.previousThreshold
+      if let session, let at = core.state.queue.current, at > 0,
+        session.position > core.state.configuration.previousThreshold
       {
         if case .failed = session.stage { break }
         event = .user(.jump(to: at - 1))
@@ -230,40 +266,40 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     default:
       break
     }
-    var transition = core.state.transition(on: event)
+    var effects = core.state.handle(event)
     if bug == .repeatOneStartsWithoutSeek, case .engine(.reachedEnd) = event,
-      transition.ignored == nil, var next = transition.next.session, next.seekPending,
-      transition.commands.contains(where: { $0.kind == .seek })
+      effects.ignored == nil, var next = core.state.session, next.seekPending,
+      effects.commands.contains(where: { $0.kind == .seek })
     {
       // The mistake: replay with `start` alone, no seek.
       next.seekPending = false
-      transition.next.session = next
+      core.state.session = next
       var commands = CommandList()
-      for command in transition.commands where command.kind != .seek { commands.append(command) }
-      transition.commands = commands
+      for command in effects.commands where command.kind != .seek { commands.append(command) }
+      effects.commands = commands
     }
     if bug == .shuffleNotReplayable, case .user(.setShuffle(.some)) = event,
-      transition.ignored == nil, transition.next.queue.entries.count > 2
+      effects.ignored == nil, core.state.queue.entries.count > 2
     {
       // The mistake: the entries after the current one come reversed.
-      let queue = transition.next.queue
+      let queue = core.state.queue
       let first = Array(queue.entries.prefix(1))
-      transition.next.queue = PlayQueue(
+      core.state.queue = PlayQueue(
         entries: first + queue.entries.dropFirst().reversed(), current: queue.current,
         repeatMode: queue.repeatMode, shuffle: queue.shuffle)
     }
-    if case .engine(.reachedEnd(let load)) = event, transition.ignored == nil,
-      transition.next.session?.load != load
+    if case .engine(.reachedEnd(let load)) = event, effects.ignored == nil,
+      core.state.session?.load != load
     {
       core.lastEnded = load
     }
-    if let preload = state.preload?.load, transition.next.session?.load != preload,
-      transition.next.preload?.load != preload
+    if let preload = preloadBefore, core.state.session?.load != preload,
+      core.state.preload?.load != preload
     {
       core.droppedPreloads.insert(preload)
     }
-    core.state = transition.next
-    for command in transition.commands {
+    core.requested = effects.watchdog
+    for command in effects.commands {
       switch command {
       case .load(let request):
         core.lastLoaded = request.load
@@ -273,6 +309,6 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       default: break
       }
     }
-    return Array(transition.commands)
+    return Array(effects.commands)
   }
 }

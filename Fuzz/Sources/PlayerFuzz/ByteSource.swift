@@ -5,7 +5,7 @@ import PlayerTesting
 ///
 /// A byte source that runs dry keeps answering 0, and says so through
 /// ``isExhausted``, so that a decoder reading it always terminates.
-public protocol ByteSource {
+package protocol ByteSource {
   /// The next byte.
   mutating func nextByte() -> UInt8
   /// Whether every byte has been read (always false for a generator).
@@ -13,16 +13,16 @@ public protocol ByteSource {
 }
 
 /// The bytes of a seeded ``PlayerTesting/SplitMix64``, eight per draw.
-public struct RandomBytes: ByteSource, Sendable {
+package struct RandomBytes: ByteSource, Sendable {
   private var generator: SplitMix64
   private var buffer: UInt64 = 0
   private var left = 0
 
   /// Bytes from a generator seeded with `seed`.
-  public init(seed: UInt64) { generator = SplitMix64(seed: seed) }
+  package init(seed: UInt64) { generator = SplitMix64(seed: seed) }
 
   /// The next byte.
-  public mutating func nextByte() -> UInt8 {
+  package mutating func nextByte() -> UInt8 {
     if left == 0 {
       buffer = generator.next()
       left = 8
@@ -34,24 +34,24 @@ public struct RandomBytes: ByteSource, Sendable {
   }
 
   /// Never: a generator does not run dry.
-  public var isExhausted: Bool { false }
+  package var isExhausted: Bool { false }
 }
 
 /// The bytes of a buffer, such as a libFuzzer input, then zeros.
-public struct BufferBytes: ByteSource, Sendable {
+package struct BufferBytes: ByteSource, Sendable {
   private let bytes: [UInt8]
   private var position = 0
 
   /// Reads `bytes` from the start.
-  public init(_ bytes: [UInt8]) { self.bytes = bytes }
+  package init(_ bytes: [UInt8]) { self.bytes = bytes }
 
   /// The next byte, or 0 once all were read.
-  public mutating func nextByte() -> UInt8 {
+  package mutating func nextByte() -> UInt8 {
     guard position < bytes.count else { return 0 }
     defer { position += 1 }
     return bytes[position]
   }
 
   /// Whether every byte has been read.
-  public var isExhausted: Bool { position >= bytes.count }
+  package var isExhausted: Bool { position >= bytes.count }
 }

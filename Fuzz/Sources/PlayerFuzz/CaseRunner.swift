@@ -1,4 +1,4 @@
-public import PlayerState
+package import PlayerState
 
 /// Runs one fuzz case against a fresh player and checks every property after
 /// every step: the oracle.
@@ -7,33 +7,41 @@ public import PlayerState
 /// then any report the engine sent re-entrantly from inside `execute`), the
 /// ``ContractModel`` predicts the commands; the engine's actual log must equal
 /// the predicted one, and the player's observation must agree with the model.
-public struct CaseRunner {
+package struct CaseRunner {
   /// The player under test.
-  public let target: any FuzzTarget
+  package private(set) var target: any FuzzTarget
   /// Its engine.
-  public let engine: FuzzEngine
+  package private(set) var engine: FuzzEngine
   /// The oracle's model, after the steps so far.
-  public private(set) var model: ContractModel
+  package private(set) var model: ContractModel
   /// Every command the engine received.
-  public private(set) var log: [EngineCommand] = []
+  package private(set) var log: [EngineCommand] = []
   /// Every command the contract expects.
-  public private(set) var expected: [EngineCommand] = []
+  package private(set) var expected: [EngineCommand] = []
   /// The actions performed so far.
-  public private(set) var trace: [FuzzAction] = []
+  package private(set) var trace: [FuzzAction] = []
   /// For each performed action, whether any event it delivered was accepted.
-  public private(set) var effects: [Bool] = []
+  package private(set) var effects: [Bool] = []
   /// Events checked so far, including re-entrant reports and the settling ones.
-  public private(set) var events = 0
+  package private(set) var events = 0
   /// Which (state, event) pairs and transitions were exercised.
-  public var coverage = FuzzCoverage()
+  package var coverage = FuzzCoverage()
+  /// Whether ``coverage`` records: a replay that only wants the verdict (the
+  /// shrinker's) turns it off, since a fresh coverage allocates its whole
+  /// table on the first record, which costs more than a short case.
+  package var recordsCoverage = true
 
   private var later: [EngineReport] = []
   private var received: [EngineCommand] = []
   private var sent: [EngineReport] = []
   private var arrivals: [Arrival] = []
+  /// The first watchdog the contract asked for in this step that the player did not request.
+  var missingWatchdog: (load: Load, id: UInt32)?
 
+  /// One event the player processed in the current delivery: the outer
+  /// event first, then ``sent``'s reports in order. Trivial to store and
+  /// clear (the events themselves are not copied on the hot path).
   private struct Arrival {
-    var event: PlaybackEvent
     var offset: Int
     var accepted: Bool
   }
@@ -42,7 +50,7 @@ public struct CaseRunner {
   /// - Parameters:
   ///   - subject: the player under test.
   ///   - canPreload: whether the engine declares the `.preload` capability.
-  public init(_ subject: FuzzSubject, canPreload: Bool = false) {
+  package init(_ subject: FuzzSubject, canPreload: Bool = false) {
     engine = FuzzEngine(canPreload: canPreload)
     model = ContractModel(canPreload: canPreload)
     target = subject.make(engine)
@@ -51,12 +59,34 @@ public struct CaseRunner {
     trace.reserveCapacity(64)
   }
 
+  /// Starts over with a fresh player made by `subject` and a fresh model,
+  /// keeping the buffers' capacity (a random run resets one runner per case
+  /// instead of allocating a new one) and the coverage.
+  /// - Parameters:
+  ///   - subject: the player under test.
+  ///   - canPreload: whether the engine declares the `.preload` capability.
+  package mutating func reset(_ subject: FuzzSubject, canPreload: Bool) {
+    engine = FuzzEngine(canPreload: canPreload)
+    model = ContractModel(canPreload: canPreload)
+    target = subject.make(engine)
+    log.removeAll(keepingCapacity: true)
+    expected.removeAll(keepingCapacity: true)
+    trace.removeAll(keepingCapacity: true)
+    effects.removeAll(keepingCapacity: true)
+    events = 0
+    later.removeAll(keepingCapacity: true)
+    received.removeAll(keepingCapacity: true)
+    sent.removeAll(keepingCapacity: true)
+    arrivals.removeAll(keepingCapacity: true)
+    missingWatchdog = nil
+  }
+
   /// The held-back reports waiting for a `deliver`.
-  public var laterCount: Int { later.count }
+  package var laterCount: Int { later.count }
 
   /// Performs one action and checks every property.
   /// - Returns: the first broken property, or nil.
-  public mutating func perform(_ action: FuzzAction) -> FuzzViolation? {
+  package mutating func perform(_ action: FuzzAction) -> FuzzViolation? {
     trace.append(action)
     let step = trace.count
     switch action {
@@ -94,7 +124,7 @@ public struct CaseRunner {
   /// ``trace`` as an explicit action, so that a failure found here replays
   /// and prints like any other.
   /// - Returns: the first broken property, or nil.
-  public mutating func finish() -> FuzzViolation? {
+  package mutating func finish() -> FuzzViolation? {
     _ = engine.takeArmed()
     if !later.isEmpty, let violation = perform(.deliver) { return violation }
     for _ in 0..<4 {
@@ -127,7 +157,10 @@ public struct CaseRunner {
 
   private mutating func deliver(_ event: PlaybackEvent, step: Int) -> FuzzViolation? {
     let mark = log.count
-    target.send(event)
+    // The reports of the previous delivery are kept until now: a violation
+    // names its culprit from them.
+    sent.removeAll(keepingCapacity: true)
+    engine.deliver(event, to: target)
     engine.drain(commands: &received, sent: &sent)
     log.append(contentsOf: received)
     received.removeAll(keepingCapacity: true)
@@ -135,63 +168,82 @@ public struct CaseRunner {
     arrivals.removeAll(keepingCapacity: true)
     record(event)
     for report in sent { record(.engine(report)) }
-    sent.removeAll(keepingCapacity: true)
     events += arrivals.count
 
     if log.count != expected.count || log[mark...] != expected[mark...] {
-      return commandViolation(step: step, from: mark)
+      return commandViolation(step: step, from: mark, event: event)
     }
-    return observationViolation(event, step: step)
+    if let violation = observationViolation(event, step: step) { return violation }
+    return watchdogViolation(event, step: step)
   }
 
   private mutating func record(_ event: PlaybackEvent) {
     let before = model.kind
     let offset = expected.count
+    if recordsCoverage { coverage.record(variantsOf: event, at: model) }
+    let session = model.current
     let accepted = model.apply(event, commands: &expected)
-    if accepted {
+    if let request = model.watchdogRequest(since: session),
+      !engine.claimWatchdog(request.load, request.id)
+    {
+      missingWatchdog = missingWatchdog ?? request
+    }
+    if !recordsCoverage {
+      // Only the verdict is wanted.
+    } else if accepted {
       coverage.record(
         from: before, event: event.kind, to: model.kind, commands: expected[offset...])
     } else {
       coverage.record(from: before, event: event.kind)
     }
-    arrivals.append(Arrival(event: event, offset: offset, accepted: accepted))
+    arrivals.append(Arrival(offset: offset, accepted: accepted))
   }
 
-  private func commandViolation(step: Int, from mark: Int) -> FuzzViolation {
+  /// The event of arrival `position` of a delivery whose outer event is `event`.
+  private func arrivalEvent(_ position: Int, outer event: PlaybackEvent) -> PlaybackEvent {
+    position == 0 ? event : .engine(sent[position - 1])
+  }
+
+  private func commandViolation(step: Int, from mark: Int, event outer: PlaybackEvent)
+    -> FuzzViolation
+  {
     var index = mark
     while index < log.count, index < expected.count, log[index] == expected[index] { index += 1 }
     // The first arrival whose predicted commands reach past the divergence;
     // failing that, the earliest one that ends exactly there (an extra command).
-    var culprit = arrivals[0]
-    var exact: Arrival?
-    for (position, arrival) in arrivals.enumerated() {
+    var culprit = 0
+    var exact: Int?
+    for position in arrivals.indices {
       let end = position + 1 < arrivals.count ? arrivals[position + 1].offset : expected.count
       if end > index {
-        culprit = arrival
+        culprit = position
         exact = nil
         break
       }
-      if end == index, exact == nil { exact = arrival }
+      if end == index, exact == nil { exact = position }
     }
     if let exact { culprit = exact }
+    let accepted = arrivals[culprit].accepted
+    let event = arrivalEvent(culprit, outer: outer)
     let property = FuzzViolation.classify(
-      expected: expected, actual: log, from: mark, event: culprit.event, accepted: culprit.accepted)
+      expected: expected, actual: log, from: mark, event: event, accepted: accepted)
     var violation = FuzzViolation(
-      property: property, step: step, event: culprit.event, expected: expected, actual: log,
-      detail: culprit.accepted
-        ? "" : "the contract ignores \(culprit.event.description(naming: { model.media[$0] }))")
+      property: property, step: step, event: event, expected: expected, actual: log,
+      detail: accepted
+        ? "" : "the contract ignores \(event.description(naming: { model.media[$0] }))")
     violation.media = model.media
     return violation
   }
 
   private func observationViolation(_ event: PlaybackEvent, step: Int) -> FuzzViolation? {
-    let seen = target.observation
+    let seen = engine.contract(target.observation)
     let property: FuzzProperty
     if event == .stop, seen.kind != .idle {
       property = .idleAfterStop
     } else if let pending = seen.seekPending, pending != model.seekPending {
       property =
-        arrivals.contains { $0.event.kind == .seeked } ? .newestSeekOnly : .stateMatchesContract
+        event.kind == .seeked || sent.contains { PlaybackEvent.engine($0).kind == .seeked }
+        ? .newestSeekOnly : .stateMatchesContract
     } else if seen.isPlaying != model.engineIsPlaying {
       property = .isPlayingMatchesEngine
     } else if seen.kind != model.kind {
@@ -216,7 +268,7 @@ public struct CaseRunner {
       + "queue \(model.queueDescription), loads \(model.loadsDescription)"
       + "\(model.preload.map { ", preload \($0.stage)" } ?? "")"
       + "\(model.current.map { ", position \($0.position)ms" } ?? "")"
-    let culprit = arrivals.last?.event ?? event
+    let culprit = arrivalEvent(arrivals.count - 1, outer: event)
     var violation = FuzzViolation(
       property: property, step: step, event: culprit, expected: expected, actual: log,
       detail: detail)
@@ -232,7 +284,7 @@ extension CaseRunner {
   ///   - actions: the case.
   ///   - canPreload: whether the engine declares `.preload`.
   /// - Returns: the first violation, or nil when every property held.
-  public static func check(
+  package static func check(
     _ subject: FuzzSubject, _ actions: [FuzzAction], canPreload: Bool = false
   ) -> FuzzViolation? {
     replay(subject, actions, canPreload: canPreload).violation
@@ -245,10 +297,11 @@ extension CaseRunner {
   ///   - canPreload: whether the engine declares `.preload`.
   /// - Returns: the runner afterwards (its ``trace`` holds the actions up to
   ///   the failure, plus those the end of the case added) and the first violation.
-  public static func replay(
+  package static func replay(
     _ subject: FuzzSubject, _ actions: [FuzzAction], canPreload: Bool = false
   ) -> (runner: CaseRunner, violation: FuzzViolation?) {
     var runner = CaseRunner(subject, canPreload: canPreload)
+    runner.recordsCoverage = false
     for action in actions {
       if let violation = runner.perform(action) { return (runner, violation) }
     }

@@ -4,7 +4,8 @@ import PlayerState
 import PlayerTesting
 
 /// The multi-threaded mode: several threads send random intents and reports
-/// to one ``PlayerEngine/Player`` at once (some reports armed to be sent by the engine
+/// to one player at once (Playhead's ``PlayerEngine/Player`` by default, or any
+/// ``FuzzSubject`` whose ``FuzzSubject/isThreadSafe`` is true) (some reports armed to be sent by the engine
 /// from inside whichever command runs next, on whichever thread is driving),
 /// and the engine log is checked afterwards
 /// against the contract replayed in the order the player processed events.
@@ -13,13 +14,25 @@ import PlayerTesting
 /// order, none is lost, and all commands of one transition reach the engine
 /// before the next event is reduced. So the engine's whole log must equal
 /// the contract model's commands for the processing order the player reports
-/// through `onStep`, and every event sent must have been processed.
+/// through ``FuzzEngine/onProcessed`` (Playhead's `Player` calls it from
+/// `onStep`), and every event sent must have been processed.
 ///
 /// ```swift
-/// let result = ConcurrentFuzz.run(seed: 42, rounds: 50)
+/// let result = try ConcurrentFuzz.run(.player, seed: 42, rounds: 50)
 /// #expect(result.violation == nil)
 /// ```
 public enum ConcurrentFuzz {
+  /// The subject does not say it is thread-safe (``FuzzSubject/isThreadSafe``).
+  public struct NotThreadSafe: Error, CustomStringConvertible {
+    /// The subject's name.
+    public var subject: String
+    /// Why the run did not start.
+    public var description: String {
+      "\(subject) does not say it is thread-safe (FuzzSubject(threadSafe: true)); "
+        + "the concurrent mode sends from several threads at once"
+    }
+  }
+
   /// What a concurrent run found.
   public struct Result: Sendable, CustomStringConvertible {
     /// The seed.
@@ -45,7 +58,8 @@ public enum ConcurrentFuzz {
     }
   }
 
-  /// Runs `rounds` rounds of `threads` threads sending `eventsPerThread` events each.
+  /// Runs `rounds` rounds of `threads` threads sending `eventsPerThread` events
+  /// each to Playhead's `Player`.
   /// - Parameters:
   ///   - seed: the run's seed (thread interleavings still vary from run to run).
   ///   - rounds: how many fresh players to hammer.
@@ -55,13 +69,47 @@ public enum ConcurrentFuzz {
   public static func run(
     seed: UInt64, rounds: Int = 20, threads: Int = 4, eventsPerThread: Int = 500
   ) -> Result {
+    execute(
+      { engine in PlayerTarget(Player(engine: engine, onStep: recorder(engine))) },
+      seed: seed, rounds: rounds, threads: threads, eventsPerThread: eventsPerThread)
+  }
+
+  /// Runs `rounds` rounds of `threads` threads sending `eventsPerThread` events
+  /// each to a fresh player made by `subject`.
+  /// - Parameters:
+  ///   - subject: a thread-safe player that calls ``FuzzEngine/onProcessed``
+  ///     after each event.
+  ///   - seed: the run's seed (thread interleavings still vary from run to run).
+  ///   - rounds: how many fresh players to hammer.
+  ///   - threads: concurrent senders per round.
+  ///   - eventsPerThread: events each sender sends.
+  /// - Returns: counts and the first broken promise.
+  /// - Throws: ``NotThreadSafe`` when the subject does not say it is thread-safe.
+  public static func run(
+    _ subject: FuzzSubject, seed: UInt64, rounds: Int = 20, threads: Int = 4,
+    eventsPerThread: Int = 500
+  ) throws(NotThreadSafe) -> Result {
+    guard let make = subject.makeSendable else { throw NotThreadSafe(subject: subject.name) }
+    return execute(
+      make, seed: seed, rounds: rounds, threads: threads, eventsPerThread: eventsPerThread)
+  }
+
+  private static func recorder(_ engine: any PlaybackEngine) -> (@Sendable (PlayerStep) -> Void)? {
+    guard let processed = FuzzEngine.onProcessed(for: engine) else { return nil }
+    return { step in processed(step.event) }
+  }
+
+  private static func execute(
+    _ subject: @Sendable (any PlaybackEngine) -> any FuzzTarget & Sendable, seed: UInt64,
+    rounds: Int, threads: Int, eventsPerThread: Int
+  ) -> Result {
     var result = Result(seed: seed, rounds: 0, events: 0, violation: nil, failedRound: nil)
     for round in 0..<rounds {
       result.rounds += 1
       result.events += threads * eventsPerThread
       let roundSeed = SplitMix64.caseSeed(run: seed, case: round)
       if let violation = runRound(
-        seed: roundSeed, threads: threads, eventsPerThread: eventsPerThread)
+        subject, seed: roundSeed, threads: threads, eventsPerThread: eventsPerThread)
       {
         result.violation = violation
         result.failedRound = round
@@ -71,10 +119,14 @@ public enum ConcurrentFuzz {
     return result
   }
 
-  static func runRound(seed: UInt64, threads: Int, eventsPerThread: Int) -> FuzzViolation? {
-    let engine = FuzzEngine()
-    let order = Locked<[PlaybackEvent]>([])
-    let player = Player(engine: engine) { step in order.withLock { $0.append(step.event) } }
+  static func runRound(
+    _ subject: @Sendable (any PlaybackEngine) -> any FuzzTarget & Sendable, seed: UInt64,
+    threads: Int, eventsPerThread: Int
+  ) -> FuzzViolation? {
+    // The engine records the processing order, read back in the contract's
+    // token numbering at the moment each event was processed.
+    let engine = FuzzEngine(canPreload: false, recordsProcessing: true)
+    let player = subject(engine)
     let direct = Locked(0)
     DispatchQueue.concurrentPerform(iterations: threads) { thread in
       var random = SplitMix64(seed: SplitMix64.caseSeed(run: seed, case: thread))
@@ -84,13 +136,13 @@ public enum ConcurrentFuzz {
         if case .engine(let report) = event, random.next() % 8 == 0 {
           engine.arm(report)
         } else {
-          player.send(event)
+          player.send(engine.player(event))
           sent += 1
         }
       }
       direct.withLock { $0 += sent }
     }
-    let processed = order.withLock { $0 }
+    let processed = engine.processed
     var actual: [EngineCommand] = []
     var fired: [EngineReport] = []
     engine.drain(commands: &actual, sent: &fired)
@@ -116,12 +168,12 @@ public enum ConcurrentFuzz {
         detail: "\(delivered) events delivered, \(processed.count) processed; "
           + "\(expected.count) commands expected, \(actual.count) received")
     }
-    let state = player.state
+    let state = player.observation
     if state.kind != model.kind || state.isPlaying != model.engineIsPlaying {
       return FuzzViolation(
         property: .stateMatchesContract, step: processed.count, event: processed.last,
         expected: expected, actual: actual,
-        detail: "the player ends \(state); the contract expects \(model.kind)")
+        detail: "the player ends \(player.stateDescription); the contract expects \(model.kind)")
     }
     return nil
   }

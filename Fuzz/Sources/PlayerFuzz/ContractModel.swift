@@ -1,4 +1,4 @@
-public import PlayerState
+package import PlayerState
 
 /// The oracle's own model of the engine contract, written from the rules and
 /// properties in docs/machine.md, independently of the reducer under test (it
@@ -10,9 +10,9 @@ public import PlayerState
 /// whether the current one was told to start. The queue rules live in
 /// ContractQueue.swift; the shuffled order is replayed from the documented
 /// SplitMix64 / Fisher–Yates draw (see `ContractModel.shuffled(_:first:seed:)`).
-public struct ContractModel: Hashable, Sendable {
+package struct ContractModel: Hashable, Sendable {
   /// How far the engine has got with the current load, as the contract sees it.
-  public enum Stage: UInt8, Hashable, Sendable {
+  package enum Stage: UInt8, Hashable, Sendable {
     /// Loaded, waiting for the first `ready`.
     case buffering
     /// Ready.
@@ -26,53 +26,53 @@ public struct ContractModel: Hashable, Sendable {
   }
 
   /// The current load and what the engine was told and has reported about it.
-  public struct Current: Hashable, Sendable {
+  package struct Current: Hashable, Sendable {
     /// The load.
-    public var load: Load
+    package var load: Load
     /// What the engine reported.
-    public var stage: Stage
+    package var stage: Stage
     /// The newest seek id sent to the engine for this load (0 if none).
-    public var lastSeek: UInt32
+    package var lastSeek: UInt32
     /// Whether the newest seek still awaits its completion.
-    public var seekPending: Bool
+    package var seekPending: Bool
     /// The newest watchdog armed for this load (0 if none).
-    public var lastWatchdog: UInt32
+    package var lastWatchdog: UInt32
     /// Whether the engine was told to `start` and not paused, stopped or ended since.
-    public var started: Bool
+    package var started: Bool
     /// The last known position, in milliseconds.
-    public var position: Int64
+    package var position: Int64
     /// The duration reported with `ready`, in milliseconds.
-    public var duration: Int64?
+    package var duration: Int64?
   }
 
   /// The next entry's load, loading ahead of the current one.
-  public struct Preloading: Hashable, Sendable {
+  package struct Preloading: Hashable, Sendable {
     /// The load.
-    public var load: Load
+    package var load: Load
     /// Buffering, ready, or failed (and stopped).
-    public var stage: Stage
+    package var stage: Stage
     /// The duration reported with its `ready`.
-    public var duration: Int64?
+    package var duration: Int64?
   }
 
   /// A queue entry: the item id the machine issued and its media.
-  public struct Entry: Hashable, Sendable {
+  package struct Entry: Hashable, Sendable {
     /// The item id.
-    public var item: ItemID
+    package var item: ItemID
     /// The media.
-    public var media: MediaID
+    package var media: MediaID
   }
 
   /// Whether the engine declared the `.preload` capability.
-  public let canPreload: Bool
+  package let canPreload: Bool
   /// The entries in play order.
-  public internal(set) var entries: [Entry] = []
+  package internal(set) var entries: [Entry] = []
   /// The current position in ``entries``; nil exactly when the queue is empty.
-  public internal(set) var position: Int?
+  package internal(set) var position: Int?
   /// The repeat mode.
-  public internal(set) var repeatMode: RepeatMode = .off
+  package internal(set) var repeatMode: RepeatMode = .off
   /// The shuffle seed and the list order to restore, while shuffled.
-  public internal(set) var shuffle: (seed: UInt64, list: [Entry])? {
+  package internal(set) var shuffle: (seed: UInt64, list: [Entry])? {
     get { shuffleSeed.map { ($0, shuffleList) } }
     set {
       shuffleSeed = newValue?.seed
@@ -82,43 +82,43 @@ public struct ContractModel: Hashable, Sendable {
   private var shuffleSeed: UInt64?
   private var shuffleList: [Entry] = []
   /// The user's intent: play or stay paused; kept across entries.
-  public internal(set) var playWhenReady = true
+  package internal(set) var playWhenReady = true
   /// The rate, in thousandths.
-  public internal(set) var rate = PlaybackRate.normal
+  package internal(set) var rate = PlaybackRate.normal
   /// The newest load token issued (0 before the first load).
-  public internal(set) var issued: UInt32 = 0
+  package internal(set) var issued: UInt32 = 0
   /// The newest item id issued.
-  public internal(set) var issuedItems: UInt32 = 0
+  package internal(set) var issuedItems: UInt32 = 0
   /// The current load, or nil when idle.
-  public internal(set) var current: Current?
+  package internal(set) var current: Current?
   /// The preload, or nil.
-  public internal(set) var preload: Preloading?
+  package internal(set) var preload: Preloading?
   /// The newest load issued (loaded or preloaded), stopped or not.
-  public internal(set) var newest: Load?
+  package internal(set) var newest: Load?
   /// The load issued before ``newest``.
-  public internal(set) var previous: Load?
+  package internal(set) var previous: Load?
   /// The newest preload that was dropped (stopped before it became current).
-  public internal(set) var dropped: Load?
+  package internal(set) var dropped: Load?
   /// The newest load of an entry that was removed from the queue.
-  public internal(set) var removed: Load?
+  package internal(set) var removed: Load?
   /// The newest current load that was left (stopped, skipped, ended into the next entry).
-  public internal(set) var left: Load?
+  package internal(set) var left: Load?
   /// Every item's media, removed or not (for printing and generating).
-  public internal(set) var media: [ItemID: MediaID] = [:]
+  package internal(set) var media: [ItemID: MediaID] = [:]
   /// The item each issued token was issued for: token `t` at index `t - 1`.
-  public internal(set) var tokenItems: [ItemID] = []
+  package internal(set) var tokenItems: [ItemID] = []
 
   /// `previousThreshold`: `previous` restarts the entry past this position.
-  public static let previousThreshold: Int64 = 3000
+  package static let previousThreshold: Int64 = 3000
 
   /// A model of a new, idle player.
   /// - Parameter canPreload: whether the engine declared `.preload`.
-  public init(canPreload: Bool = false) { self.canPreload = canPreload }
+  package init(canPreload: Bool = false) { self.canPreload = canPreload }
 
   /// Whether two models are in the same contract state: queue, intent,
   /// counters, current load and preload (not the history kept for
   /// generating and naming: newest, previous, dropped, removed, left, media).
-  public static func == (lhs: ContractModel, rhs: ContractModel) -> Bool {
+  package static func == (lhs: ContractModel, rhs: ContractModel) -> Bool {
     lhs.canPreload == rhs.canPreload && lhs.entries == rhs.entries && lhs.position == rhs.position
       && lhs.repeatMode == rhs.repeatMode && lhs.shuffleSeed == rhs.shuffleSeed
       && lhs.shuffleList == rhs.shuffleList && lhs.playWhenReady == rhs.playWhenReady
@@ -127,7 +127,7 @@ public struct ContractModel: Hashable, Sendable {
   }
 
   /// Hashes part of what `==` compares.
-  public func hash(into hasher: inout Hasher) {
+  package func hash(into hasher: inout Hasher) {
     hasher.combine(entries)
     hasher.combine(position)
     hasher.combine(current)
@@ -136,7 +136,7 @@ public struct ContractModel: Hashable, Sendable {
   }
 
   /// The named state the contract expects.
-  public var kind: StateKind {
+  package var kind: StateKind {
     guard let current else { return .idle }
     switch current.stage {
     case .buffering: return .buffering
@@ -150,35 +150,35 @@ public struct ContractModel: Hashable, Sendable {
   /// Property 6, from the log: the engine was told to start the current load
   /// and not paused or stopped since, and has not reported a stall, the end or
   /// a failure since.
-  public var engineIsPlaying: Bool {
+  package var engineIsPlaying: Bool {
     guard let current else { return false }
     return current.started && current.stage == .ready
   }
 
   /// Whether a seek completion is awaited.
-  public var seekPending: Bool { current?.seekPending ?? false }
+  package var seekPending: Bool { current?.seekPending ?? false }
 
   /// The queue as `A B* C` (play order, the current entry starred) or `none`.
-  public var queueDescription: String {
+  package var queueDescription: String {
     guard !entries.isEmpty else { return "none" }
     return entries.indices.map { "\(entries[$0].media)\($0 == position ? "*" : "")" }
       .joined(separator: " ")
   }
 
   /// The queue's ``FuzzObservation/fingerprint(items:current:repeatMode:shuffleSeed:)``.
-  public var queueFingerprint: UInt64 {
+  package var queueFingerprint: UInt64 {
     FuzzObservation.fingerprint(
       items: entries.lazy.map(\.item), current: position, repeatMode: repeatMode,
       shuffleSeed: shuffleSeed)
   }
 
   /// A command in its compact form, naming loads by their media (`load(A#2)`, `start(A#2)`).
-  public func describe(_ command: EngineCommand) -> String {
+  package func describe(_ command: EngineCommand) -> String {
     command.description(naming: { self.media[$0] })
   }
 
   /// The current and preloading loads, as `A#2, preload B#3`, or `none`.
-  public var loadsDescription: String {
+  package var loadsDescription: String {
     let name = { (load: Load) in
       self.media[load.item].map { "\($0)#\(load.token)" } ?? load.description
     }
@@ -190,7 +190,7 @@ public struct ContractModel: Hashable, Sendable {
   /// `commands` and returns whether the event was accepted (changed the state
   /// or sent a command). An ignored event must send nothing (property 2).
   @discardableResult
-  public mutating func apply(_ event: PlaybackEvent, commands: inout [EngineCommand]) -> Bool {
+  package mutating func apply(_ event: PlaybackEvent, commands: inout [EngineCommand]) -> Bool {
     let count = commands.count
     var accepted: Bool
     switch event {

@@ -1,140 +1,251 @@
+import PlayerEngine
 public import PlayerState
 
-/// Exhaustive mode: breadth-first search over every sequence of events up to
-/// a depth, over a finite queue alphabet whose identities are relative to
-/// what was issued so far (every intent, with positions relative to the
-/// current entry; reports about the current load, the preload, an earlier,
-/// a dropped and a never-issued load and the current token with another
-/// item; the newest, a superseded and a never-issued seek or watchdog id),
-/// plus intents whose first command the engine answers re-entrantly.
+/// Exhaustive mode: breadth-first search over every sequence of letters up to
+/// a depth, over a finite alphabet whose identities are relative to what was
+/// issued so far.
 ///
-/// States are deduplicated on a canonical form (the contract model with its
-/// ids relabelled in order, plus what the player says about itself), so the
-/// search stops when a level finds no new state: the properties then hold for
-/// every sequence of any length over the alphabet. With the queue (lists
-/// growing by `append`, positions, durations) there is no fixpoint at useful
-/// depths: the result then says it is not complete, and covers sequences up
-/// to its depth only. Late (held-back) delivery is left to the random runs.
+/// The alphabet covers every event kind and everything the random runs vary
+/// in kind (values such as media, times and rates are fixed representatives):
+/// every intent, with positions relative to the current entry (and one past
+/// the end); every report about the current load, the preload, the newest
+/// earlier load, an older one, a dropped preload, the load the next intent
+/// will create, a never-issued token and an issued token with the wrong item;
+/// every failure reason; seek completions and expiries for the newest, a
+/// superseded and a never-issued id; re-entrant bursts (one or two reports
+/// the engine sends from inside the first `execute` of an intent, naming the
+/// loads that intent creates or the current one); and held-back reports (at
+/// most ``maxHeld`` waiting at once) with `deliver`.
+///
+/// **Merging, and what "complete" means.** Two sequences that lead to the
+/// same state need to be explored on only once, but only the player can say
+/// what its state is. When its ``FuzzTarget/snapshot`` is not nil, states are
+/// merged on the contract model (ids relabelled in order), the held-back
+/// reports and that snapshot; when a level then finds no new state, the search
+/// is ``Exploration/complete``: the properties hold for every sequence of any
+/// length over the alphabet. Without a snapshot nothing is merged (what the
+/// player *says* about itself, ``FuzzObservation``, may leave out state that
+/// matters, such as a pending seek): every sequence up to the depth is
+/// replayed, and the result is "bounded at depth N", never complete.
 ///
 /// ```swift
-/// let proof = Explorer.explore(.player, maxDepth: 8)
-/// print(proof)   // depth, states, transitions, unreached table rows
+/// let proof = Explorer.explore(.player, maxDepth: 3)
+/// print(proof)   // depth, states, complete or bounded, coverage
 /// ```
 public enum Explorer {
+  /// The most held-back reports waiting for a `deliver` at once.
+  public static let maxHeld = 2
+
+  /// How many letters the alphabet has.
+  public static var alphabetSize: Int { Letter.alphabet.count }
+
   /// One letter of the alphabet: an event with identities relative to the state.
-  enum Letter: Hashable, Sendable {
+  indirect enum Letter: Hashable, Sendable {
     case intent(UserIntent)
     /// An intent naming a position relative to the current entry.
     case edit(Edit)
     case report(Report, Reference)
+    case failed(FailureReason, Reference)
     case seeked(Reference, Relative)
     case timeout(Reference, Relative)
-    /// An intent whose first command the engine answers from inside
-    /// `execute` (re-entrantly) with a report about the load or seek the
-    /// intent is about to issue, or about the current one.
-    case answered(UserIntent, Answer)
+    /// An intent (or edit) whose first command the engine answers from inside
+    /// `execute` (re-entrantly) with one or more reports, in order.
+    case answered(Letter, [Answer])
+    /// A report the engine holds back until a `deliver`.
+    case later(Letter)
+    /// The engine sends its held-back reports, oldest first.
+    case deliver
 
     enum Answer: Hashable, Sendable {
-      case readyNext, failedNext, seekedNext, stalledCurrent, readyCurrent
+      /// `ready` of the first load (or preload) the intent issues, or of the
+      /// load the next intent will create when it issues none.
+      case readyFirst
+      /// `ready` of the second load or preload the intent issues.
+      case readySecond
+      case failedFirst
+      case stalledFirst
+      case seekedNext
+      case stalledCurrent
+      case readyCurrent
+      case endedCurrent
     }
 
     enum Edit: Hashable, Sendable {
       case removeCurrent, removeNext, moveCurrentToEnd, moveNextFirst, jumpNext, jumpCurrent
-      case insertBefore
+      case insertBefore, removePastEnd
     }
-    enum Report: Hashable, Sendable { case ready, stalled, resumed, ended, failed, position }
+    enum Report: Hashable, Sendable { case ready, stalled, resumed, ended, position }
     enum Reference: Hashable, Sendable {
-      case current, previous, neverIssued, otherMedia, preload, dropped
+      case current, preload, previous, older, dropped, upcoming, neverIssued, wrongItem
     }
     enum Relative: Hashable, Sendable { case newest, older, neverIssued }
 
-    /// The queue alphabet: every intent (positions relative to the current
-    /// entry, a start past the `previous` threshold), every report about the
-    /// current load, the preload, an earlier, a dropped or removed and a
-    /// never-issued load and the current token with another item, and
-    /// re-entrant answers.
-    static let alphabet: [Letter] = {
+    static let references: [Reference] = [
+      .current, .preload, .previous, .older, .dropped, .upcoming, .neverIssued, .wrongItem,
+    ]
+    static let reasons: [FailureReason] = [
+      .network, .decoding, .unsupported, .notFound, .timeout, .engine(code: -11800),
+    ]
+
+    /// The alphabet, built for each search rather than kept in a global: its
+    /// `answered` and `later` letters live in boxes that an indirect enum points
+    /// to through tagged pointers, which LeakSanitizer reports as leaks when a
+    /// global holds them until exit.
+    static var alphabet: [Letter] {
       var letters: [Letter] = [
         .intent(.play("A")), .intent(.replaceQueue(["A", "B", "C"])),
         .intent(.replaceQueue(["B", "A"], start: 1, from: .seconds(4), playWhenReady: false)),
         .intent(.append(["D"])), .intent(.next), .intent(.previous), .intent(.setRepeat(.off)),
         .intent(.setRepeat(.one)), .intent(.setRepeat(.all)), .intent(.setShuffle(seed: 1)),
         .intent(.setShuffle(seed: nil)), .intent(.setRate(PlaybackRate(thousandths: 1500))),
+        .intent(.setRate(PlaybackRate(thousandths: 0))),
         .intent(.clear), .intent(.pause), .intent(.resume), .intent(.stop),
         .intent(.seek(to: .seconds(4))), .intent(.retry),
         .edit(.removeCurrent), .edit(.removeNext), .edit(.moveCurrentToEnd), .edit(.moveNextFirst),
-        .edit(.jumpNext), .edit(.jumpCurrent), .edit(.insertBefore),
+        .edit(.jumpNext), .edit(.jumpCurrent), .edit(.insertBefore), .edit(.removePastEnd),
       ]
-      let references: [Reference] = [
-        .current, .preload, .previous, .dropped, .neverIssued, .otherMedia,
-      ]
-      for report: Report in [.ready, .stalled, .resumed, .ended, .failed, .position] {
+      for report: Report in [.ready, .stalled, .resumed, .ended, .position] {
         for reference in references { letters.append(.report(report, reference)) }
       }
+      for reference in references { letters.append(.failed(.network, reference)) }
+      for reason in reasons.dropFirst() { letters.append(.failed(reason, .current)) }
       for relative: Relative in [.newest, .older, .neverIssued] {
         letters.append(.seeked(.current, relative))
         letters.append(.timeout(.current, relative))
       }
-      letters.append(.seeked(.previous, .newest))
-      letters.append(.timeout(.previous, .newest))
-      letters += [
-        .answered(.play("A"), .readyNext), .answered(.replaceQueue(["A", "B", "C"]), .readyNext),
-        .answered(.play("A"), .failedNext), .answered(.retry, .readyNext),
-        .answered(.next, .readyNext), .answered(.seek(to: .zero), .seekedNext),
-        .answered(.resume, .stalledCurrent), .answered(.stop, .readyCurrent),
-        .answered(.pause, .readyCurrent), .answered(.setRepeat(.one), .readyCurrent),
-      ]
-      return letters
-    }()
-
-    /// The actions of this letter after `model`, or nil when the letter
-    /// would arm a report that no command fires (its intent sends nothing).
-    func actions(after model: ContractModel) -> [FuzzAction]? {
-      guard case .answered(let intent, let answer) = self else {
-        return [.send(event(after: model))]
+      for reference in references.dropFirst() {
+        letters.append(.seeked(reference, .newest))
+        letters.append(.timeout(reference, .newest))
       }
-      var probe = model
-      var commands: [EngineCommand] = []
-      probe.apply(.user(intent), commands: &commands)
-      guard !commands.isEmpty else { return nil }
-      let current = model.current?.load ?? model.newest ?? Load(1, 1)
-      // The load the intent is about to issue: its first load or preload.
-      let next =
-        commands.lazy.compactMap { command -> Load? in
+      letters += [
+        .answered(.intent(.play("A")), [.readyFirst]),
+        .answered(.intent(.replaceQueue(["A", "B", "C"])), [.readyFirst]),
+        .answered(.intent(.replaceQueue(["A", "B", "C"])), [.readyFirst, .readySecond]),
+        .answered(.intent(.play("A")), [.failedFirst]),
+        .answered(.intent(.play("A")), [.readyFirst, .stalledFirst]),
+        .answered(.intent(.play("A")), [.endedCurrent, .readyFirst]),
+        .answered(.intent(.retry), [.readyFirst]),
+        .answered(.intent(.next), [.readyFirst]),
+        .answered(.intent(.next), [.endedCurrent, .readyFirst]),
+        .answered(.intent(.previous), [.readyFirst]),
+        .answered(.edit(.jumpNext), [.readyFirst]),
+        .answered(.edit(.removeCurrent), [.readyFirst]),
+        .answered(.intent(.seek(to: .zero)), [.seekedNext]),
+        .answered(.intent(.seek(to: .zero)), [.seekedNext, .stalledCurrent]),
+        .answered(.intent(.resume), [.stalledCurrent]),
+        .answered(.intent(.stop), [.readyCurrent]),
+        .answered(.intent(.pause), [.readyCurrent]),
+        .answered(.intent(.pause), [.endedCurrent]),
+        .answered(.intent(.setRepeat(.one)), [.readyCurrent]),
+      ]
+      for late: Letter in [
+        .report(.ready, .current), .report(.ended, .current), .report(.stalled, .current),
+        .report(.resumed, .current), .failed(.network, .current), .report(.ready, .preload),
+        .report(.ready, .upcoming), .seeked(.current, .newest),
+      ] {
+        letters.append(.later(late))
+      }
+      letters.append(.deliver)
+      return letters
+    }
+
+    /// The actions of this letter after `model` with `held` reports waiting,
+    /// or nil when the letter does not apply: it names a load that does not
+    /// exist, it would arm a report that no command fires (its intent sends
+    /// nothing), it would hold more than ``maxHeld`` or deliver nothing.
+    func actions(after model: ContractModel, held: Int) -> [FuzzAction]? {
+      switch self {
+      case .deliver: return held > 0 ? [.deliver] : nil
+      case .later(let letter):
+        guard held < Explorer.maxHeld, case .engine(let report)? = letter.event(after: model)
+        else { return nil }
+        return [.later(report)]
+      case .answered(let letter, let answers):
+        guard case .user(let intent)? = letter.event(after: model) else { return nil }
+        var probe = model
+        var commands: [EngineCommand] = []
+        probe.apply(.user(intent), commands: &commands)
+        guard !commands.isEmpty else { return nil }
+        let loads = commands.compactMap { command -> Load? in
           switch command {
           case .load(let request), .preload(let request): request.load
           default: nil
           }
-        }.first ?? Load(item: current.item, token: LoadToken(model.issued &+ 1))
-      let report: EngineReport
-      switch answer {
-      case .readyNext: report = .ready(next)
-      case .failedNext: report = .failed(next, .network)
-      case .seekedNext:
-        report = .seekCompleted(current, SeekID((model.current?.lastSeek ?? 0) &+ 1))
-      case .stalledCurrent: report = .stalled(current)
-      case .readyCurrent: report = .ready(current)
+        }
+        let current = model.current?.load
+        let first = loads.first ?? ActionDecoder.upcoming(after: model, 0)
+        var reports: [EngineReport] = []
+        for answer in answers {
+          switch answer {
+          case .readyFirst: reports.append(.ready(first))
+          case .readySecond:
+            guard loads.count >= 2 else { return nil }
+            reports.append(.ready(loads[1]))
+          case .failedFirst: reports.append(.failed(first, .network))
+          case .stalledFirst: reports.append(.stalled(first))
+          case .seekedNext:
+            guard let current else { return nil }
+            reports.append(.seekCompleted(current, SeekID((model.current?.lastSeek ?? 0) &+ 1)))
+          case .stalledCurrent:
+            guard let current else { return nil }
+            reports.append(.stalled(current))
+          case .readyCurrent:
+            guard let current else { return nil }
+            reports.append(.ready(current))
+          case .endedCurrent:
+            guard let current else { return nil }
+            reports.append(.reachedEnd(current))
+          }
+        }
+        return reports.map { .reentrant($0) } + [.send(.user(intent))]
+      default:
+        return event(after: model).map { [.send($0)] }
       }
-      return [.reentrant(report), .send(.user(intent))]
     }
 
-    func event(after model: ContractModel) -> PlaybackEvent {
-      let current = model.current?.load ?? model.newest ?? Load(1, 1)
-      func load(_ reference: Reference) -> Load {
-        switch reference {
-        case .current: current
-        case .previous: model.previous ?? Load(item: current.item, token: LoadToken(0))
-        case .neverIssued: Load(item: current.item, token: LoadToken(model.issued &+ 1))
-        case .otherMedia: Load(item: ItemID(current.item.rawValue &+ 1), token: current.token)
-        case .preload: model.preload?.load ?? current
-        case .dropped: model.dropped ?? model.removed ?? current
+    /// The load `reference` names after `model`, or nil when there is none.
+    static func load(_ reference: Reference, after model: ContractModel) -> Load? {
+      switch reference {
+      case .current: return model.current?.load
+      case .preload: return model.preload?.load
+      case .previous:
+        return issuedLoad(FuzzCoverage.Variant.newestStale(model), model)
+      case .older:
+        // The oldest earlier load that is not the newest one.
+        let newest = FuzzCoverage.Variant.newestStale(model)
+        for token in UInt32(1)..<max(newest, 1)
+        where token != model.current?.load.token.rawValue
+          && token != model.preload?.load.token.rawValue
+        {
+          return issuedLoad(token, model)
         }
+        return nil
+      case .dropped: return model.dropped
+      case .upcoming: return ActionDecoder.upcoming(after: model, 0)
+      case .neverIssued:
+        let item = model.current?.load.item ?? ItemID(max(model.issuedItems, 1))
+        return Load(item: item, token: LoadToken(model.issued &+ 2))
+      case .wrongItem:
+        guard let newest = model.current?.load ?? model.newest else { return nil }
+        let other =
+          model.entries.first { $0.item != newest.item }?.item
+          ?? ItemID(newest.item.rawValue &+ 1)
+        return Load(item: other, token: newest.token)
       }
-      func id(_ newest: UInt32, _ relative: Relative) -> UInt32 {
-        let newest = max(newest, 1)
+    }
+
+    /// The load issued with `token`, or nil when none was.
+    static func issuedLoad(_ token: UInt32, _ model: ContractModel) -> Load? {
+      guard token >= 1, Int(token) <= model.tokenItems.count else { return nil }
+      return Load(item: model.tokenItems[Int(token) - 1], token: LoadToken(token))
+    }
+
+    /// The event this letter sends after `model`, or nil when it names nothing.
+    func event(after model: ContractModel) -> PlaybackEvent? {
+      func id(_ newest: UInt32, _ relative: Relative) -> UInt32? {
         switch relative {
-        case .newest: return newest
-        case .older: return newest &- 1
+        case .newest: return newest >= 1 ? newest : nil
+        case .older: return newest >= 2 ? newest &- 1 : nil
         case .neverIssued: return newest &+ 1
         }
       }
@@ -149,38 +260,47 @@ public enum Explorer {
       case .edit(.jumpNext): return .user(.jump(to: at + 1))
       case .edit(.jumpCurrent): return .user(.jump(to: at, from: .seconds(1)))
       case .edit(.insertBefore): return .user(.insert(["E"], at: at))
-      case .report(.ready, let reference): return .ready(load(reference))
-      case .report(.stalled, let reference): return .stalled(load(reference))
-      case .report(.resumed, let reference): return .resumed(load(reference))
-      case .report(.ended, let reference): return .reachedEnd(load(reference))
-      case .report(.failed, let reference): return .failed(load(reference), .network)
-      case .report(.position, let reference): return .position(load(reference), .seconds(4))
+      case .edit(.removePastEnd): return .user(.remove(at: count))
+      case .report(let report, let reference):
+        guard let load = Self.load(reference, after: model) else { return nil }
+        switch report {
+        case .ready: return .ready(load)
+        case .stalled: return .stalled(load)
+        case .resumed: return .resumed(load)
+        case .ended: return .reachedEnd(load)
+        case .position: return .position(load, .seconds(4))
+        }
+      case .failed(let reason, let reference):
+        return Self.load(reference, after: model).map { .failed($0, reason) }
       case .seeked(let reference, let relative):
-        return .seekCompleted(load(reference), SeekID(id(model.current?.lastSeek ?? 0, relative)))
+        guard let load = Self.load(reference, after: model) else { return nil }
+        let newest = reference == .current ? model.current?.lastSeek ?? 0 : 1
+        return id(newest, relative).map { .seekCompleted(load, SeekID($0)) }
       case .timeout(let reference, let relative):
-        return .watchdogExpired(
-          load(reference), WatchdogID(id(model.current?.lastWatchdog ?? 1, relative)))
-      case .answered(let intent, _):
-        return .user(intent)
+        guard let load = Self.load(reference, after: model) else { return nil }
+        let newest = reference == .current ? model.current?.lastWatchdog ?? 0 : 1
+        return id(newest, relative).map { .watchdogExpired(load, WatchdogID($0)) }
+      case .answered, .later, .deliver:
+        return nil
       }
     }
   }
 
-  /// The canonical form of a state: item ids and tokens relabelled in
-  /// order among those the state refers to (behaviour depends only on their
-  /// equality and order), seek and watchdog ids clamped, media and positions kept.
+  /// The canonical form of the harness's side of a state: item ids and tokens
+  /// relabelled in order among those the state refers to (behaviour depends
+  /// only on their equality and order), seek and watchdog ids clamped, media
+  /// and positions kept, and the held-back reports.
   struct Canonical: Hashable {
     var numbers: [Int64]
     var media: [MediaID]
-    var observation: [Bool]
 
-    init(_ model: ContractModel, _ observation: FuzzObservation) {
+    init(_ model: ContractModel, held: [EngineReport]) {
       var items: [UInt32] = model.entries.map(\.item.rawValue)
       var tokens: [UInt32] = []
       for load in [
         model.current?.load, model.preload?.load, model.newest, model.previous, model.dropped,
-        model.removed,
-      ] {
+        model.removed, model.left,
+      ] + held.map(\.load) {
         guard let load else { continue }
         items.append(load.item.rawValue)
         tokens.append(load.token.rawValue)
@@ -219,24 +339,57 @@ public enum Explorer {
       } else {
         numbers.append(-4)
       }
-      for other in [model.newest, model.previous, model.dropped, model.removed] {
+      for other in [model.newest, model.previous, model.dropped, model.removed, model.left] {
         numbers += load(other)
       }
       numbers += load(Load(item: ItemID(model.issuedItems), token: LoadToken(model.issued)))
+      for report in held {
+        numbers.append(-5)
+        numbers += load(report.load)
+        switch report {
+        case .ready(_, let duration): numbers += [0, duration?.milliseconds ?? -1]
+        case .stalled: numbers.append(1)
+        case .resumed: numbers.append(2)
+        case .reachedEnd: numbers.append(3)
+        case .failed(_, let reason): numbers += [4, Int64(FuzzCoverage.Variant(reason).rawValue)]
+        case .seekCompleted(_, let id): numbers += [5, Int64(id.rawValue)]
+        case .position(_, let time): numbers += [6, time.milliseconds]
+        }
+      }
       self.numbers = numbers
       media = model.entries.map(\.media)
-      self.observation = [observation.isPlaying, observation.seekPending ?? false]
     }
   }
 
-  /// Explores every sequence up to `maxDepth` events, or until `seconds` pass.
+  /// A merged state: the harness's canonical side and the player's own snapshot.
+  struct State: Hashable {
+    var canonical: Canonical
+    var observation: FuzzObservation
+    var snapshot: AnyHashable
+  }
+
+  /// The reports held back after `actions`, in order.
+  static func held(_ actions: [FuzzAction]) -> [EngineReport] {
+    var held: [EngineReport] = []
+    for action in actions {
+      switch action {
+      case .later(let report): held.append(report)
+      case .deliver: held.removeAll()
+      default: continue
+      }
+    }
+    return held
+  }
+
+  /// Explores every sequence up to `maxDepth` letters, or until `seconds` pass.
   /// - Parameters:
   ///   - subject: the player under test.
   ///   - maxDepth: the longest sequence to explore.
   ///   - seconds: a time limit; the result then says how deep it got.
   ///   - canPreload: whether the engine declares `.preload`.
-  /// - Returns: depth reached, state and transition counts, the shortest
-  ///   counterexample if any, and the declared transitions never reached.
+  /// - Returns: depth reached, state and transition counts, whether the
+  ///   search is complete or bounded, the shortest counterexample if any, and
+  ///   what it covered.
   public static func explore(
     _ subject: FuzzSubject, maxDepth: Int, seconds: Double? = nil, canPreload: Bool = true
   ) -> Exploration {
@@ -244,14 +397,27 @@ public enum Explorer {
     let started = clock.now
     let deadline = seconds.map { started.advanced(by: .nanoseconds(Int64($0 * 1e9))) }
     let root = CaseRunner(subject, canPreload: canPreload)
-    var visited: Set<Canonical> = [Canonical(root.model, root.target.observation)]
-    var edges = Set<Edge>()
+    // Merge only on a snapshot the subject vouches for.
+    let merges = root.target.snapshot != nil
+    func state(_ runner: CaseRunner, _ actions: [FuzzAction]) -> State? {
+      guard let snapshot = runner.target.snapshot else { return nil }
+      return State(
+        canonical: Canonical(runner.model, held: held(actions)),
+        observation: runner.target.observation, snapshot: snapshot)
+    }
+    var visited = Set<State>()
+    if let first = state(root, []) { visited.insert(first) }
+    var nodes = 1
+    var edges = 0
     var coverage = FuzzCoverage()
     var frontier: [[FuzzAction]] = [[]]
     var result = Exploration(
       subject: subject.name, depth: 0, complete: false, states: 1, transitions: 0, sequences: 0,
       seconds: 0, counterexample: nil, unreached: [])
     result.canPreload = canPreload
+    result.merged = merges
+    let alphabet = Letter.alphabet
+    result.alphabet = alphabet.count
     level: for depth in 1...max(1, maxDepth) {
       var next: [[FuzzAction]] = []
       for prefix in frontier {
@@ -261,9 +427,13 @@ public enum Explorer {
         }
         var base = CaseRunner(subject, canPreload: canPreload)
         for action in prefix { _ = base.perform(action) }
-        let from = Canonical(base.model, base.target.observation)
-        for letter in Letter.alphabet {
-          guard let step = letter.actions(after: base.model) else { continue }
+        let heldCount = base.laterCount
+        // Letters that resolve to the same actions are the same input: run once.
+        var tried = Set<[FuzzAction]>()
+        for letter in alphabet {
+          guard let step = letter.actions(after: base.model, held: heldCount),
+            tried.insert(step).inserted
+          else { continue }
           let actions = prefix + step
           var runner = CaseRunner(subject, canPreload: canPreload)
           swap(&coverage, &runner.coverage)
@@ -274,37 +444,49 @@ public enum Explorer {
           if let violation {
             result.depth = depth
             result.counterexample = FuzzFailure(
-              subject: subject.name, origin: .exhaustive(depth: depth), original: actions,
+              subject: subject, origin: .exhaustive(depth: depth), original: actions,
               actions: actions, violation: violation, shrinkAttempts: 0,
               timeline: Fuzzer.timeline(subject, FuzzCase(actions, canPreload: canPreload)),
               canPreload: canPreload)
             break level
           }
-          let to = Canonical(runner.model, runner.target.observation)
-          edges.insert(Edge(from: from, letter: letter, to: to))
-          if visited.insert(to).inserted { next.append(actions) }
+          edges += 1
+          if merges {
+            guard let to = state(runner, actions) else {
+              // The subject stopped vouching for its state: merge nothing more.
+              result.merged = false
+              next.append(actions)
+              continue
+            }
+            if visited.insert(to).inserted { next.append(actions) }
+          } else {
+            nodes += 1
+            next.append(actions)
+          }
         }
       }
       result.depth = depth
       result.newAtLastLevel = next.count
       frontier = next
       if next.isEmpty {
-        result.complete = true
+        result.complete = result.merged
         break
       }
     }
-    result.states = visited.count
-    result.transitions = edges.count
+    result.states = merges ? visited.count : nodes
+    result.transitions = edges
+    result.coverage = coverage
     result.unreached = coverage.unexercised
     result.seconds = Fuzzer.secondsSince(started, clock)
     return result
   }
+}
 
-  struct Edge: Hashable {
-    var from: Canonical
-    var letter: Letter
-    var to: Canonical
-  }
+extension PlayerTarget {
+  /// The player's whole state, ``PlayerEngine/Player/state``: between two
+  /// events Playhead's `Player` holds nothing else its behaviour depends on
+  /// (its event queue is empty and the harness runs no watchdog timer).
+  public var snapshot: AnyHashable? { player.state }
 }
 
 /// What exhaustive exploration found.
@@ -313,8 +495,10 @@ public struct Exploration: Sendable, CustomStringConvertible {
   public var subject: String
   /// The deepest level fully explored (or the depth of the counterexample).
   public var depth: Int
-  /// Whether the last level found no new state: every longer sequence then
-  /// only revisits explored states, so the properties hold at any depth.
+  /// Whether the search is a proof at any depth: states were merged on the
+  /// subject's snapshot (``merged``) and the last level found no new state,
+  /// so every longer sequence over the alphabet only revisits explored
+  /// states. Otherwise the search is bounded at ``depth``.
   public var complete: Bool
   /// Distinct canonical states reached.
   public var states: Int
@@ -335,6 +519,15 @@ public struct Exploration: Sendable, CustomStringConvertible {
   public var interrupted = false
   /// Whether the explored engine declared `.preload`.
   public var canPreload = true
+  /// Whether states were merged on the subject's ``FuzzTarget/snapshot``;
+  /// false when the subject has none, and then every sequence up to
+  /// ``depth`` was replayed and the search cannot be ``complete``.
+  public var merged = false
+  /// How many letters the alphabet has.
+  public var alphabet = 0
+  /// What the explored sequences exercised: declared rows and
+  /// (state × event × variant) hits.
+  public var coverage = FuzzCoverage()
 
   /// Whether no property broke, and, if the search is ``complete``, every
   /// declared transition was reached. An incomplete search (every search of
@@ -343,27 +536,44 @@ public struct Exploration: Sendable, CustomStringConvertible {
   /// not `complete` means "no counterexample up to ``depth``", not a proof.
   public var passed: Bool { counterexample == nil && (unreached.isEmpty || !complete) }
 
-  /// A summary, with the counterexample's report or the unreached rows.
+  /// A summary, with the verdict (complete or bounded), the counterexample's
+  /// report, and what the search covered.
   public var description: String {
     let engine = canPreload ? "an engine that preloads" : "an engine that does not preload"
     var lines = [
       "explore \(subject) on \(engine): depth \(depth), "
-        + "\(states) states, \(transitions) transitions, \(sequences) sequences in \(FuzzResult.format(seconds)) s"
+        + "\(states) \(merged ? "states" : "sequences (not merged)"), \(transitions) transitions, "
+        + "\(sequences) sequences in \(FuzzResult.format(seconds)) s, \(alphabet) letters"
     ]
     if complete {
       lines.append(
-        "complete: the last level found no new state, so every longer sequence revisits them")
+        "complete: states merged on \(subject)'s snapshot and the last level found no new state, "
+          + "so every longer sequence over the alphabet revisits them")
     } else if counterexample == nil {
+      let why =
+        merged
+        ? "level \(depth) still found \(newAtLastLevel) new states (no fixpoint)"
+        : "no fixpoint can be proven without merging"
       lines.append(
-        "NOT complete: level \(depth) still found \(newAtLastLevel) new states (no fixpoint); "
-          + "the properties are checked for every sequence of at most \(depth) letters only"
+        "bounded at depth \(depth): \(why); every sequence of at most \(depth) letters was checked"
           + (interrupted ? " (time ran out inside level \(depth + 1); its states are counted)" : "")
       )
     }
+    if !merged {
+      lines.append(
+        "not merged: \(subject) exposes no snapshot of its whole state (FuzzTarget.snapshot), "
+          + "so every sequence was replayed and the search can never be complete")
+    }
     if let counterexample { lines.append(counterexample.report) }
-    if unreached.isEmpty {
-      lines.append("every declared transition of the table was reached")
-    } else {
+    let gaps = coverage.unsent
+    lines.append(
+      "covered: \(coverage.exercisedCount) of \(TransitionTable.accepted.count) declared transitions; "
+        + (gaps.isEmpty
+          ? "every identity, id and failure reason sent where it existed"
+          : "\(gaps.count) (state × event × variant) available but not sent"))
+    lines += gaps.prefix(12).map { "  not sent: \($0)" }
+    if gaps.count > 12 { lines.append("  not sent: … and \(gaps.count - 12) more") }
+    if !unreached.isEmpty {
       lines.append("declared transitions never reached:")
       lines += unreached.map { "  \($0)" }
     }

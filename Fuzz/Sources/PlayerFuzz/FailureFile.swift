@@ -182,6 +182,7 @@ public enum FailureFile {
       comments: [
         "\(failure.property): \(failure.property.summary)",
         "found in \(failure.subject) by \(failure.origin)",
+        "replay: Fuzzer.check(\(failure.replaySubject), try FailureFile.parseCase(text))",
       ])
   }
 }

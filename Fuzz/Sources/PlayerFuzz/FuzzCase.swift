@@ -1,4 +1,4 @@
-public import PlayerState
+package import PlayerState
 
 /// A fuzz case: the engine it runs against (whether it declares `.preload`)
 /// and its actions.
@@ -123,7 +123,7 @@ struct NameReplay {
 
 extension ContractModel {
   /// The load a spelled name stands for now (see ``FuzzCase``).
-  public func resolve(_ name: LoadName) -> Load {
+  package func resolve(_ name: LoadName) -> Load {
     if let item = name.item { return Load(item: item, token: name.token) }
     let media = name.media ?? ""
     let token = Int(name.token.rawValue)
@@ -135,7 +135,7 @@ extension ContractModel {
   }
 
   /// The media to spell `load` with now, or nil when `MEDIA#TOKEN` would resolve to another load.
-  public func name(_ load: Load) -> MediaID? {
+  package func name(_ load: Load) -> MediaID? {
     guard let media = media[load.item],
       resolve(LoadName(media: media, item: nil, token: load.token)) == load
     else { return nil }

@@ -1,10 +1,185 @@
 public import PlayerState
 
-/// What a run exercised: hits per (state kind × event kind), and which of the
+/// What a run exercised: hits per (state kind × event kind), hits per
+/// (state kind × event kind × ``Variant``) — which identity a report named,
+/// which seek or watchdog id, which failure reason — and which of the
 /// machine's declared transitions (``PlayerState/TransitionTable/accepted``,
 /// one row per from-kind, event kind, to-kind and command kinds) it reached.
+///
+/// Full coverage (``isFull``) needs both: every declared row reached, and
+/// every variant sent in every state kind where the run could have sent it
+/// (``unsent`` lists the gaps), so a run that never sends `unsupported`, or
+/// never names the load the next intent will create, does not pass
+/// `requireFullCoverage`.
 public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
+  /// What an event named, relative to the contract's state when it arrived.
+  public enum Variant: UInt8, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+    /// A user intent (intents carry no identity).
+    case intent
+    /// The current load.
+    case current
+    /// The preloading load.
+    case preload
+    /// A preload that was dropped before it became current.
+    case dropped
+    /// The newest issued load that is neither current nor preloading (the one just left).
+    case previous
+    /// An issued load older than ``previous``.
+    case older
+    /// The token the next load will get: the load the next intent will create.
+    case upcoming
+    /// A token never issued and not the next one.
+    case neverIssued
+    /// An issued token with another item than the one it was issued for.
+    case wrongItem
+    /// A seek completion for the newest seek.
+    case seekNewest
+    /// A seek completion for a superseded seek.
+    case seekSuperseded
+    /// A seek completion for a seek never sent.
+    case seekNeverIssued
+    /// An expiry of the newest watchdog.
+    case watchdogNewest
+    /// An expiry of a superseded watchdog.
+    case watchdogSuperseded
+    /// An expiry of a watchdog never armed.
+    case watchdogNeverIssued
+    /// A failure: the network.
+    case network
+    /// A failure: decoding.
+    case decoding
+    /// A failure: an unsupported format.
+    case unsupported
+    /// A failure: the media does not exist.
+    case notFound
+    /// A failure: a timeout reported by the engine (not a watchdog expiry).
+    case timeout
+    /// A failure: an engine-specific code.
+    case engine
+
+    /// The variant's name, as in `upcoming`.
+    public var description: String { Self.names[Int(rawValue)] }
+
+    private static let names = [
+      "intent", "current", "preload", "dropped", "previous", "older", "upcoming", "neverIssued",
+      "wrongItem", "seekNewest", "seekSuperseded", "seekNeverIssued", "watchdogNewest",
+      "watchdogSuperseded", "watchdogNeverIssued", "network", "decoding", "unsupported", "notFound",
+      "timeout", "engine",
+    ]
+
+    /// The failure reason's variant.
+    public init(_ reason: FailureReason) {
+      switch reason {
+      case .network: self = .network
+      case .decoding: self = .decoding
+      case .unsupported: self = .unsupported
+      case .notFound: self = .notFound
+      case .timeout: self = .timeout
+      case .engine: self = .engine
+      }
+    }
+
+    /// Whether an event of `event`'s kind can carry this variant.
+    public func applies(to event: EventKind) -> Bool {
+      switch self {
+      case .intent: !Self.namesLoad(event)
+      case .current, .preload, .dropped, .previous, .older, .upcoming, .neverIssued, .wrongItem:
+        Self.namesLoad(event)
+      case .seekNewest, .seekSuperseded, .seekNeverIssued: event == .seeked
+      case .watchdogNewest, .watchdogSuperseded, .watchdogNeverIssued: event == .timeout
+      case .network, .decoding, .unsupported, .notFound, .timeout, .engine: event == .failed
+      }
+    }
+
+    /// Whether events of this kind name a load (reports and expiries).
+    static func namesLoad(_ event: EventKind) -> Bool {
+      switch event {
+      case .ready, .stalled, .resumed, .seeked, .ended, .failed, .position, .timeout: true
+      default: false
+      }
+    }
+
+    /// Which load variant `load` is, for an event arriving at `model`.
+    package static func identity(of load: Load, in model: ContractModel) -> Variant {
+      if let current = model.current, load == current.load { return .current }
+      if let preload = model.preload, load == preload.load { return .preload }
+      let token = load.token.rawValue
+      if token == model.issued &+ 1 { return .upcoming }
+      if token == 0 || token > model.issued { return .neverIssued }
+      let index = Int(token) - 1
+      if index < model.tokenItems.count, model.tokenItems[index] != load.item { return .wrongItem }
+      if load == model.dropped { return .dropped }
+      return token == newestStale(model) ? .previous : .older
+    }
+
+    /// The newest issued token that is neither current nor preloading, or 0.
+    static func newestStale(_ model: ContractModel) -> UInt32 {
+      var token = model.issued
+      while token > 0,
+        token == model.current?.load.token.rawValue || token == model.preload?.load.token.rawValue
+      {
+        token -= 1
+      }
+      return token
+    }
+
+    /// The variants an event could carry at `model`, one bit per case.
+    static func available(in model: ContractModel) -> UInt32 {
+      func bit(_ variant: Variant) -> UInt32 { 1 << UInt32(variant.rawValue) }
+      var mask =
+        bit(.intent) | bit(.upcoming) | bit(.neverIssued) | bit(.seekNeverIssued)
+        | bit(.watchdogNeverIssued) | bit(.network) | bit(.decoding) | bit(.unsupported)
+        | bit(.notFound) | bit(.timeout) | bit(.engine)
+      if model.issued >= 1 { mask |= bit(.wrongItem) }
+      if let current = model.current {
+        mask |= bit(.current)
+        if current.lastSeek >= 1 { mask |= bit(.seekNewest) }
+        if current.lastSeek >= 2 { mask |= bit(.seekSuperseded) }
+        if current.lastWatchdog >= 1 { mask |= bit(.watchdogNewest) }
+        if current.lastWatchdog >= 2 { mask |= bit(.watchdogSuperseded) }
+      }
+      if model.preload != nil { mask |= bit(.preload) }
+      let live = (model.current == nil ? 0 : 1) + (model.preload == nil ? 0 : 1)
+      let stale = Int(model.issued) - live
+      let newest = newestStale(model)
+      let dropped = model.dropped?.token.rawValue
+      if dropped != nil { mask |= bit(.dropped) }
+      if stale >= 1, newest > 0, dropped != newest { mask |= bit(.previous) }
+      let droppedBelow = dropped.map { $0 < newest } ?? false
+      if stale - 1 - (droppedBelow ? 1 : 0) > 0 { mask |= bit(.older) }
+      return mask
+    }
+  }
+
+  /// One (state kind × event kind × variant) the run could have sent and never did.
+  public struct Gap: Hashable, Sendable, CustomStringConvertible {
+    /// The contract's state kind when the event would have arrived.
+    public var kind: StateKind
+    /// The event kind.
+    public var event: EventKind
+    /// The variant.
+    public var variant: Variant
+
+    /// A gap.
+    /// - Parameters:
+    ///   - kind: the state kind.
+    ///   - event: the event kind.
+    ///   - variant: the variant never sent there.
+    public init(kind: StateKind, event: EventKind, variant: Variant) {
+      self.kind = kind
+      self.event = event
+      self.variant = variant
+    }
+
+    /// `playing × failed × unsupported`.
+    public var description: String { "\(kind.rawValue) × \(event.rawValue) × \(variant)" }
+  }
+
   private var hits: [Int] = []
+  /// Hits per (state kind × event kind × variant); allocated on first use.
+  private var variantHits: [Int] = []
+  /// Per state kind, the variants the run could have sent there (one bit each).
+  private var available: [UInt32] = []
   /// One bit per (from, event, to, up to four command kinds); allocated on first use.
   private var reached: [UInt64] = []
 
@@ -34,6 +209,36 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
     return reached[key >> 6] & (1 << UInt64(key & 63)) != 0
   }
 
+  /// How many events of `event`'s kind carrying `variant` arrived in a state of `kind`.
+  public func hits(_ kind: StateKind, _ event: EventKind, _ variant: Variant) -> Int {
+    guard !variantHits.isEmpty else { return 0 }
+    return variantHits[Self.variantIndex(kind, event, variant)]
+  }
+
+  /// The (state kind × event kind × variant) triples never sent although the
+  /// run was in that state kind at a moment the variant existed (a preload to
+  /// name, a superseded seek, an earlier load): every event, every failure
+  /// reason, every identity, in every state the run visited.
+  public var unsent: [Gap] {
+    guard !available.isEmpty else { return [] }
+    var gaps: [Gap] = []
+    for kind in Self.kinds {
+      let mask = available[Self.index(kind)]
+      for variant in Variant.allCases where mask & (1 << UInt32(variant.rawValue)) != 0 {
+        for event in Self.events where variant.applies(to: event) {
+          if hits(kind, event, variant) == 0 {
+            gaps.append(Gap(kind: kind, event: event, variant: variant))
+          }
+        }
+      }
+    }
+    return gaps
+  }
+
+  /// Whether every declared transition was reached and nothing the run
+  /// could have sent was left unsent (``unexercised`` and ``unsent`` empty).
+  public var isFull: Bool { unexercised.isEmpty && unsent.isEmpty }
+
   /// The declared transitions (accepted rows of the table) not exercised yet.
   public var unexercised: [TransitionTable.Row] { TransitionTable.accepted.filter { !reached($0) } }
 
@@ -46,12 +251,56 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
     allocate()
     for index in hits.indices { hits[index] += other.hits[index] }
     for index in reached.indices { reached[index] |= other.reached[index] }
+    for index in variantHits.indices { variantHits[index] += other.variantHits[index] }
+    for index in available.indices { available[index] |= other.available[index] }
   }
 
   private mutating func allocate() {
     guard hits.isEmpty else { return }
     hits = [Int](repeating: 0, count: Self.kinds.count * Self.events.count)
     reached = [UInt64](repeating: 0, count: (Self.keyCount + 63) / 64)
+    variantHits = [Int](
+      repeating: 0, count: Self.kinds.count * Self.events.count * Variant.allCases.count)
+    available = [UInt32](repeating: 0, count: Self.kinds.count)
+  }
+
+  private static func variantIndex(_ kind: StateKind, _ event: EventKind, _ variant: Variant)
+    -> Int
+  {
+    (index(kind) * events.count + index(event)) * Variant.allCases.count + Int(variant.rawValue)
+  }
+
+  /// Records what `event` names, arriving at `model` (before the model applies it),
+  /// and which variants that state offered.
+  mutating func record(variantsOf event: PlaybackEvent, at model: ContractModel) {
+    allocate()
+    let kind = model.kind
+    available[Self.index(kind)] |= Variant.available(in: model)
+    let eventKind = event.kind
+    func hit(_ variant: Variant) {
+      variantHits[Self.variantIndex(kind, eventKind, variant)] &+= 1
+    }
+    guard let load = event.load else {
+      hit(.intent)
+      return
+    }
+    hit(Variant.identity(of: load, in: model))
+    switch event {
+    case .engine(.failed(_, let reason)): hit(Variant(reason))
+    case .engine(.seekCompleted(_, let id)):
+      let newest = model.current?.lastSeek ?? 0
+      hit(
+        id.rawValue == newest && newest > 0
+          ? .seekNewest
+          : id.rawValue >= 1 && id.rawValue < newest ? .seekSuperseded : .seekNeverIssued)
+    case .watchdogExpired(_, let id):
+      let newest = model.current?.lastWatchdog ?? 0
+      hit(
+        id.rawValue == newest && newest > 0
+          ? .watchdogNewest
+          : id.rawValue >= 1 && id.rawValue < newest ? .watchdogSuperseded : .watchdogNeverIssued)
+    default: break
+    }
   }
 
   mutating func record(from: StateKind, event: EventKind) {
@@ -146,6 +395,11 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
     }
     lines.append(
       "declared transitions exercised: \(exercisedCount) of \(TransitionTable.accepted.count)")
+    let gaps = unsent
+    lines.append(
+      gaps.isEmpty
+        ? "every identity, id and failure reason sent in every state kind where it existed"
+        : "never sent although available (state × event × variant): \(gaps.count)")
     return lines.joined(separator: "\n")
   }
 }

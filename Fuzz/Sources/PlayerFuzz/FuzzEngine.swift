@@ -2,28 +2,57 @@ public import PlayerEngine
 public import PlayerState
 
 /// The engine the harness gives each player under test: it records every
-/// command, and sends the reports the fuzz case scripts from inside
-/// `execute` (re-entrantly) when asked to.
+/// command, sends the reports the fuzz case scripts from inside `execute`
+/// (re-entrantly) when asked to, and is the player's watchdog clock.
+///
+/// **Tokens are identities.** The player may number its loads any way that
+/// never reuses a token (1, 2, 3 like Playhead's `Player`, or from a
+/// process-wide counter): the engine maps each token to the contract's
+/// numbering the first time a command names it (the first new token is the
+/// contract's 1, the next its 2), and maps the reports it sends back. A
+/// player that reuses a token for a new load fails, because that load then
+/// carries the contract number of the old one.
+///
+/// **Watchdogs are requested, not sent on the player's behalf.** Hand
+/// ``watchdog`` (or ``FuzzEngine/watchdog(for:)``) to your player as its
+/// watchdog clock. The harness checks after every event that the player
+/// requested exactly the watchdogs the contract asks for (one when a load
+/// starts buffering, one when it stalls), and a `timeout` in a case fires the
+/// closure the player scheduled, never an expiry the player did not ask for.
 ///
 /// Thread-safe; the single-threaded runner only ever has one caller at a time.
 public final class FuzzEngine: PlaybackEngine {
   struct Log {
     var commands: [EngineCommand] = []
-    /// Reports armed by ``FuzzAction/reentrant(_:)``, sent inside the next `execute`.
+    /// Reports armed by ``FuzzAction/reentrant(_:)``, sent inside the next `execute`
+    /// (in the contract's numbering).
     var armed: [EngineReport] = []
-    /// Reports sent from inside `execute`, in sending order.
+    /// Reports sent from inside `execute`, in sending order (contract numbering).
     var sent: [EngineReport] = []
+    /// Watchdog closures the player scheduled since the last drain, in order.
+    var scheduled: [@Sendable () -> Void] = []
+    /// Watchdogs matched to the contract's requests: (load, id) in contract numbering.
+    var timers: [Load: [UInt32: @Sendable () -> Void]] = [:]
+    var tokens = TokenMap()
+    /// Events in the order the player processed them (contract numbering), when recorded.
+    var processed: [PlaybackEvent] = []
   }
 
   private let log = Locked(Log())
+  private let recordsProcessing: Bool
 
   /// `.preload` when the engine was made with `canPreload`, otherwise none.
   public let capabilities: EngineCapabilities
 
   /// An engine with an empty log.
   /// - Parameter canPreload: whether it declares the `.preload` capability.
-  public init(canPreload: Bool = false) {
+  public convenience init(canPreload: Bool = false) {
+    self.init(canPreload: canPreload, recordsProcessing: false)
+  }
+
+  init(canPreload: Bool, recordsProcessing: Bool) {
     capabilities = canPreload ? .preload : []
+    self.recordsProcessing = recordsProcessing
     log.withLock {
       $0.commands.reserveCapacity(64)
       $0.sent.reserveCapacity(8)
@@ -33,21 +62,73 @@ public final class FuzzEngine: PlaybackEngine {
   /// Records the command, then sends every armed report through `reports`.
   public func execute(_ command: EngineCommand, reports: ReportSink) {
     let due = log.withLock { log -> [EngineReport] in
-      log.commands.append(command)
+      log.commands.append(log.tokens.contract(command))
       guard !log.armed.isEmpty else { return [] }
-      let due = log.armed
+      var due = log.armed
       log.armed.removeAll(keepingCapacity: true)
+      if !log.tokens.isIdentity {
+        // A report about a load this transition is about to create has no
+        // token in the player's numbering until a command names it: it waits
+        // for that command (with 1, 2, 3 the token is known in advance).
+        log.armed = due.filter { log.tokens.isUpcoming($0.load.token.rawValue) }
+        due.removeAll { log.tokens.isUpcoming($0.load.token.rawValue) }
+      }
       log.sent.append(contentsOf: due)
-      return due
+      return due.map { log.tokens.player($0) }
     }
     for report in due { reports.send(report) }
   }
 
   /// The commands received since the harness last collected them (the
-  /// harness's ``CaseRunner/log`` holds the whole case), in order.
+  /// harness's `CaseRunner.log` holds the whole case), in order, with
+  /// tokens in the contract's numbering.
   public var commands: [EngineCommand] { log.withLock { $0.commands } }
 
-  /// Arms a report to be sent from inside the next `execute`.
+  // MARK: The player's clocks
+
+  /// The watchdog clock to give the player under test: `schedule` hands the
+  /// expiry closure to the harness, which checks that it was requested where
+  /// the contract says and runs it when the case says the watchdog expires.
+  /// The timeout is irrelevant (the harness's time is the case's order).
+  public var watchdog: WatchdogPolicy {
+    WatchdogPolicy(timeout: .seconds(10)) { [weak self] _, fire in
+      self?.log.withLock { $0.scheduled.append(fire) }
+    }
+  }
+
+  /// The harness's watchdog clock when `engine` is the harness's engine (as in
+  /// a ``FuzzSubject/make`` closure); otherwise a clock that never fires.
+  /// - Parameter engine: the engine handed to ``FuzzSubject/make``.
+  public static func watchdog(for engine: any PlaybackEngine) -> WatchdogPolicy {
+    (engine as? FuzzEngine)?.watchdog ?? WatchdogPolicy(timeout: .seconds(10)) { _, _ in }
+  }
+
+  /// Call after processing each event, in processing order, from the thread
+  /// that processed it (Playhead's `Player` does it through `onStep`). Only
+  /// ``ConcurrentFuzz`` reads it (the order in which threads' events were
+  /// processed); nil in the other modes, so a player can skip the work.
+  public var onProcessed: (@Sendable (PlaybackEvent) -> Void)? {
+    guard recordsProcessing else { return nil }
+    return { [weak self] event in
+      self?.log.withLock { $0.processed.append($0.tokens.contract(event)) }
+    }
+  }
+
+  /// The harness's step observer when `engine` is the harness's engine and
+  /// the run is concurrent; otherwise nil.
+  /// - Parameter engine: the engine handed to ``FuzzSubject/make``.
+  public static func onProcessed(for engine: any PlaybackEngine)
+    -> (@Sendable (PlaybackEvent) -> Void)?
+  {
+    (engine as? FuzzEngine)?.onProcessed
+  }
+
+  /// The events the player processed so far, in order, in the contract's numbering.
+  var processed: [PlaybackEvent] { log.withLock { $0.processed } }
+
+  // MARK: For the runner
+
+  /// Arms a report (contract numbering) to be sent from inside the next `execute`.
   func arm(_ report: EngineReport) { log.withLock { $0.armed.append(report) } }
 
   /// Takes the armed reports that no command fired.
@@ -65,5 +146,240 @@ public final class FuzzEngine: PlaybackEngine {
       swap(&log.commands, &commands)
       swap(&log.sent, &sent)
     }
+  }
+
+  /// Sends `event` (contract numbering) to `target`: a watchdog expiry runs
+  /// the closure the player scheduled for it, if it scheduled one; any other
+  /// event, or an expiry the player never asked for (stale, forged), is sent
+  /// with its tokens in the player's numbering.
+  func deliver(_ event: PlaybackEvent, to target: any FuzzTarget) {
+    let (event, fire) = log.withLock { log -> (PlaybackEvent, (@Sendable () -> Void)?) in
+      if case .watchdogExpired(let load, let id) = event,
+        let fire = log.timers[load]?[id.rawValue]
+      {
+        return (event, fire)
+      }
+      return (log.tokens.player(event), nil)
+    }
+    if let fire { fire() } else { target.send(event) }
+  }
+
+  /// Matches the next watchdog the player scheduled to the contract's request
+  /// for `load` (contract numbering) and `id`.
+  /// - Returns: false when the player scheduled none.
+  func claimWatchdog(_ load: Load, _ id: UInt32) -> Bool {
+    log.withLock { log in
+      guard !log.scheduled.isEmpty else { return false }
+      let fire = log.scheduled.removeFirst()
+      log.timers[load, default: [:]][id] = fire
+      return true
+    }
+  }
+
+  /// How many watchdogs the player scheduled that no contract request claimed;
+  /// forgets them.
+  func unclaimedWatchdogs() -> Int {
+    log.withLock { log in
+      defer { log.scheduled.removeAll() }
+      return log.scheduled.count
+    }
+  }
+
+  /// An observation with its loads in the contract's numbering.
+  func contract(_ observation: FuzzObservation) -> FuzzObservation {
+    guard let loads = observation.loads else { return observation }
+    return log.withLock { log in
+      guard !log.tokens.isIdentity else { return observation }
+      var observation = observation
+      observation.loads = (
+        loads.current.map { log.tokens.contract($0) }, loads.preload.map { log.tokens.contract($0) }
+      )
+      return observation
+    }
+  }
+
+  /// An event the player processed (player numbering) in the contract's numbering.
+  func contract(_ event: PlaybackEvent) -> PlaybackEvent {
+    log.withLock { $0.tokens.contract(event) }
+  }
+
+  /// An event in the contract's numbering as the player must receive it.
+  func player(_ event: PlaybackEvent) -> PlaybackEvent {
+    log.withLock { $0.tokens.player(event) }
+  }
+}
+
+/// The two numberings of load tokens: the player's (any scheme that never
+/// reuses a token) and the contract's (1, 2, 3 in the order the player first
+/// names them). Free while the player numbers 1, 2, 3 itself.
+struct TokenMap {
+  /// Whether every token seen so far is its own contract number.
+  private(set) var isIdentity = true
+  /// How many tokens have been seen.
+  private var count: UInt32 = 0
+  /// Player token to contract token, once not the identity.
+  private var toContract: [UInt32: UInt32] = [:]
+  /// Contract token `t` is `toPlayer[t - 1]`, once not the identity.
+  private var toPlayer: [UInt32] = []
+
+  /// The contract's number for a token the player names (in a command: a
+  /// token seen for the first time gets the next number).
+  mutating func contract(token: UInt32) -> UInt32 {
+    if isIdentity {
+      if token <= count, token != 0 { return token }
+      if token == count &+ 1, count < UInt32.max {
+        count += 1
+        return token
+      }
+      // The first token off the 1, 2, 3 scheme: keep the table from now on.
+      isIdentity = false
+      toPlayer = count == 0 ? [] : Array(1...count)
+      for token in toPlayer { toContract[token] = token }
+    }
+    if let known = toContract[token] { return known }
+    guard count < UInt32.max else { return 0 }
+    count += 1
+    toContract[token] = count
+    toPlayer.append(token)
+    return count
+  }
+
+  /// The contract's number for a token the player names outside a command
+  /// (an observation, an event it processed): an unseen token is none of the
+  /// contract's (0 when the map is not the identity).
+  func lookup(token: UInt32) -> UInt32 {
+    isIdentity ? token : toContract[token] ?? 0
+  }
+
+  /// Whether a contract number is one of the next two the player will issue
+  /// (a load and a preload of one transition).
+  func isUpcoming(_ token: UInt32) -> Bool {
+    token > count && UInt64(token) <= UInt64(count) + 2
+  }
+
+  /// The player's token for a contract number; a number the player has not
+  /// issued yet becomes a token the player has not used either.
+  func player(token: UInt32) -> UInt32 {
+    if isIdentity { return token }
+    if token >= 1, token <= count { return toPlayer[Int(token - 1)] }
+    var candidate = token
+    while toContract[candidate] != nil { candidate = candidate &- 0x1000_0001 }
+    return candidate
+  }
+
+  /// A load a command names, numbered for the contract (a new token gets the next number).
+  mutating func issue(_ load: Load) -> Load {
+    Load(item: load.item, token: LoadToken(contract(token: load.token.rawValue)))
+  }
+
+  func player(_ load: Load) -> Load {
+    Load(item: load.item, token: LoadToken(player(token: load.token.rawValue)))
+  }
+
+  mutating func contract(_ command: EngineCommand) -> EngineCommand {
+    if isIdentity {
+      let token = command.load.token.rawValue
+      if token != 0, token <= count { return command }
+      if token == count &+ 1, count < UInt32.max {
+        count += 1
+        return command
+      }
+    }
+    switch command {
+    case .load(let request):
+      return .load(
+        LoadRequest(load: issue(request.load), media: request.media, start: request.start))
+    case .preload(let request):
+      return .preload(
+        LoadRequest(load: issue(request.load), media: request.media, start: request.start))
+    case .start(let load, let rate): return .start(issue(load), rate: rate)
+    case .setRate(let load, let rate): return .setRate(issue(load), rate)
+    case .pause(let load): return .pause(issue(load))
+    case .seek(let load, let time, let id): return .seek(issue(load), to: time, id)
+    case .stop(let load): return .stop(issue(load))
+    }
+  }
+
+  func player(_ report: EngineReport) -> EngineReport {
+    isIdentity ? report : report.withLoad(player(report.load))
+  }
+
+  func player(_ event: PlaybackEvent) -> PlaybackEvent {
+    guard !isIdentity else { return event }
+    switch event {
+    case .user: return event
+    case .engine(let report): return .engine(player(report))
+    case .watchdogExpired(let load, let id): return .watchdogExpired(player(load), id)
+    }
+  }
+
+  func contract(_ load: Load) -> Load {
+    Load(item: load.item, token: LoadToken(lookup(token: load.token.rawValue)))
+  }
+
+  func contract(_ event: PlaybackEvent) -> PlaybackEvent {
+    guard !isIdentity else { return event }
+    switch event {
+    case .user: return event
+    case .engine(let report): return .engine(report.withLoad(contract(report.load)))
+    case .watchdogExpired(let load, let id): return .watchdogExpired(contract(load), id)
+    }
+  }
+}
+
+extension EngineReport {
+  /// The same report about another load.
+  package func withLoad(_ load: Load) -> EngineReport {
+    switch self {
+    case .ready(_, let duration): .ready(load, duration: duration)
+    case .stalled: .stalled(load)
+    case .resumed: .resumed(load)
+    case .seekCompleted(_, let id): .seekCompleted(load, id)
+    case .reachedEnd: .reachedEnd(load)
+    case .failed(_, let reason): .failed(load, reason)
+    case .position(_, let time): .position(load, time)
+    }
+  }
+}
+
+extension ContractModel {
+  /// The watchdog the contract asks the player to request for the event just
+  /// applied: when a load starts buffering (a new load, or a preload promoted
+  /// before its `ready`) and when it stalls.
+  /// - Parameter before: the current load before the event.
+  /// - Returns: the load and the watchdog id, in the contract's numbering.
+  func watchdogRequest(since before: Current?) -> (load: Load, id: UInt32)? {
+    guard let after = current, after.lastWatchdog > 0,
+      after.stage == .buffering || after.stage == .stalled
+    else { return nil }
+    guard let before, before.load == after.load, before.lastWatchdog == after.lastWatchdog else {
+      return (after.load, after.lastWatchdog)
+    }
+    return nil
+  }
+}
+
+extension CaseRunner {
+  /// After one delivered event: the player requested exactly the watchdogs
+  /// the contract asked for (none missing, none extra).
+  mutating func watchdogViolation(_ event: PlaybackEvent, step: Int) -> FuzzViolation? {
+    let extra = engine.unclaimedWatchdogs()
+    let missing = missingWatchdog
+    missingWatchdog = nil
+    guard missing != nil || extra > 0 else { return nil }
+    let media = model.media
+    let name = { (load: Load) in media[load.item].map { "\($0)#\(load.token)" } ?? load.description
+    }
+    let detail =
+      if let missing {
+        "the contract arms watchdog#\(missing.id) for \(name(missing.load)) here; the player requested no watchdog from the harness's clock (FuzzEngine.watchdog)"
+      } else {
+        "the player requested \(extra) watchdog\(extra == 1 ? "" : "s") the contract does not arm here"
+      }
+    var violation = FuzzViolation(
+      property: .watchdogRequested, step: step, event: event, expected: expected,
+      actual: log, detail: detail)
+    violation.media = model.media
+    return violation
   }
 }

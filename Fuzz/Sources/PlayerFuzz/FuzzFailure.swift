@@ -25,6 +25,9 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
 
   /// The subject's name.
   public var subject: String
+  /// The Swift expression that names the subject in a test
+  /// (``FuzzSubject/swiftExpression``), or nil when the subject has none.
+  public var subjectExpression: String?
   /// Where the case came from.
   public var origin: Origin
   /// The case as found, before shrinking.
@@ -53,7 +56,24 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     self.violation = violation
     self.shrinkAttempts = shrinkAttempts
     self.timeline = timeline
+    self.subjectExpression = nil
   }
+
+  /// Describes a failure of `subject`, so that ``swiftTest`` replays on it.
+  public init(
+    subject: FuzzSubject, origin: Origin, original: [FuzzAction], actions: [FuzzAction],
+    violation: FuzzViolation, shrinkAttempts: Int, timeline: String, canPreload: Bool = false
+  ) {
+    self.init(
+      subject: subject.name, origin: origin, original: original, actions: actions,
+      violation: violation, shrinkAttempts: shrinkAttempts, timeline: timeline,
+      canPreload: canPreload)
+    subjectExpression = subject.swiftExpression
+  }
+
+  /// The expression the printed test replays on: ``subjectExpression``, or an
+  /// editor placeholder that does not compile until it is filled in.
+  var replaySubject: String { subjectExpression ?? "<#FuzzSubject for \(subject)#>" }
 
   /// The property that broke.
   public var property: FuzzProperty { violation.property }
@@ -80,15 +100,20 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
   /// Same as ``report``.
   public var description: String { report }
 
-  /// A Swift Testing test that reproduces the case against Playhead's `Player`.
+  /// A Swift Testing test that reproduces the case on the subject that failed.
   ///
-  /// When every action is a direct send, the test uses only `Player` and
-  /// `SpyEngine` and asserts the contract's command log and state literally;
-  /// otherwise it replays the case through the harness (re-entrant and late
-  /// reports need the harness's engine).
+  /// For Playhead's `Player` (``FuzzSubject/player``), when every action is a
+  /// direct send, the test uses only `Player` and `SpyEngine` and asserts the
+  /// contract's command log and state literally. Otherwise it replays the case
+  /// through the harness on ``subjectExpression`` (your subject's
+  /// ``FuzzSubject/swiftExpression``; a subject without one gets an editor
+  /// placeholder, so the test cannot silently run on another player). It
+  /// fails while the bug is there.
   public var swiftTest: String {
     let name = "fuzz_\(violation.property.rawValue)_\(actions.count)"
-    let direct = actions.allSatisfy { if case .send = $0 { true } else { false } }
+    let direct =
+      subjectExpression == ".player"
+      && actions.allSatisfy { if case .send = $0 { true } else { false } }
     var model = ContractModel(canPreload: canPreload)
     var commands: [EngineCommand] = []
     if direct, !canPreload, violation.step <= actions.count {
@@ -110,11 +135,11 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     }
     return """
       @Test func \(name)() throws {
-        // Found by PlayerFuzz (\(origin)): \(violation.property).
+        // Found by PlayerFuzz in \(subject) (\(origin)): \(violation.property).
         let fuzzCase = try FailureFile.parseCase(\"\"\"
       \(([fuzzCase.header] + fuzzCase.lines).map { "    \($0)" }.joined(separator: "\n"))
           \"\"\")
-        let failure = Fuzzer.check(.player, fuzzCase)
+        let failure = Fuzzer.check(\(replaySubject), fuzzCase)
         #expect(failure == nil, "\\(failure?.report ?? "")")
       }
       """

@@ -29,6 +29,9 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
   case queueMatchesContract
   /// Liveness: a few cooperative engine reports bring the player to a steady state.
   case reachesSteadyState
+  /// The player requests its watchdogs from the harness's clock exactly where the
+  /// contract arms them: when a load starts buffering and when it stalls.
+  case watchdogRequested
 
   /// The property as one sentence.
   public var summary: String {
@@ -47,6 +50,8 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
       "the player's queue, current and preloading loads, preload readiness and position agree with the contract"
     case .reachesSteadyState:
       "liveness: cooperative reports bring the player to playing, paused, idle, ended or failed"
+    case .watchdogRequested:
+      "the player requests a watchdog exactly when a load starts buffering or stalls"
     }
   }
 

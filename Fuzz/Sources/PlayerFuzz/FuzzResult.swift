@@ -22,7 +22,7 @@ public struct FuzzResult: Sendable, CustomStringConvertible {
 
   /// Whether the run passed: no failure and, if required, full coverage.
   public var passed: Bool {
-    failure == nil && (!configuration.requireFullCoverage || coverage.unexercised.isEmpty)
+    failure == nil && (!configuration.requireFullCoverage || coverage.isFull)
   }
 
   /// A summary; the failure's full report when there is one.
@@ -33,9 +33,15 @@ public struct FuzzResult: Sendable, CustomStringConvertible {
     ]
     if let failure {
       lines.append(failure.report)
-    } else if configuration.requireFullCoverage, !coverage.unexercised.isEmpty {
-      lines.append("FAILED: declared transitions never exercised:")
-      lines += coverage.unexercised.map { "  \($0)" }
+    } else if configuration.requireFullCoverage, !coverage.isFull {
+      let rows = coverage.unexercised
+      let gaps = coverage.unsent
+      if !rows.isEmpty { lines.append("FAILED: declared transitions never exercised:") }
+      lines += rows.map { "  \($0)" }
+      if !gaps.isEmpty {
+        lines.append("FAILED: never sent although available (state × event × variant):")
+      }
+      lines += gaps.map { "  \($0)" }
     } else {
       lines.append(
         "passed: every property held; \(coverage.exercisedCount) of \(coverage.exercisedCount + coverage.unexercised.count) declared transitions exercised"

@@ -16,6 +16,17 @@ public protocol FuzzTarget: AnyObject {
   var observation: FuzzObservation { get }
   /// The player's state in words, for reports only (not read on the fast path).
   var stateDescription: String { get }
+  /// The player's whole state, or nil (the default) if the player does not
+  /// vouch for one. ``Explorer`` merges two explored states only when their
+  /// snapshots are equal, so the snapshot must hold everything the player's
+  /// future behaviour depends on; without one the explorer merges nothing and
+  /// never claims a complete proof.
+  var snapshot: AnyHashable? { get }
+}
+
+extension FuzzTarget {
+  /// No snapshot: the explorer does not merge this player's states.
+  public var snapshot: AnyHashable? { nil }
 }
 
 /// What the oracle reads from a player after each step.
@@ -138,35 +149,94 @@ public struct FuzzObservation: Hashable, Sendable {
 /// A named way to build a fresh player under test around the harness's engine.
 ///
 /// ```swift
-/// let mine = FuzzSubject(name: "MyPlayer") { engine in MyPlayerAdapter(engine: engine) }
-/// let result = Fuzzer.run(mine, FuzzConfiguration(seed: 42, budget: .cases(10_000)))
+/// enum MySubjects {
+///   static let player = FuzzSubject(name: "MyPlayer", swiftExpression: "MySubjects.player") {
+///     engine in MyPlayerAdapter(engine: engine, watchdog: FuzzEngine.watchdog(for: engine))
+///   }
+/// }
+/// let result = Fuzzer.run(MySubjects.player, FuzzConfiguration(seed: 42, budget: .cases(10_000)))
 /// ```
+///
+/// The engine handed to ``make`` is the harness's ``FuzzEngine``: give its
+/// ``FuzzEngine/watchdog`` to the player as its watchdog clock (a player that
+/// never requests its watchdogs fails ``FuzzProperty/watchdogRequested``), and,
+/// for ``ConcurrentFuzz``, call ``FuzzEngine/onProcessed`` after each event.
 public struct FuzzSubject: Sendable {
   /// The name printed in reports.
   public let name: String
   /// Builds a fresh, idle player that sends its commands to the given engine.
   public let make: @Sendable (any PlaybackEngine) -> any FuzzTarget
+  /// A Swift expression of type `FuzzSubject` that names this subject from a
+  /// test target, as in `MySubjects.player`: the printed Swift test
+  /// (``FuzzFailure/swiftTest``) and the saved failure's replay line use it, so
+  /// they reproduce on this player. Nil when the subject has none: the printed
+  /// test then says so and leaves a placeholder to fill in.
+  public let swiftExpression: String?
+  /// Whether the player may be sent events from several threads at once
+  /// (``ConcurrentFuzz`` runs only such subjects): made with
+  /// ``threadSafe(name:swiftExpression:make:)``.
+  public var isThreadSafe: Bool { makeSendable != nil }
+  /// Builds the player as a `Sendable` one, for the concurrent mode.
+  let makeSendable: (@Sendable (any PlaybackEngine) -> any FuzzTarget & Sendable)?
 
   /// A subject.
   /// - Parameters:
   ///   - name: the name printed in reports.
+  ///   - swiftExpression: how a test names this subject (see ``swiftExpression``).
   ///   - make: builds a fresh idle player around the given engine (read the
   ///     engine's `capabilities`: the harness runs cases on engines that
-  ///     preload and on engines that do not).
-  public init(name: String, make: @escaping @Sendable (any PlaybackEngine) -> any FuzzTarget) {
+  ///     preload and on engines that do not; give the player
+  ///     ``FuzzEngine/watchdog(for:)`` as its watchdog clock).
+  public init(
+    name: String, swiftExpression: String? = nil,
+    make: @escaping @Sendable (any PlaybackEngine) -> any FuzzTarget
+  ) {
     self.name = name
+    self.swiftExpression = swiftExpression
     self.make = make
+    makeSendable = nil
   }
 
-  /// Playhead's own ``PlayerEngine/Player``, without a watchdog timer (the harness sends
-  /// expiries itself).
-  public static let player = FuzzSubject(name: "Player") { engine in
-    PlayerTarget(Player(engine: engine))
+  private init(
+    name: String, swiftExpression: String?,
+    sendable: @escaping @Sendable (any PlaybackEngine) -> any FuzzTarget & Sendable
+  ) {
+    self.name = name
+    self.swiftExpression = swiftExpression
+    self.make = sendable
+    makeSendable = sendable
   }
+
+  /// A subject whose player is thread-safe, so ``ConcurrentFuzz`` can send to it
+  /// from several threads at once. The player must call
+  /// ``FuzzEngine/onProcessed(for:)``'s closure, when there is one, after each
+  /// event it processes, in processing order.
+  /// - Parameters:
+  ///   - name: the name printed in reports.
+  ///   - swiftExpression: how a test names this subject (see ``swiftExpression``).
+  ///   - make: builds a fresh idle, `Sendable` player around the given engine.
+  public static func threadSafe(
+    name: String, swiftExpression: String? = nil,
+    make: @escaping @Sendable (any PlaybackEngine) -> any FuzzTarget & Sendable
+  ) -> FuzzSubject {
+    FuzzSubject(name: name, swiftExpression: swiftExpression, sendable: make)
+  }
+
+  /// Playhead's own ``PlayerEngine/Player``, with the harness's watchdog clock.
+  public static let player = FuzzSubject.threadSafe(
+    name: "Player", swiftExpression: ".player",
+    make: { engine in
+      var onStep: (@Sendable (PlayerStep) -> Void)?
+      if let processed = FuzzEngine.onProcessed(for: engine) {
+        onStep = { step in processed(step.event) }
+      }
+      return PlayerTarget(
+        Player(engine: engine, watchdog: FuzzEngine.watchdog(for: engine), onStep: onStep))
+    })
 }
 
 /// Adapts ``PlayerEngine/Player`` to ``FuzzTarget``.
-public final class PlayerTarget: FuzzTarget {
+public final class PlayerTarget: FuzzTarget, Sendable {
   /// The adapted player.
   public let player: Player
 

@@ -54,15 +54,18 @@ public enum Fuzzer {
       shrinkSeconds: 0, failure: nil, coverage: FuzzCoverage())
     var found: (CaseRunner, FuzzViolation, Int, UInt64)?
     var index = 0
+    // One runner, reset for each case: its buffers keep their capacity.
+    var runner = CaseRunner(subject, canPreload: false)
+    swap(&runner.coverage, &result.coverage)
     while index < limit {
       if let deadline, index & 63 == 0, clock.now >= deadline { break }
       let seed = SplitMix64.caseSeed(run: configuration.seed, case: index)
       var bytes = RandomBytes(seed: seed)
-      var (runner, violation) = runCase(subject, decoder, &bytes, coverage: &result.coverage)
+      let violation = runCase(subject, decoder, &bytes, reusing: &runner)
       result.events += runner.events
-      swap(&result.coverage, &runner.coverage)
       index += 1
       if let violation {
+        swap(&runner.coverage, &result.coverage)
         found = (runner, violation, index - 1, seed)
         break
       }
@@ -71,6 +74,7 @@ public enum Fuzzer {
           FuzzProgress(cases: index, events: result.events, seconds: secondsSince(started, clock)))
       }
     }
+    if found == nil { swap(&runner.coverage, &result.coverage) }
     result.cases = index
     result.seconds = secondsSince(started, clock)
     if let (runner, violation, caseIndex, seed) = found {
@@ -82,7 +86,7 @@ public enum Fuzzer {
         : Shrinker.Outcome(actions: runner.trace, violation: violation, attempts: 0)
       result.shrinkSeconds = secondsSince(shrinkStart, clock)
       result.failure = FuzzFailure(
-        subject: subject.name,
+        subject: subject,
         origin: .random(seed: configuration.seed, caseIndex: caseIndex, caseSeed: seed),
         original: runner.trace, actions: outcome.actions, violation: outcome.violation,
         shrinkAttempts: outcome.attempts,
@@ -95,7 +99,7 @@ public enum Fuzzer {
   /// Decodes one case from `bytes` and runs it, checking every step.
   /// A finite source (libFuzzer's bytes) ends the case when it runs dry.
   /// - Returns: the runner after the case (trace, events, coverage) and the first violation.
-  public static func runCase(
+  package static func runCase(
     _ subject: FuzzSubject, _ decoder: ActionDecoder, _ bytes: inout some ByteSource
   ) -> (CaseRunner, FuzzViolation?) {
     var coverage = FuzzCoverage()
@@ -105,7 +109,7 @@ public enum Fuzzer {
   /// Runs one case, recording into `coverage` (moved into the returned
   /// runner's ``CaseRunner/coverage``; move it back with `swap`): merging a
   /// fresh coverage per case would cost more than the case.
-  public static func runCase(
+  package static func runCase(
     _ subject: FuzzSubject, _ decoder: ActionDecoder, _ bytes: inout some ByteSource,
     coverage: inout FuzzCoverage
   ) -> (CaseRunner, FuzzViolation?) {
@@ -123,6 +127,24 @@ public enum Fuzzer {
     // coverage buffers shared, and every later record copy them.
     let violation = runner.finish()
     return (runner, violation)
+  }
+
+  /// Runs one case in `runner`, reset first (its coverage stays and records).
+  /// - Returns: the first violation, or nil.
+  static func runCase(
+    _ subject: FuzzSubject, _ decoder: ActionDecoder, _ bytes: inout some ByteSource,
+    reusing runner: inout CaseRunner
+  ) -> FuzzViolation? {
+    let canPreload = decoder.engine(from: &bytes)
+    runner.reset(subject, canPreload: canPreload)
+    let (length, mask) = decoder.header(from: &bytes)
+    for _ in 0..<length {
+      if bytes.isExhausted { break }
+      let action = decoder.next(
+        after: runner.model, held: runner.laterCount, mask: mask, from: &bytes)
+      if let violation = runner.perform(action) { return violation }
+    }
+    return runner.finish()
   }
 
   /// Replays one case of a run on its own: the case a failure names.
@@ -173,7 +195,7 @@ public enum Fuzzer {
       let violation = CaseRunner.check(subject, actions, canPreload: fuzzCase.canPreload)
     else { return nil }
     return FuzzFailure(
-      subject: subject.name, origin: .given, original: actions, actions: actions,
+      subject: subject, origin: .given, original: actions, actions: actions,
       violation: violation, shrinkAttempts: 0, timeline: timeline(subject, fuzzCase),
       canPreload: fuzzCase.canPreload)
   }
@@ -191,10 +213,12 @@ public enum Fuzzer {
     // The events the end of the case adds (held-back reports, cooperative
     // answers) are shown as the explicit actions they become.
     var full = CaseRunner(subject, canPreload: canPreload)
+    full.recordsCoverage = false
     for action in actions where full.perform(action) != nil { break }
     if full.trace.count == actions.count { _ = full.finish() }
     let lines = FuzzCase(full.trace, canPreload: canPreload).lines
     var runner = CaseRunner(subject, canPreload: canPreload)
+    runner.recordsCoverage = false
     var rows: [(String, String, String, String)] = []
     var violation: FuzzViolation?
     for (index, action) in full.trace.enumerated() {

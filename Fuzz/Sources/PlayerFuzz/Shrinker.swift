@@ -12,22 +12,22 @@ import PlayerState
 /// action (an earlier or never-issued token becomes the current load, media B
 /// becomes A, a re-entrant or late report is sent directly, a seek id or
 /// watchdog id becomes the newest, a time becomes 0, a reason `network`).
-public enum Shrinker {
+package enum Shrinker {
   /// The result of shrinking.
-  public struct Outcome: Sendable {
+  package struct Outcome: Sendable {
     /// An outcome.
-    public init(actions: [FuzzAction], violation: FuzzViolation, attempts: Int) {
+    package init(actions: [FuzzAction], violation: FuzzViolation, attempts: Int) {
       self.actions = actions
       self.violation = violation
       self.attempts = attempts
     }
 
     /// The smallest failing case found.
-    public var actions: [FuzzAction]
+    package var actions: [FuzzAction]
     /// Its violation.
-    public var violation: FuzzViolation
+    package var violation: FuzzViolation
     /// How many candidate cases were replayed.
-    public var attempts: Int
+    package var attempts: Int
   }
 
   /// Shrinks `actions`, which fail on `subject` with `violation`.
@@ -36,19 +36,24 @@ public enum Shrinker {
   ///   - actions: a failing case.
   ///   - violation: its violation.
   ///   - limit: the most candidates to replay.
+  ///   - seconds: the most time to spend; the passes that try many
+  ///     candidates per action (delete-and-repair, replacing an intent) run at
+  ///     any length until then.
   ///   - canPreload: whether the engine declares `.preload`.
   /// - Returns: the smallest failing case found, with the events the end of
   ///   the case adds made explicit.
-  public static func shrink(
+  package static func shrink(
     _ subject: FuzzSubject, _ actions: [FuzzAction], violation: FuzzViolation, limit: Int = 20_000,
-    canPreload: Bool = false
+    seconds: Double = 10, canPreload: Bool = false
   ) -> Outcome {
+    let clock = ContinuousClock()
     var search = Search(
       subject: subject, canPreload: canPreload, limit: limit,
+      deadline: clock.now.advanced(by: .nanoseconds(Int64(max(0, min(seconds, 1e6)) * 1e9))),
       best: Outcome(actions: actions, violation: violation, attempts: 0),
       tried: [actions])
     var changed = true
-    while changed, search.best.attempts < limit {
+    while changed, !search.exhausted {
       changed = false
       // Everything after the failing step is irrelevant.
       if search.best.violation.step < search.best.actions.count {
@@ -57,15 +62,17 @@ public enum Shrinker {
       }
       changed = search.dropNoEffect() || changed
       changed = search.deleteChunks() || changed
+      changed = search.moveReports() || changed
       changed = search.simplify() || changed
       changed = search.merge() || changed
       changed = search.collapse() || changed
       if !changed { changed = search.deleteAndRepair() }
+      if !changed { changed = search.replaceIntents() }
     }
     // A last polish with a fresh memory: a simplification refused earlier
     // (same text, other identities) may hold for the final case.
     search.tried = [search.best.actions]
-    while search.best.attempts < limit, search.simplify() {}
+    while !search.exhausted, search.simplify() {}
     return search.best
   }
 
@@ -73,20 +80,30 @@ public enum Shrinker {
     let subject: FuzzSubject
     let canPreload: Bool
     let limit: Int
+    let deadline: ContinuousClock.Instant
+    let clock = ContinuousClock()
     var best: Outcome
     /// Every case tried: a simplification never returns to an earlier case,
     /// so same-length rewrites cannot cycle.
     var tried: Set<[FuzzAction]> = []
 
-    /// Replays `candidate`; keeps it if it fails and is new and no longer.
-    mutating func attempt(_ candidate: [FuzzAction]) -> Bool {
-      guard best.attempts < limit, tried.insert(candidate).inserted else { return false }
+    /// Whether the attempts or the time are spent.
+    var exhausted: Bool {
+      best.attempts >= limit || clock.now >= deadline
+    }
+
+    /// Replays `candidate`; keeps it if it fails and is new and no longer
+    /// (shorter, when `shorter`).
+    mutating func attempt(_ candidate: [FuzzAction], shorter: Bool = false) -> Bool {
+      guard !shorter || candidate.count < best.actions.count else { return false }
+      guard !exhausted, tried.insert(candidate).inserted else { return false }
       best.attempts += 1
       let (runner, violation) = CaseRunner.replay(subject, candidate, canPreload: canPreload)
       guard let found = violation else { return false }
       // Keep the events the end of the case added, so the case stays explicit.
       let explicit = Array(runner.trace.prefix(max(found.step, candidate.count)))
       guard explicit.count <= best.actions.count,
+        !shorter || explicit.count < best.actions.count,
         explicit == candidate || tried.insert(explicit).inserted
       else { return false }
       best.actions = explicit
@@ -94,10 +111,147 @@ public enum Shrinker {
       return true
     }
 
+    /// Sends a re-entrant or held-back report directly instead: right after
+    /// the action that fires it (the next one that sends the engine a
+    /// command, or the `deliver`), then at every later step, then (for a
+    /// held-back one) in place of a `deliver` that sends it alone.
+    mutating func moveReports() -> Bool {
+      guard
+        best.actions.contains(where: {
+          switch $0 {
+          case .reentrant, .later: true
+          default: false
+          }
+        })
+      else { return false }
+      // Which steps sent the engine a command: an armed report fires in the first.
+      var runner = CaseRunner(subject, canPreload: canPreload)
+      runner.recordsCoverage = false
+      var commanded: [Bool] = []
+      for action in best.actions {
+        let before = runner.log.count
+        let failed = runner.perform(action) != nil
+        commanded.append(runner.log.count > before)
+        if failed { break }
+      }
+      for (index, action) in best.actions.enumerated() {
+        let report: EngineReport
+        var firing: Int?
+        switch action {
+        case .reentrant(let armed):
+          report = armed
+          firing = commanded.indices.dropFirst(index + 1).first { commanded[$0] }
+        case .later(let held):
+          report = held
+          firing = best.actions[(index + 1)...].firstIndex(of: .deliver)
+        default: continue
+        }
+        var base = best.actions
+        base.remove(at: index)
+        // In `base`, the action at `firing` sits at `firing - 1`: insert after it.
+        var places = firing.map { [$0] } ?? []
+        places += Array(index...base.count).filter { $0 != firing }
+        for place in places {
+          var candidate = base
+          candidate.insert(.send(.engine(report)), at: place)
+          if attempt(candidate) { return true }
+        }
+        // A re-entrant report armed earlier fires inside an earlier command,
+        // which can make the actions after that command unnecessary.
+        if case .reentrant = action {
+          for place in 0..<index {
+            var candidate = base
+            candidate.insert(action, at: place)
+            if attempt(candidate) { return true }
+          }
+        }
+        // A `deliver` that sends only this report goes with it.
+        if case .later = action, let deliver = firing {
+          let held = best.actions[..<deliver].lastIndex(of: .deliver).map { $0 + 1 } ?? 0
+          let others = best.actions[held..<deliver].filter {
+            if case .later = $0 { return true }
+            return false
+          }
+          if others.count == 1 {
+            var candidate = base
+            candidate[deliver - 1] = .send(.engine(report))
+            if attempt(candidate) { return true }
+          }
+        }
+      }
+      return false
+    }
+
+    /// Replaces one intent by another of a small alphabet (or by a report
+    /// about the current load), with and without deleting one other action
+    /// and re-aiming the reports after it by role; kept only when the case
+    /// gets shorter. Bounded by the search's time, at any length.
+    mutating func replaceIntents() -> Bool {
+      for index in best.actions.indices {
+        guard case .send(.user(let intent)) = best.actions[index] else { continue }
+        let roles = Shrinker.roles(best.actions, canPreload: canPreload)
+        let seeks = Shrinker.seekRoles(best.actions, canPreload: canPreload)
+        for other in Shrinker.alphabet where other != intent {
+          var changed = best.actions
+          changed[index] = .send(.user(other))
+          for deleted in changed.indices where deleted != index {
+            var candidate = changed
+            candidate.remove(at: deleted)
+            if attempt(candidate, shorter: true) { return true }
+            var kept = roles
+            kept[index] = nil
+            kept.remove(at: deleted)
+            var keptSeeks = seeks
+            keptSeeks.remove(at: deleted)
+            if attempt(
+              Shrinker.aim(candidate, roles: kept, seeks: keptSeeks, canPreload: canPreload),
+              shorter: true)
+            {
+              return true
+            }
+          }
+        }
+        if exhausted { return false }
+      }
+      // A report replaced by an edit next to the current entry (which drops
+      // a preload and preloads another, as a failure and an end did), with
+      // one action or two adjacent ones deleted.
+      for index in best.actions.indices where best.actions[index].load != nil {
+        let roles = Shrinker.roles(best.actions, canPreload: canPreload)
+        let seeks = Shrinker.seekRoles(best.actions, canPreload: canPreload)
+        for edit: UserIntent in [.insert(["A"], at: 1), .remove(at: 1)] {
+          var changed = best.actions
+          changed[index] = .send(.user(edit))
+          var kept = roles
+          kept[index] = nil
+          for width in 1...2 {
+            for start in changed.indices where start != index && start + width <= changed.count {
+              guard !(start...(start + width - 1)).contains(index) else { continue }
+              var candidate = changed
+              candidate.removeSubrange(start..<(start + width))
+              var keptRoles = kept
+              keptRoles.removeSubrange(start..<(start + width))
+              var keptSeeks = seeks
+              keptSeeks.removeSubrange(start..<(start + width))
+              if attempt(candidate, shorter: true) { return true }
+              if attempt(
+                Shrinker.aim(
+                  candidate, roles: keptRoles, seeks: keptSeeks, canPreload: canPreload),
+                shorter: true)
+              {
+                return true
+              }
+            }
+          }
+        }
+        if exhausted { return false }
+      }
+      return false
+    }
+
     /// Deletes one action and repairs the identity of a later report, for
     /// cases where deleting a load shifts the tokens that follow it.
     mutating func deleteAndRepair() -> Bool {
-      guard best.actions.count <= 10 else { return false }
       // A held-back report sent directly where it was delivered.
       for (index, action) in best.actions.enumerated() {
         guard case .later(let report) = action,
@@ -187,8 +341,9 @@ public enum Shrinker {
     }
 
     /// Replaces a prefix that leaves the player freshly buffering one entry
-    /// of a plain queue (repeat off, not shuffled, normal rate, no preload,
-    /// no seek pending) by the one `queue` intent that leaves it so.
+    /// of a plain queue (repeat off, normal rate, no preload, no seek
+    /// pending) by the one `queue` intent that leaves it so; a shuffled queue
+    /// becomes its play order, unshuffled.
     mutating func collapse() -> Bool {
       guard best.actions.count > 2 else { return false }
       var model = ContractModel(canPreload: canPreload)
@@ -199,7 +354,7 @@ public enum Shrinker {
         model.apply(event, commands: &scratch)
         guard index >= 1, let current = model.current, current.stage == .buffering,
           !current.seekPending, model.preload == nil, model.repeatMode == .off,
-          model.shuffle == nil, model.rate == .normal, let at = model.position
+          model.rate == .normal, let at = model.position
         else { continue }
         fresh.append(
           (
@@ -277,10 +432,13 @@ public enum Shrinker {
     /// the wrong ones.
     func repaired(_ candidate: [FuzzAction], deleted: Range<Int>) -> [FuzzAction] {
       let roles = Shrinker.roles(best.actions, canPreload: canPreload)
+      let seeks = Shrinker.seekRoles(best.actions, canPreload: canPreload)
       var origin = Array(best.actions.indices)
       origin.removeSubrange(deleted)
       guard origin.count == candidate.count else { return candidate }
-      return Shrinker.aim(candidate, roles: origin.map { roles[$0] }, canPreload: canPreload)
+      return Shrinker.aim(
+        candidate, roles: origin.map { roles[$0] }, seeks: origin.map { seeks[$0] },
+        canPreload: canPreload)
     }
 
     /// `candidate` with the tokens after `index` lowered by how many fewer
@@ -338,6 +496,7 @@ public enum Shrinker {
 
     mutating func dropNoEffect() -> Bool {
       var runner = CaseRunner(subject, canPreload: canPreload)
+      runner.recordsCoverage = false
       for action in best.actions { _ = runner.perform(action) }
       let effects = runner.effects
       guard effects.contains(false) else { return false }
@@ -383,12 +542,14 @@ public enum Shrinker {
     mutating func simplify() -> Bool {
       var changed = false
       var index = 0
+      // The model before each action, advanced one action at a time (a
+      // success rewrites only the action at `index`), with held-back reports
+      // applied when delivered: an identity simplifies toward the load that
+      // is current when the report arrives.
+      var model = ContractModel(canPreload: canPreload)
+      var held: [EngineReport] = []
+      var scratch: [EngineCommand] = []
       while index < best.actions.count {
-        var model = ContractModel(canPreload: canPreload)
-        var scratch: [EngineCommand] = []
-        for action in best.actions.prefix(index) {
-          if let event = action.event { model.apply(event, commands: &scratch) }
-        }
         for candidate in Shrinker.simpler(best.actions[index], model) {
           var actions = best.actions
           actions[index] = candidate
@@ -397,6 +558,8 @@ public enum Shrinker {
             break
           }
         }
+        guard index < best.actions.count else { break }
+        Shrinker.perform(best.actions[index], &model, &held, &scratch)
         index += 1
       }
       return changed
@@ -432,6 +595,18 @@ public enum Shrinker {
     ]
     return reports.map { action.with($0) }.filter { $0 != action }
   }
+
+  /// The intents ``Search/replaceIntents()`` tries in place of another:
+  /// one of each kind, with the smallest arguments.
+  static let alphabet: [UserIntent] = [
+    .play("A"), .replaceQueue(["A", "B"]), .replaceQueue(["A", "B", "C"]),
+    .replaceQueue(["A", "B"], playWhenReady: false),
+    .replaceQueue(["A"], playWhenReady: false), .append(["A"]), .insert(["A"], at: 0),
+    .insert(["A"], at: 1), .remove(at: 0), .remove(at: 1), .move(from: 0, to: 1), .jump(to: 0),
+    .jump(to: 1), .next, .previous, .setRepeat(.one), .setRepeat(.all), .setRepeat(.off),
+    .setShuffle(seed: 1), .setShuffle(seed: nil), .clear, .pause, .resume, .stop,
+    .seek(to: .zero), .retry,
+  ]
 
   /// Other ways to say an intent, no longer: `play(A)` as a paused queue,
   /// a queue or jump from past the `previous` threshold, a queue paused.
@@ -488,11 +663,16 @@ public enum Shrinker {
     case (.replaceQueue(let list, let start, let time, let play), .insert(let more, let at))
     where at == list.count:
       return [.replaceQueue(list + more, start: start, from: time, playWhenReady: play)]
-    case (.append(let list), .append(let more)):
-      return [.append(list + more)]
-    case (.insert(let list, 0), .append(let more)), (.insert(let list, 0), .insert(let more, 1)):
+    case (.append(let list), .append(let more)), (.insert(let list, 0), .append(let more)):
       // Right on an empty queue only; elsewhere the candidate simply fails.
       return [.append(list + more)]
+    case (.append(let list), .insert(let more, let at)),
+      (.insert(let list, 0), .insert(let more, let at)):
+      // Two edits of an empty queue: one append of the entries they leave.
+      guard at >= 0, at <= list.count else { return [] }
+      var entries = list
+      entries.insert(contentsOf: more, at: at)
+      return [.append(entries)]
     case (.replaceQueue(let list, let start, let time, let play), .move(let from, let to))
     where from == start && list.indices.contains(to):
       var moved = list
@@ -596,6 +776,9 @@ extension Shrinker {
     case fresh(ahead: UInt32, item: ItemRole)
     /// None of these: kept as written.
     case kept
+    /// A re-entrant report's role when it fires: read on the model after
+    /// the next intent (the command that fires it), not when it is armed.
+    indirect case whenFired(Role)
   }
 
   /// What an item is to the model.
@@ -636,6 +819,7 @@ extension Shrinker {
     case .previous: return model.previous ?? stale(model, original)
     case .newest: return model.newest ?? original
     case .kept: return original
+    case .whenFired(let inner): return load(for: inner, model, else: original)
     case .fresh(let ahead, let itemRole):
       var item = original.item
       switch itemRole {
@@ -666,8 +850,11 @@ extension Shrinker {
     var scratch: [EngineCommand] = []
     var held: [EngineReport] = []
     var roles: [Role?] = []
-    for action in actions {
-      if let load = action.load {
+    for (index, action) in actions.enumerated() {
+      if case .reentrant(let report) = action {
+        let fired = firing(actions, after: index, model, held, canPreload: canPreload)
+        roles.append(.whenFired(role(of: report.load, fired)))
+      } else if let load = action.load {
         roles.append(role(of: load, model))
       } else if let at = namedPosition(action), at == model.position {
         roles.append(.current)
@@ -699,21 +886,83 @@ extension Shrinker {
     }
   }
 
-  /// `actions` with each load re-aimed at the one that has its role now.
-  static func aim(_ actions: [FuzzAction], roles: [Role?], canPreload: Bool) -> [FuzzAction] {
+  /// `actions` with each load re-aimed at the one that has its role now,
+  /// and each seek completion (when `seeks` is given) at the seek that has
+  /// its role now (the newest, the one before…).
+  static func aim(
+    _ actions: [FuzzAction], roles: [Role?], seeks: [SeekRole?]? = nil, canPreload: Bool
+  ) -> [FuzzAction] {
     var model = ContractModel(canPreload: canPreload)
     var scratch: [EngineCommand] = []
     var held: [EngineReport] = []
     var out: [FuzzAction] = []
-    for (action, role) in zip(actions, roles) {
+    for (index, (action, role)) in zip(actions, roles).enumerated() {
       var aimed = action
-      if let old = action.load, let role {
+      if let old = action.load, case .whenFired(let inner)? = role {
+        let fired = firing(actions, after: index, model, held, canPreload: canPreload)
+        aimed = action.renaming(old, to: load(for: inner, fired, else: old))
+      } else if let old = action.load, let role {
         aimed = action.renaming(old, to: load(for: role, model, else: old))
       } else if role == .current, let at = model.position {
         aimed = Shrinker.aimed(action, at: at)
       }
+      if let seeks, index < seeks.count, let seek = seeks[index], aimed.seek != nil {
+        aimed = aimed.withSeek(seekID(for: seek, model))
+      }
       out.append(aimed)
       perform(aimed, &model, &held, &scratch)
+    }
+    return out
+  }
+
+  /// Which seek a seek completion names, relative to the newest seek of the
+  /// current load when the action is performed.
+  enum SeekRole: Hashable {
+    /// The newest (0) or one `k` seeks before it.
+    case back(UInt32)
+    /// A seek id `k` past the newest, not issued yet.
+    case ahead(UInt32)
+  }
+
+  static func seekRole(_ seek: SeekID, _ model: ContractModel) -> SeekRole {
+    let newest = model.current?.lastSeek ?? 0
+    return seek.rawValue <= newest
+      ? .back(newest - seek.rawValue) : .ahead(seek.rawValue - newest)
+  }
+
+  static func seekID(for role: SeekRole, _ model: ContractModel) -> SeekID {
+    let newest = model.current?.lastSeek ?? 0
+    switch role {
+    case .back(let k): return SeekID(newest >= k ? newest - k : 0)
+    case .ahead(let k): return SeekID(newest &+ k)
+    }
+  }
+
+  /// The model after the actions that follow `index` up to and including
+  /// the next intent: where a report armed at `index` fires.
+  static func firing(
+    _ actions: [FuzzAction], after index: Int, _ model: ContractModel, _ held: [EngineReport],
+    canPreload: Bool
+  ) -> ContractModel {
+    var model = model
+    var held = held
+    var scratch: [EngineCommand] = []
+    for action in actions.dropFirst(index + 1) {
+      perform(action, &model, &held, &scratch)
+      if case .send(.user) = action { break }
+    }
+    return model
+  }
+
+  /// The seek role of each seek completion in `actions` (nil for other actions).
+  static func seekRoles(_ actions: [FuzzAction], canPreload: Bool) -> [SeekRole?] {
+    var model = ContractModel(canPreload: canPreload)
+    var scratch: [EngineCommand] = []
+    var held: [EngineReport] = []
+    var out: [SeekRole?] = []
+    for action in actions {
+      out.append(action.seek.map { seekRole($0, model) })
+      perform(action, &model, &held, &scratch)
     }
     return out
   }
@@ -736,6 +985,18 @@ extension Shrinker {
 }
 
 extension FuzzAction {
+  /// The seek id a seek completion names.
+  var seek: SeekID? {
+    if case .engine(.seekCompleted(_, let seek))? = event { return seek }
+    return nil
+  }
+
+  /// The same seek completion naming another seek.
+  func withSeek(_ id: SeekID) -> FuzzAction {
+    guard case .engine(.seekCompleted(let load, _))? = event else { return self }
+    return with(.seekCompleted(load, id))
+  }
+
   /// The same action with `old` replaced by `new` wherever it names a load.
   func renaming(_ old: Load, to new: Load) -> FuzzAction {
     switch self {

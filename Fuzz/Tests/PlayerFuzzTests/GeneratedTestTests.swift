@@ -1,6 +1,7 @@
-// Two tests exactly as FuzzFailure.swiftTest printed them (seed 1, buggy
-// players twoBools and reentrantProcessedRecursively), pasted unchanged: the
-// generated code compiles, and Playhead's Player passes it.
+// Tests exactly as FuzzFailure.swiftTest printed them (seed 1, buggy players
+// twoBools and reentrantProcessedRecursively), pasted unchanged: the generated
+// code compiles, Playhead's Player passes it, and the test printed for a buggy
+// player replays on that player and fails there.
 import PlayerEngine
 import PlayerFuzz
 import PlayerState
@@ -31,13 +32,51 @@ import Testing
     #expect(failure == nil, "\(failure?.report ?? "")")
   }
 
+  @Test func fuzz_startOnlyWhenReadyAndWanted_2_onTwoBools() throws {
+    // Found by PlayerFuzz in twoBools (seed 1, case 0 (case seed 0x910a2dec89025cc1)): startOnlyWhenReadyAndWanted.
+    let fuzzCase = try FailureFile.parseCase(
+      """
+      engine preload=no
+      queue(A, paused)
+      ready(A#1)
+      """)
+    let failure = Fuzzer.check(BuggyPlayer(.twoBools).subject, fuzzCase)
+    // Pasted as printed, it fails while the bug is there: that is the point.
+    withKnownIssue { #expect(failure == nil, "\(failure?.report ?? "")") }
+  }
+
   @Test func theGeneratedTestIsWhatWasPasted() throws {
     let result = Fuzzer.run(
-      BuggyPlayer(.twoBools).subject, FuzzConfiguration(seed: 1, budget: .cases(100)))
+      BuggyPlayer(.twoBools).subject,
+      FuzzConfiguration(seed: 1, budget: .cases(100), preload: false))
     let failure = try #require(result.failure)
-    #expect(failure.swiftTest.contains("#expect(spy.commandLog == [\"load(A#1)\"])"))
+    #expect(failure.swiftTest.hasPrefix("@Test func fuzz_startOnlyWhenReadyAndWanted_2() throws {"))
+    // The test replays on the subject that failed, not on Playhead's Player.
     #expect(
-      failure.swiftTest.contains("player.send(.queue([\"A\"], start: 0, playWhenReady: false))"))
-    #expect(failure.swiftTest.hasPrefix("@Test func fuzz_startOnlyWhenReadyAndWanted_2() {"))
+      failure.swiftTest.contains(
+        "let failure = Fuzzer.check(BuggyPlayer(.twoBools).subject, fuzzCase)"))
+    #expect(!failure.swiftTest.contains("Player(engine: spy)"))
+    #expect(
+      FailureFile.format(failure).contains(
+        "# replay: Fuzzer.check(BuggyPlayer(.twoBools).subject, try FailureFile.parseCase(text))"))
+  }
+
+  @Test func playheadsPlayerGetsTheLiteralTest() throws {
+    let fuzzCase = try FailureFile.parseCase("queue(A, paused)\nready(A#1)\n")
+    let violation = try #require(
+      CaseRunner.check(BuggyPlayer(.twoBools).subject, fuzzCase.actions))
+    // The same failure, as if Playhead's Player had it: the literal SpyEngine form.
+    let failure = FuzzFailure(
+      subject: .player, origin: .given, original: fuzzCase.actions, actions: fuzzCase.actions,
+      violation: violation, shrinkAttempts: 0, timeline: "")
+    #expect(failure.swiftTest.contains("let player = Player(engine: spy)"))
+    #expect(failure.swiftTest.contains("#expect(spy.commandLog == [\"load(A#1)\"])"))
+  }
+
+  @Test func aSubjectWithoutAnExpressionGetsAPlaceholder() throws {
+    let mine = FuzzSubject(name: "Mine", make: BuggyPlayer(.twoBools).subject.make)
+    let failure = try #require(
+      Fuzzer.run(mine, FuzzConfiguration(seed: 1, budget: .cases(100))).failure)
+    #expect(failure.swiftTest.contains("Fuzzer.check(<#FuzzSubject for Mine#>, fuzzCase)"))
   }
 }

@@ -166,7 +166,9 @@ import Testing
   final class StuckAfterStop: FuzzTarget {
     let player: Player
     var stopped = false
-    init(engine: any PlaybackEngine) { player = Player(engine: engine) }
+    init(engine: any PlaybackEngine) {
+      player = Player(engine: engine, watchdog: FuzzEngine.watchdog(for: engine))
+    }
     func send(_ event: PlaybackEvent) {
       player.send(event)
       if event == .stop { stopped = true }
@@ -182,5 +184,201 @@ import Testing
     let violation = try #require(CaseRunner.check(subject, [.send(.play("A")), .send(.stop)]))
     #expect(violation.property == .idleAfterStop)
     #expect(violation.step == 2)
+  }
+
+  // MARK: Watchdogs are requested by the player
+
+  /// Playhead's `Player` with no watchdog clock: it never requests one.
+  final class NoWatchdog: FuzzTarget {
+    let player: Player
+    init(engine: any PlaybackEngine) { player = Player(engine: engine) }
+    func send(_ event: PlaybackEvent) { player.send(event) }
+    var observation: FuzzObservation { FuzzObservation(player.state) }
+    var stateDescription: String { player.state.description }
+  }
+
+  @Test func aPlayerThatNeverArmsItsWatchdogFails() throws {
+    let subject = FuzzSubject(name: "NoWatchdog") { NoWatchdog(engine: $0) }
+    let violation = try #require(CaseRunner.check(subject, [.send(.play("A"))]))
+    #expect(violation.property == .watchdogRequested)
+    #expect(violation.step == 1)
+    #expect(
+      violation.detail
+        == "the contract arms watchdog#1 for A#1 here; the player requested no watchdog from the harness's clock (FuzzEngine.watchdog)"
+    )
+    // A random run finds it in the first case and shrinks it to the one action.
+    let result = Fuzzer.run(subject, FuzzConfiguration(seed: 1, budget: .cases(100)))
+    let failure = try #require(result.failure)
+    #expect(failure.property == .watchdogRequested)
+    #expect(failure.actions.count == 1)
+  }
+
+  /// Playhead's `Player` that also asks for a watchdog whenever playback starts.
+  final class ExtraWatchdog: FuzzTarget {
+    let player: Player
+    let clock: WatchdogPolicy
+    init(engine: any PlaybackEngine) {
+      clock = FuzzEngine.watchdog(for: engine)
+      player = Player(engine: engine, watchdog: clock)
+    }
+    func send(_ event: PlaybackEvent) {
+      let wasPlaying = player.state.isPlaying
+      player.send(event)
+      if !wasPlaying, player.state.isPlaying { clock.schedule(clock.timeout) {} }
+    }
+    var observation: FuzzObservation { FuzzObservation(player.state) }
+    var stateDescription: String { player.state.description }
+  }
+
+  @Test func aWatchdogTheContractDoesNotArmFails() throws {
+    let subject = FuzzSubject(name: "ExtraWatchdog") { ExtraWatchdog(engine: $0) }
+    let violation = try #require(
+      CaseRunner.check(subject, [.send(.play("A")), .send(.ready(Load(1, 1)))]))
+    #expect(violation.property == .watchdogRequested)
+    #expect(violation.step == 2)
+    #expect(violation.detail == "the player requested 1 watchdog the contract does not arm here")
+  }
+
+  /// Playhead's `Player` behind an adapter that drops every expiry sent through
+  /// `send`: only the closures the player scheduled can time a load out.
+  final class OwnTimersOnly: FuzzTarget {
+    let player: Player
+    init(engine: any PlaybackEngine) {
+      player = Player(engine: engine, watchdog: FuzzEngine.watchdog(for: engine))
+    }
+    func send(_ event: PlaybackEvent) {
+      if case .watchdogExpired = event { return }
+      player.send(event)
+    }
+    var observation: FuzzObservation { FuzzObservation(player.state) }
+    var stateDescription: String { player.state.description }
+  }
+
+  @Test func anExpiryRunsTheClosureThePlayerScheduled() throws {
+    let subject = FuzzSubject(name: "OwnTimersOnly") { OwnTimersOnly(engine: $0) }
+    // The timeout fires the player's own watchdog: the load fails and is stopped,
+    // though the adapter drops every expiry sent to it.
+    let fuzzCase = try FailureFile.parseCase("play(A)\ntimeout(A#1, watchdog#1)\n")
+    let (runner, violation) = CaseRunner.replay(subject, fuzzCase.actions)
+    #expect(violation == nil)
+    #expect(runner.log.map(runner.model.describe) == ["load(A#1)", "stop(A#1)"])
+    #expect(runner.model.kind == .failed)
+    // The player's watchdog for the second load, after a stall, is its own too.
+    let stalled = try FailureFile.parseCase(
+      "play(A)\nready(A#1)\nstalled(A#1)\ntimeout(A#1, watchdog#2)\n")
+    #expect(Fuzzer.check(subject, stalled) == nil)
+  }
+
+  // MARK: Tokens are identities
+
+  /// Playhead's `Player` behind an engine adapter that renumbers its load
+  /// tokens: `renumber(t)` on the way out, the inverse on the way in.
+  final class Renumbered: FuzzTarget, Sendable {
+    final class Shift: PlaybackEngine {
+      let inner: any PlaybackEngine
+      let renumber: @Sendable (UInt32) -> UInt32
+      let inverse: @Sendable (UInt32) -> UInt32
+      init(
+        _ inner: any PlaybackEngine, _ renumber: @escaping @Sendable (UInt32) -> UInt32,
+        _ inverse: @escaping @Sendable (UInt32) -> UInt32
+      ) {
+        self.inner = inner
+        self.renumber = renumber
+        self.inverse = inverse
+      }
+      var capabilities: EngineCapabilities { inner.capabilities }
+      func out(_ load: Load) -> Load {
+        Load(item: load.item, token: LoadToken(renumber(load.token.rawValue)))
+      }
+      func execute(_ command: EngineCommand, reports: ReportSink) {
+        let renumbered: EngineCommand =
+          switch command {
+          case .load(let r): .load(LoadRequest(load: out(r.load), media: r.media, start: r.start))
+          case .preload(let r):
+            .preload(LoadRequest(load: out(r.load), media: r.media, start: r.start))
+          case .start(let l, let rate): .start(out(l), rate: rate)
+          case .setRate(let l, let rate): .setRate(out(l), rate)
+          case .pause(let l): .pause(out(l))
+          case .seek(let l, let time, let id): .seek(out(l), to: time, id)
+          case .stop(let l): .stop(out(l))
+          }
+        let inverse = inverse
+        inner.execute(
+          renumbered,
+          reports: ReportSink { report in
+            reports.send(
+              report.withLoad(
+                Load(item: report.load.item, token: LoadToken(inverse(report.load.token.rawValue))))
+            )
+          })
+      }
+    }
+
+    let player: Player
+    let shift: Shift
+    let inverse: @Sendable (UInt32) -> UInt32
+
+    init(
+      engine: any PlaybackEngine, renumber: @escaping @Sendable (UInt32) -> UInt32,
+      inverse: @escaping @Sendable (UInt32) -> UInt32
+    ) {
+      shift = Shift(engine, renumber, inverse)
+      self.inverse = inverse
+      player = Player(engine: shift, watchdog: FuzzEngine.watchdog(for: engine))
+    }
+
+    func back(_ load: Load) -> Load {
+      Load(item: load.item, token: LoadToken(inverse(load.token.rawValue)))
+    }
+
+    func send(_ event: PlaybackEvent) {
+      switch event {
+      case .user: player.send(event)
+      case .engine(let report):
+        player.send(.engine(report.withLoad(back(report.load))))
+      case .watchdogExpired(let load, let id): player.send(.watchdogExpired(back(load), id))
+      }
+    }
+    var observation: FuzzObservation {
+      var seen = FuzzObservation(player.state)
+      if let loads = seen.loads {
+        seen.loads = (loads.current.map(shift.out), loads.preload.map(shift.out))
+      }
+      return seen
+    }
+    var stateDescription: String { player.state.description }
+  }
+
+  /// The process-wide counter: each player's tokens start past every token issued before.
+  static let counter = Locked<UInt32>(1000)
+
+  @Test func tokensFromAProcessWideCounterPass() {
+    let subject = FuzzSubject(name: "ProcessWideTokens") { engine in
+      // 1000 tokens per player, at a base no earlier player used; a token of
+      // another player is none of this one's (0 is never issued).
+      let base = OracleTests.counter.withLock { value -> UInt32 in
+        defer { value += 1000 }
+        return value
+      }
+      return Renumbered(
+        engine: engine, renumber: { $0 == 0 ? 0 : base + $0 },
+        inverse: { $0 > base && $0 <= base + 1000 ? $0 - base : 0 })
+    }
+    let result = Fuzzer.run(
+      subject, FuzzConfiguration(seed: 5, budget: .cases(1500), maxLength: 16))
+    #expect(result.failure == nil, "\(result.failure?.report ?? "")")
+    #expect(result.cases == 1500)
+  }
+
+  @Test func aReusedTokenFails() throws {
+    // Every load gets token 7: the second load reuses the first one's token.
+    let subject = FuzzSubject(name: "ReusesTokens") { engine in
+      Renumbered(engine: engine, renumber: { $0 == 0 ? 0 : 7 }, inverse: { $0 == 7 ? 1 : 0 })
+    }
+    let violation = try #require(
+      CaseRunner.check(subject, [.send(.play("A")), .send(.play("B"))]))
+    #expect(violation.step == 2)
+    #expect(violation.expectedLog == ["load(A#1)", "stop(A#1)", "load(B#2)"])
+    #expect(violation.actualLog == ["load(A#1)", "stop(A#1)", "load(B#1)"])
   }
 }

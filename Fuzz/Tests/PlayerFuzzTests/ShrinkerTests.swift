@@ -9,7 +9,7 @@ import Testing
       """
       play(B)
       seek(1000ms)
-      later ready(B#1)
+      later ready(A#2)
       resume
       play(A)
       stalled(A#2)
@@ -47,6 +47,108 @@ import Testing
         "queue(A A)", "ready(A#1)", "ended(A#1)", "ready(A#2)", "ended(A#1)",
       ])
     #expect(outcome.actions.count == BuggyPlayer(.advanceTwiceOnDuplicatedEnd).minimalLength)
+  }
+
+  @Test func aCaseLongerThanTenActionsStillShrinksToTheMinimum() throws {
+    // Fourteen actions: skips and a seek before the duplicated end, which
+    // deleting renumbers; delete-and-repair runs at any length.
+    let subject = BuggyPlayer(.advanceTwiceOnDuplicatedEnd).subject
+    let actions = try FailureFile.parse(
+      """
+      queue(A B C)
+      pause
+      next
+      previous
+      resume
+      seek(1000ms)
+      ready(A#3)
+      seeked(A#3, seek#1)
+      stalled(A#3)
+      resumed(A#3)
+      ended(A#3)
+      ready(B#4)
+      position(B#4, 5000ms)
+      ended(A#3)
+      """)
+    #expect(actions.count == 14)
+    let violation = try #require(CaseRunner.check(subject, actions))
+    let outcome = Shrinker.shrink(subject, actions, violation: violation)
+    #expect(
+      FuzzCase(outcome.actions).lines == [
+        "queue(A A)", "ready(A#1)", "ended(A#1)", "ready(A#2)", "ended(A#1)",
+      ])
+  }
+
+  @Test func aReentrantReportIsSentDirectlyAfterTheCommandThatFiresIt() throws {
+    // The stale stall is armed before the pause whose command fires it.
+    let subject = BuggyPlayer(.staleStallOrEndAccepted).subject
+    let actions = try FailureFile.parse(
+      """
+      play(A)
+      ready(A#1)
+      reentrant stalled(A#2)
+      pause
+      """)
+    let violation = try #require(CaseRunner.check(subject, actions))
+    let outcome = Shrinker.shrink(subject, actions, violation: violation)
+    #expect(FuzzCase(outcome.actions).lines == ["play(A)", "ready(A#1)", "stalled(A#2)"])
+  }
+
+  @Test func aHeldBackReportGoesWhereItIsDelivered() throws {
+    let subject = BuggyPlayer(.ignoresIdentity).subject
+    let actions = try FailureFile.parse(
+      """
+      play(A)
+      later ready(A#2)
+      pause
+      deliver
+      """)
+    let violation = try #require(CaseRunner.check(subject, actions))
+    let outcome = Shrinker.shrink(subject, actions, violation: violation)
+    #expect(FuzzCase(outcome.actions).lines == ["play(A)", "ready(A#2)"])
+  }
+
+  /// Three cases the catalog's seeds 1...200 left above the minimum before
+  /// the passes that fix them (the seed in each comment).
+  @Test(arguments: [
+    // reentrantProcessedRecursively seed 23: the re-entrant report armed earlier.
+    (
+      BuggyPlayer.Bug.reentrantProcessedRecursively,
+      "queue(A A, paused)\nready(A#1)\nreentrant ended(A#1)\nended(A#1)",
+      ["reentrant ready(A#1)", "play(A)"]
+    ),
+    // droppedPreloadReportAccepted seed 169: a failure and an end become one edit.
+    (
+      .droppedPreloadReportAccepted,
+      "engine preload=yes\nqueue(A A A)\nready(A#1)\nfailed(A#2, network)\nended(A#1)\nready(A#3)\nready(A#2)",
+      ["queue(A A)", "ready(A#1)", "insert(A, at 2)", "ready(A#2)"]
+    ),
+    // shuffleNotReplayable seed 38: two edits of an empty queue become one append.
+    (
+      .shuffleNotReplayable, "insert(C A, at 1)\ninsert(A, at 1)\nshuffle(seed 1)",
+      ["append(A C A)", "shuffle(seed 1)"]
+    ),
+  ])
+  func aCaseOnceStuckAboveTheMinimumReachesIt(
+    _ bug: BuggyPlayer.Bug, _ text: String, _ expected: [String]
+  ) throws {
+    let buggy = BuggyPlayer(bug)
+    let fuzzCase = try FailureFile.parseCase(text)
+    let violation = try #require(
+      CaseRunner.check(buggy.subject, fuzzCase.actions, canPreload: fuzzCase.canPreload))
+    let outcome = Shrinker.shrink(
+      buggy.subject, fuzzCase.actions, violation: violation, canPreload: fuzzCase.canPreload)
+    #expect(FuzzCase(outcome.actions, canPreload: fuzzCase.canPreload).lines == expected)
+    #expect(outcome.actions.count == buggy.minimalLength)
+  }
+
+  @Test func shrinkingStopsWhenItsTimeIsSpent() throws {
+    let subject = BuggyPlayer(.stopNotSent).subject
+    let actions: [FuzzAction] = [.send(.play("A")), .send(.pause), .send(.stop)]
+    let violation = try #require(CaseRunner.check(subject, actions))
+    let outcome = Shrinker.shrink(subject, actions, violation: violation, seconds: 0)
+    #expect(outcome.actions == actions)
+    #expect(outcome.attempts == 0)
   }
 
   @Test func aPassingCaseHasNothingToShrink() {

@@ -1,9 +1,9 @@
+import CLibFuzzer
 // libFuzzer entry point for player-sim's file readers and its runner: any
 // bytes, read the way `player-sim run FILE` and `player-sim fuzz --replay FILE`
 // read a file, must give a run or a positioned error, never a trap, a hang or
 // memory out of proportion to the input (Fuzz/libfuzzer.sh sets -rss_limit_mb).
 // Every line printed for a terminal must be free of control characters.
-// Built by Fuzz/libfuzzer.sh, not by SwiftPM.
 import Foundation
 import PlayerFuzz
 import PlayerSimulation
@@ -13,7 +13,7 @@ import PlayerSimulation
 let replayLimit = 64
 
 @_cdecl("LLVMFuzzerTestOneInput")
-public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let bytes = data.map { Data(UnsafeBufferPointer(start: $0, count: size)) } ?? Data()
   // The first byte picks the reader, so one corpus covers both.
   guard let selector = bytes.first else { return 0 }
@@ -59,21 +59,62 @@ func replayFailure(_ text: String) {
   do {
     fuzzCase = try FailureFile.parseCase(text, file: "fuzz.txt")
   } catch {
-    _ = terminalSafe(error.description)
+    _ = error.description
     return
   }
   guard fuzzCase.actions.count <= replayLimit else { return }
   // Playhead's Player keeps every property on any case: a failure is a bug.
   if let failure = Fuzzer.check(.player, fuzzCase) {
-    print(terminalSafe(failure.report, keepingNewlines: true))
+    print(escaped(failure.report))
     fatalError("Playhead contract violated by a replayed case: \(failure.property)")
   }
 }
 
 /// Traps unless `line` is one line with no control or invisible character:
-/// the promise of `terminalSafe`, checked on every line a terminal would get.
+/// the promise of player-sim's `terminalSafe`, checked on every line a terminal
+/// would get. (`terminalSafe` is `package` to Playhead, so this package checks
+/// the promise with its own copy of the rule.)
 func requireOneSafeLine(_ line: String) {
-  if terminalSafe(line) != line {
-    fatalError("unescaped control character in output: \(terminalSafe(line))")
+  if line.unicodeScalars.contains(where: { needsEscape($0, keepingNewlines: false) }) {
+    fatalError("unescaped control character in output: \(escaped(line))")
   }
+}
+
+/// Whether a terminal must not get `scalar` as is: C0 controls, DEL, and the
+/// control, format, separator, unassigned, surrogate and private-use categories.
+func needsEscape(_ scalar: Unicode.Scalar, keepingNewlines: Bool) -> Bool {
+  if scalar.value < 0x80 {
+    if scalar == "\n" { return !keepingNewlines }
+    return scalar.value < 0x20 || scalar.value == 0x7F
+  }
+  switch scalar.properties.generalCategory {
+  case .control, .format, .lineSeparator, .paragraphSeparator, .unassigned, .surrogate,
+    .privateUse:
+    return true
+  default:
+    return false
+  }
+}
+
+/// `text` with every scalar a terminal must not get written as `\u{…}` (newlines kept).
+func escaped(_ text: String) -> String {
+  var result = ""
+  for scalar in text.unicodeScalars {
+    if needsEscape(scalar, keepingNewlines: true) {
+      result += "\\u{\(String(scalar.value, radix: 16))}"
+    } else {
+      result.unicodeScalars.append(scalar)
+    }
+  }
+  return result
+}
+
+/// The entry SwiftPM links as `main` (see CLibFuzzer.h): runs libFuzzer on ``testOneInput(_:_:)``.
+@_cdecl("FilesFuzzer_main")
+func fuzzerMain(
+  _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> CInt {
+  var argc = argc
+  var argv = argv
+  return LLVMFuzzerRunDriver(&argc, &argv) { data, size in testOneInput(data, size) }
 }

@@ -1,0 +1,45 @@
+/// libFuzzer's entry for any player: a `…Fuzzer` executable's
+/// `LLVMFuzzerTestOneInput` calls ``testOneInput(_:_:_:)`` with its subject
+/// (Fuzz/FuzzTesting/Sources/PlayerFuzzer is Playhead's; Examples/FuzzYourPlayer
+/// has one for a player of your own).
+///
+/// ```swift
+/// @_cdecl("LLVMFuzzerTestOneInput")
+/// func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+///   LibFuzzerEntry.testOneInput(MySubjects.player, data, size)
+/// }
+/// ```
+public enum LibFuzzerEntry {
+  /// The decoder libFuzzer inputs go through: the seeded runner's, with room for long inputs.
+  package static let decoder = ActionDecoder(maxLength: 256, swarm: true)
+
+  /// Decodes the input into a case (the same `ActionDecoder` as the seeded
+  /// runs) and checks it on a fresh player made by `subject`. On a violation it
+  /// shrinks the case, prints the report (with the Swift test that replays it
+  /// on `subject`) and stops the process with `fatalError`, which is how
+  /// libFuzzer learns that the input is a finding and saves it.
+  /// - Parameters:
+  ///   - subject: the player under test.
+  ///   - data: libFuzzer's input.
+  ///   - size: its length in bytes.
+  /// - Returns: 0 when every property held.
+  public static func testOneInput(
+    _ subject: FuzzSubject, _ data: UnsafePointer<UInt8>?, _ size: Int
+  ) -> Int32 {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    var source = BufferBytes(bytes)
+    let (runner, violation) = Fuzzer.runCase(subject, decoder, &source)
+    guard let violation else { return 0 }
+    let canPreload = runner.model.canPreload
+    let outcome = Shrinker.shrink(
+      subject, runner.trace, violation: violation, canPreload: canPreload)
+    let failure = FuzzFailure(
+      subject: subject, origin: .given, original: runner.trace, actions: outcome.actions,
+      violation: outcome.violation, shrinkAttempts: outcome.attempts,
+      timeline: Fuzzer.timeline(subject, FuzzCase(outcome.actions, canPreload: canPreload)),
+      canPreload: canPreload)
+    print(failure.report)
+    // libFuzzer saves the input that crashed: replay it with the same binary.
+    fatalError("\(subject.name) violated the contract: \(failure.property)")
+  }
+}
