@@ -211,23 +211,28 @@ public final class FakeMediaEngine: PlaybackEngine {
   }
 
   /// The network goes down: every load in flight (not stopped, ended or
-  /// failed) fails with `network` and ``offline``, in token order, then
-  /// `network lost` is sent.
+  /// failed) fails with `network` and ``offline``, one at a time in token
+  /// order (a load the player stops on an earlier failure, such as the
+  /// preload, sends nothing), then `network lost` is sent.
   private func dropNetwork() {
-    let now = clock.milliseconds
-    let (failures, handler) = state.withLock { state in
+    let (loads, handler) = state.withLock { state in
       state.drops += 1
-      var failures: [(EngineReport, ReportSink)] = []
-      for load in state.tracks.keys.sorted(by: { $0.token < $1.token }) {
+      return (
+        state.tracks.keys.sorted { $0.token < $1.token },
+        state.drops == 1 ? state.systemEvents : nil
+      )
+    }
+    for load in loads {
+      let now = clock.milliseconds
+      let delivery: (EngineReport, ReportSink)? = state.withLock { state in
         guard var track = state.tracks[load], !track.isStopped,
           let report = track.fail(now: now, detail: Self.offline)
-        else { continue }
-        failures.append((report, track.sink))
+        else { return nil }
         state.tracks[load] = track
+        return (report, track.sink)
       }
-      return (failures, state.drops == 1 ? state.systemEvents : nil)
+      if let (report, sink) = delivery { sink.send(report) }
     }
-    for (report, sink) in failures { sink.send(report) }
     handler?(.networkLost)
   }
 

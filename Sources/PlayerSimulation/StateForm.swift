@@ -35,7 +35,7 @@ extension LineReader {
         words.map { "'\($0 == "systempause" ? "system pause" : $0)'" }.joined(separator: " or ")
       case .reason:
         "a failure reason (network, decoding, unsupported, notFound, timeout, engine(CODE))"
-      case .attempt: "'attempt N', as in attempt 1"
+      case .attempt: "'attempt N'"
       }
     }
   }
