@@ -227,7 +227,8 @@ extension LineReader {
     guard !scalars.isEmpty, !scalars.contains("\""), terminalSafe(token.text) == token.text else {
       throw error(
         token, found: "bad error domain \(ScenarioError.quoted(token.text))",
-        expected: "a domain of printable characters without spaces or quotes, such as NSURLErrorDomain")
+        expected:
+          "a domain of printable characters without spaces or quotes, such as NSURLErrorDomain")
     }
     guard scalars.count <= ScenarioParser.maximumDomainLength else {
       throw error(
