@@ -666,5 +666,6 @@ extension IgnoreReason {
   static let allCheckedReasons: [IgnoreReason] = [
     .neverIssuedLoad, .staleLoad, .itemMismatch, .neverIssuedSeek, .supersededSeek,
     .staleWatchdog, .seekPending, .unexpected, .idsExhausted, .invalidPosition, .invalidArgument,
+    .notInterrupted,
   ]
 }

@@ -339,7 +339,7 @@ private let actionList =
     ),
     (
       "expect ignored noEffect",
-      "t.play:1:16: error: unknown ignore reason 'noEffect'; expected one of neverIssuedLoad, staleLoad, itemMismatch, neverIssuedSeek, supersededSeek, staleWatchdog, seekPending, unexpected, idsExhausted, invalidPosition, invalidArgument, or 'none'"
+      "t.play:1:16: error: unknown ignore reason 'noEffect'; expected one of neverIssuedLoad, staleLoad, itemMismatch, neverIssuedSeek, supersededSeek, staleWatchdog, seekPending, unexpected, idsExhausted, invalidPosition, invalidArgument, notInterrupted, or 'none'"
     ),
     (
       "media A\nexpect commands launch(A#1)",
