@@ -11,6 +11,12 @@ import PlayerTesting
 /// gaplessly, on the machine's `start`. Loads begin at their start position
 /// and play at the rate of the newest `start` or `setRate`.
 ///
+/// A profile with ``MediaProfile/networkDropAt`` takes the fake network down
+/// on the clock: loads in flight fail with `network` and ``offline``, the
+/// engine sends `network lost` to its ``systemEvents`` handler (the runner
+/// sends it through the player), and after ``MediaProfile/networkBackAfter``
+/// it sends `network available`.
+///
 /// Well-behaved by default: a stopped load sends nothing more. In a
 /// ``HostileMode`` it behaves like the engines this project defends against:
 /// stopped and replaced loads still call back, late; some reports come twice;
@@ -32,7 +38,18 @@ public final class FakeMediaEngine: PlaybackEngine {
     var tracks: [Load: MediaTrack] = [:]
     var commands: [EngineCommand] = []
     var recordsCommands = true
+    /// Network drops in progress: the network is down while this is above 0.
+    var drops = 0
+    /// The media whose profile's network drop has been planned.
+    var dropsPlanned: Set<MediaID> = []
+    var systemEvents: (@Sendable (SystemEvent) -> Void)?
   }
+
+  /// The engine's error for a load the fake network failed: `NSURLErrorDomain`
+  /// -1009, as Apple's URL loading reports a lost connection.
+  public static let offline = FailureDetail(
+    domain: "NSURLErrorDomain", code: -1009,
+    message: "The Internet connection appears to be offline.")
 
   /// The clock the engine schedules its reports on.
   public let clock: VirtualClock
@@ -59,10 +76,24 @@ public final class FakeMediaEngine: PlaybackEngine {
       State(profiles: profiles, hostile: hostile, random: SplitMix64(seed: hostile?.seed ?? 0)))
   }
 
-  /// Sets how `media` behaves for loads issued from now on.
+  /// Sets how `media` behaves for loads issued from now on; a network drop
+  /// in the new profile is planned at the media's next load.
   public func setProfile(_ profile: MediaProfile, for media: MediaID) {
-    state.withLock { $0.profiles[media] = profile }
+    state.withLock { state in
+      state.profiles[media] = profile
+      state.dropsPlanned.remove(media)
+    }
   }
+
+  /// Where the fake network's `network lost` and `network available` go: the
+  /// runner sends them through the player. Nil (the default) drops them.
+  public var systemEvents: (@Sendable (SystemEvent) -> Void)? {
+    get { state.withLock { $0.systemEvents } }
+    set { state.withLock { $0.systemEvents = newValue } }
+  }
+
+  /// Whether the fake network is up (no drop in progress).
+  public var isNetworkUp: Bool { state.withLock { $0.drops == 0 } }
 
   /// Starts misbehaving (reseeding the generator), or behaving with nil.
   public func setHostile(_ mode: HostileMode?) {
@@ -107,6 +138,16 @@ public final class FakeMediaEngine: PlaybackEngine {
       var track = MediaTrack(
         load: load, profile: profile, sink: sink, now: now, start: request.start.milliseconds)
       let ready = profile.readyAfter.wholeMilliseconds
+      if let dropAt = profile.networkDropAt, state.dropsPlanned.insert(request.media).inserted {
+        planNetworkDrop(
+          after: dropAt.wholeMilliseconds, for: profile.networkBackAfter.wholeMilliseconds)
+      }
+      if state.drops > 0 {
+        // No network: the load fails when it would have been ready.
+        plan(.offline, after: ready, for: &track)
+        state.tracks[load] = track
+        return nil
+      }
       let failure = profile.failAfter?.wholeMilliseconds
       var answer: EngineReport?
       if let failure { plan(.failure, after: failure, for: &track) }
@@ -159,6 +200,49 @@ public final class FakeMediaEngine: PlaybackEngine {
     }
     state.tracks[load] = track
     return answer
+  }
+
+  /// Plans the network's drop and its return on the clock.
+  private func planNetworkDrop(after drop: Int64, for down: Int64) {
+    clock.schedule(after: .milliseconds(drop)) { [weak self] in self?.dropNetwork() }
+    clock.schedule(after: .milliseconds(drop.addingSaturated(down))) { [weak self] in
+      self?.restoreNetwork()
+    }
+  }
+
+  /// The network goes down: every load in flight (not stopped, ended or
+  /// failed) fails with `network` and ``offline``, one at a time in token
+  /// order (a load the player stops on an earlier failure, such as the
+  /// preload, sends nothing), then `network lost` is sent.
+  private func dropNetwork() {
+    let (loads, handler) = state.withLock { state in
+      state.drops += 1
+      return (
+        state.tracks.keys.sorted { $0.token < $1.token },
+        state.drops == 1 ? state.systemEvents : nil
+      )
+    }
+    for load in loads {
+      let now = clock.milliseconds
+      let delivery: (EngineReport, ReportSink)? = state.withLock { state in
+        guard var track = state.tracks[load], !track.isStopped,
+          let report = track.fail(now: now, detail: Self.offline)
+        else { return nil }
+        state.tracks[load] = track
+        return (report, track.sink)
+      }
+      if let (report, sink) = delivery { sink.send(report) }
+    }
+    handler?(.networkLost)
+  }
+
+  /// A drop is over; once none is left, `network available` is sent.
+  private func restoreNetwork() {
+    let handler = state.withLock { state in
+      state.drops = max(state.drops - 1, 0)
+      return state.drops == 0 ? state.systemEvents : nil
+    }
+    handler?(.networkAvailable)
   }
 
   private func reentrant(_ state: inout State) -> Bool {

@@ -29,6 +29,17 @@ public struct MediaProfile: Hashable, Sendable {
   public var positionEvery: Duration?
   /// Whether `ready` carries the duration (`ready(A#1, duration 10000ms)`); false by default.
   public var reportsDuration: Bool
+  /// Time from the first `load` (or `preload`) of this media under this
+  /// profile after which the fake network goes down, or nil (the default) for
+  /// never. The drop fails every load in flight, whatever its media, with
+  /// `network` and ``FakeMediaEngine/offline`` as the engine's error, and
+  /// sends `network lost` through the player; loads issued while it is down
+  /// fail the same way after ``readyAfter``. Once per profile: reloads of the
+  /// media do not drop it again.
+  public var networkDropAt: Duration?
+  /// How long the network stays down after ``networkDropAt``; then it is back
+  /// and `network available` is sent through the player. 5 s by default.
+  public var networkBackAfter: Duration
 
   /// A profile; the defaults are those of media a script never describes.
   /// - Parameters:
@@ -41,12 +52,17 @@ public struct MediaProfile: Hashable, Sendable {
   ///   - seekLatency: time from `seek` to its completion; 50 ms by default.
   ///   - positionEvery: the interval of position reports while playing, or nil (the default).
   ///   - reportsDuration: whether `ready` carries the duration; false by default.
+  ///   - networkDropAt: time from the first load to a drop of the fake network, or nil (the default).
+  ///   - networkBackAfter: how long the network stays down; 5 s by default.
   public init(
     readyAfter: Duration = .milliseconds(200), duration: Duration = .seconds(10),
     stallAt: Duration? = nil, stallFor: Duration = .seconds(1), failAfter: Duration? = nil,
     failureReason: FailureReason = .network, seekLatency: Duration = .milliseconds(50),
-    positionEvery: Duration? = nil, reportsDuration: Bool = false
+    positionEvery: Duration? = nil, reportsDuration: Bool = false,
+    networkDropAt: Duration? = nil, networkBackAfter: Duration = .seconds(5)
   ) {
+    self.networkDropAt = networkDropAt
+    self.networkBackAfter = networkBackAfter
     self.positionEvery = positionEvery
     self.reportsDuration = reportsDuration
     self.readyAfter = readyAfter
@@ -59,6 +75,7 @@ public struct MediaProfile: Hashable, Sendable {
   }
 
   /// The profile of media nobody described: ready after 200 ms, 10 s long,
-  /// no stall, no failure, seeks take 50 ms, no position reports, no duration with `ready`.
+  /// no stall, no failure, seeks take 50 ms, no position reports, no duration
+  /// with `ready`, no network drop.
   public static let standard = MediaProfile()
 }

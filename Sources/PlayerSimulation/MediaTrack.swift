@@ -7,6 +7,8 @@ enum MediaTimer: Hashable, Sendable {
   case ready
   /// The profile's failure time has come.
   case failure
+  /// A load issued while the fake network is down fails with it.
+  case offline
   /// Playback reaches the profile's stall position (valid for one playback epoch).
   case stallBegin(epoch: UInt64)
   /// The stall's rebuffering is over.
@@ -108,12 +110,24 @@ struct MediaTrack: Sendable {
     switch timer {
     case .ready: readyReport
     case .failure: .failed(load, profile.failureReason)
+    case .offline: .failed(load, .network, detail: FakeMediaEngine.offline)
     case .stallBegin(let planned): planned == epoch ? .stalled(load) : nil
     case .stallEnd: .resumed(load)
     case .end(let planned): planned == epoch ? .reachedEnd(load) : nil
     case .seekDone(let seek, _): .seekCompleted(load, seek)
     case .tick(let planned): planned == epoch ? .position(load, .milliseconds(position)) : nil
     }
+  }
+
+  /// Fails the load now, unless it has already failed or ended: the report to send.
+  mutating func fail(
+    now: Int64, reason: FailureReason = .network, detail: FailureDetail? = nil
+  ) -> EngineReport? {
+    guard !isFailed, !isEnded else { return nil }
+    settle(now: now)
+    isFailed = true
+    epoch &+= 1
+    return .failed(load, reason, detail: detail)
   }
 
   /// Applies a timer to a live (not stopped) load: the report to send and
@@ -126,11 +140,11 @@ struct MediaTrack: Sendable {
       isReady = true
       return (readyReport, replan(now: now))
     case .failure:
-      guard !isFailed, !isEnded else { return nil }
-      settle(now: now)
-      isFailed = true
-      epoch &+= 1
-      return (.failed(load, profile.failureReason), [])
+      guard let report = fail(now: now, reason: profile.failureReason) else { return nil }
+      return (report, [])
+    case .offline:
+      guard let report = fail(now: now, detail: FakeMediaEngine.offline) else { return nil }
+      return (report, [])
     case .stallBegin(let planned):
       guard planned == epoch, isAdvancing, let stallAt = profile.stallAt else { return nil }
       settle(now: now)

@@ -50,12 +50,20 @@ public enum ScenarioAction: Hashable, Sendable {
   /// `previous-threshold 3s`: how far into an entry `previous` restarts it
   /// instead of going back. A setup line: before the first intent, wait or report.
   case previousThreshold(MediaTime)
+  /// `retry-policy attempts=3 backoff=1s max=30s` / `retry-policy off`: how a
+  /// load that failed for want of the network is retried (``RetryPolicy``;
+  /// ``RetryPolicy/standard`` without the line). A setup line: before the
+  /// first intent, wait, report or system event.
+  indirect case retryPolicy(RetryPolicy)
   /// `hostile on seed=7` / `hostile off`: makes the engine misbehave, or stop misbehaving.
   indirect case hostile(HostileMode?)
   /// `watchdog 5s` / `watchdog off`: the timeout of watchdogs armed from now on.
   case watchdog(Duration?)
   /// `play A`, `queue A B start=2`, `next`, `repeat all`, `pause`, `stop`, …: a user intent.
   indirect case intent(UserIntent)
+  /// `interrupt begin`, `interrupt end [resume]`, `route lost`, `network lost`,
+  /// `network available`: an event of the operating system, sent through the player.
+  case system(SystemEvent)
   /// `wait 100ms`: advance the virtual clock, delivering the reports that fall due.
   case wait(Duration)
   /// `wait until playing(B#3) within=5s`: advance the clock report by report
@@ -118,8 +126,11 @@ public struct ScenarioReport: Hashable, Sendable, CustomStringConvertible {
     case seeked(SeekID)
     /// `report ended A#1`.
     case ended
-    /// `report failed A#1 [reason=R]`.
-    case failed(FailureReason)
+    /// `report failed A#1 [reason=R] [domain=D code=N [message="…"]]`: with the
+    /// engine's own error when `domain=` and `code=` are given.
+    case failed(FailureReason, detail: FailureDetail? = nil)
+    /// `report paused-by-system A#1`: the system paused the load on its own.
+    case pausedBySystem
     /// `report position A#1 12s`.
     case position(MediaTime)
     /// `report timeout A#1 [watchdog=N]`: a watchdog expiry.
@@ -146,7 +157,8 @@ public struct ScenarioReport: Hashable, Sendable, CustomStringConvertible {
     case .resumed: .resumed(load)
     case .seeked(let seek): .seekCompleted(load, seek)
     case .ended: .reachedEnd(load)
-    case .failed(let reason): .failed(load, reason)
+    case .failed(let reason, let detail): .engine(.failed(load, reason, detail: detail))
+    case .pausedBySystem: .engine(.pausedBySystem(load))
     case .position(let time): .position(load, time)
     case .timeout(let id): .watchdogExpired(load, id)
     }

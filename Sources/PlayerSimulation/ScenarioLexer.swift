@@ -22,6 +22,12 @@ struct ScenarioLine: Hashable, Sendable {
 /// whitespace, and a `#` that begins a word starts a comment (so `A#1` is a word).
 /// A byte-order mark (U+FEFF) at the very start is skipped, as editors write one.
 ///
+/// A `"` right after the `=` of a `key=` word opens a quoted value (as in
+/// `message="no route to host"`): the word runs to the next `"` that no `\`
+/// escapes, spaces and `#` included, and the parser decodes it
+/// (``LineReader/quotedText(_:limit:)``). A quote left open runs to the end of
+/// the line, and the parser says so. On a `note` line quotes are plain text.
+///
 /// Memory: the lexer holds one line's words at a time, in a buffer sized for
 /// that line. It never keeps a buffer sized for the longest line seen so far
 /// (issue 14: a 10,000-word line followed by short lines once made every later
@@ -48,6 +54,9 @@ struct ScenarioLexer: Sequence, IteratorProtocol {
     var wordStart = 0
     var endColumn = 1
     var inComment = false
+    // Inside a quoted value; `escaped` after a `\` in one.
+    var inQuote = false
+    var escaped = false
 
     func endWord() {
       guard !word.isEmpty else { return }
@@ -68,6 +77,22 @@ struct ScenarioLexer: Sequence, IteratorProtocol {
       }
       column += 1
       if inComment { continue }
+      if inQuote {
+        if escaped {
+          escaped = false
+        } else if scalar == "\\" {
+          escaped = true
+        } else if scalar == "\"" {
+          inQuote = false
+        }
+        word.append(scalar)
+        continue
+      }
+      if scalar == "\"", word.last == "=", tokens.first?.text != "note" {
+        inQuote = true
+        word.append(scalar)
+        continue
+      }
       if scalar.properties.isWhitespace {
         endWord()
         continue

@@ -20,14 +20,22 @@ public enum ScenarioParser {
   /// The largest time a script may write: 1 000 000 s, so sums of times never overflow.
   public static let maximumMilliseconds: Int64 = 1_000_000_000
 
+  /// The longest `message="…"` of a `report failed` line, in Unicode scalars
+  /// once its escapes are decoded: 200.
+  public static let maximumMessageLength = 200
+
+  /// The longest `domain=` of a `report failed` line, in Unicode scalars: 100.
+  public static let maximumDomainLength = 100
+
   /// How long `wait until STATE` waits without `within=`: 60 s of virtual time.
   public static let defaultWaitLimit: Duration = .seconds(60)
 
   /// The words that may begin a line.
   public static let actions = [
-    "media", "engine", "previous-threshold", "hostile", "watchdog", "play", "queue", "append",
-    "insert", "remove", "move", "jump", "next", "previous", "repeat", "shuffle", "rate", "clear",
-    "pause", "resume", "stop", "seek", "retry", "wait", "report", "expect", "note",
+    "media", "engine", "previous-threshold", "retry-policy", "hostile", "watchdog", "play",
+    "queue", "append", "insert", "remove", "move", "jump", "next", "previous", "repeat", "shuffle",
+    "rate", "clear", "pause", "resume", "stop", "seek", "retry", "interrupt", "route", "network",
+    "wait", "report", "expect", "note",
   ]
 
   /// Parses a whole script.
@@ -48,20 +56,21 @@ public enum ScenarioParser {
       let word = line.tokens[0]
       switch action {
       case .media(let media, _): declared.insert(media)
-      case .engine, .previousThreshold:
+      case .engine, .previousThreshold, .retryPolicy:
         guard !started else {
           throw ScenarioError(
             file: file, line: line.number, column: word.column,
             found: "'\(word.text)' after the run started",
             expected:
-              "setup lines (engine, previous-threshold) before the first intent, wait or report")
+              "setup lines (engine, previous-threshold, retry-policy) before the first intent, "
+              + "wait, report or system event")
         }
         guard setupSeen.insert(word.text).inserted else {
           throw ScenarioError(
             file: file, line: line.number, column: word.column,
             found: "a second '\(word.text)' line", expected: "each setup line once")
         }
-      case .intent, .wait, .waitUntil, .inject: started = true
+      case .intent, .wait, .waitUntil, .inject, .system: started = true
       default: break
       }
       steps.append(ScenarioStep(line: line.number, column: word.column, action: action))
@@ -83,6 +92,41 @@ extension LineReader {
     case "engine": action = try engine()
     case "previous-threshold":
       action = .previousThreshold(try mediaTime(try next("a time such as 3s")))
+    case "retry-policy": action = try retryPolicy()
+    case "interrupt":
+      let phase = try next("'begin' or 'end'")
+      switch phase.text {
+      case "begin": action = .system(.interruptionBegan)
+      case "end":
+        let resume = nextIfAny()
+        if let resume, resume.text != "resume" {
+          throw error(
+            resume, found: "found \(ScenarioError.quoted(resume.text))",
+            expected: "'resume' (the system's hint that playback may resume) or end of line")
+        }
+        action = .system(.interruptionEnded(shouldResume: resume != nil))
+      default:
+        throw error(
+          phase, found: "found \(ScenarioError.quoted(phase.text))", expected: "'begin' or 'end'")
+      }
+    case "route":
+      let what = try next("'lost'")
+      guard what.text == "lost" else {
+        throw error(
+          what, found: "found \(ScenarioError.quoted(what.text))",
+          expected: "'lost' (the output went away, as when headphones are unplugged)")
+      }
+      action = .system(.routeLost)
+    case "network":
+      let what = try next("'lost' or 'available'")
+      switch what.text {
+      case "lost": action = .system(.networkLost)
+      case "available": action = .system(.networkAvailable)
+      default:
+        throw error(
+          what, found: "found \(ScenarioError.quoted(what.text))",
+          expected: "'lost' or 'available'")
+      }
     case "play": action = try play(declared: declared)
     case "queue": action = try queue(declared: declared)
     case "append":
@@ -274,6 +318,7 @@ extension LineReader {
     var seen = Set<String>()
     var stallFor: ScenarioToken?
     var reason: ScenarioToken?
+    var networkBack: ScenarioToken?
     while let option = nextIfAny() {
       let (key, value) = try keyValue(option, example: "duration=5s")
       guard seen.insert(key.text).inserted else {
@@ -299,6 +344,10 @@ extension LineReader {
             value, found: "found \(ScenarioError.quoted(value.text))", expected: "yes or no")
         }
         profile.reportsDuration = value.text == "yes"
+      case "network-drop-at": profile.networkDropAt = try duration(value)
+      case "network-back-after":
+        profile.networkBackAfter = try duration(value, positive: true)
+        networkBack = key
       case "preload":
         throw error(
           key, found: "'preload' is not a media option",
@@ -310,7 +359,7 @@ extension LineReader {
           key, found: "unknown media option \(ScenarioError.quoted(key.text))",
           expected:
             "one of ready-after, duration, stall-at, stall-for, fail-after, reason, seek-latency, "
-            + "position-every, report-duration")
+            + "position-every, report-duration, network-drop-at, network-back-after")
       }
     }
     if let stallFor, profile.stallAt == nil {
@@ -318,6 +367,11 @@ extension LineReader {
     }
     if let reason, profile.failAfter == nil {
       throw error(reason, found: "reason without fail-after", expected: "fail-after=TIME as well")
+    }
+    if let networkBack, profile.networkDropAt == nil {
+      throw error(
+        networkBack, found: "network-back-after without network-drop-at",
+        expected: "network-drop-at=TIME as well")
     }
     return .media(media, profile)
   }
@@ -353,7 +407,8 @@ extension LineReader {
   }
 
   private mutating func report(declared: Set<MediaID>) throws(ScenarioError) -> ScenarioReport {
-    let kinds = "one of ready, stalled, resumed, ended, failed, seeked, position, timeout"
+    let kinds =
+      "one of ready, stalled, resumed, ended, failed, seeked, position, timeout, paused-by-system"
     let kind = try next(kinds)
     let load = try loadName(try next("a load such as A#1"), declared: declared)
     var time: MediaTime?
@@ -386,7 +441,11 @@ extension LineReader {
       let reason = try options["reason"].map { (token) throws(ScenarioError) in
         try failureReason(token)
       }
-      (allowed, report) = (["reason"], .failed(reason ?? .network))
+      let detail = try failureDetail(options, keys: keys)
+      (allowed, report) = (
+        ["reason", "domain", "code", "message"], .failed(reason ?? .network, detail: detail)
+      )
+    case "paused-by-system": (allowed, report) = ([], .pausedBySystem)
     case "seeked":
       guard let value = options["seek"] else {
         throw error(
@@ -412,6 +471,74 @@ extension LineReader {
         expected: expected)
     }
     return ScenarioReport(report, load)
+  }
+
+  /// `retry-policy attempts=N backoff=TIME max=TIME` (each option optional,
+  /// defaulting to ``RetryPolicy/standard``'s) or `retry-policy off`.
+  private mutating func retryPolicy() throws(ScenarioError) -> ScenarioAction {
+    guard index < line.tokens.count else {
+      throw error(
+        at: line.endColumn, found: "found end of line",
+        expected: "attempts=N backoff=TIME max=TIME, or 'off'")
+    }
+    if line.tokens[index].text == "off" {
+      index += 1
+      return .retryPolicy(.off)
+    }
+    let options = try keyOptions(["attempts", "backoff", "max"], for: "retry-policy")
+    var policy = RetryPolicy.standard
+    if let attempts = options["attempts"] {
+      policy.attempts = try number(attempts, upTo: UInt8.max, what: "a number of reloads")
+    }
+    let backoff = try options["backoff"].map { (token) throws(ScenarioError) in
+      MediaTime.milliseconds(try duration(token, positive: true).wholeMilliseconds)
+    }
+    let maximum = try options["max"].map { (token) throws(ScenarioError) in
+      MediaTime.milliseconds(try duration(token, positive: true).wholeMilliseconds)
+    }
+    // One given alone moves the other to fit; both given must agree.
+    switch (backoff, maximum) {
+    case (let backoff?, let maximum?):
+      if let key = options["max"], maximum < backoff {
+        throw error(
+          key,
+          found: "max=\(key.text) below backoff=\(options["backoff"]?.text ?? "")",
+          expected: "a longest backoff (max=) at least the first one (backoff=)")
+      }
+      (policy.backoff, policy.maximumBackoff) = (backoff, maximum)
+    case (let backoff?, nil):
+      (policy.backoff, policy.maximumBackoff) = (backoff, max(backoff, policy.maximumBackoff))
+    case (nil, let maximum?):
+      (policy.backoff, policy.maximumBackoff) = (min(policy.backoff, maximum), maximum)
+    case (nil, nil): break
+    }
+    return .retryPolicy(policy)
+  }
+
+  /// The engine's error of a `report failed` line: `domain=` and `code=`
+  /// together, and `message="…"` with them; nil when none is given.
+  private func failureDetail(
+    _ options: [String: ScenarioToken], keys: [String: ScenarioToken]
+  ) throws(ScenarioError) -> FailureDetail? {
+    let domain = options["domain"]
+    let code = options["code"]
+    let message = options["message"]
+    guard domain != nil || code != nil || message != nil else { return nil }
+    guard let domain, let code else {
+      let given = keys["domain"] ?? keys["code"] ?? keys["message"]
+      let missing = domain == nil ? "domain=" : "code="
+      throw error(
+        at: given?.column ?? line.endColumn,
+        found: "an error detail without \(missing)",
+        expected:
+          "domain= and code= together, as in 'domain=NSURLErrorDomain code=-1009 message=\"offline\"'"
+      )
+    }
+    return FailureDetail(
+      domain: try errorDomain(domain), code: try errorCode(code),
+      message: try message.map { (token) throws(ScenarioError) in
+        try quotedText(token, limit: ScenarioParser.maximumMessageLength)
+      } ?? "")
   }
 
   /// `wait until STATE [within=TIME]`; the time defaults to ``ScenarioParser/defaultWaitLimit``.
@@ -539,5 +666,6 @@ extension IgnoreReason {
   static let allCheckedReasons: [IgnoreReason] = [
     .neverIssuedLoad, .staleLoad, .itemMismatch, .neverIssuedSeek, .supersededSeek,
     .staleWatchdog, .seekPending, .unexpected, .idsExhausted, .invalidPosition, .invalidArgument,
+    .notInterrupted,
   ]
 }

@@ -4,10 +4,14 @@ import PlayerState
 /// Runs a ``Scenario`` through the real ``PlayerEngine/Player`` driving a ``FakeMediaEngine``,
 /// with the player's watchdog on the same ``VirtualClock``.
 ///
-/// The setup lines (`engine preload=yes`, `previous-threshold 3s`) make the
-/// engine and the player's configuration; then each script line runs in
+/// The setup lines (`engine preload=yes`, `previous-threshold 3s`,
+/// `retry-policy …`) make the engine and the player's configuration; then each script line runs in
 /// order: `wait` advances the clock and delivers the reports that fall due, a
-/// `report` line's `A#N` is resolved against the loads live at that moment.
+/// `report` line's `A#N` is resolved against the loads live at that moment,
+/// and `interrupt`, `route` and `network` lines (and the fake network of a
+/// profile) send system events through the player. Watchdogs wait the
+/// script's `watchdog` time; a backoff while waiting for the network waits the
+/// delay the machine asked for (its ``RetryPolicy``), whatever the `watchdog` line says.
 /// The run stops at the first `expect` that fails, or once it has processed
 /// ``eventLimit`` events. The same scenario and options always give the same timeline.
 ///
@@ -62,19 +66,27 @@ public struct ScenarioRunner: Sendable {
       switch step.action {
       case .engine(let preload): canPreload = preload
       case .previousThreshold(let threshold): configuration.previousThreshold = threshold
+      case .retryPolicy(let policy): configuration.retry = policy
       default: break
       }
     }
     let engine = FakeMediaEngine(clock: clock, preload: canPreload)
     engine.recordsCommands = keepsEntries
     let recorder = TimelineRecorder(clock: clock)
-    let watchdog = WatchdogPolicy(timeout: Self.defaultWatchdog) { _, fire in
+    // The player asks for its policy's timeout for a watchdog and for the
+    // machine's delay for a backoff. The timeout is a marker no backoff can
+    // equal (a script's backoffs are at most `maximumMilliseconds`), so the
+    // script's `watchdog` line applies to watchdogs only.
+    let marker = Self.watchdogMarker
+    let watchdog = WatchdogPolicy(timeout: marker) { after, fire in
+      guard after == marker else { return clock.schedule(after: after, fire) }
       guard let timeout = recorder.watchdogTimeout else { return }
       clock.schedule(after: timeout, fire)
     }
     let player = Player(
       engine: engine, state: PlaybackState(configuration: configuration), watchdog: watchdog
     ) { recorder.record($0) }
+    engine.systemEvents = { [weak player] event in player?.send(.system(event)) }
 
     var entries: [TimelineEntry] = []
     var sinceCheck: [String] = []
@@ -87,7 +99,11 @@ public struct ScenarioRunner: Sendable {
         processed += 1
         if keepsEntries { entries.append(entry) }
         sinceCheck += entry.commandTexts
-        if let reason = entry.ignored, entry.event.source != .user || reason != .noEffect {
+        // Reports and expiries count whatever the reason; intents and system
+        // events only when refused (`noEffect` is not checked).
+        if let reason = entry.ignored,
+          entry.event.source == .engine || entry.event.source == .timer || reason != .noEffect
+        {
           ignoredSinceCheck.append(reason)
         }
         output(.event(entry))
@@ -104,8 +120,11 @@ public struct ScenarioRunner: Sendable {
       switch step.action {
       case .media(let media, let profile):
         engine.setProfile(profile, for: media)
-      case .engine, .previousThreshold:
+      case .engine, .previousThreshold, .retryPolicy:
         break
+      case .system(let event):
+        player.send(.system(event))
+        flush()
       case .hostile(var mode):
         if let seed { mode?.seed = seed }
         engine.setHostile(mode)
@@ -203,6 +222,9 @@ public struct ScenarioRunner: Sendable {
       entries: entries, failure: failure, finalState: player.state, commands: engine.commands,
       milliseconds: clock.milliseconds)
   }
+
+  /// The watchdog policy's timeout, a marker: above any backoff a script can write.
+  private static let watchdogMarker = Duration.milliseconds(ScenarioParser.maximumMilliseconds + 1)
 
   private static func list(_ commands: [String]) -> String {
     commands.isEmpty ? "none" : commands.joined(separator: " ")

@@ -220,6 +220,109 @@ extension LineReader {
     }
   }
 
+  /// An error domain as in `domain=NSURLErrorDomain`: printable characters
+  /// without spaces or quotes, at most ``ScenarioParser/maximumDomainLength``.
+  func errorDomain(_ token: ScenarioToken) throws(ScenarioError) -> String {
+    let scalars = token.text.unicodeScalars
+    guard !scalars.isEmpty, !scalars.contains("\""), terminalSafe(token.text) == token.text else {
+      throw error(
+        token, found: "bad error domain \(ScenarioError.quoted(token.text))",
+        expected:
+          "a domain of printable characters without spaces or quotes, such as NSURLErrorDomain")
+    }
+    guard scalars.count <= ScenarioParser.maximumDomainLength else {
+      throw error(
+        token, found: "error domain of \(scalars.count) characters",
+        expected: "at most \(ScenarioParser.maximumDomainLength) characters")
+    }
+    return token.text
+  }
+
+  /// An error code as in `code=-1009`: a whole number, negative or not, that fits in an `Int`.
+  func errorCode(_ token: ScenarioToken) throws(ScenarioError) -> Int {
+    var digits = Substring(token.text)
+    let negative = digits.first == "-"
+    if negative { digits.removeFirst() }
+    let magnitude = try? number(
+      ScenarioToken(text: String(digits), column: token.column), upTo: UInt64.max, what: "")
+    guard let magnitude else {
+      throw error(
+        token, found: "bad error code \(ScenarioError.quoted(token.text))",
+        expected: "a whole number such as -1009 or 404")
+    }
+    guard negative ? magnitude <= UInt64(Int.max) + 1 : magnitude <= UInt64(Int.max) else {
+      throw error(
+        token, found: "error code \(ScenarioError.quoted(token.text)) out of range",
+        expected: "a code from \(Int.min) to \(Int.max)")
+    }
+    if negative { return magnitude == UInt64(Int.max) + 1 ? Int.min : -Int(magnitude) }
+    return Int(magnitude)
+  }
+
+  /// A quoted value as in `message="no route to host"`: between double
+  /// quotes, with `\"` for a quote, `\\` for a backslash, `\n` and `\t`; no
+  /// other escape and no raw control character; at most `limit` Unicode
+  /// scalars once decoded. Errors point at the offending character.
+  func quotedText(_ token: ScenarioToken, limit: Int) throws(ScenarioError) -> String {
+    let scalars = Array(token.text.unicodeScalars)
+    let example = "a quoted text such as \"offline\" (\\\" for a quote inside)"
+    guard scalars.first == "\"" else {
+      throw error(
+        token, found: "found \(ScenarioError.quoted(token.text))", expected: example)
+    }
+    let leftOpen = error(
+      token, found: "a quote left open", expected: "a closing '\"' before the end of the line")
+    var text = String.UnicodeScalarView()
+    var count = 0
+    var index = 1
+    while index < scalars.count {
+      let scalar = scalars[index]
+      let column = token.column + index
+      switch scalar {
+      case "\"":
+        guard index == scalars.count - 1 else {
+          throw error(
+            at: column + 1,
+            found: "text after the closing quote",
+            expected: "a space or end of line after the closing '\"'")
+        }
+        return String(text)
+      case "\\":
+        guard index + 1 < scalars.count else { throw leftOpen }
+        let escaped: Unicode.Scalar
+        switch scalars[index + 1] {
+        case "\"": escaped = "\""
+        case "\\": escaped = "\\"
+        case "n": escaped = "\n"
+        case "t": escaped = "\t"
+        default:
+          throw error(
+            at: column,
+            found: "unknown escape \(ScenarioError.quoted("\\" + String(scalars[index + 1])))",
+            expected: "one of \\\" \\\\ \\n \\t")
+        }
+        text.append(escaped)
+        index += 2
+        count += 1
+      default:
+        if scalar.properties.generalCategory == .control {
+          throw error(
+            at: column, found: "a control character in a quoted text",
+            expected: "printable text (\\n and \\t for a newline and a tab)")
+        }
+        text.append(scalar)
+        index += 1
+        count += 1
+      }
+      if count > limit {
+        throw error(
+          token, found: "a quoted text longer than \(limit) characters",
+          expected: "at most \(limit) characters")
+      }
+    }
+    throw leftOpen
+  }
+
   /// Commands in their compact forms, as in `load(A#1) seek(A#1, 2000ms, seek#1)`,
   /// each kept in its canonical printed form.
   func commands(_ words: [ScenarioToken], declared: Set<MediaID>) throws(ScenarioError)

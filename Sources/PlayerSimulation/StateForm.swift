@@ -7,38 +7,55 @@ import PlayerState
 ///
 /// The forms are those of `PlaybackState.description`:
 /// `buffering(L, autoplay|paused)`, `playing(L)`, `paused(L)`, `stalled(L[, paused])`,
-/// `ended(L[, autoplay])`, `failed(L, REASON[, autoplay])`, each optionally
-/// followed by `seek#N` (a pending seek) and then by `preloading P`,
-/// `preloaded P` or `preload failed P` (the preload). Spaces do not matter.
+/// `ended(L[, autoplay])`, `failed(L, REASON[, autoplay])`,
+/// `waiting(L, network, attempt N[, autoplay])`, `suppressed(L, interrupted|system pause)`,
+/// each but `playing` and `suppressed` optionally followed by the system's
+/// hold (`interrupted`, or `system pause` for `paused` and `stalled`), then
+/// by `seek#N` (a pending seek) and then by `preloading P`, `preloaded P` or
+/// `preload failed P` (the preload). Spaces do not matter.
 extension LineReader {
   /// What may come after the load, in order.
   private enum Slot {
+    /// One of these words (as written without spaces: `systempause`).
     case word([String], required: Bool)
     case reason
+    /// `attempt N`, the reload a network wait leads to.
+    case attempt
 
     var required: Bool {
       switch self {
       case .word(_, let required): required
-      case .reason: true
+      case .reason, .attempt: true
       }
     }
 
     var expected: String {
       switch self {
-      case .word(let words, _): words.map { "'\($0)'" }.joined(separator: " or ")
+      case .word(let words, _):
+        words.map { "'\($0 == "systempause" ? "system pause" : $0)'" }.joined(separator: " or ")
       case .reason:
         "a failure reason (network, decoding, unsupported, notFound, timeout, engine(CODE))"
+      case .attempt: "'attempt N'"
       }
     }
   }
 
   private static func slots(_ kind: StateKind) -> [Slot] {
+    let interrupted = Slot.word(["interrupted"], required: false)
+    let held = Slot.word(["interrupted", "systempause"], required: false)
     switch kind {
-    case .idle, .playing, .paused: []
-    case .buffering: [.word(["autoplay", "paused"], required: true)]
-    case .stalled: [.word(["paused"], required: false)]
-    case .ended: [.word(["autoplay"], required: false)]
-    case .failed: [.reason, .word(["autoplay"], required: false)]
+    case .idle, .playing: return []
+    case .paused: return [held]
+    case .buffering: return [.word(["autoplay", "paused"], required: true), interrupted]
+    case .stalled: return [.word(["paused"], required: false), held]
+    case .ended: return [.word(["autoplay"], required: false), interrupted]
+    case .failed: return [.reason, .word(["autoplay"], required: false), interrupted]
+    case .waiting:
+      return [
+        .word(["network"], required: true), .attempt, .word(["autoplay"], required: false),
+        interrupted,
+      ]
+    case .suppressed: return [.word(["interrupted", "systempause"], required: true)]
     }
   }
 
@@ -82,6 +99,15 @@ extension LineReader {
         case .word(let options, _): matched = options.contains(part.text)
         case .reason:
           _ = try failureReason(part)
+          matched = true
+        case .attempt:
+          guard part.text.hasPrefix("attempt") else { break }
+          let digits = String(part.text.unicodeScalars.dropFirst(7))
+          // The number's column in the line, spaces included (`attempt 2`).
+          let start = scalars.firstIndex { $0.column == part.column } ?? 0
+          let column = scalars[min(start + 7, scalars.count - 1)].column
+          _ = try number(
+            ScenarioToken(text: digits, column: column), upTo: UInt32.max, what: "an attempt")
           matched = true
         }
         if !matched, slots[next].required { break }
@@ -136,6 +162,8 @@ extension LineReader {
     switch kind {
     case .buffering: "buffering(A#1, autoplay)"
     case .failed: "failed(A#1, network)"
+    case .waiting: "waiting(A#1, network, attempt 1)"
+    case .suppressed: "suppressed(A#1, interrupted)"
     default: "\(kind.rawValue)(A#1)"
     }
   }

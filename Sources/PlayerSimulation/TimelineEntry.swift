@@ -10,6 +10,10 @@ public enum TimelineSource: String, Hashable, Sendable, CaseIterable {
   case timer
   /// A report injected by the script's `report` line.
   case script
+  /// The operating system: an interruption, a lost output route or a change
+  /// of the network (a script's `interrupt`, `route` or `network` line, or the
+  /// fake network of a media profile).
+  case system
 }
 
 /// Something a run shows in its timeline.
@@ -43,6 +47,12 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
   public var eventText: String
   /// The commands as printed, as in `load(A#2, from 12000ms)`.
   public var commandTexts: [String]
+  /// The timer the event armed, if any: a watchdog, or the backoff before a
+  /// reload while waiting for the network.
+  public var timer: WatchdogRequest?
+  /// The backoff the event armed, as printed, as in `backoff(A#1, watchdog#2, 1000ms)`;
+  /// nil for a watchdog or no timer (watchdogs are not shown).
+  public var backoffText: String?
 
   /// An entry.
   /// - Parameters:
@@ -53,12 +63,13 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
   ///   - after: the state after the event.
   ///   - commands: the engine commands the event led to, in order.
   ///   - ignored: why the event changed nothing, or nil.
+  ///   - timer: the watchdog or backoff the event armed, if any.
   ///   - name: the media of an item, for printing loads as `A#1` (the states
   ///     are asked next); an item nobody knows prints as `item7#1`.
   public init(
     milliseconds: Int64, source: TimelineSource, event: PlaybackEvent, before: PlaybackState,
     after: PlaybackState, commands: [EngineCommand], ignored: IgnoreReason?,
-    naming name: (ItemID) -> MediaID? = { _ in nil }
+    timer: WatchdogRequest? = nil, naming name: (ItemID) -> MediaID? = { _ in nil }
   ) {
     self.milliseconds = milliseconds
     self.source = source
@@ -72,26 +83,44 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
     }
     eventText = event.description(naming: lookUp)
     commandTexts = commands.map { $0.description(naming: lookUp) }
+    self.timer = timer
+    backoffText = timer.flatMap { $0.delay == nil ? nil : $0.description(naming: lookUp) }
   }
 
-  /// `0.300s engine ready(A#1): idle -> idle (ignored: stale load token)`.
+  /// The engine's error the current load failed with, in the state after the
+  /// event: kept while the load is failed or waiting for the network.
+  public var failure: FailureDetail? { after.session?.failure }
+
+  /// `0.300s engine ready(A#1): idle -> idle (ignored: stale load token)`;
+  /// a backoff shows as `+backoff(A#1, watchdog#2, 1000ms)` after the commands.
   public var description: String {
     var text =
       "\(SimulatedTime.clockText(milliseconds: milliseconds)) \(source.rawValue) \(eventText): \(before) -> \(after)"
     if !commands.isEmpty { text += " [\(commandTexts.joined(separator: " "))]" }
+    if let backoffText { text += " +\(backoffText)" }
     if let ignored { text += " (ignored: \(ignored))" }
     return text
   }
 
   /// The entry as one JSON object on one line, with exactly the keys `t_ms`,
-  /// `source`, `event`, `before`, `after`, `commands` and `ignored` (null or
-  /// the reason's identifier, such as `staleLoad`), in that order.
+  /// `source`, `event`, `before`, `after`, `commands`, `ignored` (null or
+  /// the reason's identifier, such as `staleLoad`), `backoff` (null or the
+  /// backoff armed, as in `backoff(A#1, watchdog#2, 1000ms)`) and `failure`
+  /// (null or the engine's error the current load failed with, as
+  /// `{"domain":"NSURLErrorDomain","code":-1009,"message":"offline"}`), in that order.
   public var json: String {
     let commandList = commandTexts.map { JSONText.string($0) }.joined(separator: ",")
     let reason = ignored.map { JSONText.string($0.rawValue) } ?? "null"
+    let backoff = backoffText.map { JSONText.string($0) } ?? "null"
+    let detail =
+      failure.map {
+        "{\"domain\":\(JSONText.string($0.domain)),\"code\":\($0.code),"
+          + "\"message\":\(JSONText.string($0.message))}"
+      } ?? "null"
     return "{\"t_ms\":\(milliseconds),\"source\":\(JSONText.string(source.rawValue)),"
       + "\"event\":\(JSONText.string(eventText)),\"before\":\(JSONText.string(before.description)),"
-      + "\"after\":\(JSONText.string(after.description)),\"commands\":[\(commandList)],\"ignored\":\(reason)}"
+      + "\"after\":\(JSONText.string(after.description)),\"commands\":[\(commandList)],\"ignored\":\(reason),"
+      + "\"backoff\":\(backoff),\"failure\":\(detail)}"
   }
 }
 

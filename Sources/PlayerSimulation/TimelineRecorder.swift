@@ -70,6 +70,7 @@ final class TimelineRecorder: Sendable {
         case .user: source = .user
         case .engine: source = .engine
         case .timer: source = .timer
+        case .system: source = .system
         }
       }
       for command in step.transition.commands {
@@ -86,7 +87,8 @@ final class TimelineRecorder: Sendable {
         TimelineEntry(
           milliseconds: milliseconds, source: source, event: step.event, before: step.before,
           after: step.after, commands: Array(step.transition.commands),
-          ignored: step.transition.ignored, naming: { names[$0] }))
+          ignored: step.transition.ignored, timer: step.transition.watchdog,
+          naming: { names[$0] }))
     }
   }
 

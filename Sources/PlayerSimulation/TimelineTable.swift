@@ -45,13 +45,16 @@ public struct TimelineTable: Sendable {
       if let ignored = entry.ignored {
         let label =
           switch (entry.event.source, ignored) {
-          case (.user, .noEffect): "no effect"
+          case (.user, .noEffect), (.system, .noEffect): "no effect"
           case (.user, _): "REFUSED: \(ignored)"
           default: "IGNORED: \(ignored)"
           }
         text += paint(pad(states, Self.widths.states), "2") + paint(label, "33")
       } else {
-        let commands = terminalSafe(entry.commandTexts.joined(separator: " "))
+        var commands = terminalSafe(entry.commandTexts.joined(separator: " "))
+        if let backoff = entry.backoffText {
+          commands += (commands.isEmpty ? "" : " ") + "+" + terminalSafe(backoff)
+        }
         text += pad(states, Self.widths.states) + paint(commands.isEmpty ? "—" : commands, "32")
       }
       return trimmedRight(text)
@@ -83,6 +86,7 @@ public struct TimelineTable: Sendable {
     case .engine: "34"
     case .timer: "35"
     case .script: "33"
+    case .system: "36"
     }
   }
 

@@ -5,9 +5,9 @@ import Testing
 
 /// The words that may begin a line, as the unknown-action message lists them.
 private let actionList =
-  "media, engine, previous-threshold, hostile, watchdog, play, queue, append, insert, remove, "
-  + "move, jump, next, previous, repeat, shuffle, rate, clear, pause, resume, stop, seek, retry, "
-  + "wait, report, expect, note"
+  "media, engine, previous-threshold, retry-policy, hostile, watchdog, play, queue, append, "
+  + "insert, remove, move, jump, next, previous, repeat, shuffle, rate, clear, pause, resume, "
+  + "stop, seek, retry, interrupt, route, network, wait, report, expect, note"
 
 @Suite struct ScenarioParserTests {
   private func parse(_ text: String) throws(ScenarioError) -> [ScenarioAction] {
@@ -257,7 +257,7 @@ private let actionList =
     ),
     (
       "media A colour=red",
-      "t.play:1:9: error: unknown media option 'colour'; expected one of ready-after, duration, stall-at, stall-for, fail-after, reason, seek-latency, position-every, report-duration"
+      "t.play:1:9: error: unknown media option 'colour'; expected one of ready-after, duration, stall-at, stall-for, fail-after, reason, seek-latency, position-every, report-duration, network-drop-at, network-back-after"
     ),
     (
       "media A duration=5x",
@@ -305,7 +305,7 @@ private let actionList =
     ),
     (
       "media A\nreport bogus A#1",
-      "t.play:2:8: error: unknown report 'bogus'; expected one of ready, stalled, resumed, ended, failed, seeked, position, timeout"
+      "t.play:2:8: error: unknown report 'bogus'; expected one of ready, stalled, resumed, ended, failed, seeked, position, timeout, paused-by-system"
     ),
     ("hostile maybe", "t.play:1:9: error: found 'maybe'; expected 'on' or 'off'"),
     (
@@ -319,7 +319,7 @@ private let actionList =
     ("watchdog 0ms", "t.play:1:10: error: time '0ms'; expected a time above 0ms"),
     (
       "expect state sleeping",
-      "t.play:1:14: error: unknown state 'sleeping'; expected one of idle, buffering, playing, paused, stalled, ended, failed, optionally with details as in playing(A#1)"
+      "t.play:1:14: error: unknown state 'sleeping'; expected one of idle, buffering, playing, paused, stalled, ended, failed, suppressed, waiting, optionally with details as in playing(A#1)"
     ),
     (
       "expect state",
@@ -339,7 +339,7 @@ private let actionList =
     ),
     (
       "expect ignored noEffect",
-      "t.play:1:16: error: unknown ignore reason 'noEffect'; expected one of neverIssuedLoad, staleLoad, itemMismatch, neverIssuedSeek, supersededSeek, staleWatchdog, seekPending, unexpected, idsExhausted, invalidPosition, invalidArgument, or 'none'"
+      "t.play:1:16: error: unknown ignore reason 'noEffect'; expected one of neverIssuedLoad, staleLoad, itemMismatch, neverIssuedSeek, supersededSeek, staleWatchdog, seekPending, unexpected, idsExhausted, invalidPosition, invalidArgument, notInterrupted, or 'none'"
     ),
     (
       "media A\nexpect commands launch(A#1)",
@@ -428,7 +428,7 @@ private let actionList =
     ("engine preload=maybe", "t.play:1:16: error: found 'maybe'; expected yes or no"),
     (
       "media A\nplay A\nengine preload=yes",
-      "t.play:3:1: error: 'engine' after the run started; expected setup lines (engine, previous-threshold) before the first intent, wait or report"
+      "t.play:3:1: error: 'engine' after the run started; expected setup lines (engine, previous-threshold, retry-policy) before the first intent, wait, report or system event"
     ),
     (
       "previous-threshold 1s\nprevious-threshold 2s",
