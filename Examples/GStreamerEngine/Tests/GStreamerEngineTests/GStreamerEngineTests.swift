@@ -141,8 +141,15 @@ struct GStreamerPipelineTests {
     let evidence = report.transcript.suffix(24).map { $0.replacingOccurrences(of: path, with: "T") }
     #expect(report.brokenNames == [], "\(report)\n\(evidence.joined(separator: " "))")
     #expect(report.conforms, "\(report)")
-    // The 9 promises of every engine, and the 4 of engines that preload.
-    #expect(report.checked.count == 13)
+    // The 10 promises of every engine, and the 4 of engines that preload.
+    #expect(report.checked.count == 14)
+    #expect(report.checked.contains(.systemPauseNamesPlayingLoad))
+    // The unplayable load's failure reaches the report with GStreamer's own error.
+    let failures = report.failures.map { "\($0)" }
+    #expect(failures.count == 1, "\(failures)")
+    #expect(
+      failures.first?.hasPrefix("failed(item7#7, notFound, gst-resource-error-quark 3 ") == true,
+      "\(failures)")
   }
 
   /// Two generated WAVs back to back in one pipeline: the machine preloads
