@@ -104,6 +104,7 @@ struct Record: Sendable {
         report.note(.repeatedReport, "\(text) after \(earlier)")
       }
       answers[token, default: []].append(engineReport)
+      if case .failed = engineReport { report.failures.append(engineReport) }
     case .seekCompleted(_, let seek):
       if seeksCompleted[token]?.contains(seek) == true {
         report.note(.repeatedReport, "\(text) a second time")
@@ -120,9 +121,10 @@ struct Record: Sendable {
       positions[token, default: []].append(time)
     case .pausedBySystem:
       // Like a position: only a load that is playing can be paused by the system.
-      if unstartedPreload {
+      if !started.contains(token) {
+        let what = preloads.contains(token) ? "the preload" : "the load"
         violate(
-          .positionNamesPlayingLoad, "\(text) names the preload \(name(load)), never started")
+          .systemPauseNamesPlayingLoad, "\(text) names \(what) \(name(load)), never started")
       }
     case .stalled, .resumed, .reachedEnd:
       break

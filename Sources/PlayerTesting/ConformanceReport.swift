@@ -1,3 +1,5 @@
+public import PlayerState
+
 /// One broken promise, with what the kit saw.
 public struct ConformanceViolation: Hashable, Sendable, CustomStringConvertible {
   /// The promise the engine broke.
@@ -63,6 +65,11 @@ public struct ConformanceReport: Hashable, Sendable, CustomStringConvertible {
   /// Promises the kit could not exercise, with why (for example, the engine
   /// answered the playable media with `failed`, so there was nothing to seek).
   public var skipped: [EnginePromise: String] = [:]
+  /// Every `failed` report of a load the kit issued and had not stopped, in arrival
+  /// order, as the engine sent it: with its ``PlayerState/FailureDetail`` (domain, code,
+  /// message), if the engine gave one, which is what an app can show. The kit passes it
+  /// through untouched; whether an engine gives details is not a promise.
+  public var failures: [EngineReport] = []
   /// The commands the kit sent and the reports it received, in order, in their
   /// compact forms (`load(media#1)`, `ready(media#1)`, …): the evidence.
   public var transcript: [String] = []

@@ -52,7 +52,11 @@ public import PlayerState
 /// 6. With ``Configuration/unplayableMedia``: its load is answered `failed`.
 ///
 /// Throughout, reports for stopped or never-loaded tokens, repeated reports
-/// and reports sent from inside `execute` are counted as notes.
+/// and reports sent from inside `execute` are counted as notes; a `pausedBySystem`
+/// must name a load the kit started (``EnginePromise/systemPauseNamesPlayingLoad``,
+/// judged passively: the kit cannot make the system pause); and every `failed`
+/// report is kept, with the engine's ``PlayerState/FailureDetail``, in
+/// ``ConformanceReport/failures``.
 public struct EngineConformance: Sendable {
   /// How the kit waits for the engine.
   public enum Timing: Sendable {

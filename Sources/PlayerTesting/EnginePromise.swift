@@ -22,6 +22,14 @@ public enum EnginePromise: String, CaseIterable, Hashable, Sendable, Codable,
   /// that media. A report with a wrong token or media is ignored by the
   /// machine, so the load it was meant for is never answered.
   case reportNamesIssuedLoad
+  /// A `pausedBySystem` report names a load the kit started: the system can pause
+  /// only what plays. Judged passively, on every such report the engine sends during
+  /// the run (the kit cannot make the system pause; an engine that never reports one
+  /// keeps it trivially). A report after the load's `stop` is absorbed
+  /// (``AbsorbedBreach/reportAfterStop``); one for a load never started, a preload
+  /// included, breaks it: the machine would ignore it as `unexpected`, but an engine
+  /// that sends it has lost track of which load plays.
+  case systemPauseNamesPlayingLoad
   /// A command sent from inside the engine's own report callback, on the
   /// reporting thread, is executed and returns. A ``PlayerEngine/Player`` does
   /// exactly this whenever a report arrives while no other thread is driving
@@ -49,7 +57,7 @@ public enum EnginePromise: String, CaseIterable, Hashable, Sendable, Codable,
   /// preloads, the current load's seek still completes. Checked only for
   /// engines with ``PlayerEngine/EngineCapabilities/preload``.
   case preloadBesideCurrent
-  /// A `position` or `pausedBySystem` report names the load that is playing:
+  /// A `position` report names the load that is playing:
   /// never a preload before its `start`, and after a switch to a preload (`stop` of the
   /// current load, `start` of the preload) the started preload, if the
   /// engine reports positions at all. Checked only for engines with

@@ -6,7 +6,8 @@ import Testing
 
 /// Every promise the kit checks when no unplayable media is configured, in check order.
 private let allButUnplayable: [EnginePromise] = [
-  .executeReturnsPromptly, .loadAnswered, .reportNamesIssuedLoad, .commandFromReportCallback,
+  .executeReturnsPromptly, .loadAnswered, .reportNamesIssuedLoad, .systemPauseNamesPlayingLoad,
+  .commandFromReportCallback,
   .seekCompletionCarriesSeekID, .stopDuringBufferingStops,
   .unknownLoadHarmless, .stoppedLoadHarmless,
 ]
@@ -84,6 +85,63 @@ struct ConformingEngineTests {
         "preload(A#10)", "ready(A#10)", "stop(A#10)", "seek(A#9, 0ms, seek#1)",
         "seeked(A#9, seek#1)", "stop(A#9)",
       ])
+  }
+
+  /// A system pause of a load the kit started keeps the passive promise; one of a load
+  /// never started (here, with its `ready`) breaks it, for each load the kit makes.
+  @Test func aSystemPauseMustNameAStartedLoad() async {
+    let pausesWhenStarted = SpyEngine(keepsContract: true) { command in
+      switch command {
+      case .load(let request), .preload(let request): [.init(.ready(request.load), .immediately)]
+      case .seek(let load, _, let seek): [.init(.seekCompleted(load, seek), .immediately)]
+      case .start(let load, _): [.init(.pausedBySystem(load), .immediately)]
+      case .setRate, .pause, .stop: []
+      }
+    }
+    let kept = await drivenKit { false }.run(against: pausesWhenStarted)
+    #expect(kept.brokenNames == [], "\(kept)")
+    #expect(
+      kept.transcript.prefix(4) == ["load(A#1)", "ready(A#1)", "start(A#1)", "pausedBySystem(A#1)"])
+
+    let pausesWhenLoaded = SpyEngine(keepsContract: true) { command in
+      switch command {
+      case .load(let request), .preload(let request):
+        [
+          .init(.ready(request.load), .immediately),
+          .init(.pausedBySystem(request.load), .immediately),
+        ]
+      case .seek(let load, _, let seek): [.init(.seekCompleted(load, seek), .immediately)]
+      case .start, .setRate, .pause, .stop: []
+      }
+    }
+    let broken = await drivenKit { false }.run(against: pausesWhenLoaded)
+    #expect(broken.brokenNames == ["systemPauseNamesPlayingLoad"], "\(broken)")
+    // A#1 is started from inside its ready callback (check 1), before its pause arrives;
+    // A#2 (the seeks' load) never is.
+    #expect(
+      broken.violations.first?.description
+        == "systemPauseNamesPlayingLoad: pausedBySystem(A#2) names the load A#2, never started")
+  }
+
+  /// Every `failed` report reaches `report.failures` with the engine's detail, untouched.
+  @Test func failureDetailPassesThrough() async {
+    let detail = FailureDetail(domain: "NSURLErrorDomain", code: -1009, message: "offline")
+    let failsBroken = SpyEngine(keepsContract: true) { command in
+      switch command {
+      case .load(let request) where request.media == "broken":
+        [.init(.failed(request.load, .network, detail: detail), .immediately)]
+      case .load(let request), .preload(let request): [.init(.ready(request.load), .immediately)]
+      case .seek(let load, _, let seek): [.init(.seekCompleted(load, seek), .immediately)]
+      case .start, .setRate, .pause, .stop: []
+      }
+    }
+    let kit = EngineConformance(
+      .init(media: "A", unplayableMedia: "broken", timing: .driven { false }))
+    let report = await kit.run(against: failsBroken)
+    #expect(report.brokenNames == [], "\(report)")
+    #expect(report.failures == [.failed(Load(7, 7), .network, detail: detail)])
+    #expect(
+      report.transcript.contains(#"failed(broken#7, network, NSURLErrorDomain -1009 "offline")"#))
   }
 
   /// The same spy without the capability is never sent `preload`.
@@ -211,7 +269,7 @@ struct BrokenEngineTests {
       ])
     #expect(
       report.description == """
-        conforms: 8 promises kept
+        conforms: 9 promises kept
         notes (absorbed by the machine, not failures):
           reportAfterStop ×6, first: ended(A#1) after stop(A#1) returned
         """)

@@ -28,7 +28,7 @@ struct FakeMediaEngineConformanceTests {
     let report = await Self.kit(clock).run(against: engine)
     #expect(report.brokenNames == [], "\(report)")
     #expect(report.conforms)
-    #expect(report.checked.count == 9)
+    #expect(report.checked.count == 10)
   }
 
   /// Made to preload, it is checked for the four preload promises too, and keeps them.

@@ -28,6 +28,7 @@ let package = Package(
         "AVFoundation", "os", "AVPlayerEngineCore",
         .product(name: "PlayerEngine", package: "Playhead"),
       ],
-      swiftSettings: settings),
+      // Type-checks the iOS/tvOS audio session code too (behind os(iOS) || os(tvOS)).
+      swiftSettings: settings + [.define("PLAYHEAD_TYPECHECK_AUDIO_SESSION")]),
   ]
 )

@@ -23,6 +23,12 @@
   /// | `timeControlStatus` `.playing` while stalled | `resumed(L)` |
   /// | seek completion of the newest seek, `finished` true or false | `seekCompleted(L, id)` |
   /// | `didPlayToEndTimeNotification` | `reachedEnd(L)` |
+  /// | `timeControlStatus` `.paused` after ready, no `pause` asked, not a stall, not the end, no interruption | `pausedBySystem(L)` |
+  ///
+  /// Every failure carries the engine's error as `FailureDetail` (domain, code and
+  /// message of the link the reason was decided from). On iOS and tvOS the audio
+  /// session's interruptions and route losses reach the player as system events: see
+  /// ``forwardSystemEvents(to:)``.
   ///
   /// Only one failure is reported per load, and nothing after it. The reason is
   /// decided from the error's whole underlying-error chain (see the README).
@@ -53,9 +59,51 @@
   public final class AVPlayerEngine: PlaybackEngine {
     private let coordinator = PlayerCoordinator()
     private let gate = ReportGate()
+    private let systemEvents = OSAllocatedUnfairLock(initialState: WeakPlayer())
+
+    /// The player that hears the system's events, held weakly (it holds the engine).
+    private struct WeakPlayer: Sendable {
+      weak var player: Player?
+    }
 
     /// An engine with its own `AVQueuePlayer`, made on the main actor when first needed.
-    public init() {}
+    /// On iOS and tvOS it observes the audio session from now on (see
+    /// ``forwardSystemEvents(to:)``).
+    public init() {
+      #if os(iOS) || os(tvOS) || PLAYHEAD_TYPECHECK_AUDIO_SESSION
+        let coordinator = self.coordinator
+        let systemEvents = self.systemEvents
+        DispatchQueue.main.async {
+          MainActor.assumeIsolated {
+            coordinator.observeAudioSession { event in
+              systemEvents.withLock { $0.player }?.send(.system(event))
+            }
+          }
+        }
+      #endif
+    }
+
+    /// Sends the audio session's events to `player` (held weakly), on iOS and tvOS:
+    ///
+    /// | `AVAudioSession` | event |
+    /// | --- | --- |
+    /// | `interruptionNotification`, `began` | `.system(.interruptionBegan)` |
+    /// | `interruptionNotification`, `ended`, options with `.shouldResume` | `.system(.interruptionEnded(shouldResume: true))` |
+    /// | `interruptionNotification`, `ended`, without it | `.system(.interruptionEnded(shouldResume: false))` |
+    /// | `routeChangeNotification`, reason `.oldDeviceUnavailable` | `.system(.routeLost)` |
+    ///
+    /// Elsewhere (macOS, visionOS) there is no audio session to observe and nothing is
+    /// sent. Call it once, right after making the player:
+    ///
+    /// ```swift
+    /// let engine = AVPlayerEngine()
+    /// let player = Player(engine: engine)
+    /// engine.forwardSystemEvents(to: player)
+    /// ```
+    /// - Parameter player: the player of this engine.
+    public func forwardSystemEvents(to player: Player) {
+      systemEvents.withLock { $0.player = player }
+    }
 
     /// Preloads: the next queue entry is queued in the `AVQueuePlayer`, which plays it
     /// with no gap at the end of the current one.

@@ -35,6 +35,10 @@
     /// Which load's item is current and which is queued after it.
     private var slots = QueueSlots<Load>()
     private var lastSerial: UInt64 = 0
+    /// An audio session interruption is active (iOS, tvOS: `observeAudioSession`).
+    private var interrupted = false
+    /// The audio session's notification registrations (iOS, tvOS), removed at shut down.
+    var audioSessionObservers: [any NSObjectProtocol] = []
 
     // Runs off the main actor (the engine is made anywhere); touches nothing.
     nonisolated init() {}
@@ -66,9 +70,21 @@
     }
 
     func shutDown() {
+      audioSessionObservers.forEach { NotificationCenter.default.removeObserver($0) }
+      audioSessionObservers = []
       for load in Array(sessions.keys) { retire(load) }
       slots = QueueSlots()
       retirePlayer()
+    }
+
+    /// The audio session said something: every live load's machine learns whether an
+    /// interruption is active (a pause the player makes during one is the interruption's).
+    func sessionNoticed(_ notice: SessionNotice) {
+      guard let active = notice.interruption else { return }
+      interrupted = active
+      for serial in sessions.values.map(\.serial) {
+        deliver(.interruption(active: active), to: serial)
+      }
     }
 
     // MARK: Loads
@@ -93,6 +109,7 @@
       var session = Session(
         serial: lastSerial, load: load, item: item,
         machine: ItemMachine(streamed: !url.isFileURL), reports: reports)
+      if interrupted { _ = session.machine.observe(.interruption(active: true)) }
       observe(item, into: &session)
       sessions[load] = session
       let calls = (preload ? slots.preload(load) : nil) ?? slots.load(load)
@@ -265,7 +282,20 @@
       if player.status == .failed {
         deliver(.playerFailed(AVErrorDetail(orMissing: player.error)), to: serial)
       }
+      if player.timeControlStatus == .paused, let item = sessions[current]?.item,
+        Self.isAtEnd(item)
+      {
+        deliver(.pausedAtEnd, to: serial)
+      }
       deliver(.timeControl(timeControl()), to: serial)
+    }
+
+    /// Whether the item's current time has reached its duration (a pause there is the
+    /// end's). False while either is not a number (an unknown or indefinite duration).
+    private static func isAtEnd(_ item: AVPlayerItem) -> Bool {
+      let now = item.currentTime()
+      let duration = item.duration
+      return now.isNumeric && duration.isNumeric && now.seconds >= duration.seconds
     }
 
     /// `timeControlStatus` and `reasonForWaitingToPlay`, as the core spells them.

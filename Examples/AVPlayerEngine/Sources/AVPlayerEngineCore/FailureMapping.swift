@@ -36,6 +36,19 @@ package enum FailureMapping {
     return .engine(code: Int32(clamping: chain[chain.count - 1].code))
   }
 
+  /// The engine's own error to carry beside the reason (``FailureDetail``): the link
+  /// the reason was decided from (the deepest that names one), else the root cause,
+  /// with that link's domain, code and message. So a lost connection (`-11800` over
+  /// `NSURLErrorDomain -1009`) carries `NSURLErrorDomain -1009 "The Internet connection
+  /// appears to be offline."`, and a decoder failure `AVFoundationErrorDomain -11821`.
+  /// - Parameter error: the failure's error, outermost first.
+  package static func detail(for error: AVErrorDetail) -> FailureDetail {
+    let chain = error.chain
+    let link =
+      chain.last { reason(naming: $0) != nil } ?? chain[chain.count - 1]
+    return FailureDetail(domain: link.domain, code: link.code, message: link.message)
+  }
+
   /// The reason one error names on its own, or nil for a wrapper or an unknown code.
   static func reason(naming error: AVErrorDetail) -> FailureReason? {
     switch error.domain {

@@ -27,4 +27,7 @@ package enum ItemSignal<Seek: Equatable & Sendable>: Equatable, Sendable {
   case reachedEnd
   /// The load failed with this error: report `failed`.
   case failed(AVErrorDetail)
+  /// The player paused by itself while the user wanted to play (not an interruption
+  /// the shell saw, not a stall, not the end): report `pausedBySystem`.
+  case pausedBySystem
 }

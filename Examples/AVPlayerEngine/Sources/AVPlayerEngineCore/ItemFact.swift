@@ -26,6 +26,16 @@ package enum ItemFact<Seek: Equatable & Sendable>: Equatable, Sendable {
   /// `AVPlayerItemFailedToPlayToEndTimeErrorKey` (not `item.error`, which is nil unless
   /// the item's status is `.failed`).
   case failedToPlayToEnd(AVErrorDetail)
+  /// The shell read, when handling a `.paused` time control, that the item's current
+  /// time is at its duration: that pause is the end's (`actionAtItemEnd` `.pause`),
+  /// whichever of it and `didPlayToEndTimeNotification` the main queue runs first. The
+  /// shell delivers it just before that `.timeControl(.paused)`.
+  case pausedAtEnd
+  /// The audio session's interruption began (`true`) or ended (`false`), as the shell
+  /// saw `AVAudioSession.interruptionNotification` (iOS, tvOS). While one is active, a
+  /// pause the player makes by itself is the interruption's: the app's ``Player`` hears
+  /// of it as the system event, not as `pausedBySystem`.
+  case interruption(active: Bool)
   /// KVO `AVPlayer.status` became `.failed` (for example after a media services reset),
   /// with `player.error`. The player cannot play anything any more.
   case playerFailed(AVErrorDetail)

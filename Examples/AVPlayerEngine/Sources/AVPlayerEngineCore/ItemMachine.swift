@@ -22,8 +22,14 @@
 ///   keep-up prediction alone; except while the user has paused during the stall, when
 ///   a player cannot show `.playing`: then playback being able to keep up ends it.
 ///   If the player dropped to `.paused` in a stall the user did not ask for, the machine
-///   asks for `play()` once playback can keep up.
+///   asks for `play()` once playback can keep up (not once an interruption came: after
+///   it, playing again is the machine's `start`).
 /// - **reachedEnd** each time the item plays to its end after ready (again after a seek back).
+/// - **pausedBySystem** once, when `timeControlStatus` drops to `.paused` after ready
+///   while the user wants to play and no command asked for it: not in a stall (nor with
+///   the buffer unable to keep up: file-based playback drops to `.paused` when starved),
+///   not at the item's end, not during an audio session interruption the shell saw
+///   (that one reaches the player as the system's event). The next `start` plays again.
 /// - **failed** once, with the error, from the item's status, the failed-to-play-to-end
 ///   notification or the player's status, before or after ready; then nothing more.
 package struct ItemMachine<Seek: Equatable & Sendable>: Sendable {
@@ -59,6 +65,8 @@ package struct ItemMachine<Seek: Equatable & Sendable>: Sendable {
   private var atEnd = false
   /// The newest seek sent to the player, awaiting its completion.
   private var pendingSeek: Seek?
+  /// The audio session is interrupted (the shell said so).
+  private var interrupted = false
   /// A seek that came before `.readyToPlay`, to send when the item is ready.
   private var deferredSeek: (position: MediaPosition, seek: Seek)?
 
@@ -114,11 +122,23 @@ package struct ItemMachine<Seek: Equatable & Sendable>: Sendable {
     case .bufferingChanged(let canKeepUp):
       self.canKeepUp = canKeepUp
     case .timeControl(let now):
+      let before = timeControl
       timeControl = now
       if now == .playing {
         stallNotified = false
         atEnd = false
       }
+      if now == .paused, before != .paused, pausedUnasked {
+        wantsToPlay = false  // the player is paused; the machine's next `start` plays
+        actions.append(.report(.pausedBySystem))
+      }
+    case .pausedAtEnd:
+      atEnd = true
+    case .interruption(let active):
+      interrupted = active
+      // Whether playback goes on after it is the machine's to say (`start`), not the
+      // stall rule's: no `play()` of our own for a stall the interruption came into.
+      if active { replayAsked = true }
     case .playbackStalled(let now):
       timeControl = now
       if now != .playing, stage == .ready, wantsToPlay { stallNotified = true }
@@ -134,6 +154,13 @@ package struct ItemMachine<Seek: Equatable & Sendable>: Sendable {
       actions.append(.report(.reachedEnd))
     }
     return actions + settle()
+  }
+
+  /// Whether a drop to `.paused` now is one nobody asked for: after ready, the user
+  /// wants to play, and it is not a stall, the end or an interruption the shell saw.
+  private var pausedUnasked: Bool {
+    stage == .ready && wantsToPlay && !stalled && !stallNotified && !atEnd && !interrupted
+      && canKeepUp
   }
 
   /// The reports and calls that the state now calls for (level-triggered, so the
@@ -158,7 +185,7 @@ package struct ItemMachine<Seek: Equatable & Sendable>: Sendable {
       replayAsked = false
       actions.append(.report(.resumed))
     }
-    if stalled, wantsToPlay, timeControl == .paused, canKeepUp, !replayAsked {
+    if stalled, wantsToPlay, timeControl == .paused, canKeepUp, !replayAsked, !interrupted {
       replayAsked = true
       actions.append(.play)
     }

@@ -21,7 +21,7 @@ extension ItemSignal where Seek == SeekID {
   /// The report to send about `load`.
   /// - Parameter load: the load whose item produced the signal.
   /// - Returns: the engine report, with the failure's error mapped to a reason by
-  ///   ``FailureMapping/reason(for:)``.
+  ///   ``FailureMapping/reason(for:)`` and carried as ``FailureMapping/detail(for:)``.
   package func report(about load: Load) -> EngineReport {
     switch self {
     case .ready: .ready(load)
@@ -29,7 +29,10 @@ extension ItemSignal where Seek == SeekID {
     case .resumed: .resumed(load)
     case .seekCompleted(let seek): .seekCompleted(load, seek)
     case .reachedEnd: .reachedEnd(load)
-    case .failed(let error): .failed(load, FailureMapping.reason(for: error))
+    case .failed(let error):
+      .failed(
+        load, FailureMapping.reason(for: error), detail: FailureMapping.detail(for: error))
+    case .pausedBySystem: .pausedBySystem(load)
     }
   }
 }

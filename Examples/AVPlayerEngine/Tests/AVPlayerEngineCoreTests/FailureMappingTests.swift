@@ -93,6 +93,43 @@ struct Mapping: CustomTestStringConvertible, Sendable {
     #expect(FailureMapping.reason(for: mapping.error) == mapping.reason)
   }
 
+  /// The detail is the link the reason was decided from, else the root cause.
+  static let details: [(AVErrorDetail, String)] = [
+    (Errors.offline, #"NSURLErrorDomain -1009 "The Internet connection appears to be offline.""#),
+    (Errors.hls404, #"CoreMediaErrorDomain -12938 "HTTP 404: File Not Found""#),
+    (Errors.missingFile, #"NSPOSIXErrorDomain 2 "No such file or directory""#),
+    (Errors.av(-11821, "Cannot Decode"), #"AVFoundationErrorDomain -11821 "Cannot Decode""#),
+    (Errors.servicesReset, #"AVFoundationErrorDomain -11819 "Cannot Complete Action""#),
+    // No link names a reason: the root cause.
+    (
+      Errors.av(-11867, "Playback Stopped", over: Errors.coreMedia(-12880, "variants")),
+      #"CoreMediaErrorDomain -12880 "variants""#
+    ),
+    (
+      Errors.av(-11800, "The operation could not be completed", over: Errors.osStatus(-16170)),
+      #"NSOSStatusErrorDomain -16170 "(null)""#
+    ),
+    (.missing, #"Playhead.AVPlayerEngine 0 "AVFoundation gave no error""#),
+  ]
+
+  @Test(arguments: details)
+  func detail(_ error: AVErrorDetail, _ expected: String) {
+    #expect(FailureMapping.detail(for: error).description == expected)
+  }
+
+  @Test func aFailedSignalReportsTheReasonAndTheDetail() {
+    let report = ItemSignal<SeekID>.failed(Errors.offline).report(about: Load(1, 1))
+    #expect(
+      report
+        == .failed(
+          Load(1, 1), .network,
+          detail: FailureDetail(
+            domain: "NSURLErrorDomain", code: -1009,
+            message: "The Internet connection appears to be offline.")))
+    #expect(
+      ItemSignal<SeekID>.pausedBySystem.report(about: Load(1, 1)) == .pausedBySystem(Load(1, 1)))
+  }
+
   @Test func chainAndDescriptionKeepEveryLink() {
     #expect(Errors.hls404.chain.map(\.code) == [-11863, -12938])
     #expect(Errors.hls404.underlying?.domain == "CoreMediaErrorDomain")

@@ -130,29 +130,101 @@ struct Sequence: CustomTestStringConvertible, Sendable {
     Sequence(
       name: "a failure before ready, then silence",
       steps: [.itemFailed(Errors.missingFile), .readyToPlay, .start, .seek(1000, 1)],
-      expected: ["failed(A#1, notFound)"]),
+      expected: [#"failed(A#1, notFound, NSPOSIXErrorDomain 2 "No such file or directory")"#]),
     Sequence(
       name: "a failure after ready is reported, once",
       steps: [
         .readyToPlay, .start, .playing, .itemFailed(Errors.offline),
         .failedToPlayToEnd(Errors.offline), .playedToEnd, .seekFinished(1, finished: true),
       ],
-      expected: ["ready(A#1)", "play", "failed(A#1, network)"]),
+      expected: [
+        "ready(A#1)", "play",
+        #"failed(A#1, network, NSURLErrorDomain -1009 "The Internet connection appears to be offline.")"#,
+      ]),
     Sequence(
       name: "a failed-to-play-to-end notification reports the error it carries",
       streamed: true,
       steps: [.readyToPlay, .keepsUp, .start, .playing, .failedToPlayToEnd(Errors.hls404)],
-      expected: ["ready(A#1)", "play", "failed(A#1, notFound)"]),
+      expected: [
+        "ready(A#1)", "play",
+        #"failed(A#1, notFound, CoreMediaErrorDomain -12938 "HTTP 404: File Not Found")"#,
+      ]),
     Sequence(
       name: "the player failing (media services reset) fails the load",
       steps: [.readyToPlay, .start, .playerFailed(Errors.servicesReset), .playing],
-      expected: ["ready(A#1)", "play", "failed(A#1, engine(-11819))"]),
+      expected: [
+        "ready(A#1)", "play",
+        #"failed(A#1, engine(-11819), AVFoundationErrorDomain -11819 "Cannot Complete Action")"#,
+      ]),
     Sequence(
       name: "a failure without an error is still a failure",
-      steps: [.itemFailed(.missing)], expected: ["failed(A#1, engine(0))"]),
+      steps: [.itemFailed(.missing)],
+      expected: [#"failed(A#1, engine(0), Playhead.AVPlayerEngine 0 "AVFoundation gave no error")"#]
+    ),
   ]
 
-  @Test(arguments: readiness + seeks + stalls + endsAndFailures)
+  static let systemPauses: [Sequence] = [
+    Sequence(
+      name: "the player pausing by itself while playing is a system pause, once",
+      steps: [.readyToPlay, .keepsUp, .start, .playing, .paused, .paused],
+      expected: ["ready(A#1)", "play", "pausedBySystem(A#1)"]),
+    Sequence(
+      name: "a pause the machine asked for is not a system pause",
+      steps: [.readyToPlay, .keepsUp, .start, .playing, .pause, .paused],
+      expected: ["ready(A#1)", "play", "pause"]),
+    Sequence(
+      name: "after a system pause, the next start plays, and a new drop is reported again",
+      steps: [
+        .readyToPlay, .keepsUp, .start, .playing, .paused, .start, .playing, .paused,
+      ],
+      expected: [
+        "ready(A#1)", "play", "pausedBySystem(A#1)", "play", "pausedBySystem(A#1)",
+      ]),
+    Sequence(
+      name: "the pause at the item's end is not a system pause, whichever comes first",
+      steps: [
+        .readyToPlay, .keepsUp, .start, .playing, .pausedAtEnd, .paused, .playedToEnd,
+      ],
+      expected: ["ready(A#1)", "play", "ended(A#1)"]),
+    Sequence(
+      name: "a drop to paused in a file stall (cannot keep up) is the stall's",
+      steps: [
+        .readyToPlay, .keepsUp, .start, .playing, .cannotKeepUp, .paused,
+        .stalledNotification(now: .paused),
+      ],
+      expected: ["ready(A#1)", "play", "stalled(A#1)"]),
+    Sequence(
+      name: "during an audio session interruption the pause is the interruption's",
+      steps: [
+        .readyToPlay, .keepsUp, .start, .playing, .fact(.interruption(active: true)), .paused,
+        .fact(.interruption(active: false)), .start, .playing, .paused,
+      ],
+      expected: ["ready(A#1)", "play", "play", "pausedBySystem(A#1)"]),
+    Sequence(
+      name: "a paused player before ready or before start is not system-paused",
+      streamed: true,
+      steps: [.readyToPlay, .playing, .paused, .keepsUp, .paused],
+      expected: ["ready(A#1)"]),
+    Sequence(
+      name: "a system pause during a stall is the stall's",
+      streamed: true,
+      steps: [
+        .readyToPlay, .keepsUp, .start, .playing, .cannotKeepUp, .waiting(.toMinimizeStalls),
+        .paused,
+      ],
+      expected: ["ready(A#1)", "play", "stalled(A#1)"]),
+    Sequence(
+      name: "an interruption during a stall: no play() of the adapter's own, even after it",
+      streamed: true,
+      steps: [
+        .readyToPlay, .keepsUp, .start, .playing, .cannotKeepUp, .waiting(.toMinimizeStalls),
+        .fact(.interruption(active: true)), .paused, .keepsUp, .fact(.interruption(active: false)),
+        .start, .playing,
+      ],
+      expected: ["ready(A#1)", "play", "stalled(A#1)", "play", "resumed(A#1)"]),
+  ]
+
+  @Test(arguments: readiness + seeks + stalls + endsAndFailures + systemPauses)
   func sequence(_ sequence: Sequence) {
     #expect(run(sequence.steps, streamed: sequence.streamed) == sequence.expected)
   }

@@ -23,6 +23,7 @@ enum Step: Sendable, CustomStringConvertible {
     .fact(.seekFinished(SeekID(id), finished: finished))
   }
   static let playedToEnd = Step.fact(.playedToEnd)
+  static let pausedAtEnd = Step.fact(.pausedAtEnd)
   static func failedToPlayToEnd(_ error: AVErrorDetail) -> Step {
     .fact(.failedToPlayToEnd(error))
   }

@@ -86,8 +86,10 @@ static inline int playhead_buffering_percent(GstMessage *message) {
 }
 
 /// The domain (a PLAYHEAD_DOMAIN_ constant) of an ERROR message; its code and
-/// text go to `code` and `text` (truncated to `text_size`, always terminated).
-static inline int playhead_parse_error(GstMessage *message, int *code, char *text, size_t text_size) {
+/// text go to `code` and `text`, and its GError domain's quark string (such as
+/// `gst-resource-error-quark`) to `quark` (each truncated to its size, always terminated).
+static inline int playhead_parse_error(GstMessage *message, int *code, char *text, size_t text_size,
+                                       char *quark, size_t quark_size) {
   GError *error = NULL;
   gchar *debug = NULL;
   gst_message_parse_error(message, &error, &debug);
@@ -95,7 +97,10 @@ static inline int playhead_parse_error(GstMessage *message, int *code, char *tex
   int domain = PLAYHEAD_DOMAIN_OTHER;
   *code = 0;
   if (text_size > 0) text[0] = '\0';
+  if (quark_size > 0) quark[0] = '\0';
   if (error == NULL) return domain;
+  const gchar *name = g_quark_to_string(error->domain);
+  if (quark_size > 0 && name != NULL) g_strlcpy(quark, name, quark_size);
   if (error->domain == GST_CORE_ERROR) domain = PLAYHEAD_DOMAIN_CORE;
   else if (error->domain == GST_LIBRARY_ERROR) domain = PLAYHEAD_DOMAIN_LIBRARY;
   else if (error->domain == GST_RESOURCE_ERROR) domain = PLAYHEAD_DOMAIN_RESOURCE;

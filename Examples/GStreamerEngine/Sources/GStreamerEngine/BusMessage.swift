@@ -57,7 +57,7 @@ struct PipelineProgress: Hashable, Sendable {
       return prerolled ? .reachedEnd(load) : nil
     case .error(let error):
       failed = true
-      return .failed(load, error.reason)
+      return .failed(load, error.reason, detail: error.detail)
     case .buffering(let percent):
       guard prerolled else { return nil }
       if percent < 100, !stalled {

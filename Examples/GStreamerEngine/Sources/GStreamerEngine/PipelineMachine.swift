@@ -109,7 +109,7 @@ struct PipelineMachine: Sendable {
       if playing { actions.append(.setPlaying(true)) }
     case .reachedEnd:
       playing = false  // The stream is over: no position to report until a new `start`.
-    case .seekCompleted, .failed:
+    case .seekCompleted, .failed, .pausedBySystem:
       break
     }
     return actions

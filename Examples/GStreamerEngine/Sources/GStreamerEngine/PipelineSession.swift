@@ -195,6 +195,11 @@ final class PipelineSession: Sendable {
     playhead_release(pipeline, bus)
   }
 
+  /// The characters of a C string buffer up to its terminator, as UTF-8 (bad bytes replaced).
+  private static func string(_ buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
   private static func parse(_ message: UnsafeMutablePointer<GstMessage>) -> BusMessage? {
     switch playhead_message_kind(message) {
     case PLAYHEAD_MESSAGE_ASYNC_DONE:
@@ -208,11 +213,11 @@ final class PipelineSession: Sendable {
     case PLAYHEAD_MESSAGE_ERROR:
       var code: Int32 = 0
       var text = [CChar](repeating: 0, count: 256)
-      let domain = playhead_parse_error(message, &code, &text, text.count)
+      var quark = [CChar](repeating: 0, count: 64)
+      let domain = playhead_parse_error(message, &code, &text, text.count, &quark, quark.count)
       let error = GStreamerError(
         domain: GStreamerError.Domain(rawValue: domain) ?? .other, code: code,
-        text: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      )
+        text: string(text), quark: string(quark))
       return .error(error)
     default:
       return nil

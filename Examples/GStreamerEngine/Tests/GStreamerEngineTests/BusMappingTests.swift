@@ -12,13 +12,39 @@ import Testing
     (GStreamerError(domain: .stream, code: 6), .unsupported),
     (GStreamerError(domain: .stream, code: 7), .decoding),
     (GStreamerError(domain: .core, code: 12), .unsupported),
-    (GStreamerError(domain: .resource, code: 15), .engine(code: 3015)),
+    (GStreamerError(domain: .resource, code: 5), .network),
+    (GStreamerError(domain: .resource, code: 15), .network),
+    (GStreamerError(domain: .resource, code: 14), .engine(code: 3014)),
+    (GStreamerError(domain: .stream, code: 9), .decoding),
+    (GStreamerError(domain: .stream, code: 1), .decoding),
     (GStreamerError(domain: .other, code: 5), .engine(code: 5)),
   ]
 
   @Test(arguments: errors)
   func errorReason(_ error: GStreamerError, _ reason: FailureReason) {
     #expect(error.reason == reason)
+  }
+
+  @Test func theDetailKeepsTheQuarkTheCodeAndTheText() {
+    let parsed = GStreamerError(
+      domain: .resource, code: 3, text: "Resource not found.", quark: "gst-resource-error-quark")
+    #expect(
+      parsed.detail
+        == FailureDetail(
+          domain: "gst-resource-error-quark", code: 3, message: "Resource not found."))
+    // Without the message's quark, the domain's own; an element's own domain is kept.
+    #expect(GStreamerError(domain: .stream, code: 7).detail.domain == "gst-stream-error-quark")
+    let foreign = GStreamerError(domain: .other, code: 2, text: "x", quark: "g-io-error-quark")
+    #expect(foreign.detail.description == "g-io-error-quark 2 \"x\"")
+    #expect(foreign.reason == .engine(code: 2))
+  }
+
+  @Test func aFailureReportCarriesTheDetail() {
+    var progress = PipelineProgress()
+    let error = GStreamerError(domain: .stream, code: 9, text: "Internal data stream error.")
+    #expect(
+      progress.report(for: .error(error), of: Load(1, 1))?.description(naming: { _ in "A" })
+        == "failed(A#1, decoding, gst-stream-error-quark 9 \"Internal data stream error.\")")
   }
 
   static let sequences: [([BusMessage], [String])] = [
@@ -35,7 +61,7 @@ import Testing
     // After an error the load is silent.
     (
       [.error(GStreamerError(domain: .resource, code: 3)), .asyncDone, .endOfStream],
-      ["failed(A#1, notFound)"]
+      ["failed(A#1, notFound, gst-resource-error-quark 3 \"\")"]
     ),
     ([.endOfStream, .asyncDone], ["ready(A#1)"]),
   ]

@@ -67,13 +67,47 @@ struct GStreamerPipelineTests {
     player.send(.stop)
   }
 
-  @Test func missingFileFailsWithNotFound() async throws {
+  @Test func missingFileFailsWithNotFoundAndGStreamersError() async throws {
     let player = Player(engine: GStreamerEngine())
     let states = player.stateChanges()
     player.send(.play("/nonexistent/playhead/missing.wav"))
     #expect(try await kinds(in: states, until: .failed) == [.idle, .buffering, .failed])
     #expect(
       player.state.description == "failed(/nonexistent/playhead/missing.wav#1, notFound, autoplay)")
+    let detail = try #require(player.state.session?.failure)
+    #expect(detail.domain == "gst-resource-error-quark")
+    #expect(detail.code == 3)  // GST_RESOURCE_ERROR_NOT_FOUND
+    #expect(detail.message.isEmpty == false, "GStreamer's text: \(detail)")
+  }
+
+  /// A file that claims to be a WAV (a RIFF header) but whose format chunk is garbage:
+  /// playbin finds the type, then the WAV parser cannot read it.
+  @Test func corruptWavFailsWithAStreamError() async throws {
+    let path = try TestMedia.corruptWavFile()
+    let player = Player(engine: GStreamerEngine())
+    let states = player.stateChanges()
+    player.send(.play(MediaID(path)))
+    #expect(try await kinds(in: states, until: .failed) == [.idle, .buffering, .failed])
+    let detail = try #require(player.state.session?.failure)
+    #expect(player.state.description == "failed(\(path)#1, decoding, autoplay)", "\(detail)")
+    #expect(detail.domain == "gst-stream-error-quark")
+    // GST_STREAM_ERROR_FAILED, "GStreamer encountered a general stream error." (1.22)
+    #expect(detail.code == 1, "\(detail)")
+  }
+
+  /// Bytes that are not media (a run of `Z`s): the type finder calls them text, which
+  /// nothing plays.
+  @Test func textBytesFailWithUnsupported() async throws {
+    let path = try TestMedia.file(named: "noise.wav", bytes: Array(repeating: 0x5A, count: 4_096))
+    let player = Player(engine: GStreamerEngine())
+    let states = player.stateChanges()
+    player.send(.play(MediaID(path)))
+    #expect(try await kinds(in: states, until: .failed) == [.idle, .buffering, .failed])
+    let detail = try #require(player.state.session?.failure)
+    #expect(player.state.description == "failed(\(path)#1, unsupported, autoplay)", "\(detail)")
+    #expect(detail.domain == "gst-stream-error-quark")
+    // GST_STREAM_ERROR_WRONG_TYPE, "This appears to be a text file" (1.22)
+    #expect(detail.code == 5, "\(detail)")
   }
 
   @Test func seekWhilePausedCompletesWithItsID() async throws {
@@ -107,8 +141,15 @@ struct GStreamerPipelineTests {
     let evidence = report.transcript.suffix(24).map { $0.replacingOccurrences(of: path, with: "T") }
     #expect(report.brokenNames == [], "\(report)\n\(evidence.joined(separator: " "))")
     #expect(report.conforms, "\(report)")
-    // The 9 promises of every engine, and the 4 of engines that preload.
-    #expect(report.checked.count == 13)
+    // The 10 promises of every engine, and the 4 of engines that preload.
+    #expect(report.checked.count == 14)
+    #expect(report.checked.contains(.systemPauseNamesPlayingLoad))
+    // The unplayable load's failure reaches the report with GStreamer's own error.
+    let failures = report.failures.map { "\($0)" }
+    #expect(failures.count == 1, "\(failures)")
+    #expect(
+      failures.first?.hasPrefix("failed(item7#7, notFound, gst-resource-error-quark 3 ") == true,
+      "\(failures)")
   }
 
   /// Two generated WAVs back to back in one pipeline: the machine preloads

@@ -30,13 +30,33 @@ enum TestMedia {
     return data
   }
 
+  /// A WAV file of 500 ms whose format chunk is broken: format tag 0xFFFF, no
+  /// channels, a zero sample rate and block alignment. The RIFF/WAVE header is intact,
+  /// so the type is found and the WAV parser fails on the data.
+  static func corruptWav() -> Data {
+    var data = wav(milliseconds: 500)
+    // Bytes 20..<36 are the fmt chunk's body: tag, channels, rate, byte rate, align, bits.
+    data.replaceSubrange(20..<36, with: [0xFF, 0xFF] + Array(repeating: 0, count: 14))
+    return data
+  }
+
   /// Writes a WAV file into a fresh temporary folder and returns its path.
   static func wavFile(milliseconds: Int) throws -> String {
+    try file(named: "tone.wav", bytes: Array(wav(milliseconds: milliseconds)))
+  }
+
+  /// Writes ``corruptWav()`` into a fresh temporary folder and returns its path.
+  static func corruptWavFile() throws -> String {
+    try file(named: "corrupt.wav", bytes: Array(corruptWav()))
+  }
+
+  /// Writes `bytes` as `name` into a fresh temporary folder and returns its path.
+  static func file(named name: String, bytes: [UInt8]) throws -> String {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("playhead-gst-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let file = folder.appendingPathComponent("tone.wav")
-    try wav(milliseconds: milliseconds).write(to: file)
+    let file = folder.appendingPathComponent(name)
+    try Data(bytes).write(to: file)
     return file.path
   }
 }

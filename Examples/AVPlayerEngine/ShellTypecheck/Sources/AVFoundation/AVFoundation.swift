@@ -7,6 +7,8 @@
 public struct CMTime: Sendable {
   public init(value: Int64, timescale: Int32) {}
   public static let zero = CMTime(value: 0, timescale: 1)
+  public var seconds: Double { 0 }
+  public var isNumeric: Bool { true }
 }
 public final class NSKeyValueObservation: NSObject { public func invalidate() {} }
 public struct NSKeyValueObservingOptions: OptionSet, Sendable {
@@ -35,6 +37,8 @@ open class AVPlayerItem: NSObject {
   public static let didPlayToEndTimeNotification = Notification.Name("e")
   public static let failedToPlayToEndTimeNotification = Notification.Name("f")
   public func seek(to time: CMTime, completionHandler: (@Sendable (Bool) -> Void)?) {}
+  public var duration: CMTime { .zero }
+  public func currentTime() -> CMTime { .zero }
 }
 public let AVPlayerItemFailedToPlayToEndTimeErrorKey: String = "k"
 open class AVPlayer: NSObject {
@@ -75,3 +79,12 @@ open class AVQueuePlayer: AVPlayer {
   public func remove(_ item: AVPlayerItem) {}
   public func removeAllItems() {}
 }
+// iOS and tvOS only in the SDK; the shell's use of it is behind #if os(iOS) || os(tvOS).
+open class AVAudioSession: NSObject {
+  open class func sharedInstance() -> AVAudioSession { AVAudioSession() }
+  public static let interruptionNotification = NSNotification.Name("i")
+  public static let routeChangeNotification = NSNotification.Name("r")
+}
+public let AVAudioSessionInterruptionTypeKey: String = "t"
+public let AVAudioSessionInterruptionOptionKey: String = "o"
+public let AVAudioSessionRouteChangeReasonKey: String = "c"
