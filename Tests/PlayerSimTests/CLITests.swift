@@ -37,17 +37,17 @@ import Testing
     #expect(lines.count == 14)
     #expect(
       lines[0]
-        == #"{"t_ms":0,"source":"user","event":"play(A)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null}"#
+        == #"{"t_ms":0,"source":"user","event":"play(A)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null,"backoff":null,"failure":null}"#
     )
     #expect(
       lines[2]
-        == #"{"t_ms":300,"source":"engine","event":"ready(A#1)","before":"idle","after":"idle","commands":[],"ignored":"staleLoad"}"#
+        == #"{"t_ms":300,"source":"engine","event":"ready(A#1)","before":"idle","after":"idle","commands":[],"ignored":"staleLoad","backoff":null,"failure":null}"#
     )
     for line in lines {
       let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
       #expect(
         object.map { Set($0.keys) } == [
-          "t_ms", "source", "event", "before", "after", "commands", "ignored",
+          "t_ms", "source", "event", "before", "after", "commands", "ignored", "backoff", "failure",
         ])
       #expect(object?["t_ms"] is Int)
     }
@@ -83,18 +83,18 @@ import Testing
     #expect(output.status == 0)
     #expect(
       output.stdout.split(separator: "\n").map(String.init) == [
-        #"{"t_ms":0,"source":"user","event":"play(A)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null}"#,
-        #"{"t_ms":100,"source":"engine","event":"ready(A#1)","before":"buffering(A#1, autoplay)","after":"playing(A#1)","commands":["start(A#1)"],"ignored":null}"#,
-        #"{"t_ms":100,"source":"user","event":"pause","before":"playing(A#1)","after":"paused(A#1)","commands":["pause(A#1)"],"ignored":null}"#,
-        #"{"t_ms":100,"source":"user","event":"resume","before":"paused(A#1)","after":"playing(A#1)","commands":["start(A#1)"],"ignored":null}"#,
-        #"{"t_ms":100,"source":"user","event":"seek(500ms)","before":"playing(A#1)","after":"playing(A#1, seek#1)","commands":["seek(A#1, 500ms, seek#1)"],"ignored":null}"#,
-        #"{"t_ms":150,"source":"engine","event":"seeked(A#1, seek#1)","before":"playing(A#1, seek#1)","after":"playing(A#1)","commands":[],"ignored":null}"#,
-        #"{"t_ms":150,"source":"script","event":"stalled(A#1)","before":"playing(A#1)","after":"stalled(A#1)","commands":[],"ignored":null}"#,
-        #"{"t_ms":150,"source":"script","event":"resumed(A#1)","before":"stalled(A#1)","after":"playing(A#1)","commands":[],"ignored":null}"#,
-        #"{"t_ms":150,"source":"user","event":"play(B)","before":"playing(A#1)","after":"buffering(B#2, autoplay)","commands":["stop(A#1)","load(B#2)"],"ignored":null}"#,
-        #"{"t_ms":250,"source":"engine","event":"failed(B#2, decoding)","before":"buffering(B#2, autoplay)","after":"failed(B#2, decoding, autoplay)","commands":["stop(B#2)"],"ignored":null}"#,
-        #"{"t_ms":250,"source":"user","event":"retry","before":"failed(B#2, decoding, autoplay)","after":"buffering(B#3, autoplay)","commands":["load(B#3)"],"ignored":null}"#,
-        #"{"t_ms":250,"source":"user","event":"stop","before":"buffering(B#3, autoplay)","after":"idle","commands":["stop(B#3)"],"ignored":null}"#,
+        #"{"t_ms":0,"source":"user","event":"play(A)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":100,"source":"engine","event":"ready(A#1)","before":"buffering(A#1, autoplay)","after":"playing(A#1)","commands":["start(A#1)"],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":100,"source":"user","event":"pause","before":"playing(A#1)","after":"paused(A#1)","commands":["pause(A#1)"],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":100,"source":"user","event":"resume","before":"paused(A#1)","after":"playing(A#1)","commands":["start(A#1)"],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":100,"source":"user","event":"seek(500ms)","before":"playing(A#1)","after":"playing(A#1, seek#1)","commands":["seek(A#1, 500ms, seek#1)"],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":150,"source":"engine","event":"seeked(A#1, seek#1)","before":"playing(A#1, seek#1)","after":"playing(A#1)","commands":[],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":150,"source":"script","event":"stalled(A#1)","before":"playing(A#1)","after":"stalled(A#1)","commands":[],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":150,"source":"script","event":"resumed(A#1)","before":"stalled(A#1)","after":"playing(A#1)","commands":[],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":150,"source":"user","event":"play(B)","before":"playing(A#1)","after":"buffering(B#2, autoplay)","commands":["stop(A#1)","load(B#2)"],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":250,"source":"engine","event":"failed(B#2, decoding)","before":"buffering(B#2, autoplay)","after":"failed(B#2, decoding, autoplay)","commands":["stop(B#2)"],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":250,"source":"user","event":"retry","before":"failed(B#2, decoding, autoplay)","after":"buffering(B#3, autoplay)","commands":["load(B#3)"],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":250,"source":"user","event":"stop","before":"buffering(B#3, autoplay)","after":"idle","commands":["stop(B#3)"],"ignored":null,"backoff":null,"failure":null}"#,
       ])
   }
 
@@ -118,13 +118,13 @@ import Testing
     // A removed entry's load still prints by its media; a refused intent names its reason.
     #expect(
       output.stdout.split(separator: "\n").map(String.init) == [
-        #"{"t_ms":0,"source":"user","event":"queue(A B)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null}"#,
-        #"{"t_ms":200,"source":"engine","event":"ready(A#1)","before":"buffering(A#1, autoplay)","after":"playing(A#1, preloading B#2)","commands":["start(A#1)","preload(B#2)"],"ignored":null}"#,
-        #"{"t_ms":300,"source":"engine","event":"ready(B#2)","before":"playing(A#1, preloading B#2)","after":"playing(A#1, preloaded B#2)","commands":[],"ignored":null}"#,
-        #"{"t_ms":1200,"source":"engine","event":"ended(A#1)","before":"playing(A#1, preloaded B#2)","after":"playing(B#2)","commands":["stop(A#1)","start(B#2)"],"ignored":null}"#,
-        #"{"t_ms":1500,"source":"user","event":"remove(1)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":null}"#,
-        #"{"t_ms":1500,"source":"script","event":"ready(A#1)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":"staleLoad"}"#,
-        #"{"t_ms":1500,"source":"user","event":"jump(5)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":"invalidPosition"}"#,
+        #"{"t_ms":0,"source":"user","event":"queue(A B)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":200,"source":"engine","event":"ready(A#1)","before":"buffering(A#1, autoplay)","after":"playing(A#1, preloading B#2)","commands":["start(A#1)","preload(B#2)"],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":300,"source":"engine","event":"ready(B#2)","before":"playing(A#1, preloading B#2)","after":"playing(A#1, preloaded B#2)","commands":[],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":1200,"source":"engine","event":"ended(A#1)","before":"playing(A#1, preloaded B#2)","after":"playing(B#2)","commands":["stop(A#1)","start(B#2)"],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":1500,"source":"user","event":"remove(1)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":1500,"source":"script","event":"ready(A#1)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":"staleLoad","backoff":null,"failure":null}"#,
+        #"{"t_ms":1500,"source":"user","event":"jump(5)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":"invalidPosition","backoff":null,"failure":null}"#,
       ])
     let table = try CLI.run(["run", "-"], input: script)
     #expect(
