@@ -42,7 +42,8 @@ struct EventStream {
   /// The detail of the stream's detailed failures: one shared instance, as an
   /// engine would make one per failure (its allocation is counted apart).
   static let decoderError = FailureDetail(
-    domain: "AVFoundationErrorDomain", code: -11800, message: "The operation could not be completed")
+    domain: "AVFoundationErrorDomain", code: -11800, message: "The operation could not be completed"
+  )
 
   /// Media ids short enough to be stored inline in `String` (no heap, no refcount).
   static let media: [MediaID] = ["A", "B", "C", "D"]
