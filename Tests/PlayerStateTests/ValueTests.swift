@@ -178,7 +178,8 @@ struct ValueTests {
     #expect(exact.message.utf8.count == 1_024)
     #expect(!exact.message.hasSuffix("…"))
     // Decoding cuts as the initializer does.
-    let json = #"{"domain":"x","code":7,"message":""# + String(repeating: "z", count: 3_000) + #""}"#
+    let json =
+      #"{"domain":"x","code":7,"message":""# + String(repeating: "z", count: 3_000) + #""}"#
     let decoded = try JSONDecoder().decode(FailureDetail.self, from: Data(json.utf8))
     #expect(decoded.code == 7)
     #expect(decoded.message == String(repeating: "z", count: 1_021) + "…")
