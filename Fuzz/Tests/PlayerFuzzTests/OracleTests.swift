@@ -324,7 +324,10 @@ import Testing
     ) {
       shift = Shift(engine, renumber, inverse)
       self.inverse = inverse
-      player = Player(engine: shift, watchdog: FuzzEngine.watchdog(for: engine))
+      player = Player(
+        engine: shift,
+        state: PlaybackState(configuration: PlayerConfiguration(retry: FuzzEngine.retry(for: engine))),
+        watchdog: FuzzEngine.watchdog(for: engine))
     }
 
     func back(_ load: Load) -> Load {
@@ -333,7 +336,7 @@ import Testing
 
     func send(_ event: PlaybackEvent) {
       switch event {
-      case .user: player.send(event)
+      case .user, .system: player.send(event)
       case .engine(let report):
         player.send(.engine(report.withLoad(back(report.load))))
       case .watchdogExpired(let load, let id): player.send(.watchdogExpired(back(load), id))
