@@ -84,7 +84,8 @@ package struct ActionDecoder: Sendable {
   /// once), a quarter 2 reloads after 500 ms and 800 ms (capped), so that
   /// running out of attempts and the cap come up quickly.
   package static let policies: [RetryPolicy] = [
-    .standard, .off, RetryPolicy(attempts: 2, backoff: .milliseconds(500), maximumBackoff: .milliseconds(800)),
+    .standard, .off,
+    RetryPolicy(attempts: 2, backoff: .milliseconds(500), maximumBackoff: .milliseconds(800)),
     .standard,
   ]
 

@@ -143,7 +143,8 @@ package struct ContractModel: Hashable, Sendable {
   /// generating and naming: newest, previous, dropped, removed, left, media).
   package static func == (lhs: ContractModel, rhs: ContractModel) -> Bool {
     lhs.canPreload == rhs.canPreload && lhs.retry == rhs.retry
-      && lhs.interrupted == rhs.interrupted && lhs.entries == rhs.entries && lhs.position == rhs.position
+      && lhs.interrupted == rhs.interrupted && lhs.entries == rhs.entries
+      && lhs.position == rhs.position
       && lhs.repeatMode == rhs.repeatMode && lhs.shuffleSeed == rhs.shuffleSeed
       && lhs.shuffleList == rhs.shuffleList && lhs.playWhenReady == rhs.playWhenReady
       && lhs.rate == rhs.rate && lhs.issued == rhs.issued && lhs.issuedItems == rhs.issuedItems
@@ -363,8 +364,9 @@ package struct ContractModel: Hashable, Sendable {
     }
   }
 
-  private func fail(_ session: inout Current, _ detail: FailureDetail?, _ out: inout [EngineCommand])
-  {
+  private func fail(
+    _ session: inout Current, _ detail: FailureDetail?, _ out: inout [EngineCommand]
+  ) {
     session.stage = .failed
     session.seekPending = false
     session.started = false

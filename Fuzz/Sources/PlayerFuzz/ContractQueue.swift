@@ -311,6 +311,8 @@ extension ContractModel {
   mutating func reachEnd(_ out: inout [EngineCommand]) {
     guard var session = current, let at = position else { return }
     session.started = false
+    // The end ends a system pause too: the engine is at the end, not held.
+    session.systemPaused = false
     let next = after(at)
     if repeatMode == .one || next == at {
       guard session.lastSeek < UInt32.max else { return }

@@ -76,7 +76,9 @@ public enum Explorer {
       case removeCurrent, removeNext, moveCurrentToEnd, moveNextFirst, jumpNext, jumpCurrent
       case insertBefore, removePastEnd
     }
-    enum Report: Hashable, Sendable { case ready, stalled, resumed, ended, position, pausedBySystem }
+    enum Report: Hashable, Sendable {
+      case ready, stalled, resumed, ended, position, pausedBySystem
+    }
     enum Reference: Hashable, Sendable {
       case current, preload, previous, older, dropped, upcoming, neverIssued, wrongItem
     }

@@ -52,7 +52,8 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
   /// `off` or `ATTEMPTS/BACKOFFms/MAXms`.
   static func spelling(_ retry: RetryPolicy) -> String {
     if retry == .off { return "off" }
-    return "\(retry.attempts)/\(retry.backoff.milliseconds)ms/\(retry.maximumBackoff.milliseconds)ms"
+    return
+      "\(retry.attempts)/\(retry.backoff.milliseconds)ms/\(retry.maximumBackoff.milliseconds)ms"
   }
 
   /// Reads `retry=off` or `retry=ATTEMPTS/BACKOFFms/MAXms`; nil when malformed.

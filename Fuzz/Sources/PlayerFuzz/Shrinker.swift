@@ -100,7 +100,8 @@ package enum Shrinker {
       guard !shorter || candidate.count < best.actions.count else { return false }
       guard !exhausted, tried.insert(candidate).inserted else { return false }
       best.attempts += 1
-      let (runner, violation) = CaseRunner.replay(subject, candidate, canPreload: canPreload, retry: retry)
+      let (runner, violation) = CaseRunner.replay(
+        subject, candidate, canPreload: canPreload, retry: retry)
       guard let found = violation else { return false }
       // Keep the events the end of the case added, so the case stays explicit.
       let explicit = Array(runner.trace.prefix(max(found.step, candidate.count)))
@@ -206,7 +207,8 @@ package enum Shrinker {
             var keptSeeks = seeks
             keptSeeks.remove(at: deleted)
             if attempt(
-              Shrinker.aim(candidate, roles: kept, seeks: keptSeeks, canPreload: canPreload, retry: retry),
+              Shrinker.aim(
+                candidate, roles: kept, seeks: keptSeeks, canPreload: canPreload, retry: retry),
               shorter: true)
             {
               return true
@@ -238,7 +240,8 @@ package enum Shrinker {
               if attempt(candidate, shorter: true) { return true }
               if attempt(
                 Shrinker.aim(
-                  candidate, roles: keptRoles, seeks: keptSeeks, canPreload: canPreload, retry: retry),
+                  candidate, roles: keptRoles, seeks: keptSeeks, canPreload: canPreload,
+                  retry: retry),
                 shorter: true)
               {
                 return true
@@ -312,7 +315,8 @@ package enum Shrinker {
             var roles = Shrinker.roles(best.actions, canPreload: canPreload, retry: retry)
             roles[index] = nil
             roles.remove(at: deleted)
-            if attempt(Shrinker.aim(candidate, roles: roles, canPreload: canPreload, retry: retry)) {
+            if attempt(Shrinker.aim(candidate, roles: roles, canPreload: canPreload, retry: retry))
+            {
               return true
             }
             // The armed reports sent directly instead.
@@ -370,7 +374,9 @@ package enum Shrinker {
       for (end, intent) in fresh.reversed() {
         let candidate = [FuzzAction.send(.user(intent))] + best.actions[(end + 1)...]
         let kept = [nil] + Array(roles[(end + 1)...])
-        if attempt(Shrinker.aim(candidate, roles: kept, canPreload: canPreload, retry: retry)) { return true }
+        if attempt(Shrinker.aim(candidate, roles: kept, canPreload: canPreload, retry: retry)) {
+          return true
+        }
       }
       return false
     }
@@ -400,7 +406,8 @@ package enum Shrinker {
               kept.replaceSubrange(
                 index...(index + 2),
                 with: pair[0] == report ? [roles[index + 1], nil] : [nil, roles[index + 1]])
-              if attempt(Shrinker.aim(candidate, roles: kept, canPreload: canPreload, retry: retry)) {
+              if attempt(Shrinker.aim(candidate, roles: kept, canPreload: canPreload, retry: retry))
+              {
                 return true
               }
             }
@@ -420,7 +427,9 @@ package enum Shrinker {
           let roles = Shrinker.roles(best.actions, canPreload: canPreload, retry: retry)
           let origin = [index] + Array(best.actions.indices.dropFirst(index + 2))
           let kept = Array(roles[..<index]) + origin.map { $0 == index ? nil : roles[$0] }
-          if attempt(Shrinker.aim(candidate, roles: kept, canPreload: canPreload, retry: retry)) { return true }
+          if attempt(Shrinker.aim(candidate, roles: kept, canPreload: canPreload, retry: retry)) {
+            return true
+          }
         }
         index += 1
       }
@@ -962,7 +971,9 @@ extension Shrinker {
   }
 
   /// The seek role of each seek completion in `actions` (nil for other actions).
-  static func seekRoles(_ actions: [FuzzAction], canPreload: Bool, retry: RetryPolicy) -> [SeekRole?] {
+  static func seekRoles(_ actions: [FuzzAction], canPreload: Bool, retry: RetryPolicy)
+    -> [SeekRole?]
+  {
     var model = ContractModel(canPreload: canPreload, retry: retry)
     var scratch: [EngineCommand] = []
     var held: [EngineReport] = []
