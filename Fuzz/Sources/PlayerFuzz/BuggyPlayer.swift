@@ -128,7 +128,11 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     self.engine = engine
     watchdog = FuzzEngine.watchdog(for: engine)
     let canPreload = engine.capabilities.contains(.preload)
-    core.withLock { $0.state.configuration.canPreload = canPreload }
+    let retry = FuzzEngine.retry(for: engine)
+    core.withLock {
+      $0.state.configuration.canPreload = canPreload
+      $0.state.configuration.retry = retry
+    }
   }
 
   /// What `FuzzObservation(state)` says, read in place under the lock: the
@@ -187,7 +191,8 @@ final class CatalogPlayer: FuzzTarget, Sendable {
 
   private func schedule(_ request: WatchdogRequest?) {
     guard let request else { return }
-    watchdog.schedule(watchdog.timeout) { [weak self] in
+    let after = request.delay.map { Duration.milliseconds($0.milliseconds) } ?? watchdog.timeout
+    watchdog.schedule(after) { [weak self] in
       self?.send(.watchdogExpired(request.load, request.id))
     }
   }
