@@ -198,7 +198,7 @@ import Testing
   @Test(arguments: [
     (
       "bounce 3",
-      "<stdin>:1:1: error: unknown action 'bounce'; expected one of media, engine, previous-threshold, hostile, watchdog, play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, clear, pause, resume, stop, seek, retry, wait, report, expect, note"
+      "<stdin>:1:1: error: unknown action 'bounce'; expected one of media, engine, previous-threshold, retry-policy, hostile, watchdog, play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, clear, pause, resume, stop, seek, retry, interrupt, route, network, wait, report, expect, note"
     ),
     (
       "media A\nqueue A start=0",
@@ -206,7 +206,7 @@ import Testing
     ),
     (
       "media A\nplay A\nprevious-threshold 1s",
-      "<stdin>:3:1: error: 'previous-threshold' after the run started; expected setup lines (engine, previous-threshold) before the first intent, wait or report"
+      "<stdin>:3:1: error: 'previous-threshold' after the run started; expected setup lines (engine, previous-threshold, retry-policy) before the first intent, wait, report or system event"
     ),
     (
       "media A\nwait",
