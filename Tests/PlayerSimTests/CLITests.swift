@@ -24,9 +24,18 @@ import Testing
       ))
     // Part 3: the new list wins over the old list's late end; D never plays again.
     #expect(!output.lines.contains { $0.contains("load(D#") && !$0.contains("load(D#5)") })
+    // Part 4: the interruption's end with the hint does not undo the user's pause.
     #expect(
       output.lines.contains(
-        "✓ demo: 11 expectations held; 14 events, 3 late or stray reports ignored; ends in playing(E#6)"
+        " 4.400s  system  interruption(began)       playing(E#6) → suppressed(E#6, interrupted)           pause(E#6)"
+      ))
+    #expect(
+      output.lines.contains(
+        " 4.400s  system  interruption(ended, resume) paused(E#6, interrupted) → paused(E#6)                —"
+      ))
+    #expect(
+      output.lines.contains(
+        "✓ demo: 14 expectations held; 18 events, 3 late or stray reports ignored; ends in playing(E#6)"
       ))
   }
 
