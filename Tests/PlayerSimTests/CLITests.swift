@@ -43,7 +43,7 @@ import Testing
     let output = try CLI.run(["demo", "--json"])
     #expect(output.status == 0)
     let lines = output.stdout.split(separator: "\n").map(String.init)
-    #expect(lines.count == 14)
+    #expect(lines.count == 18)
     #expect(
       lines[0]
         == #"{"t_ms":0,"source":"user","event":"play(A)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null,"backoff":null,"failure":null}"#
