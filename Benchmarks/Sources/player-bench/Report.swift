@@ -126,7 +126,7 @@ enum Report {
       let count = events[kind.rawValue]
       guard count > 0 else { return nil }
       let calls = counts[kind.rawValue]
-      let label = "    " + "\(kind)s".padding(toLength: 10, withPad: " ", startingAt: 0)
+      let label = "    " + "\(kind)s".padding(toLength: 17, withPad: " ", startingAt: 0)
       let goal =
         switch kind {
         case .intent: "  no goal (queue edits may allocate)"
