@@ -84,7 +84,9 @@ enum FuzzCommand {
       swarm: !parsed.has("--no-swarm"), shrink: !parsed.has("--no-shrink"),
       requireFullCoverage: parsed.has("--require-coverage"), shard: shard)
     var replayFlags: [String] = []
-    if let name = parsed.values["--subject"], name != "player" { replayFlags += ["--subject", name] }
+    if let name = parsed.values["--subject"], name != "player" {
+      replayFlags += ["--subject", name]
+    }
     if maxLength != 32 { replayFlags += ["--max-length", "\(maxLength)"] }
     if !configuration.swarm { replayFlags.append("--no-swarm") }
     return FuzzRun(

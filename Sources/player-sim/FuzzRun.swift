@@ -61,7 +61,8 @@ struct FuzzRun {
       if let slice { Terminal.out("ran \(slice.text) of seed \(configuration.seed)") }
       if let failure = result.failure, case .random(let seed, let index, _) = failure.origin {
         // The seed and the case index in the whole run: no shard needed.
-        let flags = (["--seed", "\(seed)", "--case", "\(index)"] + replayFlags).joined(separator: " ")
+        let flags = (["--seed", "\(seed)", "--case", "\(index)"] + replayFlags).joined(
+          separator: " ")
         Terminal.out("replay this case alone: player-sim fuzz \(flags)")
       }
     }

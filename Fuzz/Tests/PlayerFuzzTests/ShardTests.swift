@@ -80,7 +80,8 @@ import Testing
     guard case .random(let seed, let index, let caseSeed) = failure.origin else { return }
     #expect(seed == 1)
     #expect(caseSeed == SplitMix64.caseSeed(run: 1, case: index))
-    let (_, violation) = Fuzzer.replayCase(buggy.subject, caseSeed: caseSeed, FuzzConfiguration(seed: 1))
+    let (_, violation) = Fuzzer.replayCase(
+      buggy.subject, caseSeed: caseSeed, FuzzConfiguration(seed: 1))
     #expect(violation != nil)
   }
 
@@ -94,11 +95,12 @@ import Testing
     #expect(FuzzShard.whole.isWhole)
   }
 
-  @Test(arguments: [
-    ("0/4", "0/4"), ("3/4", "3/4"), ("00/1", "0/1"), ("0/0", nil), ("3/2", nil), ("-1/2", nil),
-    ("1/-2", nil), ("+1/2", nil), ("1/2/3", nil), ("1", nil), ("/", nil), ("a/b", nil),
-    (" 1/2", nil), ("1/99999999999999999999", nil),
-  ] as [(String, String?)])
+  @Test(
+    arguments: [
+      ("0/4", "0/4"), ("3/4", "3/4"), ("00/1", "0/1"), ("0/0", nil), ("3/2", nil), ("-1/2", nil),
+      ("1/-2", nil), ("+1/2", nil), ("1/2/3", nil), ("1", nil), ("/", nil), ("a/b", nil),
+      (" 1/2", nil), ("1/99999999999999999999", nil),
+    ] as [(String, String?)])
   func parsingIOfN(text: String, parsed: String?) {
     #expect(FuzzShard(text)?.description == parsed)
   }
