@@ -53,7 +53,9 @@ case "$configuration" in debug|release) ;; *)
 esac
 scratch=()
 [ -n "${PLAYHEAD_FUZZ_SCRATCH:-}" ] && scratch=(--scratch-path "$PLAYHEAD_FUZZ_SCRATCH/fuzz-testing")
-# SWIFTFLAGS is a list of words by design (precompile_swift builds it that way).
+# SWIFTFLAGS is a list of words by design (precompile_swift builds it that way). It is the
+# variable for packages of tools version below 6.2, as Fuzz/FuzzTesting/Package.swift (6.0) is;
+# precompile_swift's SWIFT6_2FLAGS would be the one for 6.2 and later.
 # shellcheck disable=SC2086
 build=(swift build --package-path "$package" "${scratch[@]}" -c "$configuration" $SWIFTFLAGS)
 
