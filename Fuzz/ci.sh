@@ -7,17 +7,25 @@
 #      exploration to depth 3 (with the queue's alphabet there is no fixpoint at a
 #      useful depth: it checks every sequence of at most 3 events and says it is
 #      not complete); the multi-threaded mode
-#   2. libFuzzer on the player, and (half the time each) on player-sim's
-#      scenario parser and on its file readers and runner: the executables of the
-#      fuzzing package Fuzz/FuzzTesting, built through SwiftPM by Fuzz/libfuzzer.sh
-#      (swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
+#   2. libFuzzer: Fuzz/oss-fuzz/verify.sh builds the fuzzing package Fuzz/FuzzTesting
+#      exactly as OSS-Fuzz and ClusterFuzzLite do (.clusterfuzzlite/build.sh with
+#      precompile_swift's SWIFTFLAGS: -sanitize=fuzzer,address, static Swift runtime),
+#      checks every fuzzer, seed corpus, dictionary and options file is in $OUT, and runs
+#      the player for PLAYHEAD_LIBFUZZER_SECONDS and every other fuzzer half that
 #
 # Long campaigns: PLAYHEAD_FUZZ_BUDGET (seconds per seed, default 60),
 # PLAYHEAD_FUZZ_SEEDS (seeds run at once, default 2), PLAYHEAD_FUZZ_SEED (first
 # seed, default 1), PLAYHEAD_LIBFUZZER_SECONDS (per target, default half the
-# budget), PLAYHEAD_LIBFUZZER_JOBS, PLAYHEAD_LIBFUZZER_CONFIGURATION (debug, the
-# default, or release). PLAYHEAD_FUZZ_SCRATCH sets --scratch-path (the fuzzing
-# package builds under its fuzz-testing subdirectory).
+# budget; 0 skips libFuzzer), PLAYHEAD_LIBFUZZER_JOBS, PLAYHEAD_FUZZ_CONFIGURATION
+# (the fuzzers' build: debug, the default, or release). PLAYHEAD_FUZZ_SCRATCH sets
+# --scratch-path (the fuzzing package builds under its fuzz-testing subdirectory).
+#
+# Sharded (a CI matrix, docs/fuzzing.md "Fuzzing at scale"): PLAYHEAD_FUZZ_SHARD=I/N
+# replaces step 1 by `player-sim fuzz --seed PLAYHEAD_FUZZ_SEED --shard I/N --budget
+# PLAYHEAD_FUZZ_BUDGET s --require-coverage`, the cases whose index is I modulo N, so N jobs
+# with the same seed share no case; player-sim is built with
+# PLAYHEAD_FUZZ_SHARD_CONFIGURATION (release by default). libFuzzer is then skipped unless
+# PLAYHEAD_LIBFUZZER_SECONDS is set (continuous libFuzzer is ClusterFuzzLite's job).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
@@ -25,30 +33,62 @@ cd "$(dirname "$0")/.."
 budget="${PLAYHEAD_FUZZ_BUDGET:-60}"
 seeds="${PLAYHEAD_FUZZ_SEEDS:-2}"
 seed="${PLAYHEAD_FUZZ_SEED:-1}"
-libfuzzer_seconds="${PLAYHEAD_LIBFUZZER_SECONDS:-$(( ${budget%.*} / 2 ))}"
+shard="${PLAYHEAD_FUZZ_SHARD:-}"
+if [ -n "$shard" ]; then
+  libfuzzer_seconds="${PLAYHEAD_LIBFUZZER_SECONDS:-0}"
+else
+  libfuzzer_seconds="${PLAYHEAD_LIBFUZZER_SECONDS:-$(( ${budget%.*} / 2 ))}"
+fi
+case "$libfuzzer_seconds" in ''|*[!0-9]*) echo "fuzz: PLAYHEAD_LIBFUZZER_SECONDS must be a whole number, got '$libfuzzer_seconds'" >&2; exit 2 ;; esac
 scratch=()
 [ -n "${PLAYHEAD_FUZZ_SCRATCH:-}" ] && scratch=(--scratch-path "$PLAYHEAD_FUZZ_SCRATCH")
 started=$(date +%s)
-log="$(mktemp /tmp/playhead-fuzz-campaign.XXXXXX)"
 
-reproduce="PLAYHEAD_FUZZ_BUDGET=$budget PLAYHEAD_FUZZ_SEEDS=$seeds PLAYHEAD_FUZZ_SEED=$seed swift test --filter PlayerFuzzTests.CampaignTests"
-echo "fuzz: property campaign, seeds $seed..$(( seed + seeds - 1 )), $budget s each"
-if ! PLAYHEAD_FUZZ_BUDGET="$budget" PLAYHEAD_FUZZ_SEEDS="$seeds" PLAYHEAD_FUZZ_SEED="$seed" \
-    swift test "${scratch[@]}" --filter PlayerFuzzTests.CampaignTests 2>&1 | tee "$log" \
-    | grep -vE '^\[[0-9]+/[0-9]+\]|^Test Suite|^	 Executed'; then
-  :
+if [ -n "$shard" ]; then
+  configuration="${PLAYHEAD_FUZZ_SHARD_CONFIGURATION:-release}"
+  case "$configuration" in debug|release) ;; *) echo "fuzz: PLAYHEAD_FUZZ_SHARD_CONFIGURATION must be debug or release, got '$configuration'" >&2; exit 2 ;; esac
+  echo "fuzz: seed $seed, shard $shard, $budget s (player-sim, $configuration)"
+  build=(swift build "${scratch[@]}" -c "$configuration" --product player-sim)
+  if ! "${build[@]}" 2>&1 | { grep -vE '^\[[0-9]+/[0-9]+\]' || true; }; then
+    echo "fuzz: building player-sim failed: ${build[*]}" >&2
+    exit 1
+  fi
+  bin="$(swift build "${scratch[@]}" -c "$configuration" --show-bin-path)"
+  run=(fuzz --seed "$seed" --shard "$shard" --budget "${budget}s" --require-coverage --quiet)
+  status=0
+  "$bin/player-sim" "${run[@]}" || status=$?
+  if [ "$status" -eq 2 ]; then
+    echo "fuzz: bad PLAYHEAD_FUZZ_SHARD, PLAYHEAD_FUZZ_SEED or PLAYHEAD_FUZZ_BUDGET (the error is above)" >&2
+    exit 2
+  elif [ "$status" -ne 0 ]; then
+    echo "fuzz: FAILED. Reproduce the shard with:" >&2
+    echo "  swift run -c $configuration player-sim ${run[*]}" >&2
+    echo "  (a broken property also printed 'replay this case alone: …' above: that one case, no shard)" >&2
+    exit 1
+  fi
+else
+  log="$(mktemp /tmp/playhead-fuzz-campaign.XXXXXX)"
+  reproduce="PLAYHEAD_FUZZ_BUDGET=$budget PLAYHEAD_FUZZ_SEEDS=$seeds PLAYHEAD_FUZZ_SEED=$seed swift test --filter PlayerFuzzTests.CampaignTests"
+  echo "fuzz: property campaign, seeds $seed..$(( seed + seeds - 1 )), $budget s each"
+  if ! PLAYHEAD_FUZZ_BUDGET="$budget" PLAYHEAD_FUZZ_SEEDS="$seeds" PLAYHEAD_FUZZ_SEED="$seed" \
+      swift test "${scratch[@]}" --filter PlayerFuzzTests.CampaignTests 2>&1 | tee "$log" \
+      | grep -vE '^\[[0-9]+/[0-9]+\]|^Test Suite|^	 Executed'; then
+    :
+  fi
+  if grep -qE '✘|error:' "$log" || ! grep -q '✔ Test run' "$log"; then
+    echo "fuzz: FAILED. Reproduce with:" >&2
+    echo "  $reproduce" >&2
+    exit 1
+  fi
+  rm -f "$log"
 fi
-if grep -qE '✘|error:' "$log" || ! grep -q '✔ Test run' "$log"; then
-  echo "fuzz: FAILED. Reproduce with:" >&2
-  echo "  $reproduce" >&2
-  exit 1
-fi
-rm -f "$log"
 
-echo "fuzz: libFuzzer, $libfuzzer_seconds s for the player, half that each for scenario and files"
-if ! Fuzz/libfuzzer.sh "$libfuzzer_seconds" all; then
-  echo "fuzz: libFuzzer FAILED (the crashing input and its replay command are printed above). Reproduce with:" >&2
-  echo "  Fuzz/libfuzzer.sh $libfuzzer_seconds all" >&2
-  exit 1
+if [ "$libfuzzer_seconds" -gt 0 ]; then
+  echo "fuzz: libFuzzer, the OSS-Fuzz build (Fuzz/oss-fuzz/verify.sh): $libfuzzer_seconds s for the player, half that for each other fuzzer"
+  if ! Fuzz/oss-fuzz/verify.sh "$libfuzzer_seconds"; then
+    echo "fuzz: libFuzzer FAILED (the crashing input and its replay command are printed above). Reproduce the step with:" >&2
+    echo "  Fuzz/oss-fuzz/verify.sh $libfuzzer_seconds" >&2
+    exit 1
+  fi
 fi
 echo "fuzz: passed in $(( $(date +%s) - started )) s"

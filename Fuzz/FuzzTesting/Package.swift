@@ -7,8 +7,10 @@ import PackageDescription
 //
 //   swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
 //
-// (Fuzz/libfuzzer.sh does, and runs them). Uses the root package by path; the root's
-// Package.swift knows nothing of this one.
+// OSS-Fuzz and ClusterFuzzLite build it with .clusterfuzzlite/build.sh (precompile_swift's
+// SWIFTFLAGS add the static Swift runtime), which copies every executable product named
+// …Fuzzer to $OUT; Fuzz/oss-fuzz/verify.sh (CI) and Fuzz/libfuzzer.sh run that build here.
+// Uses the root package by path; the root's Package.swift knows nothing of this one.
 let settings: [SwiftSetting] = [
   .enableUpcomingFeature("ExistentialAny"),
   .enableUpcomingFeature("InternalImportsByDefault"),

@@ -8,6 +8,10 @@ enum FuzzCommand {
   static let flags: [FlagSpec] = [
     .option("--seed", "N", "the run's seed (random and printed if not given)"),
     .option("--budget", "N|Ns", "how many cases (1000), or how long, as in 30s"),
+    .option(
+      "--shard", "I/N",
+      "run only the cases whose index is I modulo N (0 <= I < N): N jobs, one seed, no overlap"),
+    .option("--case", "K", "run only case K of the seed, as a failure names it (no shard)"),
     .option("--max-length", "N", "the longest case, in actions (32)"),
     .toggle("--no-swarm", "use the whole alphabet in every case (swarm testing is on by default)"),
     .toggle("--no-shrink", "report failures as found, unshrunk"),
@@ -27,15 +31,21 @@ enum FuzzCommand {
   static let help = CommandHelp(
     name: "fuzz", summary: "fuzz the Player against the contract model, from a seed",
     usage:
-      "fuzz [--seed N] [--budget N|Ns] [--max-length N] [--no-swarm] [--no-shrink] [--subject NAME] [--replay FILE] [--save FILE] [--require-coverage] [--json] [--quiet]",
+      "fuzz [--seed N] [--budget N|Ns] [--shard I/N | --case K] [--max-length N] [--no-swarm] [--no-shrink] [--subject NAME] [--replay FILE] [--save FILE] [--require-coverage] [--json] [--quiet]",
     flags: flags,
     details: [
       "Each case is decoded from the run's seed and its index, so 'seed N, case K' always",
       "replays the same case. A failure is shrunk and printed with its timeline, the saved-",
       "failure text and a Swift Testing test. Exit status 1 when a failure is found.",
+      "With --shard I/N the run covers the cases whose index is I modulo N: N runs of one seed",
+      "(N CI jobs) share no case, and a case budget counts indices of the whole run, so",
+      "--budget 1000 --shard 1/4 runs cases 1, 5, ..., 997. A failure prints its seed and case",
+      "index; --seed S --case K replays that case alone, without the shard.",
     ],
     example: [
       "player-sim fuzz --seed 42 --budget 30s",
+      "player-sim fuzz --seed 42 --budget 30s --shard 1/4   # one of four CI jobs",
+      "player-sim fuzz --seed 42 --case 1234                # the case a shard's failure names",
       "player-sim fuzz --subject twoBools --save two-bools.txt   # finds the seeds' bug",
       "player-sim fuzz --replay two-bools.txt --subject twoBools",
     ])
@@ -53,12 +63,35 @@ enum FuzzCommand {
     var random = SystemRandomNumberGenerator()
     let seed = try parsed.integer("--seed", command: "fuzz", in: 0...UInt64.max) ?? random.next()
     let maxLength = try parsed.integer("--max-length", command: "fuzz", in: 1...10_000) ?? 32
+    var budget = try budget(parsed)
+    var shard = try shard(parsed)
+    var slice: FuzzRun.Slice? = shard.isWhole ? nil : .shard(shard)
+    if let index = try parsed.integer("--case", command: "fuzz", in: 0...(Int.max - 1)) {
+      for flag in ["--shard", "--budget"] where parsed.values[flag] != nil {
+        throw UsageError(
+          message:
+            "'--case' and '\(flag)' of 'fuzz' cannot be combined; --case runs exactly one case of the seed, unsharded"
+        )
+      }
+      // Case K alone: the cases below K + 1 whose index is K modulo K + 1
+      // (K + 1 cannot overflow and K < K + 1, so the shard always exists).
+      budget = .cases(index + 1)
+      shard = FuzzShard(index: index, count: index + 1) ?? .whole
+      slice = .single(index)
+    }
     let configuration = FuzzConfiguration(
-      seed: seed, budget: try budget(parsed), maxLength: maxLength,
+      seed: seed, budget: budget, maxLength: maxLength,
       swarm: !parsed.has("--no-swarm"), shrink: !parsed.has("--no-shrink"),
-      requireFullCoverage: parsed.has("--require-coverage"))
+      requireFullCoverage: parsed.has("--require-coverage"), shard: shard)
+    var replayFlags: [String] = []
+    if let name = parsed.values["--subject"], name != "player" {
+      replayFlags += ["--subject", name]
+    }
+    if maxLength != 32 { replayFlags += ["--max-length", "\(maxLength)"] }
+    if !configuration.swarm { replayFlags.append("--no-swarm") }
     return FuzzRun(
-      subject: subject, configuration: configuration, quiet: parsed.has("--quiet"), json: json
+      subject: subject, configuration: configuration, quiet: parsed.has("--quiet"), json: json,
+      replayFlags: replayFlags, slice: slice
     ).execute(save: parsed.values["--save"])
   }
 
@@ -72,6 +105,27 @@ enum FuzzCommand {
       )
     }
     return buggy.subject
+  }
+
+  /// `--shard I/N`: two unsigned decimal numbers with `0 <= I < N`.
+  private static func shard(_ parsed: Arguments) throws(UsageError) -> FuzzShard {
+    guard let text = parsed.values["--shard"] else { return .whole }
+    if let shard = FuzzShard(text) { return shard }
+    let prefix = "bad value \(Arguments.quoted(text)) for '--shard' of 'fuzz'; "
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    if parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), index >= 0,
+      parts.allSatisfy({ $0.first.map { ("0"..."9").contains($0) } ?? false })
+    {
+      if count < 1 {
+        throw UsageError(message: prefix + "the shard count N must be at least 1, as in 0/1")
+      }
+      throw UsageError(
+        message: prefix
+          + "the shard index I must be below the count N: 0 to \(count - 1) for \(count) shards")
+    }
+    throw UsageError(
+      message: prefix
+        + "expected I/N, shard I of N with 0 <= I < N, such as 0/4 (whole numbers, no sign)")
   }
 
   /// `--budget`: a number of cases (`1000`) or plain decimal seconds (`30s`,

@@ -30,13 +30,24 @@ public enum Fuzzer {
   /// Runs random cases until the budget is spent or a property breaks.
   /// - Parameters:
   ///   - subject: the player under test.
-  ///   - configuration: seed, budget, case length, swarm, shrinking.
+  ///   - configuration: seed, budget, case length, swarm, shrinking, and the
+  ///     shard: the run's slice of case indices (a failure names its index in
+  ///     the whole run, so it replays without the shard).
   ///   - progress: called every 1 024 cases, on the calling thread, with the
   ///     counts so far (for a progress line; keep it short).
   /// - Returns: counts, rate, coverage and the first failure, shrunk.
   public static func run(
     _ subject: FuzzSubject, _ configuration: FuzzConfiguration,
     progress: ((FuzzProgress) -> Void)? = nil
+  ) -> FuzzResult {
+    run(subject, configuration, progress: progress, willRun: nil)
+  }
+
+  /// ``run(_:_:progress:)``, calling `willRun` with each case's index and
+  /// case seed before it runs (for tests of which cases a shard runs).
+  package static func run(
+    _ subject: FuzzSubject, _ configuration: FuzzConfiguration,
+    progress: ((FuzzProgress) -> Void)?, willRun: ((_ caseIndex: Int, _ caseSeed: UInt64) -> Void)?
   ) -> FuzzResult {
     let decoder = ActionDecoder(
       maxLength: configuration.maxLength, swarm: configuration.swarm, preload: configuration.preload
@@ -53,29 +64,37 @@ public enum Fuzzer {
       subject: subject.name, configuration: configuration, cases: 0, events: 0, seconds: 0,
       shrinkSeconds: 0, failure: nil, coverage: FuzzCoverage())
     var found: (CaseRunner, FuzzViolation, Int, UInt64)?
-    var index = 0
+    // The shard's case indices: `index` is the case's index in the whole run
+    // (its seed and the index a failure prints), `done` the cases run here.
+    let shard = configuration.shard
+    var index = shard.index
+    var done = 0
     // One runner, reset for each case: its buffers keep their capacity.
     var runner = CaseRunner(subject, canPreload: false)
     swap(&runner.coverage, &result.coverage)
     while index < limit {
-      if let deadline, index & 63 == 0, clock.now >= deadline { break }
+      if let deadline, done & 63 == 0, clock.now >= deadline { break }
       let seed = SplitMix64.caseSeed(run: configuration.seed, case: index)
+      willRun?(index, seed)
       var bytes = RandomBytes(seed: seed)
       let violation = runCase(subject, decoder, &bytes, reusing: &runner)
       result.events += runner.events
-      index += 1
+      done += 1
       if let violation {
         swap(&runner.coverage, &result.coverage)
-        found = (runner, violation, index - 1, seed)
+        found = (runner, violation, index, seed)
         break
       }
-      if let progress, index & 1023 == 0 {
+      if let progress, done & 1023 == 0 {
         progress(
-          FuzzProgress(cases: index, events: result.events, seconds: secondsSince(started, clock)))
+          FuzzProgress(cases: done, events: result.events, seconds: secondsSince(started, clock)))
       }
+      let (next, overflow) = index.addingReportingOverflow(shard.count)
+      if overflow { break }
+      index = next
     }
     if found == nil { swap(&runner.coverage, &result.coverage) }
-    result.cases = index
+    result.cases = done
     result.seconds = secondsSince(started, clock)
     if let (runner, violation, caseIndex, seed) = found {
       let shrinkStart = clock.now

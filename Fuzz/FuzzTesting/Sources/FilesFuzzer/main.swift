@@ -2,7 +2,7 @@ import CLibFuzzer
 // libFuzzer entry point for player-sim's file readers and its runner: any
 // bytes, read the way `player-sim run FILE` and `player-sim fuzz --replay FILE`
 // read a file, must give a run or a positioned error, never a trap, a hang or
-// memory out of proportion to the input (Fuzz/libfuzzer.sh sets -rss_limit_mb).
+// memory out of proportion to the input (Options/files.options sets -rss_limit_mb).
 // Every line printed for a terminal must be free of control characters.
 import Foundation
 import PlayerFuzz
