@@ -29,7 +29,7 @@ import Testing
     let text = try String(contentsOfFile: saved, encoding: .utf8)
     let lines = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
     // The engine line, then the actions: a paused queue, and the ready it starts anyway.
-    #expect(lines == ["engine preload=yes", "queue(A, paused)", "ready(A#1)"])
+    #expect(lines == ["engine preload=no retry=off", "queue(A, paused)", "ready(A#1)"])
 
     let againstBug = try CLI.run(["fuzz", "--replay", saved, "--subject", "twoBools"])
     #expect(againstBug.status == 1)
@@ -46,7 +46,7 @@ import Testing
     ),
     (
       ["fuzz", "--subject", "nope"],
-      "player-sim: bad value 'nope' for '--subject' of 'fuzz'; expected one of player, twoBools, ignoresIdentity, checksMediaNotToken, doubleStartOnRepeatedReady, stopNotSent, pauseLostWhileBuffering, staleStallOrEndAccepted, reentrantProcessedRecursively, supersededSeekCompletes, staleWatchdogFires, advanceTwiceOnDuplicatedEnd, droppedPreloadReportAccepted, repeatOneStartsWithoutSeek, removeCurrentKeepsLoad, previousIgnoresThreshold, shuffleNotReplayable"
+      "player-sim: bad value 'nope' for '--subject' of 'fuzz'; expected one of player, twoBools, ignoresIdentity, checksMediaNotToken, doubleStartOnRepeatedReady, stopNotSent, pauseLostWhileBuffering, staleStallOrEndAccepted, reentrantProcessedRecursively, supersededSeekCompletes, staleWatchdogFires, advanceTwiceOnDuplicatedEnd, droppedPreloadReportAccepted, repeatOneStartsWithoutSeek, removeCurrentKeepsLoad, previousIgnoresThreshold, shuffleNotReplayable, systemPauseKeptAcrossItems, resumesAfterUserPauseInInterruption, readyDuringInterruptionStarts, staleBackoffReloads, interruptionEndWithoutHintResumes, routeLossResumesLater, retryReusesToken"
     ),
     (
       ["fuzz", "--replay", "no/such.txt"],
