@@ -47,7 +47,8 @@ struct FuzzCase {
       if let wedged = sent.firstIndex(where: { !record.returned.contains($0) }) {
         // Everything after a command that never returned is still queued.
         let command = steps[wedged].command
-        record.violate(.executeReturnsPromptly, "execute(\(record.name(command))) did not return \(within)")
+        record.violate(
+          .executeReturnsPromptly, "execute(\(record.name(command))) did not return \(within)")
       } else {
         record.judgeOutstanding(unplayable: unplayable, within: within)
       }
@@ -90,7 +91,8 @@ public struct EngineFuzzOutcome: Hashable, Sendable, CustomStringConvertible {
   /// The verdict, then each violation.
   public var description: String {
     if violations.isEmpty { return "no promise broken (\(reportsChecked) reports checked)" }
-    return (["broken: \(broken.map(\.rawValue).joined(separator: ", "))"]
+    return
+      (["broken: \(broken.map(\.rawValue).joined(separator: ", "))"]
       + violations.map { "  \($0)" }).joined(separator: "\n")
   }
 }

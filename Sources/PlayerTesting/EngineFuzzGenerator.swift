@@ -64,7 +64,8 @@ struct FuzzGenerator {
       pending += 150 + Int64(random.below(650))
     case 85..<95:  // preload, then skip to it
       guard let next = preloadNext(after: rhythm()) else { return }
-      send(.stop(load), after: random.chance(percent: 50) ? short() : 100 + Int64(random.below(400)))
+      send(
+        .stop(load), after: random.chance(percent: 50) ? short() : 100 + Int64(random.below(400)))
       send(.start(next), after: 0)
       current = next
       preload = nil

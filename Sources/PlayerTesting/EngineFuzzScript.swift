@@ -224,7 +224,8 @@ private struct ScriptParser {
         start = try time(arguments[1].dropFirst(5).trimmingSpaces)
       }
       if let earlier = loaded[token] {
-        throw fail("token \(token) was already loaded on line \(earlier.line): a token is issued once")
+        throw fail(
+          "token \(token) was already loaded on line \(earlier.line): a token is issued once")
       }
       if let highest = highestToken, token < highest.token {
         throw fail(

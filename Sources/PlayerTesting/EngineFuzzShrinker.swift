@@ -62,7 +62,13 @@ extension EngineFuzzer {
         }
       }
     }
-    // 3. Numbering: tokens and seek ids from 1.
+    // 3. Media: each load's to the first media (`A`), and numbering: tokens and seek ids from 1.
+    for index in best.steps.indices {
+      guard let simpler = FuzzShrinker.withFirstMedia(best.steps, at: index, media: script.media),
+        let found = await failing(simpler)
+      else { continue }
+      best = (simpler, found)
+    }
     let renumbered = FuzzShrinker.renumbered(best.steps)
     if renumbered != best.steps, let found = await failing(renumbered) {
       best = (renumbered, found)
@@ -150,6 +156,26 @@ enum FuzzShrinker {
       carried = .zero
     }
     return kept
+  }
+
+  /// The steps with the load or preload at `index` opening the first media
+  /// instead; nil if it is not a load or opens the first media already.
+  static func withFirstMedia(
+    _ steps: [EngineFuzzScript.Step], at index: Int, media: [MediaID]
+  ) -> [EngineFuzzScript.Step]? {
+    guard let first = media.first else { return nil }
+    var steps = steps
+    switch steps[index].command {
+    case .load(let request) where request.media != first:
+      steps[index].command = .load(
+        LoadRequest(load: request.load, media: first, start: request.start))
+    case .preload(let request) where request.media != first:
+      steps[index].command = .preload(
+        LoadRequest(load: request.load, media: first, start: request.start))
+    default:
+      return nil
+    }
+    return steps
   }
 
   /// The steps with tokens renumbered 1, 2, … in load order (items follow

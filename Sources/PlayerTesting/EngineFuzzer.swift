@@ -161,7 +161,9 @@ public struct EngineFuzzer: Sendable {
     return report
   }
 
-  private func spent(_ report: EngineFuzzReport, since start: ContinuousClock.Instant, clock: ContinuousClock)
+  private func spent(
+    _ report: EngineFuzzReport, since start: ContinuousClock.Instant, clock: ContinuousClock
+  )
     -> Bool
   {
     switch configuration.budget {
@@ -212,10 +214,11 @@ public struct EngineFuzzer: Sendable {
     if !preloads {
       // An engine without the capability is never sent `preload`: generated
       // scripts drop them (and their loads' commands), as the machine would.
-      let dropped = Set(steps.compactMap { step -> LoadToken? in
-        if case .preload(let request) = step.command { return request.load.token }
-        return nil
-      })
+      let dropped = Set(
+        steps.compactMap { step -> LoadToken? in
+          if case .preload(let request) = step.command { return request.load.token }
+          return nil
+        })
       steps = FuzzShrinker.removing(dropped, from: steps)
     }
     return await FuzzCase(
