@@ -162,7 +162,7 @@ struct Record: Sendable {
   /// Judges what must have happened once every command has returned and the
   /// engine had its time: every load and preload not stopped is answered
   /// (``EnginePromise/loadAnswered``, ``EnginePromise/preloadAnswered``); a
-  /// load of media in `unplayable` is not answered `ready`
+  /// `load` (not a `preload`, as in the kit) of media in `unplayable` is not answered `ready`
   /// (``EnginePromise/unplayableMediaFails``); and the newest seek of every
   /// load answered `ready`, never `failed`, and not stopped, completed with its
   /// own id (``EnginePromise/seekCompletionCarriesSeekID``). Loads in token order.
@@ -179,7 +179,8 @@ struct Record: Sendable {
         continue
       }
       guard case .ready = first else { continue }
-      if let media = media[load.item], unplayable.contains(media) {
+      // A preload's decoding errors may show only once it plays (`failed` after `ready`).
+      if !preloads.contains(token), let media = media[load.item], unplayable.contains(media) {
         violate(.unplayableMediaFails, "load(\(name(load))) was answered ready(\(name(load)))")
         continue
       }

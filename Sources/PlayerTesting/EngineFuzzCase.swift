@@ -11,44 +11,52 @@ struct FuzzCase {
   let media: [MediaID]
 
   func run() async -> EngineFuzzOutcome {
-    let virtual = subject.advance
-    // In virtual time, commands run inline on this thread; the step is never
-    // called (the fuzzer advances the clock itself, by a bounded amount).
-    let timing: EngineConformance.Timing =
-      virtual == nil
-      ? .realTime(timeout: configuration.timeout, quietPeriod: configuration.quietPeriod)
-      : .driven({ false })
-    let harness = ConformanceHarness(engine: subject.engine, timing: timing)
-    harness.withRecord { [limit = configuration.reportsKept] in $0.limit = limit }
+    if let advance = subject.advance { return run(advancing: advance) }
+    let harness = makeHarness(
+      .realTime(timeout: configuration.timeout, quietPeriod: configuration.quietPeriod))
     var sent: [Int] = []
     for step in steps {
-      if let virtual {
-        virtual(step.delay)
-      } else if step.delay > .zero {
-        try? await Task.sleep(for: step.delay)
-      }
+      if step.delay > .zero { try? await Task.sleep(for: step.delay) }
       sent.append(harness.send(step.command))
     }
-    let within: String
-    if let virtual {
-      virtual(configuration.timeout)
-      within = "within \(configuration.timeout) of virtual time"
-    } else {
-      within = "within \(configuration.timeout)"
-      let all = sent
-      let returned = await harness.wait { record in all.allSatisfy(record.returned.contains) }
-      if returned {
-        _ = await harness.wait { $0.nothingOutstanding }
-        try? await Task.sleep(for: configuration.quietPeriod)
-      }
+    let all = sent
+    if await harness.wait(until: { record in all.allSatisfy(record.returned.contains) }) {
+      _ = await harness.wait { $0.nothingOutstanding }
+      try? await Task.sleep(for: configuration.quietPeriod)
     }
+    return judge(harness, sent: sent, within: "within \(configuration.timeout)")
+  }
+
+  /// The run over a virtual clock: commands run inline on this thread, the
+  /// clock is advanced by each delay and, at the end, by the timeout.
+  func run(advancing advance: @Sendable (Duration) -> Void) -> EngineFuzzOutcome {
+    // The step is never called: the fuzzer advances the clock itself, by a bounded amount.
+    let harness = makeHarness(.driven({ false }))
+    var sent: [Int] = []
+    for step in steps {
+      advance(step.delay)
+      sent.append(harness.send(step.command))
+    }
+    advance(configuration.timeout)
+    return judge(harness, sent: sent, within: "within \(configuration.timeout) of virtual time")
+  }
+
+  private func makeHarness(_ timing: EngineConformance.Timing) -> ConformanceHarness {
+    let harness = ConformanceHarness(engine: subject.engine, timing: timing)
+    harness.withRecord { [limit = configuration.reportsKept] in $0.limit = limit }
+    return harness
+  }
+
+  /// The checks that need the whole sequence, then the outcome.
+  private func judge(_ harness: ConformanceHarness, sent: [Int], within: String)
+    -> EngineFuzzOutcome
+  {
     let unplayable = Set(configuration.unplayableMedia)
-    return harness.withRecord { [steps, sent] record in
+    return harness.withRecord { [steps] record in
       if let wedged = sent.firstIndex(where: { !record.returned.contains($0) }) {
         // Everything after a command that never returned is still queued.
-        let command = steps[wedged].command
-        record.violate(
-          .executeReturnsPromptly, "execute(\(record.name(command))) did not return \(within)")
+        let command = record.name(steps[wedged].command)
+        record.violate(.executeReturnsPromptly, "execute(\(command)) did not return \(within)")
       } else {
         record.judgeOutstanding(unplayable: unplayable, within: within)
       }

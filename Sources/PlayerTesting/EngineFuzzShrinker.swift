@@ -5,10 +5,13 @@ extension EngineFuzzer {
   /// promise it broke, by delta debugging over its commands, then its delays,
   /// then its numbering; prints the result as a script and a test.
   ///
-  /// Real time is not deterministic, so a candidate counts as failing if any
-  /// of ``Configuration/attempts`` runs breaks the promise (an engine's bug
-  /// that shows one run in three still shrinks), and the minimal script is
-  /// run ``Configuration/attempts`` times more to say how often it reproduces.
+  /// Real time is not deterministic. So, in real time, the failing case is
+  /// first run again up to ``Configuration/attempts`` times: if the promise
+  /// holds every time, the case is reported unshrunk (``EngineFuzzFailure/reproduced``
+  /// 0). Then a candidate counts as failing if any of ``Configuration/attempts``
+  /// runs breaks the promise (a bug that shows one run in three still shrinks),
+  /// and the minimal script is run ``Configuration/attempts`` times more to say
+  /// how often it reproduces.
   func shrink(
     _ script: EngineFuzzScript, outcome: EngineFuzzOutcome, caseIndex: Int, caseSeed: UInt64,
     against makeEngine: @escaping @Sendable () -> FuzzedEngine
@@ -30,9 +33,12 @@ extension EngineFuzzer {
       return nil
     }
 
+    // 0. Real time only: a case whose failure does not come back in any of
+    // `attempts` runs is reported as it is, unshrunk (reproduced 0 times).
+    let reproduces = isVirtual ? true : await failing(script.steps) != nil
     // 1. Commands: remove chunks, halving the chunk size when none can go.
     var chunks = 2
-    while best.steps.count > 1, runs < configuration.shrinkRuns {
+    while reproduces, best.steps.count > 1, runs < configuration.shrinkRuns {
       let size = (best.steps.count + chunks - 1) / chunks
       var removed = false
       for start in stride(from: 0, to: best.steps.count, by: size) {
@@ -52,7 +58,7 @@ extension EngineFuzzer {
       }
     }
     // 2. Delays: each to zero, else to half.
-    for index in best.steps.indices where best.steps[index].delay > .zero {
+    for index in best.steps.indices where reproduces && best.steps[index].delay > .zero {
       for delay in [Duration.zero, best.steps[index].delay / 2] {
         var candidate = best.steps
         candidate[index].delay = delay
@@ -63,14 +69,14 @@ extension EngineFuzzer {
       }
     }
     // 3. Media: each load's to the first media (`A`), and numbering: tokens and seek ids from 1.
-    for index in best.steps.indices {
+    for index in best.steps.indices where reproduces {
       guard let simpler = FuzzShrinker.withFirstMedia(best.steps, at: index, media: script.media),
         let found = await failing(simpler)
       else { continue }
       best = (simpler, found)
     }
     let renumbered = FuzzShrinker.renumbered(best.steps)
-    if renumbered != best.steps, let found = await failing(renumbered) {
+    if reproduces, renumbered != best.steps, let found = await failing(renumbered) {
       best = (renumbered, found)
     }
     var reproduced = 0

@@ -209,21 +209,43 @@ public struct EngineFuzzer: Sendable {
     _ script: EngineFuzzScript, against makeEngine: @escaping @Sendable () -> FuzzedEngine
   ) async -> EngineFuzzOutcome {
     let subject = makeEngine()
-    let preloads = subject.engine.capabilities.contains(.preload)
-    var steps = script.steps
-    if !preloads {
-      // An engine without the capability is never sent `preload`: generated
-      // scripts drop them (and their loads' commands), as the machine would.
-      let dropped = Set(
-        steps.compactMap { step -> LoadToken? in
-          if case .preload(let request) = step.command { return request.load.token }
-          return nil
-        })
-      steps = FuzzShrinker.removing(dropped, from: steps)
-    }
+    let steps = steps(of: script, for: subject.engine)
     return await FuzzCase(
       subject: subject, configuration: configuration, steps: steps, media: script.media
     ).run()
+  }
+
+  /// Runs a script once against an engine over a virtual clock, synchronously:
+  /// no real time passes and nothing suspends (for a libFuzzer entry point or
+  /// any other synchronous caller). `preload` commands go to the engine only
+  /// if it declares the capability, as in ``check(_:against:)``.
+  /// - Parameters:
+  ///   - script: the commands and delays.
+  ///   - engine: a fresh engine.
+  ///   - advance: moves the engine's clock forward, delivering what falls due.
+  /// - Returns: what the engine broke, if anything.
+  public func check(
+    _ script: EngineFuzzScript, engine: any PlaybackEngine,
+    advance: @escaping @Sendable (Duration) -> Void
+  ) -> EngineFuzzOutcome {
+    FuzzCase(
+      subject: .virtual(engine, advance: advance), configuration: configuration,
+      steps: steps(of: script, for: engine), media: script.media
+    ).run(advancing: advance)
+  }
+
+  /// The script's steps an engine is sent: without `preload` (and its load's
+  /// commands) unless the engine declares the capability.
+  private func steps(of script: EngineFuzzScript, for engine: any PlaybackEngine)
+    -> [EngineFuzzScript.Step]
+  {
+    if engine.capabilities.contains(.preload) { return script.steps }
+    let dropped = Set(
+      script.steps.compactMap { step -> LoadToken? in
+        if case .preload(let request) = step.command { return request.load.token }
+        return nil
+      })
+    return FuzzShrinker.removing(dropped, from: script.steps)
   }
 }
 
