@@ -133,15 +133,19 @@ public struct EngineFuzzFailure: Hashable, Sendable, CustomStringConvertible {
 
   /// The promise, the minimal script and the test to paste.
   public var description: String {
-    """
-    broke \(promise) in case \(caseIndex) (case seed \(hex(caseSeed)), \(originalCommands) commands), \
-    shrunk in \(shrinkRuns) runs to \(minimal.steps.count) commands, reproduced \(reproduced)/\(attempts):
-    \(minimalOutcome)
-    script:
-    \(minimal)
-    test:
-    \(swiftTest)
-    """
+    let shrunk =
+      reproduced == 0 && minimal.steps.count == originalCommands
+      ? "not reproduced in \(shrinkRuns) runs again, so not shrunk"
+      : "shrunk in \(shrinkRuns) runs to \(minimal.steps.count) commands, reproduced \(reproduced)/\(attempts)"
+    return """
+      broke \(promise) in case \(caseIndex) (case seed \(hex(caseSeed)), \(originalCommands) commands), \
+      \(shrunk):
+      \(minimalOutcome)
+      script:
+      \(minimal)
+      test:
+      \(swiftTest)
+      """
   }
 }
 

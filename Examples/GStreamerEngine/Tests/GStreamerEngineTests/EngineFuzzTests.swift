@@ -98,6 +98,24 @@ struct EngineFuzzTests {
     #expect(report.failure == nil, "\(report)")
     #expect(report.commands > 0)
   }
+
+  /// Found by the fuzzer (seed 20261202, case 29): a corrupt file preloaded beside a playing
+  /// load is answered `ready` (playbin cannot preroll it beside the first stream; its error
+  /// shows once it plays). Not a breach: `unplayableMediaFails` is about `load`, in the kit
+  /// and in the fuzzer. The minimal case, kept.
+  @Test func aCorruptPreloadAnsweredReadyBreaksNothing() async throws {
+    let media = try FuzzMedia.make()
+    let fuzzer = EngineFuzzer(Self.configuration(media: media, budget: .commands(2)))
+    let outcome = try await fuzzer.replay(
+      """
+      +0ms load(A#1)
+      +0ms preload(G#2)
+      """, file: "corrupt-preload.script"
+    ) { .realTime(GStreamerEngine()) }
+    #expect(outcome.violations == [], "\(outcome)")
+    let corrupt = media.unplayable[1]
+    #expect(outcome.transcript.contains("ready(\(corrupt)#2)"), "\(outcome.transcript)")
+  }
 }
 
 /// Counts from any thread.

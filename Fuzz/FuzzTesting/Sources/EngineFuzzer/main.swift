@@ -18,15 +18,17 @@ private let profiles: [MediaID: MediaProfile] = [
   "broken": MediaProfile(failAfter: .milliseconds(30), failureReason: .decoding),
 ]
 
-/// Reads the input as a command sequence: each byte pair is one step (the
-/// first byte picks the command and the load it names, the second the delay
-/// and the media or seek target); tokens and seek ids are issued as the
-/// machine issues them, so every input is a valid script.
+/// Reads the input (its first 256 bytes) as a command sequence: each byte pair
+/// is one step. The first byte's low 3 bits pick the command (0 load, 1
+/// preload beside a live load, else load; 2 start, 3 pause, 4-5 seek, 6-7
+/// stop) and its high bits the live load it names (or a load's start); the
+/// second byte the delay (even: 0 ms, odd: up to ~0.5 s) and the media or
+/// seek target. Tokens and seek ids are issued as the machine issues them,
+/// so every input is a valid script.
 private func script(_ bytes: [UInt8]) -> EngineFuzzScript {
   var steps: [EngineFuzzScript.Step] = []
   var nextToken: UInt32 = 1
   var live: [Load] = []  // loads opened and not stopped, oldest first
-  var started: Set<LoadToken> = []
   var seeks: [LoadToken: UInt32] = [:]
   let allMedia = media + unplayable
   let positions: [MediaTime] = [.zero, .milliseconds(10), .milliseconds(100), .milliseconds(250)]
@@ -38,27 +40,31 @@ private func script(_ bytes: [UInt8]) -> EngineFuzzScript {
     let delay: Duration = arg & 1 == 0 ? .zero : .milliseconds(Int64(arg >> 1) * 4)
     let target = live.isEmpty ? nil : live[Int(op >> 3) % live.count]
     let command: EngineCommand
-    switch (op & 7, target) {
-    case (0, _), (1, nil), (2, nil), (3, nil), (4, nil), (5, nil), (6, nil), (7, nil):
+    let kind = op & 7
+    if kind <= 1 || target == nil {
       let load = Load(item: ItemID(nextToken), token: LoadToken(nextToken))
       let chosen = allMedia[Int(arg >> 1) % allMedia.count]
-      let preload = op & 7 == 1 && !live.isEmpty
+      let preload = kind == 1 && !live.isEmpty
       let request = LoadRequest(load: load, media: chosen, start: positions[Int(op >> 3) % 4])
       command = preload ? .preload(request) : .load(request)
       nextToken += 1
       live.append(load)
-    case (1, let load?), (2, let load?):
-      command = .start(load)
-      started.insert(load.token)
-    case (3, let load?):
-      command = .pause(load)
-    case (4, let load?), (5, let load?):
-      let id = seeks[load.token, default: 0] + 1
-      seeks[load.token] = id
-      command = .seek(load, to: positions[Int(arg >> 1) % positions.count], SeekID(id))
-    case (6, let load?), (7, let load?):
-      command = .stop(load)
-      live.removeAll { $0 == load }
+    } else if let load = target {
+      switch kind {
+      case 2:
+        command = .start(load)
+      case 3:
+        command = .pause(load)
+      case 4, 5:
+        let id = seeks[load.token, default: 0] + 1
+        seeks[load.token] = id
+        command = .seek(load, to: positions[Int(arg >> 1) % positions.count], SeekID(id))
+      default:
+        command = .stop(load)
+        live.removeAll { $0 == load }
+      }
+    } else {
+      continue  // unreachable: target is nil only in the branch above
     }
     steps.append(EngineFuzzScript.Step(delay: delay, command))
   }
