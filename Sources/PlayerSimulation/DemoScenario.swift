@@ -1,7 +1,9 @@
 /// The scenario of `player-sim demo`: a late callback arrives after `stop`,
 /// and again after a switch to other media, and the player ignores both;
 /// then a queue's late end callback arrives after the user chose a new list,
-/// and the player plays the new list, never the old one's next entry.
+/// and the player plays the new list, never the old one's next entry; last,
+/// an interruption ends with the hint to resume after the user paused, and
+/// nothing starts.
 public enum DemoScenario {
   /// The file name the demo is parsed under, used in messages.
   public static let file = "demo"
@@ -49,6 +51,17 @@ public enum DemoScenario {
     expect queue E* F
     expect ignored staleLoad
     expect commands stop(B#3) load(C#4) start(C#4) stop(C#4) load(D#5) start(D#5) stop(D#5) load(E#6) start(E#6)
-    note Every late report named a load that was no longer current, so the machine ignored it.
+
+    note 4. A phone call interrupts E, and the user taps pause during the call.
+    interrupt begin
+    pause
+    note    The call ends with the hint to resume, but the user paused: nothing starts.
+    interrupt end resume
+    expect state paused(E#6)
+    resume
+    expect state playing(E#6)
+    expect commands pause(E#6) start(E#6)
+    note Every late report named a load that was no longer current, so the machine ignored it;
+    note the system's pause never became the user's intent, nor its end a tap on play.
     """
 }

@@ -40,11 +40,53 @@ public final class FailureDetail: Hashable, Sendable, Codable, CustomStringConve
   /// The error's message, for people.
   public let message: String
 
-  /// Describes an engine error.
+  /// The most UTF-8 bytes kept of the domain and of the message, each; a
+  /// longer text is cut at a character boundary and ends with "…". So a
+  /// detail, and every state, step and stream element holding one, stays
+  /// bounded whatever the engine says (docs/memory.md).
+  public static let maximumTextBytes = 1_024
+
+  /// Describes an engine error; a domain or message longer than
+  /// ``maximumTextBytes`` UTF-8 bytes is cut.
   public init(domain: String, code: Int, message: String) {
-    self.domain = domain
+    self.domain = Self.bounded(domain)
     self.code = code
-    self.message = message
+    self.message = Self.bounded(message)
+  }
+
+  private enum CodingKeys: String, CodingKey { case domain, code, message }
+
+  /// Decodes a detail, cutting its texts as ``init(domain:code:message:)`` does.
+  public convenience init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      domain: try container.decode(String.self, forKey: .domain),
+      code: try container.decode(Int.self, forKey: .code),
+      message: try container.decode(String.self, forKey: .message))
+  }
+
+  /// Encodes the domain, code and message.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(domain, forKey: .domain)
+    try container.encode(code, forKey: .code)
+    try container.encode(message, forKey: .message)
+  }
+
+  /// `text`, or its longest prefix of whole characters that fits in
+  /// ``maximumTextBytes`` with the "…" (3 bytes) that marks the cut.
+  static func bounded(_ text: String) -> String {
+    guard text.utf8.count > maximumTextBytes else { return text }
+    var kept = 0
+    var end = text.startIndex
+    for index in text.indices {
+      let next = text.index(after: index)
+      let bytes = text.utf8.distance(from: index, to: next)
+      if kept + bytes > maximumTextBytes - 3 { break }
+      kept += bytes
+      end = next
+    }
+    return String(text[..<end]) + "…"
   }
 
   /// Whether both name the same error with the same message.

@@ -403,6 +403,9 @@ extension PlaybackState {
   private mutating func reachEnd(_ ended: Session, _ effects: inout Effects) -> IgnoreReason? {
     var session = ended
     session.position = session.duration ?? session.position
+    // The end ends a system pause too: a replay (repeat one) starts the engine
+    // again, and an ended load is not held by the system.
+    session.systemPaused = false
     guard let current = queue.current else { return .unexpected }
     let next = queue.index(after: current, wrap: queue.repeatMode == .all)
     if queue.repeatMode == .one || next == current {

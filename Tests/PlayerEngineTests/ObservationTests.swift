@@ -3,24 +3,6 @@ import PlayerState
 import PlayerTesting
 import Testing
 
-/// A watchdog scheduler the test fires by hand.
-private final class ManualTimers: Sendable {
-  private let pending = Locked<[(Duration, @Sendable () -> Void)]>([])
-
-  var policy: WatchdogPolicy {
-    WatchdogPolicy(timeout: .seconds(5)) { after, fire in
-      self.pending.withLock { $0.append((after, fire)) }
-    }
-  }
-
-  var delays: [Duration] { pending.withLock { $0.map(\.0) } }
-
-  func fire(_ index: Int) {
-    let fire = pending.withLock { $0[index].1 }
-    fire()
-  }
-}
-
 @Suite("Driver: observation and watchdogs")
 struct ObservationTests {
   @Test func stateChangesStartWithTheCurrentStateAndMissNothing() async {

@@ -24,9 +24,18 @@ import Testing
       ))
     // Part 3: the new list wins over the old list's late end; D never plays again.
     #expect(!output.lines.contains { $0.contains("load(D#") && !$0.contains("load(D#5)") })
+    // Part 4: the interruption's end with the hint does not undo the user's pause.
     #expect(
       output.lines.contains(
-        "✓ demo: 11 expectations held; 14 events, 3 late or stray reports ignored; ends in playing(E#6)"
+        " 4.400s  system  interruption(began)       playing(E#6) → suppressed(E#6, interrupted)           pause(E#6)"
+      ))
+    #expect(
+      output.lines.contains(
+        " 4.400s  system  interruption(ended, resume) paused(E#6, interrupted) → paused(E#6)                —"
+      ))
+    #expect(
+      output.lines.contains(
+        "✓ demo: 14 expectations held; 18 events, 3 late or stray reports ignored; ends in playing(E#6)"
       ))
   }
 
@@ -34,20 +43,20 @@ import Testing
     let output = try CLI.run(["demo", "--json"])
     #expect(output.status == 0)
     let lines = output.stdout.split(separator: "\n").map(String.init)
-    #expect(lines.count == 14)
+    #expect(lines.count == 18)
     #expect(
       lines[0]
-        == #"{"t_ms":0,"source":"user","event":"play(A)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null}"#
+        == #"{"t_ms":0,"source":"user","event":"play(A)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null,"backoff":null,"failure":null}"#
     )
     #expect(
       lines[2]
-        == #"{"t_ms":300,"source":"engine","event":"ready(A#1)","before":"idle","after":"idle","commands":[],"ignored":"staleLoad"}"#
+        == #"{"t_ms":300,"source":"engine","event":"ready(A#1)","before":"idle","after":"idle","commands":[],"ignored":"staleLoad","backoff":null,"failure":null}"#
     )
     for line in lines {
       let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
       #expect(
         object.map { Set($0.keys) } == [
-          "t_ms", "source", "event", "before", "after", "commands", "ignored",
+          "t_ms", "source", "event", "before", "after", "commands", "ignored", "backoff", "failure",
         ])
       #expect(object?["t_ms"] is Int)
     }
@@ -83,18 +92,18 @@ import Testing
     #expect(output.status == 0)
     #expect(
       output.stdout.split(separator: "\n").map(String.init) == [
-        #"{"t_ms":0,"source":"user","event":"play(A)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null}"#,
-        #"{"t_ms":100,"source":"engine","event":"ready(A#1)","before":"buffering(A#1, autoplay)","after":"playing(A#1)","commands":["start(A#1)"],"ignored":null}"#,
-        #"{"t_ms":100,"source":"user","event":"pause","before":"playing(A#1)","after":"paused(A#1)","commands":["pause(A#1)"],"ignored":null}"#,
-        #"{"t_ms":100,"source":"user","event":"resume","before":"paused(A#1)","after":"playing(A#1)","commands":["start(A#1)"],"ignored":null}"#,
-        #"{"t_ms":100,"source":"user","event":"seek(500ms)","before":"playing(A#1)","after":"playing(A#1, seek#1)","commands":["seek(A#1, 500ms, seek#1)"],"ignored":null}"#,
-        #"{"t_ms":150,"source":"engine","event":"seeked(A#1, seek#1)","before":"playing(A#1, seek#1)","after":"playing(A#1)","commands":[],"ignored":null}"#,
-        #"{"t_ms":150,"source":"script","event":"stalled(A#1)","before":"playing(A#1)","after":"stalled(A#1)","commands":[],"ignored":null}"#,
-        #"{"t_ms":150,"source":"script","event":"resumed(A#1)","before":"stalled(A#1)","after":"playing(A#1)","commands":[],"ignored":null}"#,
-        #"{"t_ms":150,"source":"user","event":"play(B)","before":"playing(A#1)","after":"buffering(B#2, autoplay)","commands":["stop(A#1)","load(B#2)"],"ignored":null}"#,
-        #"{"t_ms":250,"source":"engine","event":"failed(B#2, decoding)","before":"buffering(B#2, autoplay)","after":"failed(B#2, decoding, autoplay)","commands":["stop(B#2)"],"ignored":null}"#,
-        #"{"t_ms":250,"source":"user","event":"retry","before":"failed(B#2, decoding, autoplay)","after":"buffering(B#3, autoplay)","commands":["load(B#3)"],"ignored":null}"#,
-        #"{"t_ms":250,"source":"user","event":"stop","before":"buffering(B#3, autoplay)","after":"idle","commands":["stop(B#3)"],"ignored":null}"#,
+        #"{"t_ms":0,"source":"user","event":"play(A)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":100,"source":"engine","event":"ready(A#1)","before":"buffering(A#1, autoplay)","after":"playing(A#1)","commands":["start(A#1)"],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":100,"source":"user","event":"pause","before":"playing(A#1)","after":"paused(A#1)","commands":["pause(A#1)"],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":100,"source":"user","event":"resume","before":"paused(A#1)","after":"playing(A#1)","commands":["start(A#1)"],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":100,"source":"user","event":"seek(500ms)","before":"playing(A#1)","after":"playing(A#1, seek#1)","commands":["seek(A#1, 500ms, seek#1)"],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":150,"source":"engine","event":"seeked(A#1, seek#1)","before":"playing(A#1, seek#1)","after":"playing(A#1)","commands":[],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":150,"source":"script","event":"stalled(A#1)","before":"playing(A#1)","after":"stalled(A#1)","commands":[],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":150,"source":"script","event":"resumed(A#1)","before":"stalled(A#1)","after":"playing(A#1)","commands":[],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":150,"source":"user","event":"play(B)","before":"playing(A#1)","after":"buffering(B#2, autoplay)","commands":["stop(A#1)","load(B#2)"],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":250,"source":"engine","event":"failed(B#2, decoding)","before":"buffering(B#2, autoplay)","after":"failed(B#2, decoding, autoplay)","commands":["stop(B#2)"],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":250,"source":"user","event":"retry","before":"failed(B#2, decoding, autoplay)","after":"buffering(B#3, autoplay)","commands":["load(B#3)"],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":250,"source":"user","event":"stop","before":"buffering(B#3, autoplay)","after":"idle","commands":["stop(B#3)"],"ignored":null,"backoff":null,"failure":null}"#,
       ])
   }
 
@@ -118,13 +127,13 @@ import Testing
     // A removed entry's load still prints by its media; a refused intent names its reason.
     #expect(
       output.stdout.split(separator: "\n").map(String.init) == [
-        #"{"t_ms":0,"source":"user","event":"queue(A B)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null}"#,
-        #"{"t_ms":200,"source":"engine","event":"ready(A#1)","before":"buffering(A#1, autoplay)","after":"playing(A#1, preloading B#2)","commands":["start(A#1)","preload(B#2)"],"ignored":null}"#,
-        #"{"t_ms":300,"source":"engine","event":"ready(B#2)","before":"playing(A#1, preloading B#2)","after":"playing(A#1, preloaded B#2)","commands":[],"ignored":null}"#,
-        #"{"t_ms":1200,"source":"engine","event":"ended(A#1)","before":"playing(A#1, preloaded B#2)","after":"playing(B#2)","commands":["stop(A#1)","start(B#2)"],"ignored":null}"#,
-        #"{"t_ms":1500,"source":"user","event":"remove(1)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":null}"#,
-        #"{"t_ms":1500,"source":"script","event":"ready(A#1)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":"staleLoad"}"#,
-        #"{"t_ms":1500,"source":"user","event":"jump(5)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":"invalidPosition"}"#,
+        #"{"t_ms":0,"source":"user","event":"queue(A B)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":200,"source":"engine","event":"ready(A#1)","before":"buffering(A#1, autoplay)","after":"playing(A#1, preloading B#2)","commands":["start(A#1)","preload(B#2)"],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":300,"source":"engine","event":"ready(B#2)","before":"playing(A#1, preloading B#2)","after":"playing(A#1, preloaded B#2)","commands":[],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":1200,"source":"engine","event":"ended(A#1)","before":"playing(A#1, preloaded B#2)","after":"playing(B#2)","commands":["stop(A#1)","start(B#2)"],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":1500,"source":"user","event":"remove(1)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":1500,"source":"script","event":"ready(A#1)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":"staleLoad","backoff":null,"failure":null}"#,
+        #"{"t_ms":1500,"source":"user","event":"jump(5)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":"invalidPosition","backoff":null,"failure":null}"#,
       ])
     let table = try CLI.run(["run", "-"], input: script)
     #expect(
@@ -198,7 +207,7 @@ import Testing
   @Test(arguments: [
     (
       "bounce 3",
-      "<stdin>:1:1: error: unknown action 'bounce'; expected one of media, engine, previous-threshold, hostile, watchdog, play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, clear, pause, resume, stop, seek, retry, wait, report, expect, note"
+      "<stdin>:1:1: error: unknown action 'bounce'; expected one of media, engine, previous-threshold, retry-policy, hostile, watchdog, play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, clear, pause, resume, stop, seek, retry, interrupt, route, network, wait, report, expect, note"
     ),
     (
       "media A\nqueue A start=0",
@@ -206,7 +215,7 @@ import Testing
     ),
     (
       "media A\nplay A\nprevious-threshold 1s",
-      "<stdin>:3:1: error: 'previous-threshold' after the run started; expected setup lines (engine, previous-threshold) before the first intent, wait or report"
+      "<stdin>:3:1: error: 'previous-threshold' after the run started; expected setup lines (engine, previous-threshold, retry-policy) before the first intent, wait, report or system event"
     ),
     (
       "media A\nwait",

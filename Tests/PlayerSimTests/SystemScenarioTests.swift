@@ -449,6 +449,8 @@ import Testing
       """)
   }
 
+  /// The user's resume ends a system pause; an interruption that begins during
+  /// one takes it over, and its end with the hint starts the engine again.
   @Test func aSystemPauseShowsAndTheUsersResumeStartsAgain() throws {
     let result = try run(
       """
@@ -457,12 +459,14 @@ import Testing
       wait 100ms
       report paused-by-system A#1
       expect state suppressed(A#1, system pause)
+      expect commands load(A#1) start(A#1)
+      resume
+      expect state playing(A#1)
+      expect commands start(A#1)
+      report paused-by-system A#1
       interrupt begin
       expect state suppressed(A#1, interrupted)
       interrupt end resume
-      expect state suppressed(A#1, system pause)
-      expect commands load(A#1) start(A#1)
-      resume
       expect state playing(A#1)
       expect commands start(A#1)
       report paused-by-system A#7

@@ -91,6 +91,26 @@ struct SystemTests {
     }
   }
 
+  /// Found by the fuzzer (property 6, `isPlaying` agrees with the engine's
+  /// log): a system-paused load's end with repeat one sent `start` while the
+  /// state still showed the system pause. The end ends the system pause.
+  @Test func theEndOfASystemPausedLoadEndsTheSystemPause() {
+    let replay = run([
+      .play("A"), .ready(a1), .user(.setRepeat(.one)), .engine(.pausedBySystem(a1)),
+      .reachedEnd(a1),
+    ])
+    #expect(replay.state.description == "playing(A#1, seek#1)")
+    #expect(replay.state.isPlaying == true)
+    #expect(
+      replay.commands == ["load(A#1)", "start(A#1)", "seek(A#1, 0ms, seek#1)", "start(A#1)"])
+    let ended = run([.play("A"), .ready(a1), .engine(.pausedBySystem(a1)), .reachedEnd(a1)])
+    #expect(ended.state.description == "ended(A#1, autoplay)")
+    #expect(ended.state.session?.systemPaused == false)
+    let again = run([.resume], from: ended.state)
+    #expect(again.state.description == "playing(A#1, seek#1)")
+    #expect(again.commands == ["seek(A#1, 0ms, seek#1)", "start(A#1)"])
+  }
+
   @Test func aSystemPauseBelongsToItsLoadAndAStaleOneIsIgnored() {
     let result = run([
       .queue(["A", "B"]), .ready(a1), .engine(.pausedBySystem(a1)), .next, .ready(b2),

@@ -161,4 +161,30 @@ struct ValueTests {
     // every report but a detailed failure still carries no reference.
     #expect(!_isPOD(EngineReport.self))
   }
+
+  @Test func aFailureDetailsTextsAreBounded() throws {
+    let short = FailureDetail(domain: "NSURLErrorDomain", code: -1009, message: "offline")
+    #expect(short.description == #"NSURLErrorDomain -1009 "offline""#)
+    // 700 two-byte characters: 1,400 bytes, cut at a character boundary.
+    let long = FailureDetail(
+      domain: String(repeating: "d", count: 5_000), code: 1,
+      message: String(repeating: "é", count: 700))
+    #expect(long.domain.utf8.count == 1_024)
+    #expect(long.domain.hasSuffix("ddd…"))
+    #expect(long.message.utf8.count == 1_023)
+    #expect(long.message == String(repeating: "é", count: 510) + "…")
+    // Exactly at the limit: kept whole.
+    let exact = FailureDetail(domain: "d", code: 0, message: String(repeating: "m", count: 1_024))
+    #expect(exact.message.utf8.count == 1_024)
+    #expect(!exact.message.hasSuffix("…"))
+    // Decoding cuts as the initializer does.
+    let json =
+      #"{"domain":"x","code":7,"message":""# + String(repeating: "z", count: 3_000) + #""}"#
+    let decoded = try JSONDecoder().decode(FailureDetail.self, from: Data(json.utf8))
+    #expect(decoded.code == 7)
+    #expect(decoded.message == String(repeating: "z", count: 1_021) + "…")
+    let again = try JSONDecoder().decode(
+      FailureDetail.self, from: try JSONEncoder().encode(decoded))
+    #expect(again == decoded)
+  }
 }

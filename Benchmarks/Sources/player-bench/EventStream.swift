@@ -7,8 +7,10 @@ import PlayerTesting
 /// (the real reducer, untimed) so that it can name the current load, seek and
 /// watchdog, and then mixes in what a hostile engine does: late reports of
 /// replaced or stopped loads, tokens never issued, a current token with the
-/// wrong item, duplicates, superseded seeks, stale watchdogs, and the seeds'
-/// own bug order (play, stop, then the late `ready`).
+/// wrong item, duplicates, superseded seeks, stale watchdogs, the seeds'
+/// own bug order (play, stop, then the late `ready`), and the system (issue
+/// 10): interruptions (paired, unpaired, duplicated), route loss, network loss
+/// and availability, the engine's own pauses, and failures carrying a detail.
 struct EventStream {
   /// How many events of each kind of identity the stream holds.
   struct Mix {
@@ -20,6 +22,12 @@ struct EventStream {
     var duplicates = 0
     var watchdogs = 0
     var hostileOrders = 0
+    /// Interruptions, route loss, network loss and availability.
+    var system = 0
+    /// `pausedBySystem` reports (current or stale).
+    var systemPauses = 0
+    /// Failures carrying a `FailureDetail` (the only events that may allocate).
+    var detailedFailures = 0
     /// Events the reducer ignored when the stream is replayed from idle on one thread.
     var ignored = 0
     /// `ready` reports after which the reducer sends no `start` (stale, duplicate,
@@ -30,6 +38,12 @@ struct EventStream {
   let seed: UInt64
   let events: [PlaybackEvent]
   let mix: Mix
+
+  /// The detail of the stream's detailed failures: one shared instance, as an
+  /// engine would make one per failure (its allocation is counted apart).
+  static let decoderError = FailureDetail(
+    domain: "AVFoundationErrorDomain", code: -11800, message: "The operation could not be completed"
+  )
 
   /// Media ids short enough to be stored inline in `String` (no heap, no refcount).
   static let media: [MediaID] = ["A", "B", "C", "D"]
@@ -76,10 +90,13 @@ struct EventStream {
     mutating func step() {
       let roll = rng.below(100)
       switch roll {
-      case 0..<30:
+      case 0..<28:
         mix.intents += 1
         emit(.user(intent()))
-      case 30..<62:
+      case 28..<31:
+        mix.system += 1
+        emit(.system(systemEvent()))
+      case 31..<62:
         guard let session = state.session else { return emit(.user(.play(anyMedia()))) }
         mix.currentReports += 1
         emit(.engine(currentReport(session)))
@@ -131,6 +148,20 @@ struct EventStream {
       }
     }
 
+    /// An interruption (begun, ended with or without the hint, sometimes
+    /// unpaired or duplicated, as the generator does not track them), the
+    /// output route lost, or the network lost or back.
+    mutating func systemEvent() -> SystemEvent {
+      switch rng.below(10) {
+      case 0..<3: .interruptionBegan
+      case 3..<5: .interruptionEnded(shouldResume: true)
+      case 5: .interruptionEnded(shouldResume: false)
+      case 6: .routeLost
+      case 7: .networkLost
+      default: .networkAvailable
+      }
+    }
+
     /// Mostly the report the stage expects, sometimes any report (then ignored as unexpected).
     mutating func currentReport(_ session: Session) -> EngineReport {
       let load = session.load
@@ -144,20 +175,30 @@ struct EventStream {
       if rng.chance(percent: 15) { return report(for: load) }
       switch session.stage {
       case .buffering: return rng.chance(percent: 90) ? .ready(load) : .failed(load, .network)
-      case .ready: return rng.chance(percent: 60) ? .stalled(load) : .reachedEnd(load)
-      case .stalled: return rng.chance(percent: 85) ? .resumed(load) : .failed(load, .decoding)
-      case .ended, .failed: return report(for: load)
+      case .ready:
+        if rng.chance(percent: 10) {
+          mix.systemPauses += 1
+          return .pausedBySystem(load)
+        }
+        return rng.chance(percent: 60) ? .stalled(load) : .reachedEnd(load)
+      case .stalled:
+        if rng.chance(percent: 85) { return .resumed(load) }
+        guard rng.chance(percent: 10) else { return .failed(load, .decoding) }
+        mix.detailedFailures += 1
+        return .failed(load, .decoding, detail: EventStream.decoderError)
+      case .ended, .failed, .waitingForNetwork: return report(for: load)
       }
     }
 
     /// A report of any kind about `load`.
     mutating func report(for load: Load) -> EngineReport {
-      switch rng.below(6) {
+      switch rng.below(7) {
       case 0: .ready(load)
       case 1: .stalled(load)
       case 2: .resumed(load)
       case 3: .seekCompleted(load, SeekID(UInt32(rng.below(3))))
       case 4: .reachedEnd(load)
+      case 5: .pausedBySystem(load)
       default: .failed(load, .network)
       }
     }

@@ -81,6 +81,12 @@ final class NaivePlayer {
     isBuffering = false
   }
 
+  // What such code does with the system, as public reports show it: pause on
+  // an interruption, resume on its end whatever the user did meanwhile.
+  func interruptionBegan() { pauseTapped() }
+  func interruptionEnded() { resumeTapped() }
+  func systemPaused() { isPlaying = false }
+
   func timerFired() {
     guard isBuffering else { return }
     isBuffering = false
@@ -108,9 +114,12 @@ final class NaivePlayer {
     case .engine(.seekCompleted): seekDidFinish()
     case .engine(.reachedEnd): playbackDidEnd()
     case .engine(.failed): playbackDidFail()
+    case .engine(.pausedBySystem): systemPaused()
     case .watchdogExpired: timerFired()
-    // The seeds had no queue, rate or position reports; the hostile stream sends none.
-    case .user, .engine(.position): break
+    case .system(.interruptionBegan), .system(.routeLost): interruptionBegan()
+    case .system(.interruptionEnded): interruptionEnded()
+    // The seeds had no queue, rate or position reports, and no network events.
+    case .user, .engine(.position), .system(.networkLost), .system(.networkAvailable): break
     }
   }
 }

@@ -17,6 +17,7 @@ struct QueueStream {
     var positions = 0
     var reports = 0
     var timers = 0
+    var system = 0
     var intents = 0
     /// `reachedEnd` reports of the current load that the reducer accepted.
     var endsAccepted = 0
@@ -74,6 +75,8 @@ struct QueueStream {
       case .report: mix.reports += 1
       case .timer: mix.timers += 1
       case .intent: mix.intents += 1
+      case .system: mix.system += 1
+      case .detailedFailure: mix.reports += 1
       }
       if case .engine(.reachedEnd) = event, transition.ignored == nil {
         mix.endsAccepted += 1
@@ -143,7 +146,7 @@ struct QueueStream {
           ? .ready(load, duration: .seconds(180)) : .failed(load, .network)
       case .ready: return .stalled(load)
       case .stalled: return .resumed(load)
-      case .ended, .failed: return .position(load, position)
+      case .ended, .failed, .waitingForNetwork: return .position(load, position)
       }
     }
 
@@ -187,14 +190,16 @@ struct QueueStream {
 /// The class of an event, for the allocation figures: reports, position
 /// reports and timers must not allocate; intents (queue edits) may.
 enum EventKind: Int, CaseIterable, CustomStringConvertible {
-  case position, report, timer, intent
+  case position, report, timer, intent, system, detailedFailure
 
   init(_ event: PlaybackEvent) {
     switch event {
     case .engine(.position): self = .position
+    case .engine(.failed(_, _, .some)): self = .detailedFailure
     case .engine: self = .report
     case .watchdogExpired: self = .timer
     case .user: self = .intent
+    case .system: self = .system
     }
   }
 
@@ -205,6 +210,8 @@ enum EventKind: Int, CaseIterable, CustomStringConvertible {
     case .report: "report"
     case .timer: "timer"
     case .intent: "intent"
+    case .system: "system"
+    case .detailedFailure: "detailedFailure"
     }
   }
 }

@@ -128,9 +128,11 @@ enum Report {
       let calls = counts[kind.rawValue]
       let label = "    " + "\(kind)s".padding(toLength: 10, withPad: " ", startingAt: 0)
       let goal =
-        kind == .intent
-        ? "  no goal (queue edits may allocate)"
-        : (calls == 0 ? "  goal 0: met" : "  goal 0: MISSED")
+        switch kind {
+        case .intent: "  no goal (queue edits may allocate)"
+        case .detailedFailure: "  no goal (a failure's detail may allocate)"
+        default: calls == 0 ? "  goal 0: met" : "  goal 0: MISSED"
+        }
       return label + perEvent(calls, events: count)
         + " (\(grouped(Int(calls))) calls / \(grouped(count)) events)" + goal
     }
@@ -191,7 +193,9 @@ enum Report {
     return "\(percent(mix.intents)) intents, \(percent(mix.currentReports)) current reports, "
       + "\(percent(mix.staleReports)) stale, \(percent(mix.neverIssuedReports)) never issued, "
       + "\(percent(mix.mismatchedReports)) wrong item, \(percent(mix.duplicates)) duplicates, "
-      + "\(percent(mix.watchdogs)) watchdogs, \(grouped(mix.hostileOrders)) play-stop-late-ready triples; "
+      + "\(percent(mix.watchdogs)) watchdogs, \(grouped(mix.hostileOrders)) play-stop-late-ready triples, "
+      + "\(percent(mix.system)) system events, \(grouped(mix.systemPauses)) system pauses, "
+      + "\(grouped(mix.detailedFailures)) failures with a detail; "
       + "\(percent(mix.ignored)) ignored by the reducer"
   }
 

@@ -14,7 +14,12 @@ import PlayerTesting
 /// of these reports are sent re-entrantly, so that they arrive inside that
 /// intent's first `execute`), a token never issued, the current token with
 /// another item; the newest, a superseded or a never-issued seek or watchdog
-/// id; every failure reason (`engine` with two codes). Intents pick positions in the queue (the
+/// id; every failure reason (`engine` with two codes), half of them with the
+/// engine's own error; the system's events (interruptions begun and ended, with
+/// and without the hint, duplicated and unpaired; the route lost; the network
+/// lost and back) and `pausedBySystem` for any of those loads; backoff timers
+/// (a watchdog id like any other, so stale ones come up); and a retry policy
+/// per case (``policies``). Intents pick positions in the queue (the
 /// current one, its neighbours, the ends, one past the end), media from
 /// A–D (so the same media is queued twice), start times and positions around
 /// the `previous` threshold (2999, 3000, 3001 ms), shuffle seeds 1–4 and
@@ -24,21 +29,21 @@ import PlayerTesting
 package struct ActionDecoder: Sendable {
   /// What the decoder may choose from in the current case.
   package struct Mask: Hashable, Sendable {
-    /// Enabled event kinds (bit i for `EventKind.allCases[i]`), plus `deliver` (bit 26).
-    package var kinds: UInt32
+    /// Enabled event kinds (bit i for `EventKind.allCases[i]`), plus `deliver` (bit 32).
+    package var kinds: UInt64
     /// Enabled variations: bit 0 re-entrant, 1 later, 2 earlier, dropped or
     /// removed token, 3 never-issued token, 4 mismatched item, 5 superseded or
     /// never-issued ids, 6 invalid positions and rates.
     package var variations: UInt8
 
     /// Everything enabled.
-    package static let all = Mask(kinds: 0x7FF_FFFF, variations: 0x7F)
+    package static let all = Mask(kinds: 0x1_FFFF_FFFF, variations: 0x7F)
 
     /// The enabled choices, worked out once per case; nil stands for `deliver`.
     let enabled: [EventKind?]
 
     /// A mask.
-    package init(kinds: UInt32, variations: UInt8) {
+    package init(kinds: UInt64, variations: UInt8) {
       // play and queue always stay on: without them nothing happens.
       self.kinds = kinds | 0b11
       self.variations = variations
@@ -56,16 +61,38 @@ package struct ActionDecoder: Sendable {
   package var swarm: Bool
   /// Whether the engine preloads: fixed, or nil to draw it per case.
   package var preload: Bool?
+  /// The player's retry policy: fixed, or nil to draw it per case (see ``policies``).
+  package var retry: RetryPolicy?
 
   /// A decoder.
   /// - Parameters:
   ///   - maxLength: the longest case, in actions.
   ///   - swarm: whether each case disables a random part of the alphabet.
   ///   - preload: whether the engine preloads; nil draws it per case.
-  package init(maxLength: Int = 32, swarm: Bool = true, preload: Bool? = nil) {
+  ///   - retry: the retry policy; nil draws it per case.
+  package init(
+    maxLength: Int = 32, swarm: Bool = true, preload: Bool? = nil, retry: RetryPolicy? = nil
+  ) {
     self.maxLength = max(1, maxLength)
     self.swarm = swarm
     self.preload = preload
+    self.retry = retry
+  }
+
+  /// The retry policies a case draws from: half the cases the standard one
+  /// (3 reloads after 1 s, 2 s, 4 s), a quarter none (network failures fail at
+  /// once), a quarter 2 reloads after 500 ms and 800 ms (capped), so that
+  /// running out of attempts and the cap come up quickly.
+  package static let policies: [RetryPolicy] = [
+    .standard, .off,
+    RetryPolicy(attempts: 2, backoff: .milliseconds(500), maximumBackoff: .milliseconds(800)),
+    .standard,
+  ]
+
+  /// Reads the case's retry policy (one byte, unless fixed).
+  package func retry(from source: inout some ByteSource) -> RetryPolicy {
+    if let retry { return retry }
+    return Self.policies[Int(source.nextByte() % 4)]
   }
 
   /// Reads whether the case's engine preloads (one byte, unless fixed).
@@ -79,11 +106,11 @@ package struct ActionDecoder: Sendable {
     let high = Int(source.nextByte())
     let length = (high << 8 | Int(source.nextByte())) % maxLength + 1
     guard swarm else { return (length, .all) }
-    var kinds: UInt32 = 0
-    var more: UInt32 = 0
-    for shift in stride(from: 0, to: 32, by: 8) {
-      kinds |= UInt32(source.nextByte()) << UInt32(shift)
-      more |= UInt32(source.nextByte()) << UInt32(shift)
+    var kinds: UInt64 = 0
+    var more: UInt64 = 0
+    for shift in stride(from: 0, to: 40, by: 8) {
+      kinds |= UInt64(source.nextByte()) << UInt64(shift)
+      more |= UInt64(source.nextByte()) << UInt64(shift)
     }
     // Each kind is disabled with probability 1/4, so most of the alphabet stays.
     return (length, Mask(kinds: kinds | more, variations: source.nextByte() | source.nextByte()))
@@ -94,6 +121,18 @@ package struct ActionDecoder: Sendable {
   /// Every failure class; the engine's own code with two details.
   private static let reasons: [FailureReason] = [
     .network, .decoding, .unsupported, .notFound, .timeout, .engine(code: -11800), .engine(code: 1),
+  ]
+  /// Engine errors a failure may carry (one with a quote and a comma in its message).
+  private static let details: [FailureDetail] = [
+    FailureDetail(
+      domain: "NSURLErrorDomain", code: -1009,
+      message: "The Internet connection appears to be offline."),
+    FailureDetail(
+      domain: "AVFoundationErrorDomain", code: -11800,
+      message: "The operation could not be completed"),
+    FailureDetail(
+      domain: "gst-resource-error-quark", code: 3,
+      message: "Could not open resource \"a.mp3\" for reading, gave up"),
   ]
   /// Intents whose first load names the load a report may anticipate (`play`
   /// with a media no case plays, so that it always switches).
@@ -246,7 +285,17 @@ package struct ActionDecoder: Sendable {
     case .ended: return report(.reachedEnd(target))
     case .position: return report(.position(target, time))
     case .failed:
-      return report(.failed(target, Self.reasons[Int(first ^ extra) % Self.reasons.count]))
+      let reason = Self.reasons[Int(first ^ extra) % Self.reasons.count]
+      // Half of the failures carry the engine's own error.
+      let error = extra & 0x40 == 0 ? nil : Self.details[Int(first) % Self.details.count]
+      return report(.failed(target, reason, detail: error))
+    case .pausedBySystem: return report(.pausedBySystem(target))
+    case .interruptionBegan: return .send(.system(.interruptionBegan))
+    case .interruptionEnded:
+      return .send(.system(.interruptionEnded(shouldResume: detail & 1 == 0)))
+    case .routeLost: return .send(.system(.routeLost))
+    case .networkLost: return .send(.system(.networkLost))
+    case .networkAvailable: return .send(.system(.networkAvailable))
     case .seeked:
       let seek = id(model.current?.lastSeek ?? 0, extra)
       return report(.seekCompleted(target, SeekID(seek)))
@@ -284,6 +333,10 @@ package struct ActionDecoder: Sendable {
     if let preload = model.preload, preload.stage == .buffering, detail & 3 == 0 {
       return .send(.ready(preload.load, duration: extra & 1 == 0 ? nil : .milliseconds(10_000)))
     }
+    if model.interrupted, detail & 7 == 1 {
+      // The call ends, with or without the hint.
+      return .send(.system(.interruptionEnded(shouldResume: extra & 1 == 0)))
+    }
     guard let current = model.current else {
       if model.entries.isEmpty {
         return .send(.queue(Array(Self.media.prefix(Int(detail % 3) + 2))))
@@ -308,6 +361,12 @@ package struct ActionDecoder: Sendable {
       return .send(detail & 1 == 0 ? .resume : .previous)
     case .failed:
       return .send(detail & 1 == 0 ? .retry : .next)
+    case .waiting:
+      // The backoff expires, or the network comes back.
+      return .send(
+        detail & 1 == 0
+          ? .watchdogExpired(load, WatchdogID(current.lastWatchdog))
+          : .system(.networkAvailable))
     }
   }
 }

@@ -51,6 +51,26 @@ public struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     /// The shuffled order is not the documented draw from the seed (the
     /// entries after the current one come reversed): a run does not replay.
     case shuffleNotReplayable
+    /// The system-pause flag lives on the player, not on the load: after a
+    /// `pausedBySystem` the next item is held too, so its `ready` starts the
+    /// engine while the player says it is suppressed.
+    case systemPauseKeptAcrossItems
+    /// An interruption's end with the resume hint resumes whatever the user
+    /// did during the interruption (the player remembers "was playing" when it began).
+    case resumesAfterUserPauseInInterruption
+    /// A `ready` that arrives during an interruption starts the engine (the
+    /// ready callback does not look at the interruption).
+    case readyDuringInterruptionStarts
+    /// The backoff timer is not cancelled by a stop: it fires later and reloads
+    /// the entry the user stopped.
+    case staleBackoffReloads
+    /// An interruption's end without the resume hint resumes anyway (the hint is not read).
+    case interruptionEndWithoutHintResumes
+    /// Route loss is handled as an interruption, not as a pause: the player
+    /// still wants to play and resumes when a later interruption ends.
+    case routeLossResumesLater
+    /// The reload after waiting for the network reuses the waiting load's token.
+    case retryReusesToken
   }
 
   /// The mistake.
@@ -86,6 +106,17 @@ public struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     case .removeCurrentKeepsLoad: 2  // queue(A B), remove(1)
     case .previousIgnoresThreshold: 2  // queue(A B, start 2, from 3001ms), previous
     case .shuffleNotReplayable: 2  // queue(A B C), shuffle(seed 1)
+    // play(A), ready(A#1), pausedBySystem(A#1), play(B), ready(B#2)
+    case .systemPauseKeptAcrossItems: 5
+    // interrupt begin, queue(A, paused), interrupt end resume, ready(A#1)
+    case .resumesAfterUserPauseInInterruption: 4
+    case .readyDuringInterruptionStarts: 3  // play(A), interrupt begin, ready(A#1)
+    // play(A), failed(A#1, network), stop, timeout(A#1, watchdog#2)
+    case .staleBackoffReloads: 4
+    // play(A), ready(A#1), interrupt begin, interrupt end
+    case .interruptionEndWithoutHintResumes: 4
+    case .routeLossResumesLater: 3  // play(A), ready(A#1), route lost
+    case .retryReusesToken: 3  // play(A), failed(A#1, network), network available
     }
   }
 
@@ -116,6 +147,12 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     var draining = false
     /// The watchdog the last reduced event asks for, scheduled after its commands.
     var requested: WatchdogRequest?
+    /// systemPauseKeptAcrossItems: the player-wide system-pause flag.
+    var heldBySystem = false
+    /// resumesAfterUserPauseInInterruption: whether the user wanted to play when the interruption began.
+    var wasPlaying = false
+    /// staleBackoffReloads: the backoff timers armed, never cancelled.
+    var backoffs: Set<Load> = []
   }
 
   private let bug: BuggyPlayer.Bug
@@ -128,7 +165,11 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     self.engine = engine
     watchdog = FuzzEngine.watchdog(for: engine)
     let canPreload = engine.capabilities.contains(.preload)
-    core.withLock { $0.state.configuration.canPreload = canPreload }
+    let retry = FuzzEngine.retry(for: engine)
+    core.withLock {
+      $0.state.configuration.canPreload = canPreload
+      $0.state.configuration.retry = retry
+    }
   }
 
   /// What `FuzzObservation(state)` says, read in place under the lock: the
@@ -187,7 +228,8 @@ final class CatalogPlayer: FuzzTarget, Sendable {
 
   private func schedule(_ request: WatchdogRequest?) {
     guard let request else { return }
-    watchdog.schedule(watchdog.timeout) { [weak self] in
+    let after = request.delay.map { Duration.milliseconds($0.milliseconds) } ?? watchdog.timeout
+    watchdog.schedule(after) { [weak self] in
       self?.send(.watchdogExpired(request.load, request.id))
     }
   }
@@ -255,6 +297,25 @@ final class CatalogPlayer: FuzzTarget, Sendable {
         if case .failed = session.stage { break }
         event = .user(.jump(to: at - 1))
       }
+    case (.resumesAfterUserPauseInInterruption, .system(.interruptionBegan)):
+      if !core.state.interrupted { core.wasPlaying = core.state.playWhenReady }
+    case (.resumesAfterUserPauseInInterruption, .system(.interruptionEnded(shouldResume: true))):
+      // The mistake: the intent from before the interruption comes back.
+      if core.state.interrupted, core.wasPlaying { core.state.playWhenReady = true }
+    case (.readyDuringInterruptionStarts, .engine(.ready(let load, _))):
+      if let session, session.load == load, session.stage == .buffering, core.state.interrupted,
+        core.state.playWhenReady
+      {
+        _ = core.state.handle(event)
+        return [.start(load, rate: core.state.rate)]
+      }
+    case (.staleBackoffReloads, .watchdogExpired(let load, _)):
+      // The mistake: a backoff armed before a stop still reloads.
+      if session == nil, core.backoffs.contains(load) { event = .resume }
+    case (.interruptionEndWithoutHintResumes, .system(.interruptionEnded(shouldResume: false))):
+      event = .system(.interruptionEnded(shouldResume: true))
+    case (.routeLossResumesLater, .system(.routeLost)):
+      event = .system(.interruptionBegan)
     case (.staleWatchdogFires, .watchdogExpired(let load, _)):
       if var session, session.load == load {
         if case .failed = session.stage { break }
@@ -297,6 +358,30 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       core.state.preload?.load != preload
     {
       core.droppedPreloads.insert(preload)
+    }
+    if bug == .systemPauseKeptAcrossItems, let now = core.state.session {
+      // The mistake: the flag is the player's, so a new load inherits it.
+      if now.load == session?.load {
+        core.heldBySystem = now.systemPaused
+      } else if core.heldBySystem {
+        core.state.session?.systemPaused = true
+      }
+    }
+    if let request = effects.watchdog, request.delay != nil { core.backoffs.insert(request.load) }
+    if bug == .retryReusesToken, let before = session, before.stage == .waitingForNetwork,
+      let now = core.state.session, now.load.item == before.load.item, now.load != before.load
+    {
+      // The mistake: the reload goes out under the waiting load's token.
+      var commands = CommandList()
+      for command in effects.commands {
+        if case .load(let request) = command, request.load == now.load {
+          commands.append(
+            .load(LoadRequest(load: before.load, media: request.media, start: request.start)))
+        } else {
+          commands.append(command)
+        }
+      }
+      effects.commands = commands
     }
     core.requested = effects.watchdog
     for command in effects.commands {

@@ -36,7 +36,9 @@ package struct CaseRunner {
   private var sent: [EngineReport] = []
   private var arrivals: [Arrival] = []
   /// The first watchdog the contract asked for in this step that the player did not request.
-  var missingWatchdog: (load: Load, id: UInt32)?
+  var missingWatchdog: WatchdogClaim?
+  /// The first backoff of this step that the player scheduled with another delay.
+  var wrongBackoff: (claim: WatchdogClaim, actual: Duration)?
 
   /// One event the player processed in the current delivery: the outer
   /// event first, then ``sent``'s reports in order. Trivial to store and
@@ -50,9 +52,10 @@ package struct CaseRunner {
   /// - Parameters:
   ///   - subject: the player under test.
   ///   - canPreload: whether the engine declares the `.preload` capability.
-  package init(_ subject: FuzzSubject, canPreload: Bool = false) {
-    engine = FuzzEngine(canPreload: canPreload)
-    model = ContractModel(canPreload: canPreload)
+  ///   - retry: the player's retry policy for network failures.
+  package init(_ subject: FuzzSubject, canPreload: Bool = false, retry: RetryPolicy = .standard) {
+    engine = FuzzEngine(canPreload: canPreload, retry: retry)
+    model = ContractModel(canPreload: canPreload, retry: retry)
     target = subject.make(engine)
     log.reserveCapacity(64)
     expected.reserveCapacity(64)
@@ -65,9 +68,12 @@ package struct CaseRunner {
   /// - Parameters:
   ///   - subject: the player under test.
   ///   - canPreload: whether the engine declares the `.preload` capability.
-  package mutating func reset(_ subject: FuzzSubject, canPreload: Bool) {
-    engine = FuzzEngine(canPreload: canPreload)
-    model = ContractModel(canPreload: canPreload)
+  ///   - retry: the player's retry policy for network failures.
+  package mutating func reset(
+    _ subject: FuzzSubject, canPreload: Bool, retry: RetryPolicy = .standard
+  ) {
+    engine = FuzzEngine(canPreload: canPreload, retry: retry)
+    model = ContractModel(canPreload: canPreload, retry: retry)
     target = subject.make(engine)
     log.removeAll(keepingCapacity: true)
     expected.removeAll(keepingCapacity: true)
@@ -79,6 +85,7 @@ package struct CaseRunner {
     sent.removeAll(keepingCapacity: true)
     arrivals.removeAll(keepingCapacity: true)
     missingWatchdog = nil
+    wrongBackoff = nil
   }
 
   /// The held-back reports waiting for a `deliver`.
@@ -135,6 +142,10 @@ package struct CaseRunner {
       case .stalled: report = .resumed(current.load)
       case .ready where current.seekPending:
         report = .seekCompleted(current.load, SeekID(current.lastSeek))
+      case .waiting:
+        // The network comes back: the entry reloads.
+        if let violation = perform(.send(.system(.networkAvailable))) { return violation }
+        continue
       case .ready, .ended, .failed:
         return steadyCheck(step: trace.count)
       }
@@ -183,10 +194,14 @@ package struct CaseRunner {
     if recordsCoverage { coverage.record(variantsOf: event, at: model) }
     let session = model.current
     let accepted = model.apply(event, commands: &expected)
-    if let request = model.watchdogRequest(since: session),
-      !engine.claimWatchdog(request.load, request.id)
-    {
-      missingWatchdog = missingWatchdog ?? request
+    if let request = model.watchdogRequest(since: session) {
+      if let after = engine.claimWatchdog(request.load, request.id) {
+        if let delay = request.delay, after != .milliseconds(delay), wrongBackoff == nil {
+          wrongBackoff = (request, after)
+        }
+      } else {
+        missingWatchdog = missingWatchdog ?? request
+      }
     }
     if !recordsCoverage {
       // Only the verdict is wanted.
@@ -283,11 +298,13 @@ extension CaseRunner {
   ///   - subject: the player under test.
   ///   - actions: the case.
   ///   - canPreload: whether the engine declares `.preload`.
+  ///   - retry: the player's retry policy.
   /// - Returns: the first violation, or nil when every property held.
   package static func check(
-    _ subject: FuzzSubject, _ actions: [FuzzAction], canPreload: Bool = false
+    _ subject: FuzzSubject, _ actions: [FuzzAction], canPreload: Bool = false,
+    retry: RetryPolicy = .standard
   ) -> FuzzViolation? {
-    replay(subject, actions, canPreload: canPreload).violation
+    replay(subject, actions, canPreload: canPreload, retry: retry).violation
   }
 
   /// Replays `actions` on a fresh player made by `subject`, finishing the case.
@@ -295,12 +312,14 @@ extension CaseRunner {
   ///   - subject: the player under test.
   ///   - actions: the case.
   ///   - canPreload: whether the engine declares `.preload`.
+  ///   - retry: the player's retry policy.
   /// - Returns: the runner afterwards (its ``trace`` holds the actions up to
   ///   the failure, plus those the end of the case added) and the first violation.
   package static func replay(
-    _ subject: FuzzSubject, _ actions: [FuzzAction], canPreload: Bool = false
+    _ subject: FuzzSubject, _ actions: [FuzzAction], canPreload: Bool = false,
+    retry: RetryPolicy = .standard
   ) -> (runner: CaseRunner, violation: FuzzViolation?) {
-    var runner = CaseRunner(subject, canPreload: canPreload)
+    var runner = CaseRunner(subject, canPreload: canPreload, retry: retry)
     runner.recordsCoverage = false
     for action in actions {
       if let violation = runner.perform(action) { return (runner, violation) }

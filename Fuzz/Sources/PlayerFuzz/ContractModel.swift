@@ -23,6 +23,13 @@ package struct ContractModel: Hashable, Sendable {
     case ended
     /// The load failed and was stopped.
     case failed
+    /// The load failed for want of the network and was stopped; a reload
+    /// follows on the backoff timer or when the network is back.
+    case waiting
+
+    /// Whether the machine stopped the load (failed, or waiting for the
+    /// network): nothing is sent to it any more.
+    package var isStopped: Bool { self == .failed || self == .waiting }
   }
 
   /// The current load and what the engine was told and has reported about it.
@@ -43,6 +50,12 @@ package struct ContractModel: Hashable, Sendable {
     package var position: Int64
     /// The duration reported with `ready`, in milliseconds.
     package var duration: Int64?
+    /// Whether the engine reported that the system paused this load on its own.
+    package var systemPaused = false
+    /// Reloads made for want of the network since the entry was last ready.
+    package var attempts: UInt8 = 0
+    /// The engine's own error of the newest failure, if it gave one.
+    package var failure: FailureDetail?
   }
 
   /// The next entry's load, loading ahead of the current one.
@@ -65,6 +78,11 @@ package struct ContractModel: Hashable, Sendable {
 
   /// Whether the engine declared the `.preload` capability.
   package let canPreload: Bool
+  /// How a load that failed for want of the network is retried.
+  package let retry: RetryPolicy
+  /// Whether an interruption of the operating system is in progress (one
+  /// flag for the player, not per load).
+  package internal(set) var interrupted = false
   /// The entries in play order.
   package internal(set) var entries: [Entry] = []
   /// The current position in ``entries``; nil exactly when the queue is empty.
@@ -112,14 +130,21 @@ package struct ContractModel: Hashable, Sendable {
   package static let previousThreshold: Int64 = 3000
 
   /// A model of a new, idle player.
-  /// - Parameter canPreload: whether the engine declared `.preload`.
-  package init(canPreload: Bool = false) { self.canPreload = canPreload }
+  /// - Parameters:
+  ///   - canPreload: whether the engine declared `.preload`.
+  ///   - retry: the player's retry policy for network failures.
+  package init(canPreload: Bool = false, retry: RetryPolicy = .standard) {
+    self.canPreload = canPreload
+    self.retry = retry
+  }
 
   /// Whether two models are in the same contract state: queue, intent,
   /// counters, current load and preload (not the history kept for
   /// generating and naming: newest, previous, dropped, removed, left, media).
   package static func == (lhs: ContractModel, rhs: ContractModel) -> Bool {
-    lhs.canPreload == rhs.canPreload && lhs.entries == rhs.entries && lhs.position == rhs.position
+    lhs.canPreload == rhs.canPreload && lhs.retry == rhs.retry
+      && lhs.interrupted == rhs.interrupted && lhs.entries == rhs.entries
+      && lhs.position == rhs.position
       && lhs.repeatMode == rhs.repeatMode && lhs.shuffleSeed == rhs.shuffleSeed
       && lhs.shuffleList == rhs.shuffleList && lhs.playWhenReady == rhs.playWhenReady
       && lhs.rate == rhs.rate && lhs.issued == rhs.issued && lhs.issuedItems == rhs.issuedItems
@@ -133,6 +158,7 @@ package struct ContractModel: Hashable, Sendable {
     hasher.combine(current)
     hasher.combine(preload)
     hasher.combine(issued)
+    hasher.combine(interrupted)
   }
 
   /// The named state the contract expects.
@@ -140,11 +166,22 @@ package struct ContractModel: Hashable, Sendable {
     guard let current else { return .idle }
     switch current.stage {
     case .buffering: return .buffering
-    case .ready: return playWhenReady ? .playing : .paused
+    case .ready:
+      guard playWhenReady else { return .paused }
+      return suppressed ? .suppressed : .playing
     case .stalled: return .stalled
     case .ended: return .ended
     case .failed: return .failed
+    case .waiting: return .waiting
     }
+  }
+
+  /// Whether the system holds playback: an interruption in progress, or a
+  /// system pause of the current load while it is ready or stalled.
+  package var suppressed: Bool {
+    if interrupted { return true }
+    guard let current, current.systemPaused else { return false }
+    return current.stage == .ready || current.stage == .stalled
   }
 
   /// Property 6, from the log: the engine was told to start the current load
@@ -208,6 +245,10 @@ package struct ContractModel: Hashable, Sendable {
       let (session, preloading) = (current, preload)
       watchdog(load, id.rawValue, &commands)
       accepted = current != session || preload != preloading
+    case .system(let event):
+      let before = self
+      system(event, &commands)
+      accepted = self != before
     }
     accepted = accepted || commands.count != count
     if accepted { refreshPreload(&commands) }
@@ -258,10 +299,9 @@ package struct ContractModel: Hashable, Sendable {
       guard session.stage == .buffering else { return }
       session.stage = .ready
       session.duration = duration?.milliseconds
-      if playWhenReady {
-        out.append(.start(session.load, rate: rate))
-        session.started = true
-      }
+      // Ready again: the entry's network attempts start over.
+      session.attempts = 0
+      startIfWanted(&session, &out)
     case .stalled:
       // Past the last watchdog id the stall is ignored (docs/machine.md, "Ids never wrap").
       guard session.stage == .ready, session.lastWatchdog < UInt32.max else { return }
@@ -272,12 +312,12 @@ package struct ContractModel: Hashable, Sendable {
       session.stage = .ready
     case .seekCompleted(_, let seek):
       // Property 5: only the newest seek completes, and only once.
-      guard seek.rawValue == session.lastSeek, session.seekPending, session.stage != .failed
+      guard seek.rawValue == session.lastSeek, session.seekPending, !session.stage.isStopped
       else { return }
       session.seekPending = false
     case .position(_, let time):
       // Property 7: a position report never causes a command.
-      guard session.stage != .failed, !session.seekPending else { return }
+      guard !session.stage.isStopped, !session.seekPending else { return }
       session.position = time.milliseconds
     case .reachedEnd:
       guard session.stage == .ready || session.stage == .stalled, !session.seekPending else {
@@ -286,25 +326,144 @@ package struct ContractModel: Hashable, Sendable {
       current = session
       reachEnd(&out)
       return
-    case .failed:
-      guard session.stage != .failed else { return }
-      fail(&session, &out)
+    case .failed(_, let reason, let detail):
+      switch session.stage {
+      case .failed, .waiting: return
+      case .buffering, .ready, .stalled:
+        // Network failures wait while the policy allows (docs/machine.md,
+        // "Waiting for the network"); the others fail at once.
+        if reason == .network {
+          waitForNetwork(&session, detail, &out)
+        } else {
+          fail(&session, detail, &out)
+        }
+      case .ended:
+        fail(&session, detail, &out)
+      }
+    case .pausedBySystem:
+      // The engine paused itself while it was told to play.
+      guard session.stage == .ready || session.stage == .stalled, playWhenReady, !suppressed
+      else { return }
+      session.systemPaused = true
+      session.started = false
     }
     current = session
   }
 
   private mutating func watchdog(_ load: Load, _ id: UInt32, _ out: inout [EngineCommand]) {
-    guard case .current(var session) = identify(load), id == session.lastWatchdog,
-      session.stage == .buffering || session.stage == .stalled
-    else { return }
-    fail(&session, &out)
-    current = session
+    guard case .current(var session) = identify(load), id == session.lastWatchdog else { return }
+    switch session.stage {
+    case .waiting:
+      // The backoff expired: reload.
+      reload(&out)
+    case .buffering, .stalled:
+      fail(&session, nil, &out)
+      current = session
+    case .ready, .ended, .failed:
+      return
+    }
   }
 
-  private func fail(_ session: inout Current, _ out: inout [EngineCommand]) {
+  private func fail(
+    _ session: inout Current, _ detail: FailureDetail?, _ out: inout [EngineCommand]
+  ) {
     session.stage = .failed
     session.seekPending = false
     session.started = false
+    session.failure = detail
     out.append(.stop(session.load))
+  }
+
+  /// Sends `start` for the current load when the user wants to play and no
+  /// interruption holds the engine; a start ends a system pause.
+  func startIfWanted(_ session: inout Current, _ out: inout [EngineCommand]) {
+    guard playWhenReady, !interrupted else { return }
+    out.append(.start(session.load, rate: rate))
+    session.started = true
+    session.systemPaused = false
+  }
+
+  // MARK: The system
+
+  private mutating func system(_ event: SystemEvent, _ out: inout [EngineCommand]) {
+    switch event {
+    case .interruptionBegan:
+      guard !interrupted else { return }
+      if var session = current, playWhenReady,
+        session.stage == .ready || session.stage == .stalled
+      {
+        if session.systemPaused {
+          // The engine is silent already: the interruption takes the pause over.
+          session.systemPaused = false
+        } else {
+          out.append(.pause(session.load))
+          session.started = false
+        }
+        current = session
+      }
+      interrupted = true
+    case .interruptionEnded(let shouldResume):
+      guard interrupted else { return }
+      interrupted = false
+      guard shouldResume else {
+        // Without the hint the player stays paused: the intent becomes pause.
+        playWhenReady = false
+        return
+      }
+      if var session = current, playWhenReady, !session.systemPaused,
+        session.stage == .ready || session.stage == .stalled
+      {
+        out.append(.start(session.load, rate: rate))
+        session.started = true
+        current = session
+      }
+    case .routeLost:
+      // A pause the user did not make; it never resumes by itself.
+      guard current != nil, playWhenReady else { return }
+      user(.pause, &out)
+    case .networkLost:
+      guard var session = current, session.stage == .buffering || session.stage == .stalled
+      else { return }
+      waitForNetwork(&session, nil, &out)
+      current = session
+    case .networkAvailable:
+      guard current?.stage == .waiting else { return }
+      reload(&out)
+    }
+  }
+
+  /// The load failed for want of the network: it is stopped, and waits (the
+  /// backoff timer armed with the next watchdog id) if the policy allows
+  /// another reload; otherwise it fails with `network`.
+  private func waitForNetwork(
+    _ session: inout Current, _ detail: FailureDetail?, _ out: inout [EngineCommand]
+  ) {
+    guard session.attempts < retry.attempts, session.lastWatchdog < UInt32.max else {
+      return fail(&session, detail, &out)
+    }
+    fail(&session, detail, &out)
+    session.stage = .waiting
+    session.lastWatchdog += 1
+  }
+
+  /// The backoff before the reload after `attempts` earlier reloads:
+  /// `backoff × 2^attempts`, at most `maximumBackoff`, in milliseconds.
+  package func backoff(after attempts: UInt8) -> Int64 {
+    let maximum = retry.maximumBackoff.milliseconds
+    var delay = retry.backoff.milliseconds
+    for _ in 0..<attempts where delay < maximum {
+      delay = delay > Int64.max / 2 ? Int64.max : delay * 2
+    }
+    return min(delay, maximum)
+  }
+
+  /// The network is back or the backoff expired: the same entry loads
+  /// again at its last known position under a new token, one more attempt counted.
+  private mutating func reload(_ out: inout [EngineCommand]) {
+    guard let waiting = current, issued < UInt32.max else { return }
+    current = nil
+    left = waiting.load
+    enter(from: waiting.position, &out)
+    current?.attempts = waiting.attempts + 1
   }
 }

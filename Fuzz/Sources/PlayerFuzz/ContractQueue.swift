@@ -11,7 +11,7 @@ extension ContractModel {
     switch intent {
     case .play(let media, let time):
       if time == .zero, entries.count == 1, entries[0].media == media, let current,
-        current.stage != .failed
+        !current.stage.isStopped
       {
         user(.resume, &out)
       } else {
@@ -45,7 +45,7 @@ extension ContractModel {
       guard entries.indices.contains(to) else { return }
       if to == position {
         guard let current else { return }
-        if current.stage != .failed { return user(.seek(to: time), &out) }
+        if !current.stage.isStopped { return user(.seek(to: time), &out) }
       }
       go(to, from: time.milliseconds, &out)
     case .next:
@@ -56,7 +56,7 @@ extension ContractModel {
       let before = at > 0 ? at - 1 : (repeatMode == .all ? entries.count - 1 : nil)
       // Past the threshold (or at the first entry, repeat off) the entry
       // restarts; a failed load has nothing to restart and goes back whatever the position.
-      if let current, current.stage != .failed,
+      if let current, !current.stage.isStopped,
         current.position > Self.previousThreshold || before == nil
       {
         return user(.seek(to: .zero), &out)
@@ -86,7 +86,10 @@ extension ContractModel {
     case .setRate(let new):
       guard new.thousandths > 0, new != rate else { return }
       rate = new
-      if let current, playWhenReady, current.stage == .ready || current.stage == .stalled {
+      // Not while the system holds the engine: a rate change would start it.
+      if let current, playWhenReady, !suppressed,
+        current.stage == .ready || current.stage == .stalled
+      {
         out.append(.setRate(current.load, new))
       }
     case .clear:
@@ -99,11 +102,13 @@ extension ContractModel {
       if let seed = shuffle?.seed { shuffle = (seed, []) }
     case .pause:
       guard var session = current, playWhenReady else { return }
-      playWhenReady = false
-      if session.stage == .ready || session.stage == .stalled {
+      // Held by the system, the engine is silent already: the user's pause takes over.
+      if !suppressed, session.stage == .ready || session.stage == .stalled {
         out.append(.pause(session.load))
         session.started = false
       }
+      playWhenReady = false
+      session.systemPaused = false
       current = session
     case .resume:
       guard var session = current else {
@@ -119,23 +124,24 @@ extension ContractModel {
         session.stage = .ready
         session.position = 0
         out.append(.seek(session.load, to: .zero, SeekID(session.lastSeek)))
-        out.append(.start(session.load, rate: rate))
-        session.started = true
+        playWhenReady = true
+        startIfWanted(&session, &out)
       } else {
-        guard !playWhenReady else { return }
+        // Paused by the system, `resume` is the user's way to play again.
+        guard !playWhenReady || session.systemPaused else { return }
+        playWhenReady = true
+        session.systemPaused = false
         if session.stage == .ready || session.stage == .stalled {
-          out.append(.start(session.load, rate: rate))
-          session.started = true
+          startIfWanted(&session, &out)
         }
       }
-      playWhenReady = true
       current = session
     case .stop:
       guard current != nil else { return }
       stopCurrent(&out)
       dropPreload(&out)
     case .seek(let time):
-      guard var session = current, session.stage != .failed, session.lastSeek < UInt32.max else {
+      guard var session = current, !session.stage.isStopped, session.lastSeek < UInt32.max else {
         return
       }
       session.lastSeek &+= 1
@@ -144,14 +150,12 @@ extension ContractModel {
       out.append(.seek(session.load, to: time, SeekID(session.lastSeek)))
       if session.stage == .ended {
         session.stage = .ready
-        if playWhenReady {
-          out.append(.start(session.load, rate: rate))
-          session.started = true
-        }
+        startIfWanted(&session, &out)
       }
       current = session
     case .retry:
-      guard let session = current, session.stage == .failed, issued < UInt32.max else { return }
+      // A failed load, or one waiting for the network (at once, without the backoff).
+      guard let session = current, session.stage.isStopped, issued < UInt32.max else { return }
       current = nil
       enter(from: session.position, &out)
     }
@@ -258,7 +262,7 @@ extension ContractModel {
   /// Stops the current load unless it failed (it was stopped then).
   private mutating func stopCurrent(_ out: inout [EngineCommand]) {
     if let session = current {
-      if session.stage != .failed { out.append(.stop(session.load)) }
+      if !session.stage.isStopped { out.append(.stop(session.load)) }
       left = session.load
     }
     current = nil
@@ -282,7 +286,7 @@ extension ContractModel {
 
   /// The current entry becomes the current load: its usable preload is
   /// promoted (from 0 only), otherwise it loads from `time`.
-  private mutating func enter(from time: Int64, _ out: inout [EngineCommand]) {
+  mutating func enter(from time: Int64, _ out: inout [EngineCommand]) {
     guard let at = position else { return }
     let entry = entries[at]
     if usablePreload(for: entry.item, from: time), let preload {
@@ -291,10 +295,7 @@ extension ContractModel {
       var session = Current(
         load: preload.load, stage: ready ? .ready : .buffering, lastSeek: 0, seekPending: false,
         lastWatchdog: ready ? 0 : 1, started: false, position: 0, duration: preload.duration)
-      if ready, playWhenReady {
-        out.append(.start(preload.load, rate: rate))
-        session.started = true
-      }
+      if ready { startIfWanted(&session, &out) }
       current = session
       return
     }
@@ -310,6 +311,8 @@ extension ContractModel {
   mutating func reachEnd(_ out: inout [EngineCommand]) {
     guard var session = current, let at = position else { return }
     session.started = false
+    // The end ends a system pause too: the engine is at the end, not held.
+    session.systemPaused = false
     let next = after(at)
     if repeatMode == .one || next == at {
       guard session.lastSeek < UInt32.max else { return }
@@ -318,10 +321,7 @@ extension ContractModel {
       session.seekPending = true
       session.position = 0
       out.append(.seek(session.load, to: .zero, SeekID(session.lastSeek)))
-      if playWhenReady {
-        out.append(.start(session.load, rate: rate))
-        session.started = true
-      }
+      startIfWanted(&session, &out)
       current = session
       return
     }

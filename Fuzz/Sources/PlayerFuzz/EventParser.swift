@@ -1,11 +1,59 @@
 public import PlayerState
 
 /// Parses the compact forms `PlaybackEvent.description` prints: every intent
-/// (positions 1-based, as printed) and every report and expiry.
+/// (positions 1-based, as printed) and every report and expiry; the system's
+/// events as player-sim spells them (`interrupt begin`, `interrupt end`,
+/// `interrupt end resume`, `route lost`, `network lost`, `network available`)
+/// or in their compact form (`interruption(began)`, `interruption(ended, resume)`,
+/// `route(lost)`, `network(lost)`, `network(available)`); a failure with the
+/// engine's error as `failed(A#1, network, NSURLErrorDomain -1009 "offline")`
+/// (`\"` and `\\` escape in the message).
 enum EventParser {
+  /// The system events by their player-sim spelling, which is how a case prints them.
+  static let systemSpellings: [(String, SystemEvent)] = [
+    ("interrupt begin", .interruptionBegan),
+    ("interrupt end resume", .interruptionEnded(shouldResume: true)),
+    ("interrupt end", .interruptionEnded(shouldResume: false)),
+    ("route lost", .routeLost), ("network lost", .networkLost),
+    ("network available", .networkAvailable),
+    ("interruption(began)", .interruptionBegan),
+    ("interruption(ended, resume)", .interruptionEnded(shouldResume: true)),
+    ("interruption(ended)", .interruptionEnded(shouldResume: false)),
+    ("route(lost)", .routeLost), ("network(lost)", .networkLost),
+    ("network(available)", .networkAvailable),
+  ]
+
+  /// The line a case prints for a system event: player-sim's spelling.
+  static func spelling(_ event: SystemEvent) -> String {
+    switch event {
+    case .interruptionBegan: "interrupt begin"
+    case .interruptionEnded(let resume): resume ? "interrupt end resume" : "interrupt end"
+    case .routeLost: "route lost"
+    case .networkLost: "network lost"
+    case .networkAvailable: "network available"
+    }
+  }
+
+  /// `failed(A#1, network)` or `failed(A#1, network, DOMAIN CODE "MESSAGE")`, the message escaped.
+  static func spelling(failed load: String, _ reason: FailureReason, _ detail: FailureDetail?)
+    -> String
+  {
+    guard let detail else { return "failed(\(load), \(reason))" }
+    var message = ""
+    for character in detail.message {
+      if character == "\\" || character == "\"" { message.append("\\") }
+      message.append(character)
+    }
+    return "failed(\(load), \(reason), \(detail.domain) \(detail.code) \"\(message)\")"
+  }
+
   static func parse(
     _ text: String, column: Int, resolve: (LoadName) -> Load
   ) throws(FuzzParseError) -> PlaybackEvent {
+    for (spelling, event) in systemSpellings where text == spelling { return .system(event) }
+    if text.hasPrefix("failed("), text.hasSuffix(")") {
+      return try failed(text, column: column, resolve: resolve)
+    }
     switch text {
     case "pause": return .pause
     case "resume": return .resume
@@ -155,12 +203,70 @@ enum EventParser {
       try count(2...2)
       return .watchdogExpired(
         try load(), WatchdogID(try number(parts[1], prefix: "watchdog#", column: argColumn)))
-    case "failed":
-      try count(2...2)
-      return .failed(try load(), try failure(parts[1], column: argColumn))
+    case "pausedBySystem", "paused-by-system":
+      try count(1...1)
+      return .engine(.pausedBySystem(try load()))
     default:
       throw FuzzParseError(column: column, message: "unknown event `\(name)`")
     }
+  }
+
+  /// `failed(L, REASON)` or `failed(L, REASON, DOMAIN CODE "MESSAGE")`: the
+  /// message may hold commas, spaces and escaped quotes.
+  static func failed(
+    _ text: String, column: Int, resolve: (LoadName) -> Load
+  ) throws(FuzzParseError) -> PlaybackEvent {
+    let inner = text.dropFirst(7).dropLast()
+    let argColumn = column + 7
+    let fields = inner.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false)
+    guard fields.count >= 2 else {
+      throw FuzzParseError(column: argColumn, message: "`failed` takes 2 or 3 arguments")
+    }
+    let load = try Self.load(String(fields[0]), column: argColumn, resolve: resolve)
+    let reasonText = fields[1].drop(while: { $0 == " " })
+    let reasonColumn = argColumn + fields[0].count + 1 + (fields[1].count - reasonText.count)
+    let reason = try failure(String(reasonText), column: reasonColumn)
+    guard fields.count == 3 else { return .failed(load, reason) }
+    let detailText = fields[2].drop(while: { $0 == " " })
+    let detailColumn = reasonColumn + reasonText.count + 1 + (fields[2].count - detailText.count)
+    return .engine(
+      .failed(load, reason, detail: try detail(String(detailText), column: detailColumn)))
+  }
+
+  /// `DOMAIN CODE "MESSAGE"`, as in `NSURLErrorDomain -1009 "offline"`.
+  static func detail(_ text: String, column: Int) throws(FuzzParseError) -> FailureDetail {
+    let expected = "expected the engine's error as DOMAIN CODE \"MESSAGE\"; got `\(text)`"
+    let words = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+    guard words.count == 3, !words[0].isEmpty, let code = Int(words[1]) else {
+      throw FuzzParseError(column: column, message: expected)
+    }
+    let quoted = words[2]
+    guard quoted.count >= 2, quoted.hasPrefix("\""), quoted.hasSuffix("\"") else {
+      throw FuzzParseError(
+        column: column + words[0].count + words[1].count + 2,
+        message: "expected a quoted message such as \"offline\"; got `\(quoted)`")
+    }
+    var message = ""
+    var escaped = false
+    for character in quoted.dropFirst().dropLast() {
+      if escaped {
+        message.append(character)
+        escaped = false
+      } else if character == "\\" {
+        escaped = true
+      } else if character == "\"" {
+        throw FuzzParseError(
+          column: column + words[0].count + words[1].count + 2,
+          message: "a quote inside the message must be escaped as \\\"")
+      } else {
+        message.append(character)
+      }
+    }
+    if escaped {
+      throw FuzzParseError(
+        column: column + text.count - 1, message: "the message ends inside an escape")
+    }
+    return FailureDetail(domain: String(words[0]), code: code, message: message)
   }
 
   /// `A#2` (a media name, resolved by `resolve`) or `item3#2` (an item id).
@@ -234,7 +340,7 @@ extension PlaybackEvent {
   /// The load a report or a watchdog expiry names; nil for a user intent.
   public var load: Load? {
     switch self {
-    case .user: nil
+    case .user, .system: nil
     case .engine(let report): report.load
     case .watchdogExpired(let load, _): load
     }

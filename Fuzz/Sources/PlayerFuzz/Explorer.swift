@@ -48,6 +48,8 @@ public enum Explorer {
     case failed(FailureReason, Reference)
     case seeked(Reference, Relative)
     case timeout(Reference, Relative)
+    /// An event of the operating system (an interruption, the route, the network).
+    case system(SystemEvent)
     /// An intent (or edit) whose first command the engine answers from inside
     /// `execute` (re-entrantly) with one or more reports, in order.
     case answered(Letter, [Answer])
@@ -74,7 +76,9 @@ public enum Explorer {
       case removeCurrent, removeNext, moveCurrentToEnd, moveNextFirst, jumpNext, jumpCurrent
       case insertBefore, removePastEnd
     }
-    enum Report: Hashable, Sendable { case ready, stalled, resumed, ended, position }
+    enum Report: Hashable, Sendable {
+      case ready, stalled, resumed, ended, position, pausedBySystem
+    }
     enum Reference: Hashable, Sendable {
       case current, preload, previous, older, dropped, upcoming, neverIssued, wrongItem
     }
@@ -104,9 +108,14 @@ public enum Explorer {
         .edit(.removeCurrent), .edit(.removeNext), .edit(.moveCurrentToEnd), .edit(.moveNextFirst),
         .edit(.jumpNext), .edit(.jumpCurrent), .edit(.insertBefore), .edit(.removePastEnd),
       ]
-      for report: Report in [.ready, .stalled, .resumed, .ended, .position] {
+      for report: Report in [.ready, .stalled, .resumed, .ended, .position, .pausedBySystem] {
         for reference in references { letters.append(.report(report, reference)) }
       }
+      letters += [
+        .system(.interruptionBegan), .system(.interruptionEnded(shouldResume: true)),
+        .system(.interruptionEnded(shouldResume: false)), .system(.routeLost),
+        .system(.networkLost), .system(.networkAvailable),
+      ]
       for reference in references { letters.append(.failed(.network, reference)) }
       for reason in reasons.dropFirst() { letters.append(.failed(reason, .current)) }
       for relative: Relative in [.newest, .older, .neverIssued] {
@@ -141,6 +150,7 @@ public enum Explorer {
       for late: Letter in [
         .report(.ready, .current), .report(.ended, .current), .report(.stalled, .current),
         .report(.resumed, .current), .failed(.network, .current), .report(.ready, .preload),
+        .report(.pausedBySystem, .current),
         .report(.ready, .upcoming), .seeked(.current, .newest),
       ] {
         letters.append(.later(late))
@@ -269,7 +279,9 @@ public enum Explorer {
         case .resumed: return .resumed(load)
         case .ended: return .reachedEnd(load)
         case .position: return .position(load, .seconds(4))
+        case .pausedBySystem: return .engine(.pausedBySystem(load))
         }
+      case .system(let event): return .system(event)
       case .failed(let reason, let reference):
         return Self.load(reference, after: model).map { .failed($0, reason) }
       case .seeked(let reference, let relative):
@@ -328,11 +340,13 @@ public enum Explorer {
         numbers += [
           Int64(current.stage.rawValue), Int64(min(current.lastSeek, 2)),
           current.seekPending ? 1 : 0, Int64(min(current.lastWatchdog, 2)), current.started ? 1 : 0,
-          current.position, current.duration ?? -1,
+          current.position, current.duration ?? -1, current.systemPaused ? 1 : 0,
+          Int64(current.attempts), current.failure == nil ? 0 : 1,
         ]
       } else {
         numbers.append(-3)
       }
+      numbers.append(model.interrupted ? 1 : 0)
       if let preload = model.preload {
         numbers += load(preload.load)
         numbers += [Int64(preload.stage.rawValue), preload.duration ?? -1]
@@ -351,9 +365,14 @@ public enum Explorer {
         case .stalled: numbers.append(1)
         case .resumed: numbers.append(2)
         case .reachedEnd: numbers.append(3)
-        case .failed(_, let reason): numbers += [4, Int64(FuzzCoverage.Variant(reason).rawValue)]
+        case .failed(_, let reason, let detail):
+          numbers += [
+            4, Int64(FuzzCoverage.Variant(reason).rawValue), Int64(detail?.code ?? 0),
+            detail == nil ? 0 : 1,
+          ]
         case .seekCompleted(_, let id): numbers += [5, Int64(id.rawValue)]
         case .position(_, let time): numbers += [6, time.milliseconds]
+        case .pausedBySystem: numbers.append(7)
         }
       }
       self.numbers = numbers
@@ -387,16 +406,18 @@ public enum Explorer {
   ///   - maxDepth: the longest sequence to explore.
   ///   - seconds: a time limit; the result then says how deep it got.
   ///   - canPreload: whether the engine declares `.preload`.
+  ///   - retry: the player's retry policy for network failures.
   /// - Returns: depth reached, state and transition counts, whether the
   ///   search is complete or bounded, the shortest counterexample if any, and
   ///   what it covered.
   public static func explore(
-    _ subject: FuzzSubject, maxDepth: Int, seconds: Double? = nil, canPreload: Bool = true
+    _ subject: FuzzSubject, maxDepth: Int, seconds: Double? = nil, canPreload: Bool = true,
+    retry: RetryPolicy = .standard
   ) -> Exploration {
     let clock = ContinuousClock()
     let started = clock.now
     let deadline = seconds.map { started.advanced(by: .nanoseconds(Int64($0 * 1e9))) }
-    let root = CaseRunner(subject, canPreload: canPreload)
+    let root = CaseRunner(subject, canPreload: canPreload, retry: retry)
     // Merge only on a snapshot the subject vouches for.
     let merges = root.target.snapshot != nil
     func state(_ runner: CaseRunner, _ actions: [FuzzAction]) -> State? {
@@ -425,7 +446,7 @@ public enum Explorer {
           result.interrupted = true
           break level
         }
-        var base = CaseRunner(subject, canPreload: canPreload)
+        var base = CaseRunner(subject, canPreload: canPreload, retry: retry)
         for action in prefix { _ = base.perform(action) }
         let heldCount = base.laterCount
         // Letters that resolve to the same actions are the same input: run once.
@@ -435,7 +456,7 @@ public enum Explorer {
             tried.insert(step).inserted
           else { continue }
           let actions = prefix + step
-          var runner = CaseRunner(subject, canPreload: canPreload)
+          var runner = CaseRunner(subject, canPreload: canPreload, retry: retry)
           swap(&coverage, &runner.coverage)
           var violation: FuzzViolation?
           for action in actions where violation == nil { violation = runner.perform(action) }
@@ -446,8 +467,9 @@ public enum Explorer {
             result.counterexample = FuzzFailure(
               subject: subject, origin: .exhaustive(depth: depth), original: actions,
               actions: actions, violation: violation, shrinkAttempts: 0,
-              timeline: Fuzzer.timeline(subject, FuzzCase(actions, canPreload: canPreload)),
-              canPreload: canPreload)
+              timeline: Fuzzer.timeline(
+                subject, FuzzCase(actions, canPreload: canPreload, retry: retry)),
+              canPreload: canPreload, retry: retry)
             break level
           }
           edges += 1

@@ -1,5 +1,9 @@
-/// Saved failures: an optional engine line (`engine preload=yes|no`, before
-/// any action; `no` when absent), then one action a line; `#` starts a
+import PlayerState
+
+/// Saved failures: an optional engine line (`engine preload=yes|no`, then
+/// optionally the retry policy, `retry=off` or `retry=ATTEMPTS/BACKOFF/MAX` as in
+/// `retry=1/500ms/1000ms`; before any action; `preload=no` and
+/// ``PlayerState/RetryPolicy/standard`` when absent), then one action a line; `#` starts a
 /// comment, blank lines are skipped. Loads are spelled as ``FuzzCase`` says.
 /// Files under Fuzz/Failures replay as regression tests on every run.
 ///
@@ -29,11 +33,11 @@ public enum FailureFile {
     -> [FuzzAction]
   {
     let parsed = try parseCase(text, file: file)
-    guard !parsed.canPreload else {
+    guard !parsed.canPreload, parsed.retry == .standard else {
       throw FuzzParseError(
         file: file, line: 1, column: 1,
         message:
-          "this case runs on an engine that preloads (engine preload=yes): read it with FailureFile.parseCase"
+          "this case runs on an engine that preloads or with another retry policy (\(parsed.header)): read it with FailureFile.parseCase"
       )
     }
     return parsed.actions
@@ -57,6 +61,7 @@ public enum FailureFile {
   {
     var actions: [FuzzAction] = []
     var canPreload: Bool?
+    var retry = RetryPolicy.standard
     var replay = NameReplay(canPreload: false)
     var armedLines: [Int: String] = [:]
     let scalars = text.unicodeScalars
@@ -95,17 +100,29 @@ public enum FailureFile {
           let value = words.dropFirst(6).drop(while: { $0 == " " })
           let trimmed = String(
             value.reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed())
-          guard canPreload == nil, actions.isEmpty,
-            trimmed == "preload=yes" || trimmed == "preload=no"
+          let fields = trimmed.split(separator: " ")
+          guard canPreload == nil, actions.isEmpty, (1...2).contains(fields.count),
+            fields[0] == "preload=yes" || fields[0] == "preload=no"
           else {
             throw FuzzParseError(
               file: file, line: number, column: line.count - words.count + 1,
               message:
-                "expected one engine line, `engine preload=yes` or `engine preload=no`, before any action; got `\(line)`"
+                "expected one engine line, `engine preload=yes` or `engine preload=no` (then optionally `retry=off` or `retry=N/TIME/TIME`), before any action; got `\(line)`"
             )
           }
-          canPreload = trimmed == "preload=yes"
-          replay = NameReplay(canPreload: canPreload ?? false)
+          if fields.count == 2 {
+            guard let policy = FuzzCase.retryPolicy(fields[1]) else {
+              throw FuzzParseError(
+                file: file, line: number,
+                column: line.count - words.count + 1 + words.count - fields[1].count,
+                message:
+                  "expected `retry=off` or `retry=ATTEMPTS/BACKOFF/MAX` such as retry=3/1000ms/30000ms (MAX at least BACKOFF); got `\(fields[1])`"
+              )
+            }
+            retry = policy
+          }
+          canPreload = fields[0] == "preload=yes"
+          replay = NameReplay(canPreload: canPreload ?? false, retry: retry)
         } else {
           canPreload = canPreload ?? false
           let probe: FuzzAction
@@ -146,7 +163,7 @@ public enum FailureFile {
         actions[index] = action
       }
     }
-    return FuzzCase(actions, canPreload: canPreload ?? false)
+    return FuzzCase(actions, canPreload: canPreload ?? false, retry: retry)
   }
 
   /// The line breaks `Character.isNewline` knows, as scalars.

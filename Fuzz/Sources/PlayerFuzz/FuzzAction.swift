@@ -15,6 +15,8 @@ public import PlayerState
 /// reentrant ready(A#2)    the engine reports from inside its next `execute`
 /// later ended(A#1)        the engine queues a report for the next `deliver`
 /// deliver                 the engine sends its queued reports, oldest first
+/// interrupt begin         the operating system's events, spelled as in player-sim
+/// interrupt end resume    (also: interrupt end, route lost, network lost, network available)
 /// ```
 public enum FuzzAction: Hashable, Sendable, CustomStringConvertible {
   /// An event sent directly to the player: an intent, a report or a watchdog expiry.
@@ -47,8 +49,13 @@ public enum FuzzAction: Hashable, Sendable, CustomStringConvertible {
   /// - Parameter name: the media to spell a load with, or nil.
   public func description(naming name: (Load) -> MediaID?) -> String {
     func text(_ event: PlaybackEvent) -> String {
+      if case .system(let system) = event { return EventParser.spelling(system) }
       guard let load = event.load else { return event.description }
       let media = name(load)
+      if case .engine(.failed(_, let reason, let detail)) = event, detail != nil {
+        return EventParser.spelling(
+          failed: load.description(naming: { _ in media }), reason, detail)
+      }
       // A report or an expiry names exactly one load.
       return event.description(naming: { _ in media })
     }

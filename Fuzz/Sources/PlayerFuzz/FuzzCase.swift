@@ -1,4 +1,4 @@
-package import PlayerState
+public import PlayerState
 
 /// A fuzz case: the engine it runs against (whether it declares `.preload`)
 /// and its actions.
@@ -26,6 +26,8 @@ package import PlayerState
 public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
   /// Whether the engine declares the `.preload` capability.
   public var canPreload: Bool
+  /// The player's retry policy for network failures (``FuzzEngine/retry(for:)``).
+  public var retry: RetryPolicy
   /// The actions, in order.
   public var actions: [FuzzAction]
 
@@ -33,17 +35,48 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
   /// - Parameters:
   ///   - actions: the actions.
   ///   - canPreload: whether the engine declares `.preload`.
-  public init(_ actions: [FuzzAction], canPreload: Bool = false) {
+  ///   - retry: the player's retry policy; ``PlayerState/RetryPolicy/standard`` by default.
+  public init(_ actions: [FuzzAction], canPreload: Bool = false, retry: RetryPolicy = .standard) {
     self.actions = actions
     self.canPreload = canPreload
+    self.retry = retry
   }
 
-  /// The engine line: `engine preload=yes` or `engine preload=no`.
-  public var header: String { "engine preload=\(canPreload ? "yes" : "no")" }
+  /// The engine line: `engine preload=yes` or `engine preload=no`, then
+  /// ` retry=off` or ` retry=1/500ms/1000ms` unless the policy is the standard one.
+  public var header: String {
+    let policy = retry == .standard ? "" : " retry=\(Self.spelling(retry))"
+    return "engine preload=\(canPreload ? "yes" : "no")\(policy)"
+  }
+
+  /// `off` or `ATTEMPTS/BACKOFFms/MAXms`.
+  static func spelling(_ retry: RetryPolicy) -> String {
+    if retry == .off { return "off" }
+    return
+      "\(retry.attempts)/\(retry.backoff.milliseconds)ms/\(retry.maximumBackoff.milliseconds)ms"
+  }
+
+  /// Reads `retry=off` or `retry=ATTEMPTS/BACKOFFms/MAXms`; nil when malformed.
+  static func retryPolicy(_ field: Substring) -> RetryPolicy? {
+    guard field.hasPrefix("retry=") else { return nil }
+    let value = field.dropFirst(6)
+    if value == "off" { return .off }
+    let parts = value.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 3, let attempts = UInt8(parts[0]) else { return nil }
+    func time(_ text: Substring) -> Int64? {
+      guard text.hasSuffix("ms"), let ms = Int64(text.dropLast(2)), ms >= 0 else { return nil }
+      return ms
+    }
+    guard let backoff = time(parts[1]), let maximum = time(parts[2]), maximum >= backoff else {
+      return nil
+    }
+    return RetryPolicy(
+      attempts: attempts, backoff: .milliseconds(backoff), maximumBackoff: .milliseconds(maximum))
+  }
 
   /// Each action's line, loads spelled `MEDIA#TOKEN` where the name resolves to them.
   public var lines: [String] {
-    var replay = NameReplay(canPreload: canPreload)
+    var replay = NameReplay(canPreload: canPreload, retry: retry)
     var names: [MediaID?] = Array(repeating: nil, count: actions.count)
     for (index, action) in actions.enumerated() {
       if case .reentrant = action {
@@ -80,7 +113,9 @@ struct NameReplay {
   private var held: [EngineReport] = []
   private var scratch: [EngineCommand] = []
 
-  init(canPreload: Bool) { model = ContractModel(canPreload: canPreload) }
+  init(canPreload: Bool, retry: RetryPolicy = .standard) {
+    model = ContractModel(canPreload: canPreload, retry: retry)
+  }
 
   /// Arms re-entrant action `index`: it fires with the next command.
   mutating func arm(_ index: Int) { unfired.append(index) }

@@ -56,6 +56,12 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
     case timeout
     /// A failure: an engine-specific code.
     case engine
+    /// A failure carrying the engine's own error (``PlayerState/FailureDetail``).
+    case detail
+    /// An interruption's end with the system's hint to resume.
+    case resumeHint
+    /// An interruption's end without the hint.
+    case noResumeHint
 
     /// The variant's name, as in `upcoming`.
     public var description: String { Self.names[Int(rawValue)] }
@@ -64,7 +70,7 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
       "intent", "current", "preload", "dropped", "previous", "older", "upcoming", "neverIssued",
       "wrongItem", "seekNewest", "seekSuperseded", "seekNeverIssued", "watchdogNewest",
       "watchdogSuperseded", "watchdogNeverIssued", "network", "decoding", "unsupported", "notFound",
-      "timeout", "engine",
+      "timeout", "engine", "detail", "resumeHint", "noResumeHint",
     ]
 
     /// The failure reason's variant.
@@ -87,14 +93,18 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
         Self.namesLoad(event)
       case .seekNewest, .seekSuperseded, .seekNeverIssued: event == .seeked
       case .watchdogNewest, .watchdogSuperseded, .watchdogNeverIssued: event == .timeout
-      case .network, .decoding, .unsupported, .notFound, .timeout, .engine: event == .failed
+      case .network, .decoding, .unsupported, .notFound, .timeout, .engine, .detail:
+        event == .failed
+      case .resumeHint, .noResumeHint: event == .interruptionEnded
       }
     }
 
     /// Whether events of this kind name a load (reports and expiries).
     static func namesLoad(_ event: EventKind) -> Bool {
       switch event {
-      case .ready, .stalled, .resumed, .seeked, .ended, .failed, .position, .timeout: true
+      case .ready, .stalled, .resumed, .seeked, .ended, .failed, .position, .pausedBySystem,
+        .timeout:
+        true
       default: false
       }
     }
@@ -129,7 +139,8 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
       var mask =
         bit(.intent) | bit(.upcoming) | bit(.neverIssued) | bit(.seekNeverIssued)
         | bit(.watchdogNeverIssued) | bit(.network) | bit(.decoding) | bit(.unsupported)
-        | bit(.notFound) | bit(.timeout) | bit(.engine)
+        | bit(.notFound) | bit(.timeout) | bit(.engine) | bit(.detail) | bit(.resumeHint)
+        | bit(.noResumeHint)
       if model.issued >= 1 { mask |= bit(.wrongItem) }
       if let current = model.current {
         mask |= bit(.current)
@@ -282,11 +293,16 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
     }
     guard let load = event.load else {
       hit(.intent)
+      if case .system(.interruptionEnded(let resume)) = event {
+        hit(resume ? .resumeHint : .noResumeHint)
+      }
       return
     }
     hit(Variant.identity(of: load, in: model))
     switch event {
-    case .engine(.failed(_, let reason)): hit(Variant(reason))
+    case .engine(.failed(_, let reason, let detail)):
+      hit(Variant(reason))
+      if detail != nil { hit(.detail) }
     case .engine(.seekCompleted(_, let id)):
       let newest = model.current?.lastSeek ?? 0
       hit(
@@ -336,6 +352,8 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
     case .stalled: 4
     case .ended: 5
     case .failed: 6
+    case .suppressed: 7
+    case .waiting: 8
     }
   }
 
@@ -366,7 +384,13 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
     case .ended: 22
     case .failed: 23
     case .position: 24
-    case .timeout: 25
+    case .pausedBySystem: 25
+    case .timeout: 26
+    case .interruptionBegan: 27
+    case .interruptionEnded: 28
+    case .routeLost: 29
+    case .networkLost: 30
+    case .networkAvailable: 31
     }
   }
 

@@ -29,8 +29,9 @@ public final class FuzzEngine: PlaybackEngine {
     var armed: [EngineReport] = []
     /// Reports sent from inside `execute`, in sending order (contract numbering).
     var sent: [EngineReport] = []
-    /// Watchdog closures the player scheduled since the last drain, in order.
-    var scheduled: [@Sendable () -> Void] = []
+    /// Watchdog closures the player scheduled since the last drain, in order,
+    /// with the delay it asked for.
+    var scheduled: [(after: Duration, fire: @Sendable () -> Void)] = []
     /// Watchdogs matched to the contract's requests: (load, id) in contract numbering.
     var timers: [Load: [UInt32: @Sendable () -> Void]] = [:]
     var tokens = TokenMap()
@@ -43,15 +44,22 @@ public final class FuzzEngine: PlaybackEngine {
 
   /// `.preload` when the engine was made with `canPreload`, otherwise none.
   public let capabilities: EngineCapabilities
+  /// The retry policy the case runs with: give it to the player under test
+  /// (``FuzzEngine/retry(for:)``), since the contract model waits for the
+  /// network (or fails at once) exactly as it says.
+  public let retry: RetryPolicy
 
   /// An engine with an empty log.
-  /// - Parameter canPreload: whether it declares the `.preload` capability.
-  public convenience init(canPreload: Bool = false) {
-    self.init(canPreload: canPreload, recordsProcessing: false)
+  /// - Parameters:
+  ///   - canPreload: whether it declares the `.preload` capability.
+  ///   - retry: the retry policy the player under test must use.
+  public convenience init(canPreload: Bool = false, retry: RetryPolicy = .standard) {
+    self.init(canPreload: canPreload, retry: retry, recordsProcessing: false)
   }
 
-  init(canPreload: Bool, recordsProcessing: Bool) {
+  init(canPreload: Bool, retry: RetryPolicy = .standard, recordsProcessing: Bool) {
     capabilities = canPreload ? .preload : []
+    self.retry = retry
     self.recordsProcessing = recordsProcessing
     log.withLock {
       $0.commands.reserveCapacity(64)
@@ -91,9 +99,18 @@ public final class FuzzEngine: PlaybackEngine {
   /// the contract says and runs it when the case says the watchdog expires.
   /// The timeout is irrelevant (the harness's time is the case's order).
   public var watchdog: WatchdogPolicy {
-    WatchdogPolicy(timeout: .seconds(10)) { [weak self] _, fire in
-      self?.log.withLock { $0.scheduled.append(fire) }
+    WatchdogPolicy(timeout: .seconds(10)) { [weak self] after, fire in
+      self?.log.withLock { $0.scheduled.append((after, fire)) }
     }
+  }
+
+  /// The retry policy of the case when `engine` is the harness's engine (as in
+  /// a ``FuzzSubject/make`` closure: configure the player with it, as in
+  /// `PlayerConfiguration(retry: FuzzEngine.retry(for: engine))`); otherwise
+  /// ``PlayerState/RetryPolicy/standard``.
+  /// - Parameter engine: the engine handed to ``FuzzSubject/make``.
+  public static func retry(for engine: any PlaybackEngine) -> RetryPolicy {
+    (engine as? FuzzEngine)?.retry ?? .standard
   }
 
   /// The harness's watchdog clock when `engine` is the harness's engine (as in
@@ -166,13 +183,13 @@ public final class FuzzEngine: PlaybackEngine {
 
   /// Matches the next watchdog the player scheduled to the contract's request
   /// for `load` (contract numbering) and `id`.
-  /// - Returns: false when the player scheduled none.
-  func claimWatchdog(_ load: Load, _ id: UInt32) -> Bool {
+  /// - Returns: the delay the player asked for, or nil when it scheduled none.
+  func claimWatchdog(_ load: Load, _ id: UInt32) -> Duration? {
     log.withLock { log in
-      guard !log.scheduled.isEmpty else { return false }
-      let fire = log.scheduled.removeFirst()
+      guard !log.scheduled.isEmpty else { return nil }
+      let (after, fire) = log.scheduled.removeFirst()
       log.timers[load, default: [:]][id] = fire
-      return true
+      return after
     }
   }
 
@@ -307,7 +324,7 @@ struct TokenMap {
   func player(_ event: PlaybackEvent) -> PlaybackEvent {
     guard !isIdentity else { return event }
     switch event {
-    case .user: return event
+    case .user, .system: return event
     case .engine(let report): return .engine(player(report))
     case .watchdogExpired(let load, let id): return .watchdogExpired(player(load), id)
     }
@@ -320,7 +337,7 @@ struct TokenMap {
   func contract(_ event: PlaybackEvent) -> PlaybackEvent {
     guard !isIdentity else { return event }
     switch event {
-    case .user: return event
+    case .user, .system: return event
     case .engine(let report): return .engine(report.withLoad(contract(report.load)))
     case .watchdogExpired(let load, let id): return .watchdogExpired(contract(load), id)
     }
@@ -336,8 +353,9 @@ extension EngineReport {
     case .resumed: .resumed(load)
     case .seekCompleted(_, let id): .seekCompleted(load, id)
     case .reachedEnd: .reachedEnd(load)
-    case .failed(_, let reason): .failed(load, reason)
+    case .failed(_, let reason, let detail): .failed(load, reason, detail: detail)
     case .position(_, let time): .position(load, time)
+    case .pausedBySystem: .pausedBySystem(load)
     }
   }
 }
@@ -345,18 +363,35 @@ extension EngineReport {
 extension ContractModel {
   /// The watchdog the contract asks the player to request for the event just
   /// applied: when a load starts buffering (a new load, or a preload promoted
-  /// before its `ready`) and when it stalls.
+  /// before its `ready`) and when it stalls; and the backoff timer when a load
+  /// starts waiting for the network, with its delay.
   /// - Parameter before: the current load before the event.
-  /// - Returns: the load and the watchdog id, in the contract's numbering.
-  func watchdogRequest(since before: Current?) -> (load: Load, id: UInt32)? {
+  /// - Returns: the load, the watchdog id (contract numbering), and the
+  ///   backoff's delay in milliseconds (nil for a watchdog: any timeout will do).
+  func watchdogRequest(since before: Current?) -> WatchdogClaim? {
     guard let after = current, after.lastWatchdog > 0,
-      after.stage == .buffering || after.stage == .stalled
+      after.stage == .buffering || after.stage == .stalled || after.stage == .waiting
     else { return nil }
     guard let before, before.load == after.load, before.lastWatchdog == after.lastWatchdog else {
-      return (after.load, after.lastWatchdog)
+      let delay = after.stage == .waiting ? backoff(after: after.attempts) : nil
+      return WatchdogClaim(load: after.load, id: after.lastWatchdog, delay: delay)
     }
     return nil
   }
+}
+
+/// A timer the contract asks the player to request: a watchdog, or the
+/// backoff before a reload (with its delay).
+struct WatchdogClaim: Hashable {
+  /// The load, in the contract's numbering.
+  var load: Load
+  /// The watchdog id.
+  var id: UInt32
+  /// The backoff's delay in milliseconds; nil for a watchdog.
+  var delay: Int64?
+}
+
+extension ContractModel {
 }
 
 extension CaseRunner {
@@ -365,14 +400,18 @@ extension CaseRunner {
   mutating func watchdogViolation(_ event: PlaybackEvent, step: Int) -> FuzzViolation? {
     let extra = engine.unclaimedWatchdogs()
     let missing = missingWatchdog
+    let backoff = wrongBackoff
     missingWatchdog = nil
-    guard missing != nil || extra > 0 else { return nil }
+    wrongBackoff = nil
+    guard missing != nil || extra > 0 || backoff != nil else { return nil }
     let media = model.media
     let name = { (load: Load) in media[load.item].map { "\($0)#\(load.token)" } ?? load.description
     }
     let detail =
       if let missing {
         "the contract arms watchdog#\(missing.id) for \(name(missing.load)) here; the player requested no watchdog from the harness's clock (FuzzEngine.watchdog)"
+      } else if let backoff {
+        "the contract arms the backoff watchdog#\(backoff.claim.id) for \(name(backoff.claim.load)) after \(backoff.claim.delay ?? 0)ms (the retry policy's delay); the player asked for \(backoff.actual)"
       } else {
         "the player requested \(extra) watchdog\(extra == 1 ? "" : "s") the contract does not arm here"
       }

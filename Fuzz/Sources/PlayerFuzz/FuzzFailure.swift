@@ -42,13 +42,17 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
   public var timeline: String
   /// Whether the engine declared `.preload`.
   public var canPreload: Bool
+  /// The player's retry policy in the case.
+  public var retry: RetryPolicy
 
   /// Describes a failure.
   public init(
     subject: String, origin: Origin, original: [FuzzAction], actions: [FuzzAction],
-    violation: FuzzViolation, shrinkAttempts: Int, timeline: String, canPreload: Bool = false
+    violation: FuzzViolation, shrinkAttempts: Int, timeline: String, canPreload: Bool = false,
+    retry: RetryPolicy = .standard
   ) {
     self.canPreload = canPreload
+    self.retry = retry
     self.subject = subject
     self.origin = origin
     self.original = original
@@ -62,12 +66,13 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
   /// Describes a failure of `subject`, so that ``swiftTest`` replays on it.
   public init(
     subject: FuzzSubject, origin: Origin, original: [FuzzAction], actions: [FuzzAction],
-    violation: FuzzViolation, shrinkAttempts: Int, timeline: String, canPreload: Bool = false
+    violation: FuzzViolation, shrinkAttempts: Int, timeline: String, canPreload: Bool = false,
+    retry: RetryPolicy = .standard
   ) {
     self.init(
       subject: subject.name, origin: origin, original: original, actions: actions,
       violation: violation, shrinkAttempts: shrinkAttempts, timeline: timeline,
-      canPreload: canPreload)
+      canPreload: canPreload, retry: retry)
     subjectExpression = subject.swiftExpression
   }
 
@@ -79,7 +84,7 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
   public var property: FuzzProperty { violation.property }
 
   /// The minimal case with its engine.
-  public var fuzzCase: FuzzCase { FuzzCase(actions, canPreload: canPreload) }
+  public var fuzzCase: FuzzCase { FuzzCase(actions, canPreload: canPreload, retry: retry) }
 
   /// The full report: seed, property, expected and actual logs, the minimal
   /// timeline, and a ready-to-paste Swift Testing test.
@@ -114,9 +119,9 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     let direct =
       subjectExpression == ".player"
       && actions.allSatisfy { if case .send = $0 { true } else { false } }
-    var model = ContractModel(canPreload: canPreload)
+    var model = ContractModel(canPreload: canPreload, retry: retry)
     var commands: [EngineCommand] = []
-    if direct, !canPreload, violation.step <= actions.count {
+    if direct, !canPreload, retry == .standard, violation.step <= actions.count {
       for action in actions {
         if let event = action.event { model.apply(event, commands: &commands) }
       }
@@ -157,6 +162,19 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     func list(_ media: [MediaID]) -> String {
       "[" + media.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
     }
+    func quoted(_ text: String) -> String {
+      var escaped = ""
+      for character in text {
+        switch character {
+        case "\\": escaped += "\\\\"
+        case "\"": escaped += "\\\""
+        case "\n": escaped += "\\n"
+        case "\r": escaped += "\\r"
+        default: escaped.append(character)
+        }
+      }
+      return "\"\(escaped)\""
+    }
     switch event {
     case .user(.play(let media, let start)): return ".play(\"\(media)\"\(from(start)))"
     case .user(.replaceQueue(let media, let start, let at, let play)):
@@ -186,7 +204,17 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     case .engine(.reachedEnd(let l)): return ".reachedEnd(\(load(l)))"
     case .engine(.seekCompleted(let l, let seek)):
       return ".seekCompleted(\(load(l)), SeekID(\(seek.rawValue)))"
-    case .engine(.failed(let l, let r)): return ".failed(\(load(l)), \(reason(r)))"
+    case .engine(.failed(let l, let r, let detail)):
+      guard let detail else { return ".failed(\(load(l)), \(reason(r)))" }
+      return
+        ".engine(.failed(\(load(l)), \(reason(r)), detail: FailureDetail(domain: \(quoted(detail.domain)), code: \(detail.code), message: \(quoted(detail.message)))))"
+    case .engine(.pausedBySystem(let l)): return ".engine(.pausedBySystem(\(load(l))))"
+    case .system(.interruptionBegan): return ".system(.interruptionBegan)"
+    case .system(.interruptionEnded(let resume)):
+      return ".system(.interruptionEnded(shouldResume: \(resume)))"
+    case .system(.routeLost): return ".system(.routeLost)"
+    case .system(.networkLost): return ".system(.networkLost)"
+    case .system(.networkAvailable): return ".system(.networkAvailable)"
     case .engine(.position(let l, let at)): return ".position(\(load(l)), \(time(at)))"
     case .watchdogExpired(let l, let id):
       return ".watchdogExpired(\(load(l)), WatchdogID(\(id.rawValue)))"

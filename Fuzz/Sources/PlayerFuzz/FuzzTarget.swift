@@ -230,8 +230,11 @@ public struct FuzzSubject: Sendable {
       if let processed = FuzzEngine.onProcessed(for: engine) {
         onStep = { step in processed(step.event) }
       }
+      let configuration = PlayerConfiguration(retry: FuzzEngine.retry(for: engine))
       return PlayerTarget(
-        Player(engine: engine, watchdog: FuzzEngine.watchdog(for: engine), onStep: onStep))
+        Player(
+          engine: engine, state: PlaybackState(configuration: configuration),
+          watchdog: FuzzEngine.watchdog(for: engine), onStep: onStep))
     })
 }
 

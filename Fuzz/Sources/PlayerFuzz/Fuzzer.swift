@@ -82,7 +82,8 @@ public enum Fuzzer {
       let outcome =
         configuration.shrink
         ? Shrinker.shrink(
-          subject, runner.trace, violation: violation, canPreload: runner.model.canPreload)
+          subject, runner.trace, violation: violation, canPreload: runner.model.canPreload,
+          retry: runner.model.retry)
         : Shrinker.Outcome(actions: runner.trace, violation: violation, attempts: 0)
       result.shrinkSeconds = secondsSince(shrinkStart, clock)
       result.failure = FuzzFailure(
@@ -90,8 +91,10 @@ public enum Fuzzer {
         origin: .random(seed: configuration.seed, caseIndex: caseIndex, caseSeed: seed),
         original: runner.trace, actions: outcome.actions, violation: outcome.violation,
         shrinkAttempts: outcome.attempts,
-        timeline: timeline(subject, FuzzCase(outcome.actions, canPreload: runner.model.canPreload)),
-        canPreload: runner.model.canPreload)
+        timeline: timeline(
+          subject,
+          FuzzCase(outcome.actions, canPreload: runner.model.canPreload, retry: runner.model.retry)),
+        canPreload: runner.model.canPreload, retry: runner.model.retry)
     }
     return result
   }
@@ -114,7 +117,8 @@ public enum Fuzzer {
     coverage: inout FuzzCoverage
   ) -> (CaseRunner, FuzzViolation?) {
     let canPreload = decoder.engine(from: &bytes)
-    var runner = CaseRunner(subject, canPreload: canPreload)
+    let retry = decoder.retry(from: &bytes)
+    var runner = CaseRunner(subject, canPreload: canPreload, retry: retry)
     swap(&runner.coverage, &coverage)
     let (length, mask) = decoder.header(from: &bytes)
     for _ in 0..<length {
@@ -136,7 +140,7 @@ public enum Fuzzer {
     reusing runner: inout CaseRunner
   ) -> FuzzViolation? {
     let canPreload = decoder.engine(from: &bytes)
-    runner.reset(subject, canPreload: canPreload)
+    runner.reset(subject, canPreload: canPreload, retry: decoder.retry(from: &bytes))
     let (length, mask) = decoder.header(from: &bytes)
     for _ in 0..<length {
       if bytes.isExhausted { break }
@@ -178,7 +182,10 @@ public enum Fuzzer {
       maxLength: configuration.maxLength, swarm: configuration.swarm, preload: configuration.preload
     )
     let (runner, violation) = runCase(subject, decoder, &bytes)
-    return (FuzzCase(runner.trace, canPreload: runner.model.canPreload), violation)
+    return (
+      FuzzCase(runner.trace, canPreload: runner.model.canPreload, retry: runner.model.retry),
+      violation
+    )
   }
 
   /// Checks a given case (a saved failure, a hand-written scenario).
@@ -192,12 +199,13 @@ public enum Fuzzer {
   public static func check(_ subject: FuzzSubject, _ fuzzCase: FuzzCase) -> FuzzFailure? {
     let actions = fuzzCase.actions
     guard
-      let violation = CaseRunner.check(subject, actions, canPreload: fuzzCase.canPreload)
+      let violation = CaseRunner.check(
+        subject, actions, canPreload: fuzzCase.canPreload, retry: fuzzCase.retry)
     else { return nil }
     return FuzzFailure(
       subject: subject, origin: .given, original: actions, actions: actions,
       violation: violation, shrinkAttempts: 0, timeline: timeline(subject, fuzzCase),
-      canPreload: fuzzCase.canPreload)
+      canPreload: fuzzCase.canPreload, retry: fuzzCase.retry)
   }
 
   /// The case as a numbered timeline on an engine that does not preload.
@@ -212,12 +220,12 @@ public enum Fuzzer {
     let canPreload = fuzzCase.canPreload
     // The events the end of the case adds (held-back reports, cooperative
     // answers) are shown as the explicit actions they become.
-    var full = CaseRunner(subject, canPreload: canPreload)
+    var full = CaseRunner(subject, canPreload: canPreload, retry: fuzzCase.retry)
     full.recordsCoverage = false
     for action in actions where full.perform(action) != nil { break }
     if full.trace.count == actions.count { _ = full.finish() }
-    let lines = FuzzCase(full.trace, canPreload: canPreload).lines
-    var runner = CaseRunner(subject, canPreload: canPreload)
+    let lines = FuzzCase(full.trace, canPreload: canPreload, retry: fuzzCase.retry).lines
+    var runner = CaseRunner(subject, canPreload: canPreload, retry: fuzzCase.retry)
     runner.recordsCoverage = false
     var rows: [(String, String, String, String)] = []
     var violation: FuzzViolation?

@@ -32,12 +32,14 @@ public enum LibFuzzerEntry {
     guard let violation else { return 0 }
     let canPreload = runner.model.canPreload
     let outcome = Shrinker.shrink(
-      subject, runner.trace, violation: violation, canPreload: canPreload)
+      subject, runner.trace, violation: violation, canPreload: canPreload,
+      retry: runner.model.retry)
     let failure = FuzzFailure(
       subject: subject, origin: .given, original: runner.trace, actions: outcome.actions,
       violation: outcome.violation, shrinkAttempts: outcome.attempts,
-      timeline: Fuzzer.timeline(subject, FuzzCase(outcome.actions, canPreload: canPreload)),
-      canPreload: canPreload)
+      timeline: Fuzzer.timeline(
+        subject, FuzzCase(outcome.actions, canPreload: canPreload, retry: runner.model.retry)),
+      canPreload: canPreload, retry: runner.model.retry)
     print(failure.report)
     // libFuzzer saves the input that crashed: replay it with the same binary.
     fatalError("\(subject.name) violated the contract: \(failure.property)")

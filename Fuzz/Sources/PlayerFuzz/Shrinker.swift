@@ -1,4 +1,4 @@
-import PlayerState
+package import PlayerState
 
 /// Shrinks a failing case on events, not bytes.
 ///
@@ -40,15 +40,16 @@ package enum Shrinker {
   ///     candidates per action (delete-and-repair, replacing an intent) run at
   ///     any length until then.
   ///   - canPreload: whether the engine declares `.preload`.
+  ///   - retry: the player's retry policy.
   /// - Returns: the smallest failing case found, with the events the end of
   ///   the case adds made explicit.
   package static func shrink(
     _ subject: FuzzSubject, _ actions: [FuzzAction], violation: FuzzViolation, limit: Int = 20_000,
-    seconds: Double = 10, canPreload: Bool = false
+    seconds: Double = 10, canPreload: Bool = false, retry: RetryPolicy = .standard
   ) -> Outcome {
     let clock = ContinuousClock()
     var search = Search(
-      subject: subject, canPreload: canPreload, limit: limit,
+      subject: subject, canPreload: canPreload, retry: retry, limit: limit,
       deadline: clock.now.advanced(by: .nanoseconds(Int64(max(0, min(seconds, 1e6)) * 1e9))),
       best: Outcome(actions: actions, violation: violation, attempts: 0),
       tried: [actions])
@@ -79,6 +80,7 @@ package enum Shrinker {
   private struct Search {
     let subject: FuzzSubject
     let canPreload: Bool
+    let retry: RetryPolicy
     let limit: Int
     let deadline: ContinuousClock.Instant
     let clock = ContinuousClock()
@@ -98,7 +100,8 @@ package enum Shrinker {
       guard !shorter || candidate.count < best.actions.count else { return false }
       guard !exhausted, tried.insert(candidate).inserted else { return false }
       best.attempts += 1
-      let (runner, violation) = CaseRunner.replay(subject, candidate, canPreload: canPreload)
+      let (runner, violation) = CaseRunner.replay(
+        subject, candidate, canPreload: canPreload, retry: retry)
       guard let found = violation else { return false }
       // Keep the events the end of the case added, so the case stays explicit.
       let explicit = Array(runner.trace.prefix(max(found.step, candidate.count)))
@@ -125,7 +128,7 @@ package enum Shrinker {
         })
       else { return false }
       // Which steps sent the engine a command: an armed report fires in the first.
-      var runner = CaseRunner(subject, canPreload: canPreload)
+      var runner = CaseRunner(subject, canPreload: canPreload, retry: retry)
       runner.recordsCoverage = false
       var commanded: [Bool] = []
       for action in best.actions {
@@ -189,8 +192,8 @@ package enum Shrinker {
     mutating func replaceIntents() -> Bool {
       for index in best.actions.indices {
         guard case .send(.user(let intent)) = best.actions[index] else { continue }
-        let roles = Shrinker.roles(best.actions, canPreload: canPreload)
-        let seeks = Shrinker.seekRoles(best.actions, canPreload: canPreload)
+        let roles = Shrinker.roles(best.actions, canPreload: canPreload, retry: retry)
+        let seeks = Shrinker.seekRoles(best.actions, canPreload: canPreload, retry: retry)
         for other in Shrinker.alphabet where other != intent {
           var changed = best.actions
           changed[index] = .send(.user(other))
@@ -204,7 +207,8 @@ package enum Shrinker {
             var keptSeeks = seeks
             keptSeeks.remove(at: deleted)
             if attempt(
-              Shrinker.aim(candidate, roles: kept, seeks: keptSeeks, canPreload: canPreload),
+              Shrinker.aim(
+                candidate, roles: kept, seeks: keptSeeks, canPreload: canPreload, retry: retry),
               shorter: true)
             {
               return true
@@ -217,8 +221,8 @@ package enum Shrinker {
       // a preload and preloads another, as a failure and an end did), with
       // one action or two adjacent ones deleted.
       for index in best.actions.indices where best.actions[index].load != nil {
-        let roles = Shrinker.roles(best.actions, canPreload: canPreload)
-        let seeks = Shrinker.seekRoles(best.actions, canPreload: canPreload)
+        let roles = Shrinker.roles(best.actions, canPreload: canPreload, retry: retry)
+        let seeks = Shrinker.seekRoles(best.actions, canPreload: canPreload, retry: retry)
         for edit: UserIntent in [.insert(["A"], at: 1), .remove(at: 1)] {
           var changed = best.actions
           changed[index] = .send(.user(edit))
@@ -236,7 +240,8 @@ package enum Shrinker {
               if attempt(candidate, shorter: true) { return true }
               if attempt(
                 Shrinker.aim(
-                  candidate, roles: keptRoles, seeks: keptSeeks, canPreload: canPreload),
+                  candidate, roles: keptRoles, seeks: keptSeeks, canPreload: canPreload,
+                  retry: retry),
                 shorter: true)
               {
                 return true
@@ -307,10 +312,11 @@ package enum Shrinker {
             var candidate = changed
             candidate.remove(at: deleted)
             if attempt(candidate) { return true }
-            var roles = Shrinker.roles(best.actions, canPreload: canPreload)
+            var roles = Shrinker.roles(best.actions, canPreload: canPreload, retry: retry)
             roles[index] = nil
             roles.remove(at: deleted)
-            if attempt(Shrinker.aim(candidate, roles: roles, canPreload: canPreload)) {
+            if attempt(Shrinker.aim(candidate, roles: roles, canPreload: canPreload, retry: retry))
+            {
               return true
             }
             // The armed reports sent directly instead.
@@ -346,7 +352,7 @@ package enum Shrinker {
     /// becomes its play order, unshuffled.
     mutating func collapse() -> Bool {
       guard best.actions.count > 2 else { return false }
-      var model = ContractModel(canPreload: canPreload)
+      var model = ContractModel(canPreload: canPreload, retry: retry)
       var scratch: [EngineCommand] = []
       var fresh: [(Int, UserIntent)] = []
       for (index, action) in best.actions.enumerated() {
@@ -364,11 +370,13 @@ package enum Shrinker {
               playWhenReady: model.playWhenReady)
           ))
       }
-      let roles = Shrinker.roles(best.actions, canPreload: canPreload)
+      let roles = Shrinker.roles(best.actions, canPreload: canPreload, retry: retry)
       for (end, intent) in fresh.reversed() {
         let candidate = [FuzzAction.send(.user(intent))] + best.actions[(end + 1)...]
         let kept = [nil] + Array(roles[(end + 1)...])
-        if attempt(Shrinker.aim(candidate, roles: kept, canPreload: canPreload)) { return true }
+        if attempt(Shrinker.aim(candidate, roles: kept, canPreload: canPreload, retry: retry)) {
+          return true
+        }
       }
       return false
     }
@@ -384,7 +392,7 @@ package enum Shrinker {
           best.actions[index + 1].load != nil,
           case .send(.user(let third)) = best.actions[index + 2]
         {
-          let roles = Shrinker.roles(best.actions, canPreload: canPreload)
+          let roles = Shrinker.roles(best.actions, canPreload: canPreload, retry: retry)
           for merged in Shrinker.merged(first, third) {
             let report = best.actions[index + 1]
             // The report after the merged intent, or armed before it.
@@ -398,7 +406,8 @@ package enum Shrinker {
               kept.replaceSubrange(
                 index...(index + 2),
                 with: pair[0] == report ? [roles[index + 1], nil] : [nil, roles[index + 1]])
-              if attempt(Shrinker.aim(candidate, roles: kept, canPreload: canPreload)) {
+              if attempt(Shrinker.aim(candidate, roles: kept, canPreload: canPreload, retry: retry))
+              {
                 return true
               }
             }
@@ -415,10 +424,12 @@ package enum Shrinker {
           candidate.replaceSubrange(index...(index + 1), with: [.send(.user(merged))])
           if attempt(candidate) { return true }
           if attempt(renumbered(candidate, pairAt: index)) { return true }
-          let roles = Shrinker.roles(best.actions, canPreload: canPreload)
+          let roles = Shrinker.roles(best.actions, canPreload: canPreload, retry: retry)
           let origin = [index] + Array(best.actions.indices.dropFirst(index + 2))
           let kept = Array(roles[..<index]) + origin.map { $0 == index ? nil : roles[$0] }
-          if attempt(Shrinker.aim(candidate, roles: kept, canPreload: canPreload)) { return true }
+          if attempt(Shrinker.aim(candidate, roles: kept, canPreload: canPreload, retry: retry)) {
+            return true
+          }
         }
         index += 1
       }
@@ -431,21 +442,21 @@ package enum Shrinker {
     /// issued yet…), so that deleting a load does not leave reports naming
     /// the wrong ones.
     func repaired(_ candidate: [FuzzAction], deleted: Range<Int>) -> [FuzzAction] {
-      let roles = Shrinker.roles(best.actions, canPreload: canPreload)
-      let seeks = Shrinker.seekRoles(best.actions, canPreload: canPreload)
+      let roles = Shrinker.roles(best.actions, canPreload: canPreload, retry: retry)
+      let seeks = Shrinker.seekRoles(best.actions, canPreload: canPreload, retry: retry)
       var origin = Array(best.actions.indices)
       origin.removeSubrange(deleted)
       guard origin.count == candidate.count else { return candidate }
       return Shrinker.aim(
         candidate, roles: origin.map { roles[$0] }, seeks: origin.map { seeks[$0] },
-        canPreload: canPreload)
+        canPreload: canPreload, retry: retry)
     }
 
     /// `candidate` with the tokens after `index` lowered by how many fewer
     /// loads the merged intent issued than the pair it replaced.
     func renumbered(_ candidate: [FuzzAction], pairAt index: Int) -> [FuzzAction] {
       func issued(_ actions: ArraySlice<FuzzAction>) -> UInt32 {
-        var model = ContractModel(canPreload: canPreload)
+        var model = ContractModel(canPreload: canPreload, retry: retry)
         var scratch: [EngineCommand] = []
         for action in actions {
           if let event = action.event { model.apply(event, commands: &scratch) }
@@ -472,7 +483,7 @@ package enum Shrinker {
     /// The loads the model knows after `prefix`: current, preload, earlier,
     /// dropped, removed, left, and the next two never issued, with tokens 0…2.
     func knownLoads(before prefix: ArraySlice<FuzzAction>) -> [Load] {
-      var model = ContractModel(canPreload: canPreload)
+      var model = ContractModel(canPreload: canPreload, retry: retry)
       var scratch: [EngineCommand] = []
       for action in prefix {
         if let event = action.event { model.apply(event, commands: &scratch) }
@@ -495,7 +506,7 @@ package enum Shrinker {
     }
 
     mutating func dropNoEffect() -> Bool {
-      var runner = CaseRunner(subject, canPreload: canPreload)
+      var runner = CaseRunner(subject, canPreload: canPreload, retry: retry)
       runner.recordsCoverage = false
       for action in best.actions { _ = runner.perform(action) }
       let effects = runner.effects
@@ -546,7 +557,7 @@ package enum Shrinker {
       // success rewrites only the action at `index`), with held-back reports
       // applied when delivered: an identity simplifies toward the load that
       // is current when the report arrives.
-      var model = ContractModel(canPreload: canPreload)
+      var model = ContractModel(canPreload: canPreload, retry: retry)
       var held: [EngineReport] = []
       var scratch: [EngineCommand] = []
       while index < best.actions.count {
@@ -740,7 +751,9 @@ package enum Shrinker {
       let newest = WatchdogID(model.current?.lastWatchdog ?? 1)
       for candidate in loads(load, model) { out.append(.send(.watchdogExpired(candidate, id))) }
       if id != newest { out.append(.send(.watchdogExpired(load, newest))) }
-    case .send(.user):
+    case .send(.system(.interruptionEnded(shouldResume: false))):
+      out.append(.send(.system(.interruptionEnded(shouldResume: true))))
+    case .send(.user), .send(.system):
       break
     }
     return out
@@ -752,8 +765,10 @@ package enum Shrinker {
       let newest = SeekID(max(model.current?.lastSeek ?? 1, 1))
       if seek != newest { out.append(.seekCompleted(load, newest)) }
     }
-    if case .failed(let load, let reason) = report, reason != .network {
-      out.append(.failed(load, .network))
+    if case .failed(let load, let reason, let detail) = report {
+      // Without the engine's error first, then the plainest class.
+      if detail != nil { out.append(.failed(load, reason)) }
+      if reason != .network { out.append(.failed(load, .network, detail: detail)) }
     }
     if case .ready(let load, .some) = report { out.append(.ready(load)) }
     return out
@@ -845,14 +860,14 @@ extension Shrinker {
   /// The role of each action's load, read when the action is performed (a
   /// re-entrant report when it is armed); for an intent that names the
   /// current position (remove, jump, move from), `.current`.
-  static func roles(_ actions: [FuzzAction], canPreload: Bool) -> [Role?] {
-    var model = ContractModel(canPreload: canPreload)
+  static func roles(_ actions: [FuzzAction], canPreload: Bool, retry: RetryPolicy) -> [Role?] {
+    var model = ContractModel(canPreload: canPreload, retry: retry)
     var scratch: [EngineCommand] = []
     var held: [EngineReport] = []
     var roles: [Role?] = []
     for (index, action) in actions.enumerated() {
       if case .reentrant(let report) = action {
-        let fired = firing(actions, after: index, model, held, canPreload: canPreload)
+        let fired = firing(actions, after: index, model, held, canPreload: canPreload, retry: retry)
         roles.append(.whenFired(role(of: report.load, fired)))
       } else if let load = action.load {
         roles.append(role(of: load, model))
@@ -890,16 +905,17 @@ extension Shrinker {
   /// and each seek completion (when `seeks` is given) at the seek that has
   /// its role now (the newest, the one before…).
   static func aim(
-    _ actions: [FuzzAction], roles: [Role?], seeks: [SeekRole?]? = nil, canPreload: Bool
+    _ actions: [FuzzAction], roles: [Role?], seeks: [SeekRole?]? = nil, canPreload: Bool,
+    retry: RetryPolicy
   ) -> [FuzzAction] {
-    var model = ContractModel(canPreload: canPreload)
+    var model = ContractModel(canPreload: canPreload, retry: retry)
     var scratch: [EngineCommand] = []
     var held: [EngineReport] = []
     var out: [FuzzAction] = []
     for (index, (action, role)) in zip(actions, roles).enumerated() {
       var aimed = action
       if let old = action.load, case .whenFired(let inner)? = role {
-        let fired = firing(actions, after: index, model, held, canPreload: canPreload)
+        let fired = firing(actions, after: index, model, held, canPreload: canPreload, retry: retry)
         aimed = action.renaming(old, to: load(for: inner, fired, else: old))
       } else if let old = action.load, let role {
         aimed = action.renaming(old, to: load(for: role, model, else: old))
@@ -942,7 +958,7 @@ extension Shrinker {
   /// the next intent: where a report armed at `index` fires.
   static func firing(
     _ actions: [FuzzAction], after index: Int, _ model: ContractModel, _ held: [EngineReport],
-    canPreload: Bool
+    canPreload: Bool, retry: RetryPolicy
   ) -> ContractModel {
     var model = model
     var held = held
@@ -955,8 +971,10 @@ extension Shrinker {
   }
 
   /// The seek role of each seek completion in `actions` (nil for other actions).
-  static func seekRoles(_ actions: [FuzzAction], canPreload: Bool) -> [SeekRole?] {
-    var model = ContractModel(canPreload: canPreload)
+  static func seekRoles(_ actions: [FuzzAction], canPreload: Bool, retry: RetryPolicy)
+    -> [SeekRole?]
+  {
+    var model = ContractModel(canPreload: canPreload, retry: retry)
     var scratch: [EngineCommand] = []
     var held: [EngineReport] = []
     var out: [SeekRole?] = []
@@ -1040,8 +1058,9 @@ extension EngineReport {
     case .resumed: .resumed(load)
     case .seekCompleted(_, let seek): .seekCompleted(load, seek)
     case .reachedEnd: .reachedEnd(load)
-    case .failed(_, let reason): .failed(load, reason)
+    case .failed(_, let reason, let detail): .failed(load, reason, detail: detail)
     case .position(_, let time): .position(load, time)
+    case .pausedBySystem: .pausedBySystem(load)
     }
   }
 }

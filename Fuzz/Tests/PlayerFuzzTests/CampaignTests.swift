@@ -85,14 +85,16 @@ import Testing
     print(FailureFile.format(fuzzCase, comments: ["case seed 0x\(String(caseSeed, radix: 16))"]))
     if let violation {
       let outcome = Shrinker.shrink(
-        .player, fuzzCase.actions, violation: violation, canPreload: fuzzCase.canPreload)
+        .player, fuzzCase.actions, violation: violation, canPreload: fuzzCase.canPreload,
+        retry: fuzzCase.retry)
       let failure = FuzzFailure(
         subject: FuzzSubject.player, origin: .given, original: fuzzCase.actions,
         actions: outcome.actions,
         violation: outcome.violation, shrinkAttempts: outcome.attempts,
         timeline: Fuzzer.timeline(
-          .player, FuzzCase(outcome.actions, canPreload: fuzzCase.canPreload)),
-        canPreload: fuzzCase.canPreload)
+          .player,
+          FuzzCase(outcome.actions, canPreload: fuzzCase.canPreload, retry: fuzzCase.retry)),
+        canPreload: fuzzCase.canPreload, retry: fuzzCase.retry)
       Issue.record("\(failure.report)")
     }
   }
@@ -129,8 +131,7 @@ import Testing
             ))
         }
         if failure.actions.count > player.minimalLength {
-          let text = FailureFile.format(
-            FuzzCase(failure.actions, canPreload: failure.canPreload), comments: [])
+          let text = FailureFile.format(failure.fuzzCase, comments: [])
           print(
             "\(player.name) seed \(seed): \(failure.original.count) -> \(failure.actions.count)\n\(text)"
           )

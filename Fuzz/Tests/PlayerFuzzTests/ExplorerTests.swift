@@ -21,15 +21,16 @@ import Testing
   }
 
   @Test func theAlphabetHoldsEveryFailureReasonBurstsAndHeldReports() {
-    #expect(Explorer.alphabetSize == 128)
+    #expect(Explorer.alphabetSize == 143)
     #expect(Explorer.maxHeld == 2)
     // Depth 1 from idle, on an engine that preloads: 19 intents and 7
     // distinct edits (two removes coincide on an empty queue); 5 reports, a
     // failure, a seek completion and an expiry naming each load that exists
-    // (the upcoming one, a never-issued token): 16; 4 re-entrant bursts whose
-    // intent sends a command (play, queue); 1 held report (the upcoming ready).
+    // (the upcoming one, a never-issued token): 16; a system pause naming
+    // each: 2; the 6 system events; 4 re-entrant bursts whose intent sends a
+    // command (play, queue); 1 held report (the upcoming ready).
     let proof = Explorer.explore(.player, maxDepth: 1)
-    #expect(proof.sequences == 47)
+    #expect(proof.sequences == 55)
     #expect(proof.coverage.hits(.idle, .failed, .upcoming) == 1)
   }
 
@@ -93,7 +94,8 @@ final class HiddenFlagPlayer: FuzzTarget {
   var stoppedWhileIdle = false
 
   init(_ engine: any PlaybackEngine, _ kind: Snapshot) {
-    player = Player(engine: engine, watchdog: FuzzEngine.watchdog(for: engine))
+    player = Player(
+      engine: engine, state: .fuzzed(by: engine), watchdog: FuzzEngine.watchdog(for: engine))
     self.kind = kind
   }
 
@@ -158,7 +160,8 @@ final class EarlyReportDroppingEngine: PlaybackEngine {
   static let subject = FuzzSubject(name: "EarlyReportDropping") { engine in
     PlayerTarget(
       Player(
-        engine: EarlyReportDroppingEngine(engine), watchdog: FuzzEngine.watchdog(for: engine)))
+        engine: EarlyReportDroppingEngine(engine), state: .fuzzed(by: engine),
+        watchdog: FuzzEngine.watchdog(for: engine)))
   }
 }
 
@@ -182,7 +185,7 @@ final class EarlyReportDroppingEngine: PlaybackEngine {
     #expect(CaseRunner.check(.player, minimal) == nil)
     let result = Fuzzer.run(subject, FuzzConfiguration(seed: 1, budget: .cases(5000)))
     let failure = try #require(result.failure)
-    #expect(result.cases == 83)
+    #expect(result.cases == 81)
     // Shrunk to `queue(A A)`, `ready(A#1)`, `reentrant ready(A#2)`, `ended(A#1)`:
     // replacing the advance by an intent is the shrinker's part (issue 11, item 3).
     #expect(failure.actions.count <= 4, "\(failure.report)")

@@ -167,7 +167,8 @@ import Testing
     let player: Player
     var stopped = false
     init(engine: any PlaybackEngine) {
-      player = Player(engine: engine, watchdog: FuzzEngine.watchdog(for: engine))
+      player = Player(
+        engine: engine, state: .fuzzed(by: engine), watchdog: FuzzEngine.watchdog(for: engine))
     }
     func send(_ event: PlaybackEvent) {
       player.send(event)
@@ -219,7 +220,7 @@ import Testing
     let clock: WatchdogPolicy
     init(engine: any PlaybackEngine) {
       clock = FuzzEngine.watchdog(for: engine)
-      player = Player(engine: engine, watchdog: clock)
+      player = Player(engine: engine, state: .fuzzed(by: engine), watchdog: clock)
     }
     func send(_ event: PlaybackEvent) {
       let wasPlaying = player.state.isPlaying
@@ -244,7 +245,8 @@ import Testing
   final class OwnTimersOnly: FuzzTarget {
     let player: Player
     init(engine: any PlaybackEngine) {
-      player = Player(engine: engine, watchdog: FuzzEngine.watchdog(for: engine))
+      player = Player(
+        engine: engine, state: .fuzzed(by: engine), watchdog: FuzzEngine.watchdog(for: engine))
     }
     func send(_ event: PlaybackEvent) {
       if case .watchdogExpired = event { return }
@@ -324,7 +326,10 @@ import Testing
     ) {
       shift = Shift(engine, renumber, inverse)
       self.inverse = inverse
-      player = Player(engine: shift, watchdog: FuzzEngine.watchdog(for: engine))
+      player = Player(
+        engine: shift,
+        state: .fuzzed(by: engine),
+        watchdog: FuzzEngine.watchdog(for: engine))
     }
 
     func back(_ load: Load) -> Load {
@@ -333,7 +338,7 @@ import Testing
 
     func send(_ event: PlaybackEvent) {
       switch event {
-      case .user: player.send(event)
+      case .user, .system: player.send(event)
       case .engine(let report):
         player.send(.engine(report.withLoad(back(report.load))))
       case .watchdogExpired(let load, let id): player.send(.watchdogExpired(back(load), id))
@@ -380,5 +385,12 @@ import Testing
     #expect(violation.step == 2)
     #expect(violation.expectedLog == ["load(A#1)", "stop(A#1)", "load(B#2)"])
     #expect(violation.actualLog == ["load(A#1)", "stop(A#1)", "load(B#1)"])
+  }
+}
+
+extension PlaybackState {
+  /// A new player's state with the retry policy of the harness's case.
+  static func fuzzed(by engine: any PlaybackEngine) -> PlaybackState {
+    PlaybackState(configuration: PlayerConfiguration(retry: FuzzEngine.retry(for: engine)))
   }
 }

@@ -10,7 +10,11 @@ import Synchronization
 ///   It keeps a table between its ids and the reducer's tokens.
 /// - **Re-entrant reports** (an engine that answers from inside `execute`) are
 ///   queued and processed after the current event, by whichever thread drains.
-/// - **Watchdogs** are scheduled on the clock it is given.
+/// - **Watchdogs** are scheduled on the clock it is given; a retry backoff
+///   (waiting for the network) after the delay the machine asks for.
+/// - **The system's events** (interruptions, route loss, the network) and the
+///   engine's `pausedBySystem` go to the reducer like any other event, under the
+///   retry policy it is given.
 /// - **Thread safety**: one `Mutex`; any thread may send.
 ///
 /// `bug` plants a mistake, for the tests that show the harness catches it.
@@ -44,18 +48,22 @@ public final class MiniPlayer: Sendable {
   /// - Parameters:
   ///   - engine: the media back end.
   ///   - watchdog: the clock for buffering and stall timeouts; nil for none.
+  ///   - retry: how a load that failed for want of the network is retried.
   ///   - bug: a planted mistake, nil for none.
   ///   - onProcessed: called after each event is processed, in processing order.
   public init(
-    engine: any PlaybackEngine, watchdog: WatchdogPolicy?, bug: Bug? = nil,
-    onProcessed: (@Sendable (PlaybackEvent) -> Void)? = nil
+    engine: any PlaybackEngine, watchdog: WatchdogPolicy?, retry: RetryPolicy = .standard,
+    bug: Bug? = nil, onProcessed: (@Sendable (PlaybackEvent) -> Void)? = nil
   ) {
     self.engine = engine
     self.watchdog = watchdog
     self.bug = bug
     self.onProcessed = onProcessed
     let canPreload = engine.capabilities.contains(.preload)
-    core.withLock { $0.state.configuration.canPreload = canPreload }
+    core.withLock {
+      $0.state.configuration.canPreload = canPreload
+      $0.state.configuration.retry = retry
+    }
   }
 
   /// The reducer's state (its loads carry the reducer's tokens, not this player's ids).
@@ -85,7 +93,9 @@ public final class MiniPlayer: Sendable {
     while let current = work {
       for command in current.commands { engine.execute(command, reports: sink) }
       if let request = current.watchdog, let watchdog {
-        watchdog.schedule(watchdog.timeout) { [weak self] in
+        // A backoff waits the machine's delay; a watchdog, the clock's timeout.
+        let after = request.delay.map { Duration.milliseconds($0.milliseconds) } ?? watchdog.timeout
+        watchdog.schedule(after) { [weak self] in
           self?.send(.watchdogExpired(request.load, request.id))
         }
       }
@@ -111,7 +121,7 @@ public final class MiniPlayer: Sendable {
     core.state = transition.next
     let commands = transition.commands.map { Self.outward($0, &core) }
     let watchdog = transition.watchdog.map {
-      WatchdogRequest(load: Self.outward($0.load, &core), id: $0.id)
+      WatchdogRequest(load: Self.outward($0.load, &core), id: $0.id, delay: $0.delay)
     }
     return Work(event: event, commands: commands, watchdog: watchdog)
   }
@@ -132,14 +142,16 @@ public final class MiniPlayer: Sendable {
 
   private func inward(_ event: PlaybackEvent, _ core: Core) -> PlaybackEvent {
     switch event {
-    case .user: event
+    case .user, .system: event
     case .engine(.ready(let load, let duration)): .ready(inward(load, core), duration: duration)
     case .engine(.stalled(let load)): .stalled(inward(load, core))
     case .engine(.resumed(let load)): .resumed(inward(load, core))
     case .engine(.seekCompleted(let load, let id)): .seekCompleted(inward(load, core), id)
     case .engine(.reachedEnd(let load)): .reachedEnd(inward(load, core))
-    case .engine(.failed(let load, let reason)): .failed(inward(load, core), reason)
+    case .engine(.failed(let load, let reason, let detail)):
+      .engine(.failed(inward(load, core), reason, detail: detail))
     case .engine(.position(let load, let time)): .position(inward(load, core), time)
+    case .engine(.pausedBySystem(let load)): .engine(.pausedBySystem(inward(load, core)))
     case .watchdogExpired(let load, let id): .watchdogExpired(inward(load, core), id)
     }
   }

@@ -10,8 +10,11 @@ final class MiniTarget: FuzzTarget, Sendable {
   init(engine: any PlaybackEngine, bug: MiniPlayer.Bug?) {
     // The harness's engine is also the watchdog clock: MiniPlayer must request its
     // watchdogs there (the harness never sends an expiry the player did not ask for).
+    // It also says which retry policy the case runs with (the contract waits for
+    // the network, or fails at once, exactly as that policy says).
     player = MiniPlayer(
-      engine: engine, watchdog: FuzzEngine.watchdog(for: engine), bug: bug,
+      engine: engine, watchdog: FuzzEngine.watchdog(for: engine),
+      retry: FuzzEngine.retry(for: engine), bug: bug,
       onProcessed: FuzzEngine.onProcessed(for: engine))
   }
 
