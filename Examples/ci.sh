@@ -2,7 +2,8 @@
 # The examples' CI (issue 6), called by .ci/run. Runs as root on a fresh
 # Debian machine with CI=true: installs GStreamer with apt-get, then
 #   1. builds and runs Examples/Basic and compares its output with expected-output.txt,
-#   2. runs the tests of Examples/GStreamerEngine (real pipelines, the conformance kit),
+#   2. runs the tests of Examples/GStreamerEngine (real pipelines, the conformance kit, and the
+#      engine fuzzer against playbin for 60 s: PLAYHEAD_ENGINE_FUZZ_SECONDS changes it),
 #   3. runs the tests of Examples/AVPlayerEngine's pure core (its shell is empty off Apple
 #      platforms) and type-checks the shell against an AVFoundation stub (ShellTypecheck),
 #   4. runs the tests of Examples/FuzzYourPlayer (a hand-written player fuzzed in every mode,
@@ -44,9 +45,11 @@ if ! "$basic" | diff -u Basic/expected-output.txt -; then
   exit 1
 fi
 
-step "GStreamerEngine: swift test (real pipelines, the conformance kit)"
+step "GStreamerEngine: swift test (real pipelines, the conformance kit, the engine fuzzer)"
 (cd GStreamerEngine && swift build --build-tests 2>&1 | tee "$log") && no_warnings "GStreamerEngine"
-(cd GStreamerEngine && swift test --skip-build)
+(cd GStreamerEngine && swift test --skip-build --skip EngineFuzzTests)
+# The engine fuzzer on its own: its real-time rhythms and figures are not shared with other suites.
+(cd GStreamerEngine && swift test --skip-build --filter EngineFuzzTests)
 
 step "AVPlayerEngine: swift test (the pure core; the AVFoundation shell is empty here)"
 (cd AVPlayerEngine && swift build --build-tests 2>&1 | tee "$log") && no_warnings "AVPlayerEngine"

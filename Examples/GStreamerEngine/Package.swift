@@ -38,6 +38,8 @@ let package = Package(
       name: "GStreamerEngineTests",
       dependencies: [
         "GStreamerEngine",
+        // The tests encode their Ogg/Vorbis and FLAC media with GStreamer itself.
+        "CGStreamer",
         .product(name: "PlayerEngine", package: "Playhead"),
         .product(name: "PlayerTesting", package: "Playhead"),
       ],

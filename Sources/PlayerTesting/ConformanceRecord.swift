@@ -35,6 +35,17 @@ struct Record: Sendable {
   var reentrantCommand: Int?
   /// The outcome so far.
   var report = ConformanceReport()
+  /// How many reports were judged.
+  var judged = 0
+  /// The most entries kept in each growing list (the transcript, the failures,
+  /// the violations, each load's positions): the engine fuzzer bounds a case's
+  /// memory with it; the kit keeps everything.
+  var limit = Int.max
+
+  /// Appends a line to the transcript, unless it holds ``limit`` lines already.
+  private mutating func log(_ line: String) {
+    if report.transcript.count < limit { report.transcript.append(line) }
+  }
 
   mutating func sent(_ command: EngineCommand) {
     switch command {
@@ -53,7 +64,7 @@ struct Record: Sendable {
       break
     }
     if issued[command.load.token] == nil { neverLoaded.insert(command.load.token) }
-    report.transcript.append(command.description(naming: name))
+    log(command.description(naming: name))
   }
 
   /// The media of an item, for printing: `A` in `A#2`.
@@ -70,7 +81,8 @@ struct Record: Sendable {
   ///     reporting thread when the report came, if any.
   mutating func judge(_ engineReport: EngineReport, insideExecute: EngineCommand?) {
     let text = engineReport.description(naming: name)
-    report.transcript.append(text)
+    judged += 1
+    log(text)
     if let command = insideExecute {
       let commandText = command.description(naming: name)
       report.note(.reportFromInsideExecute, "\(text) from inside execute(\(commandText))")
@@ -104,7 +116,9 @@ struct Record: Sendable {
         report.note(.repeatedReport, "\(text) after \(earlier)")
       }
       answers[token, default: []].append(engineReport)
-      if case .failed = engineReport { report.failures.append(engineReport) }
+      if case .failed = engineReport, report.failures.count < limit {
+        report.failures.append(engineReport)
+      }
     case .seekCompleted(_, let seek):
       if seeksCompleted[token]?.contains(seek) == true {
         report.note(.repeatedReport, "\(text) a second time")
@@ -118,7 +132,7 @@ struct Record: Sendable {
         violate(
           .positionNamesPlayingLoad, "\(text) names the preload \(name(load)), never started")
       }
-      positions[token, default: []].append(time)
+      if positions[token, default: []].count < limit { positions[token, default: []].append(time) }
     case .pausedBySystem:
       // Like a position: only a load that is playing can be paused by the system.
       if !started.contains(token) {
@@ -140,7 +154,59 @@ struct Record: Sendable {
   }
 
   mutating func violate(_ promise: EnginePromise, _ detail: String) {
-    report.record(ConformanceViolation(promise, detail))
+    if report.violations.count < limit { report.record(ConformanceViolation(promise, detail)) }
+  }
+
+  // MARK: Passive checks at the end of a command sequence
+
+  /// Judges what must have happened once every command has returned and the
+  /// engine had its time: every load and preload not stopped is answered
+  /// (``EnginePromise/loadAnswered``, ``EnginePromise/preloadAnswered``); a
+  /// `load` (not a `preload`, as in the kit) of media in `unplayable` is not answered `ready`
+  /// (``EnginePromise/unplayableMediaFails``); and the newest seek of every
+  /// load answered `ready`, never `failed`, and not stopped, completed with its
+  /// own id (``EnginePromise/seekCompletionCarriesSeekID``). Loads in token order.
+  /// - Parameters:
+  ///   - unplayable: media whose loads must fail.
+  ///   - within: how long the engine had, as in `within 5 seconds`.
+  mutating func judgeOutstanding(unplayable: Set<MediaID>, within: String) {
+    for (token, load) in issued.sorted(by: { $0.key < $1.key }) where !stopped.contains(token) {
+      let answers = self.answers[token] ?? []
+      guard let first = answers.first else {
+        let promise: EnginePromise = preloads.contains(token) ? .preloadAnswered : .loadAnswered
+        let command = preloads.contains(token) ? "preload" : "load"
+        violate(promise, "\(command)(\(name(load))) got no ready or failed \(within)")
+        continue
+      }
+      guard case .ready = first else { continue }
+      // A preload's decoding errors may show only once it plays (`failed` after `ready`).
+      if !preloads.contains(token), let media = media[load.item], unplayable.contains(media) {
+        violate(.unplayableMediaFails, "load(\(name(load))) was answered ready(\(name(load)))")
+        continue
+      }
+      let failed = answers.contains { if case .failed = $0 { true } else { false } }
+      guard !failed, let newest = seeksSent[token]?.max(), !completed(newest, of: load) else {
+        continue
+      }
+      violate(
+        .seekCompletionCarriesSeekID,
+        "seek(\(name(load)), \(newest)) got no seeked(\(name(load)), \(newest)) \(within)")
+    }
+  }
+
+  /// True when ``judgeOutstanding(unplayable:within:)`` would find nothing
+  /// missing: every live load answered and every newest seek of a live, ready
+  /// load completed. What a real-time wait waits for.
+  var nothingOutstanding: Bool {
+    for (token, load) in issued where !stopped.contains(token) {
+      guard let answers = self.answers[token], let first = answers.first else { return false }
+      guard case .ready = first else { continue }
+      let failed = answers.contains { if case .failed = $0 { true } else { false } }
+      if !failed, let newest = seeksSent[token]?.max(), !completed(newest, of: load) {
+        return false
+      }
+    }
+    return true
   }
 
   // MARK: Conditions the checks wait for

@@ -223,4 +223,31 @@ static inline void playhead_release(GstElement *element, GstBus *bus) {
   gst_object_unref(element);
 }
 
+/// Runs a pipeline described in gst-launch syntax (an encoder writing a
+/// file) to its end: 0 when it reached EOS within `timeout_ns`, -1 if the
+/// description does not parse, -2 on an error message, -3 on timeout. For
+/// the tests, which make their media with the plugins they play them with.
+static inline int playhead_run_pipeline(const char *description, guint64 timeout_ns) {
+  GError *error = NULL;
+  GstElement *pipeline = gst_parse_launch(description, &error);
+  if (pipeline == NULL || error != NULL) {
+    if (error != NULL) g_error_free(error);
+    if (pipeline != NULL) gst_object_unref(pipeline);
+    return -1;
+  }
+  GstBus *bus = gst_element_get_bus(pipeline);
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  GstMessage *message = gst_bus_timed_pop_filtered(
+      bus, timeout_ns, (GstMessageType)(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+  int result = -3;
+  if (message != NULL) {
+    result = GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS ? 0 : -2;
+    gst_message_unref(message);
+  }
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(bus);
+  gst_object_unref(pipeline);
+  return result;
+}
+
 #endif
