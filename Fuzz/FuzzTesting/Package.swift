@@ -44,5 +44,15 @@ let package = Package(
         .product(name: "PlayerFuzz", package: "Playhead"),
       ],
       swiftSettings: settings),
+    // The engine contract on player-sim's fake engine: bytes -> engine commands, every
+    // report judged by the conformance kit's record.
+    .executableTarget(
+      name: "EngineFuzzer",
+      dependencies: [
+        "CLibFuzzer",
+        .product(name: "PlayerTesting", package: "Playhead"),
+        .product(name: "PlayerSimulation", package: "Playhead"),
+      ],
+      swiftSettings: settings),
   ]
 )

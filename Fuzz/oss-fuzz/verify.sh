@@ -11,7 +11,7 @@
 #    computes them from those (this machine's toolchain, /opt/swift, on PATH).
 # 2. Runs .clusterfuzzlite/build.sh (the script OSS-Fuzz and ClusterFuzzLite run) and checks
 #    that $OUT holds PlayerFuzzer, ScenarioFuzzer and FilesFuzzer, each with its seed corpus
-#    zip, and the scenario and files fuzzers with their .dict and .options.
+#    zip, the scenario and files fuzzers with their .dict and .options, and EngineFuzzer.
 # 3. Runs every …Fuzzer in $OUT (or those named) from its seed corpus with its .dict and the
 #    flags of its .options (as ClusterFuzz passes them): PlayerFuzzer for `seconds`, the others
 #    half as long (at least 1 s) when none is named, each named one for `seconds`.
@@ -87,7 +87,8 @@ echo "verify: built in $(( $(date +%s) - started )) s"
 
 missing=()
 for expected in PlayerFuzzer:seed_corpus.zip ScenarioFuzzer:seed_corpus.zip ScenarioFuzzer.dict \
-  ScenarioFuzzer.options FilesFuzzer:seed_corpus.zip FilesFuzzer.dict FilesFuzzer.options; do
+  ScenarioFuzzer.options FilesFuzzer:seed_corpus.zip FilesFuzzer.dict FilesFuzzer.options \
+  EngineFuzzer; do
   fuzzer="${expected%%[:.]*}"
   [ -x "$OUT/$fuzzer" ] || missing+=("$fuzzer (executable)")
   case "$expected" in
