@@ -6,6 +6,12 @@
 /// ones is decided by a SplitMix64 generator seeded with ``seed``, so a run
 /// is reproducible.
 ///
+/// Most of that is what the machine absorbs (docs/engine-contract.md). With
+/// `preload: true` it also calls back for a stopped preload it never
+/// started, which breaks the promise `preloadStopIsFinal`: the machine still
+/// ignores those reports (the scenarios show it), and the engine fuzzer
+/// catches the breach (`EngineFuzzerTests`).
+///
 /// ```swift
 /// let engine = FakeMediaEngine(clock: clock, hostile: HostileMode(seed: 42))
 /// ```
