@@ -51,8 +51,8 @@ public enum ScenarioAction: Hashable, Sendable {
   /// instead of going back. A setup line: before the first intent, wait or report.
   case previousThreshold(MediaTime)
   /// `retry-policy attempts=3 backoff=1s max=30s` / `retry-policy off`: how a
-  /// load that failed for want of the network is retried (``RetryPolicy``;
-  /// ``RetryPolicy/standard`` without the line). A setup line: before the
+  /// load that failed for want of the network is retried (``PlayerState/RetryPolicy``;
+  /// ``PlayerState/RetryPolicy/standard`` without the line). A setup line: before the
   /// first intent, wait, report or system event.
   indirect case retryPolicy(RetryPolicy)
   /// `hostile on seed=7` / `hostile off`: makes the engine misbehave, or stop misbehaving.

@@ -11,7 +11,7 @@ import PlayerState
 /// and `interrupt`, `route` and `network` lines (and the fake network of a
 /// profile) send system events through the player. Watchdogs wait the
 /// script's `watchdog` time; a backoff while waiting for the network waits the
-/// delay the machine asked for (its ``RetryPolicy``), whatever the `watchdog` line says.
+/// delay the machine asked for (its ``PlayerState/RetryPolicy``), whatever the `watchdog` line says.
 /// The run stops at the first `expect` that fails, or once it has processed
 /// ``eventLimit`` events. The same scenario and options always give the same timeline.
 ///

@@ -46,7 +46,7 @@ public enum EventKind: String, Hashable, Sendable, Codable, CaseIterable {
   case seeked
   /// ``EngineReport/reachedEnd(_:)``.
   case ended
-  /// ``EngineReport/failed(_:_:)``.
+  /// ``EngineReport/failed(_:_:detail:)``.
   case failed
   /// ``EngineReport/position(_:_:)``.
   case position
