@@ -348,7 +348,13 @@ package struct ActionDecoder: Sendable {
     case .buffering:
       return .send(.ready(load, duration: extra & 1 == 0 ? nil : .milliseconds(10_000)))
     case .ready where current.seekPending:
-      return .send(.seekCompleted(load, SeekID(current.lastSeek)))
+      // Mostly the completion; sometimes a second seek that supersedes it, or
+      // the network failing while it is pending (so a wait keeps a seek history).
+      switch detail % 8 {
+      case 6: return .send(.seek(to: .milliseconds(Self.times[Int(extra % 8)])))
+      case 7: return .send(.failed(load, .network))
+      default: return .send(.seekCompleted(load, SeekID(current.lastSeek)))
+      }
     case .ready:
       switch detail % 4 {
       case 0: return .send(.stalled(load))
@@ -358,10 +364,26 @@ package struct ActionDecoder: Sendable {
     case .stalled:
       return .send(detail & 1 == 0 ? .resumed(load) : .reachedEnd(load))
     case .ended:
+      // Now and then a late report of a dropped preload (the engine calls
+      // back after its stop), which the contract ignores in every stage.
+      if detail & 14 == 14, let dropped = model.dropped {
+        let late: EngineReport =
+          switch extra % 3 {
+          case 0: .stalled(dropped)
+          case 1: .resumed(dropped)
+          default: .ready(dropped)
+          }
+        return .send(.engine(late))
+      }
       return .send(detail & 1 == 0 ? .resume : .previous)
     case .failed:
       return .send(detail & 1 == 0 ? .retry : .next)
     case .waiting:
+      // A seek's completion from before the stop, late: the newest or a superseded one.
+      if detail % 8 == 3, current.lastSeek >= 1 {
+        let seek = current.lastSeek >= 2 && extra & 1 == 0 ? current.lastSeek - 1 : current.lastSeek
+        return .send(.seekCompleted(load, SeekID(seek)))
+      }
       // The backoff expires, or the network comes back.
       return .send(
         detail & 1 == 0
