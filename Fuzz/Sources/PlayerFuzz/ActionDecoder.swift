@@ -337,6 +337,21 @@ package struct ActionDecoder: Sendable {
       // The call ends, with or without the hint.
       return .send(.system(.interruptionEnded(shouldResume: extra & 1 == 0)))
     }
+    // Now and then, in any stage, a late report of a dropped preload or of the
+    // load before this one: the engine calls back after their stop.
+    if detail & 31 == 31, let late = model.dropped ?? model.previous {
+      let report: EngineReport =
+        switch extra % 7 {
+        case 0: .stalled(late)
+        case 1: .resumed(late)
+        case 2: .reachedEnd(late)
+        case 3: .position(late, .milliseconds(Self.times[Int(extra >> 3 % 8)]))
+        case 4: .pausedBySystem(late)
+        case 5: .seekCompleted(late, SeekID(1))
+        default: .ready(late)
+        }
+      return .send(.engine(report))
+    }
     guard let current = model.current else {
       if model.entries.isEmpty {
         return .send(.queue(Array(Self.media.prefix(Int(detail % 3) + 2))))
@@ -364,26 +379,15 @@ package struct ActionDecoder: Sendable {
     case .stalled:
       return .send(detail & 1 == 0 ? .resumed(load) : .reachedEnd(load))
     case .ended:
-      // Now and then a late report of a dropped preload (the engine calls
-      // back after its stop), which the contract ignores in every stage.
-      if detail & 14 == 14, let dropped = model.dropped {
-        let late: EngineReport =
-          switch extra % 3 {
-          case 0: .stalled(dropped)
-          case 1: .resumed(dropped)
-          default: .ready(dropped)
-          }
-        return .send(.engine(late))
-      }
       return .send(detail & 1 == 0 ? .resume : .previous)
+    case .failed where detail % 8 == 3 && current.lastSeek >= 1,
+      .waiting where detail % 8 == 3 && current.lastSeek >= 1:
+      // A seek's completion from before the stop, late: the newest or a superseded one.
+      let seek = current.lastSeek >= 2 && extra & 1 == 0 ? current.lastSeek - 1 : current.lastSeek
+      return .send(.seekCompleted(load, SeekID(seek)))
     case .failed:
       return .send(detail & 1 == 0 ? .retry : .next)
     case .waiting:
-      // A seek's completion from before the stop, late: the newest or a superseded one.
-      if detail % 8 == 3, current.lastSeek >= 1 {
-        let seek = current.lastSeek >= 2 && extra & 1 == 0 ? current.lastSeek - 1 : current.lastSeek
-        return .send(.seekCompleted(load, SeekID(seek)))
-      }
       // The backoff expires, or the network comes back.
       return .send(
         detail & 1 == 0
