@@ -2,8 +2,10 @@
 # The fuzz part of CI, called by .ci/run from the repository root after the
 # package's own `swift test` (so the debug build is already there).
 #
-#   1. property tests of Playhead's Player with fixed seeds for about a minute,
-#      requiring every declared transition to be exercised; exhaustive
+#   1. property tests of Playhead's Player with fixed seeds, 60,000 cases each
+#      (PLAYHEAD_FUZZ_CASES: a count, not seconds, so that the coverage it must
+#      reach is the same on any machine; about a minute here), requiring every
+#      declared transition and every available (state × event × variant) to be exercised; exhaustive
 #      exploration to depth 3 (with the queue's alphabet there is no fixpoint at a
 #      useful depth: it checks every sequence of at most 3 events and says it is
 #      not complete); the multi-threaded mode
@@ -13,7 +15,8 @@
 #      checks every fuzzer, seed corpus, dictionary and options file is in $OUT, and runs
 #      the player for PLAYHEAD_LIBFUZZER_SECONDS and every other fuzzer half that
 #
-# Long campaigns: PLAYHEAD_FUZZ_BUDGET (seconds per seed, default 60),
+# Long campaigns: PLAYHEAD_FUZZ_CASES (cases per seed, default 60000; set it empty to
+# run for PLAYHEAD_FUZZ_BUDGET seconds instead), PLAYHEAD_FUZZ_BUDGET (seconds per seed, default 60),
 # PLAYHEAD_FUZZ_SEEDS (seeds run at once, default 2), PLAYHEAD_FUZZ_SEED (first
 # seed, default 1), PLAYHEAD_LIBFUZZER_SECONDS (per target, default half the
 # budget; 0 skips libFuzzer), PLAYHEAD_LIBFUZZER_JOBS, PLAYHEAD_FUZZ_CONFIGURATION
@@ -32,6 +35,8 @@ cd "$(dirname "$0")/.."
 
 budget="${PLAYHEAD_FUZZ_BUDGET:-60}"
 seeds="${PLAYHEAD_FUZZ_SEEDS:-2}"
+cases="${PLAYHEAD_FUZZ_CASES-60000}"
+case "$cases" in *[!0-9]*) echo "fuzz: PLAYHEAD_FUZZ_CASES must be a whole number or empty, got '$cases'" >&2; exit 2 ;; esac
 seed="${PLAYHEAD_FUZZ_SEED:-1}"
 shard="${PLAYHEAD_FUZZ_SHARD:-}"
 if [ -n "$shard" ]; then
@@ -68,9 +73,9 @@ if [ -n "$shard" ]; then
   fi
 else
   log="$(mktemp /tmp/playhead-fuzz-campaign.XXXXXX)"
-  reproduce="PLAYHEAD_FUZZ_BUDGET=$budget PLAYHEAD_FUZZ_SEEDS=$seeds PLAYHEAD_FUZZ_SEED=$seed swift test --filter PlayerFuzzTests.CampaignTests"
-  echo "fuzz: property campaign, seeds $seed..$(( seed + seeds - 1 )), $budget s each"
-  if ! PLAYHEAD_FUZZ_BUDGET="$budget" PLAYHEAD_FUZZ_SEEDS="$seeds" PLAYHEAD_FUZZ_SEED="$seed" \
+  reproduce="PLAYHEAD_FUZZ_BUDGET=$budget PLAYHEAD_FUZZ_CASES=$cases PLAYHEAD_FUZZ_SEEDS=$seeds PLAYHEAD_FUZZ_SEED=$seed swift test --filter PlayerFuzzTests.CampaignTests"
+  echo "fuzz: property campaign, seeds $seed..$(( seed + seeds - 1 )), ${cases:+$cases cases}${cases:-$budget s} each"
+  if ! PLAYHEAD_FUZZ_BUDGET="$budget" PLAYHEAD_FUZZ_CASES="$cases" PLAYHEAD_FUZZ_SEEDS="$seeds" PLAYHEAD_FUZZ_SEED="$seed" \
       swift test "${scratch[@]}" --filter PlayerFuzzTests.CampaignTests 2>&1 | tee "$log" \
       | grep -vE '^\[[0-9]+/[0-9]+\]|^Test Suite|^	 Executed'; then
     :

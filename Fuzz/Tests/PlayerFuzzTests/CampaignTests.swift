@@ -7,7 +7,9 @@ import Testing
 /// The long runs Fuzz/ci.sh starts. They do nothing under a plain `swift test`
 /// (no budget set), so the package's test run stays fast.
 ///
-/// Environment: PLAYHEAD_FUZZ_BUDGET (seconds per seed), PLAYHEAD_FUZZ_SEED
+/// Environment: PLAYHEAD_FUZZ_BUDGET (seconds per seed), PLAYHEAD_FUZZ_CASES
+/// (cases per seed instead of seconds: the same cases, so the same coverage,
+/// on any machine; Fuzz/ci.sh sets it), PLAYHEAD_FUZZ_SEED
 /// (first seed, default 1), PLAYHEAD_FUZZ_SEEDS (seeds run at once, default 1),
 /// PLAYHEAD_FUZZ_DEPTH (exhaustive depth, default 3: the queue has no
 /// fixpoint, each level multiplies the work by the alphabet), PLAYHEAD_FUZZ_CASE
@@ -18,6 +20,7 @@ import Testing
 @Suite struct CampaignTests {
   static let environment = ProcessInfo.processInfo.environment
   static let budget = environment["PLAYHEAD_FUZZ_BUDGET"].flatMap(Double.init)
+  static let cases = environment["PLAYHEAD_FUZZ_CASES"].flatMap { Int($0) }
   static let firstSeed = environment["PLAYHEAD_FUZZ_SEED"].flatMap { UInt64($0) } ?? 1
   static let seeds = environment["PLAYHEAD_FUZZ_SEEDS"].flatMap { Int($0) } ?? 1
   static let depth = environment["PLAYHEAD_FUZZ_DEPTH"].flatMap { Int($0) } ?? 3
@@ -28,7 +31,9 @@ import Testing
   }
 
   static func reproduce(seed: UInt64) -> String {
-    "PLAYHEAD_FUZZ_BUDGET=\(budget ?? 60) PLAYHEAD_FUZZ_SEED=\(seed) swift test --filter PlayerFuzzTests.CampaignTests"
+    let limit = cases.map { "PLAYHEAD_FUZZ_CASES=\($0) " } ?? ""
+    return
+      "PLAYHEAD_FUZZ_BUDGET=\(budget ?? 60) \(limit)PLAYHEAD_FUZZ_SEED=\(seed) swift test --filter PlayerFuzzTests.CampaignTests"
   }
 
   @Test(.enabled(if: budget != nil))
@@ -38,7 +43,8 @@ import Testing
     DispatchQueue.concurrentPerform(iterations: max(1, Self.seeds)) { index in
       let seed = Self.firstSeed + UInt64(index)
       let configuration = FuzzConfiguration(
-        seed: seed, budget: .seconds(seconds), requireFullCoverage: true)
+        seed: seed, budget: Self.cases.map { .cases($0) } ?? .seconds(seconds),
+        requireFullCoverage: true)
       let result = Fuzzer.run(.player, configuration)
       results.withLock { $0.append(result) }
     }
