@@ -186,12 +186,15 @@ public enum ConcurrentFuzz {
           + "\(expected.count) commands expected, \(actual.count) received; " + describe(retry))
     }
     let state = player.observation
-    if state.kind != model.kind || state.isPlaying != model.engineIsPlaying {
+    if state.kind != model.kind || state.isPlaying != model.engineIsPlaying
+      || state.failure.map({ $0 != model.current?.failure }) == true
+    {
       return FuzzViolation(
         property: .stateMatchesContract, step: processed.count, event: processed.last,
         expected: expected, actual: actual,
-        detail: "the player ends \(player.stateDescription); the contract expects \(model.kind); "
-          + describe(retry))
+        detail: "the player ends \(player.stateDescription); the contract expects \(model.kind)"
+          + CaseRunner.failureDescription(seen: state.failure, expected: model.current?.failure)
+          + "; " + describe(retry))
     }
     return nil
   }
