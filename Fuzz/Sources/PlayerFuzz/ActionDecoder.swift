@@ -123,7 +123,7 @@ package struct ActionDecoder: Sendable {
     .network, .decoding, .unsupported, .notFound, .timeout, .engine(code: -11800), .engine(code: 1),
   ]
   /// Engine errors a failure may carry (one with a quote and a comma in its message).
-  private static let details: [FailureDetail] = [
+  package static let details: [FailureDetail] = [
     FailureDetail(
       domain: "NSURLErrorDomain", code: -1009,
       message: "The Internet connection appears to be offline."),

@@ -128,6 +128,21 @@ public struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     ) { (engine: any PlaybackEngine) -> any FuzzTarget in CatalogPlayer(bug: bug, engine: engine) }
   }
 
+  /// The player as a thread-safe fuzz subject, for ``ConcurrentFuzz``: its
+  /// driver is already serial (the thread that finds it idle drains every
+  /// event sent meanwhile, in arrival order), and it reports each event it
+  /// reduces through ``FuzzEngine/onProcessed(for:)``. (The recursive driver
+  /// of `reentrantProcessedRecursively` is not serial: the concurrent mode
+  /// reports its events as lost.)
+  public var concurrentSubject: FuzzSubject {
+    let bug = bug
+    return FuzzSubject.threadSafe(
+      name: bug.rawValue, swiftExpression: "BuggyPlayer(.\(bug.rawValue)).concurrentSubject"
+    ) { (engine: any PlaybackEngine) -> any FuzzTarget & Sendable in
+      CatalogPlayer(bug: bug, engine: engine)
+    }
+  }
+
   /// The bug's name.
   public var description: String { name }
 }
@@ -158,12 +173,15 @@ final class CatalogPlayer: FuzzTarget, Sendable {
   private let bug: BuggyPlayer.Bug
   private let engine: any PlaybackEngine
   private let watchdog: WatchdogPolicy
+  /// The concurrent mode's record of the processing order; nil otherwise.
+  private let processed: (@Sendable (PlaybackEvent) -> Void)?
   private let core = Locked(Core())
 
   init(bug: BuggyPlayer.Bug, engine: any PlaybackEngine) {
     self.bug = bug
     self.engine = engine
     watchdog = FuzzEngine.watchdog(for: engine)
+    processed = FuzzEngine.onProcessed(for: engine)
     let canPreload = engine.capabilities.contains(.preload)
     let retry = FuzzEngine.retry(for: engine)
     core.withLock {
@@ -185,7 +203,7 @@ final class CatalogPlayer: FuzzTarget, Sendable {
           items: queue.entries.lazy.map(\.item), current: queue.current,
           repeatMode: queue.repeatMode, shuffleSeed: queue.shuffle?.seed),
         loads: (session?.load, core.state.preload?.load), position: session?.position,
-        preloadReady: core.state.preload?.stage == .ready)
+        preloadReady: core.state.preload?.stage == .ready, failure: .some(session?.failure))
     }
   }
 
@@ -240,6 +258,8 @@ final class CatalogPlayer: FuzzTarget, Sendable {
   }
 
   private func reduce(_ event: PlaybackEvent, _ core: inout Core) -> [EngineCommand] {
+    // Under the lock, so in processing order.
+    processed?(event)
     // Reads of the state before the event, without copying it: the reducer
     // then runs in place.
     let session = core.state.session

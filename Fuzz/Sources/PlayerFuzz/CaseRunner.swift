@@ -273,6 +273,8 @@ package struct CaseRunner {
       property = .queueMatchesContract
     } else if let ready = seen.preloadReady, ready != (model.preload?.stage == .ready) {
       property = .queueMatchesContract
+    } else if let failure = seen.failure, failure != model.current?.failure {
+      property = .stateMatchesContract
     } else {
       return nil
     }
@@ -283,6 +285,7 @@ package struct CaseRunner {
       + "queue \(model.queueDescription), loads \(model.loadsDescription)"
       + "\(model.preload.map { ", preload \($0.stage)" } ?? "")"
       + "\(model.current.map { ", position \($0.position)ms" } ?? "")"
+      + Self.failureDescription(seen: seen.failure, expected: model.current?.failure)
     let culprit = arrivalEvent(arrivals.count - 1, outer: event)
     var violation = FuzzViolation(
       property: property, step: step, event: culprit, expected: expected, actual: log,
@@ -293,6 +296,14 @@ package struct CaseRunner {
 }
 
 extension CaseRunner {
+  /// The failure details, said and expected, when the player says one and
+  /// either is there (empty otherwise, so most reports stay as they were).
+  static func failureDescription(seen: FailureDetail??, expected: FailureDetail?) -> String {
+    guard let seen, seen != nil || expected != nil else { return "" }
+    return "; the player's failure detail: \(seen.map(\.description) ?? "none"), "
+      + "the contract's: \(expected.map(\.description) ?? "none")"
+  }
+
   /// Replays `actions` on a fresh player made by `subject`, finishing the case.
   /// - Parameters:
   ///   - subject: the player under test.

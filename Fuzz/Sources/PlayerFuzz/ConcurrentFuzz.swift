@@ -1,7 +1,7 @@
 import Dispatch
 import PlayerEngine
-import PlayerState
-import PlayerTesting
+package import PlayerState
+package import PlayerTesting
 
 /// The multi-threaded mode: several threads send random intents and reports
 /// to one player at once (Playhead's ``PlayerEngine/Player`` by default, or any
@@ -9,6 +9,15 @@ import PlayerTesting
 /// from inside whichever command runs next, on whichever thread is driving),
 /// and the engine log is checked afterwards
 /// against the contract replayed in the order the player processed events.
+///
+/// The events are intents, engine reports (failures with and without the
+/// engine's ``PlayerState/FailureDetail``, `pausedBySystem`), watchdog and
+/// backoff expiries, and the system's events: interruptions begun and ended
+/// with and without the resume hint (unpaired and duplicated ones come up by
+/// chance, since each thread draws them independently), the route lost, the
+/// network lost and back. Each round's player runs with a retry policy drawn
+/// from the serial mode's (standard, off, 2 reloads capped at 800 ms), so waiting for the
+/// network, running out of attempts and failing at once all come up.
 ///
 /// The driver promises that events are reduced one at a time in arrival
 /// order, none is lost, and all commands of one transition reach the engine
@@ -70,7 +79,13 @@ public enum ConcurrentFuzz {
     seed: UInt64, rounds: Int = 20, threads: Int = 4, eventsPerThread: Int = 500
   ) -> Result {
     execute(
-      { engine in PlayerTarget(Player(engine: engine, onStep: recorder(engine))) },
+      { engine in
+        let configuration = PlayerConfiguration(retry: FuzzEngine.retry(for: engine))
+        return PlayerTarget(
+          Player(
+            engine: engine, state: PlaybackState(configuration: configuration),
+            onStep: recorder(engine)))
+      },
       seed: seed, rounds: rounds, threads: threads, eventsPerThread: eventsPerThread)
   }
 
@@ -125,14 +140,15 @@ public enum ConcurrentFuzz {
   ) -> FuzzViolation? {
     // The engine records the processing order, read back in the contract's
     // token numbering at the moment each event was processed.
-    let engine = FuzzEngine(canPreload: false, recordsProcessing: true)
+    let retry = policy(seed)
+    let engine = FuzzEngine(canPreload: false, retry: retry, recordsProcessing: true)
     let player = subject(engine)
     let direct = Locked(0)
     DispatchQueue.concurrentPerform(iterations: threads) { thread in
       var random = SplitMix64(seed: SplitMix64.caseSeed(run: seed, case: thread))
       var sent = 0
       for _ in 0..<eventsPerThread {
-        let event = randomEvent(&random)
+        let event = randomEvent(&random, near: engine.newestLoad)
         if case .engine(let report) = event, random.next() % 8 == 0 {
           engine.arm(report)
         } else {
@@ -147,7 +163,7 @@ public enum ConcurrentFuzz {
     var fired: [EngineReport] = []
     engine.drain(commands: &actual, sent: &fired)
     let delivered = direct.withLock { $0 } + fired.count
-    var model = ContractModel(canPreload: false)
+    var model = ContractModel(canPreload: false, retry: retry)
     var expected: [EngineCommand] = []
     for (index, event) in processed.enumerated() {
       let offset = expected.count
@@ -158,7 +174,8 @@ public enum ConcurrentFuzz {
           expected: expected, actual: actual, from: offset, event: event, accepted: accepted)
         return FuzzViolation(
           property: property, step: index + 1, event: event, expected: expected, actual: actual,
-          detail: "in processing order, with \(threads) threads sending at once")
+          detail: "in processing order, with \(threads) threads sending at once, "
+            + describe(retry))
       }
     }
     if processed.count != delivered || actual.count != expected.count {
@@ -166,30 +183,50 @@ public enum ConcurrentFuzz {
         property: .commandsMatchContract, step: processed.count, event: nil, expected: expected,
         actual: actual,
         detail: "\(delivered) events delivered, \(processed.count) processed; "
-          + "\(expected.count) commands expected, \(actual.count) received")
+          + "\(expected.count) commands expected, \(actual.count) received; " + describe(retry))
     }
     let state = player.observation
-    if state.kind != model.kind || state.isPlaying != model.engineIsPlaying {
+    if state.kind != model.kind || state.isPlaying != model.engineIsPlaying
+      || state.failure.map({ $0 != model.current?.failure }) == true
+    {
       return FuzzViolation(
         property: .stateMatchesContract, step: processed.count, event: processed.last,
         expected: expected, actual: actual,
-        detail: "the player ends \(player.stateDescription); the contract expects \(model.kind)")
+        detail: "the player ends \(player.stateDescription); the contract expects \(model.kind)"
+          + CaseRunner.failureDescription(seen: state.failure, expected: model.current?.failure)
+          + "; " + describe(retry))
     }
     return nil
   }
 
-  /// A random event over a small domain, so that identities collide often.
-  static func randomEvent(_ random: inout SplitMix64) -> PlaybackEvent {
+  /// The round's retry policy, drawn from the serial mode's by the round's seed.
+  package static func policy(_ seed: UInt64) -> RetryPolicy {
+    var random = SplitMix64(seed: seed ^ 0x5245_5452_59)
+    return ActionDecoder.policies[Int(random.next() % UInt64(ActionDecoder.policies.count))]
+  }
+
+  private static func describe(_ retry: RetryPolicy) -> String {
+    "retry policy: \(retry.attempts) reloads after \(retry.backoff.milliseconds)ms, "
+      + "at most \(retry.maximumBackoff.milliseconds)ms"
+  }
+
+  /// A random event over a small domain, so that identities collide often:
+  /// intents, engine reports (failures of every kind the machine tells apart,
+  /// with and without the engine's detail), watchdog and backoff expiries, and
+  /// the system's events.
+  /// - Parameters:
+  ///   - random: the sender's generator.
+  ///   - near: the newest load the engine was told about, if any: three
+  ///     reports and expiries in four name it (the rest name item 1 or 2 with
+  ///     a token up to 4, mostly stale), so that loads get ready and play and
+  ///     the system's events meet playing loads.
+  /// - Returns: the event, in the contract's token numbering.
+  package static func randomEvent(_ random: inout SplitMix64, near: Load? = nil) -> PlaybackEvent {
     let bits = random.next()
-    let load = Load(UInt32(bits & 1) + 1, UInt32((bits >> 1) % 5))
+    var load = Load(UInt32(bits & 1) + 1, UInt32((bits >> 1) % 5))
+    if let near, (bits >> 60) & 3 != 0 { load = near }
     let small = UInt32((bits >> 4) % 4)
-    switch (bits >> 8) % 20 {
-    case 14: return .queue(["A", "B"])
-    case 15: return .next
-    case 16: return .previous
-    case 17: return .user(.remove(at: Int(small % 2)))
-    case 18: return .user(.setRepeat(small % 2 == 0 ? .one : .all))
-    case 19: return .position(load, .milliseconds(Int64(small) * 1000))
+    switch (bits >> 8) % 30 {
     case 0: return .play("A")
     case 1: return .play("B")
     case 2: return .pause
@@ -202,7 +239,26 @@ public enum ConcurrentFuzz {
     case 9: return .resumed(load)
     case 10: return .seekCompleted(load, SeekID(small))
     case 11: return .reachedEnd(load)
-    case 12: return .failed(load, .network)
+    case 12, 13:
+      // Network failures wait (or fail, once the attempts are spent); the
+      // others fail at once. Half carry the engine's own error.
+      let reason: FailureReason = (bits >> 16) % 3 == 0 ? .decoding : .network
+      let details = ActionDecoder.details
+      let detail = (bits >> 18) & 1 == 0 ? nil : details[Int((bits >> 19) % UInt64(details.count))]
+      return .engine(.failed(load, reason, detail: detail))
+    case 14: return .queue(["A", "B"])
+    case 15: return .next
+    case 16: return .previous
+    case 17: return .user(.remove(at: Int(small % 2)))
+    case 18: return .user(.setRepeat(small % 2 == 0 ? .one : .all))
+    case 19: return .position(load, .milliseconds(Int64(small) * 1000))
+    case 20: return .engine(.pausedBySystem(load))
+    case 21, 22: return .system(.interruptionBegan)
+    case 23: return .system(.interruptionEnded(shouldResume: true))
+    case 24: return .system(.interruptionEnded(shouldResume: false))
+    case 25: return .system(.routeLost)
+    case 26: return .system(.networkLost)
+    case 27: return .system(.networkAvailable)
     default: return .watchdogExpired(load, WatchdogID(small))
     }
   }

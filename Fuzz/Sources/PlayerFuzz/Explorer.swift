@@ -46,6 +46,9 @@ public enum Explorer {
     case edit(Edit)
     case report(Report, Reference)
     case failed(FailureReason, Reference)
+    /// A failure of the current load carrying the engine's own error
+    /// (``detail``), which the player must keep as the contract does.
+    case failedWithDetail(FailureReason)
     case seeked(Reference, Relative)
     case timeout(Reference, Relative)
     /// An event of the operating system (an interruption, the route, the network).
@@ -90,6 +93,10 @@ public enum Explorer {
     static let reasons: [FailureReason] = [
       .network, .decoding, .unsupported, .notFound, .timeout, .engine(code: -11800),
     ]
+    /// The engine error the `failedWithDetail` letters carry.
+    static let detail = FailureDetail(
+      domain: "AVFoundationErrorDomain", code: -11800,
+      message: "The operation could not be completed")
 
     /// The alphabet, built for each search rather than kept in a global: its
     /// `answered` and `later` letters live in boxes that an indirect enum points
@@ -118,6 +125,8 @@ public enum Explorer {
       ]
       for reference in references { letters.append(.failed(.network, reference)) }
       for reason in reasons.dropFirst() { letters.append(.failed(reason, .current)) }
+      // With the engine's error: a network failure waits (or fails) keeping it, another fails.
+      letters += [.failedWithDetail(.network), .failedWithDetail(.decoding)]
       for relative: Relative in [.newest, .older, .neverIssued] {
         letters.append(.seeked(.current, relative))
         letters.append(.timeout(.current, relative))
@@ -284,6 +293,10 @@ public enum Explorer {
       case .system(let event): return .system(event)
       case .failed(let reason, let reference):
         return Self.load(reference, after: model).map { .failed($0, reason) }
+      case .failedWithDetail(let reason):
+        return Self.load(.current, after: model).map {
+          .engine(.failed($0, reason, detail: Self.detail))
+        }
       case .seeked(let reference, let relative):
         guard let load = Self.load(reference, after: model) else { return nil }
         let newest = reference == .current ? model.current?.lastSeek ?? 0 : 1

@@ -148,6 +148,19 @@ public final class FuzzEngine: PlaybackEngine {
   /// Arms a report (contract numbering) to be sent from inside the next `execute`.
   func arm(_ report: EngineReport) { log.withLock { $0.armed.append(report) } }
 
+  /// The newest load a `load` command named (contract numbering), or nil:
+  /// the concurrent mode's senders aim reports at it, so that they name the
+  /// current load often enough for readiness, and what the system's events
+  /// do to a playing load, to come up. Scans back to the newest `load`.
+  var newestLoad: Load? {
+    log.withLock { log in
+      for command in log.commands.reversed() {
+        if case .load(let request) = command { return request.load }
+      }
+      return nil
+    }
+  }
+
   /// Takes the armed reports that no command fired.
   func takeArmed() -> [EngineReport] {
     log.withLock { log in

@@ -21,7 +21,8 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
   /// The commands differ from the contract in a way the numbered properties do
   /// not name, such as a missing `start` after `ready` or a missing `seek`.
   case commandsMatchContract
-  /// The player's named state differs from the contract's.
+  /// The player's named state differs from the contract's, or the failure
+  /// detail it says the current load keeps (`Session.failure`) does.
   case stateMatchesContract
   /// The player's queue (play order, current entry, repeat, shuffle), its
   /// current and preloading loads, whether the preload is ready, or its last
@@ -45,7 +46,8 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
     case .newestSeekOnly: "5. a seek completes only for the newest seek"
     case .isPlayingMatchesEngine: "6. isPlaying agrees with the engine's command log"
     case .commandsMatchContract: "the engine receives exactly the commands of the contract"
-    case .stateMatchesContract: "the player's state kind agrees with the contract"
+    case .stateMatchesContract:
+      "the player's state kind, and the failure detail it keeps, agree with the contract"
     case .queueMatchesContract:
       "the player's queue, current and preloading loads, preload readiness and position agree with the contract"
     case .reachesSteadyState:

@@ -47,6 +47,12 @@ public struct FuzzObservation: Hashable, Sendable {
   /// Whether the preload is ready to start (false while it buffers, failed or
   /// absent), or nil if the player does not say.
   public var preloadReady: Bool?
+  /// The engine's own error the current load's newest failure carried
+  /// (`Session.failure`): nil if the player does not say; `.some(nil)` when it
+  /// says there is none (no current load, no failure, or a failure without a
+  /// detail). Kept while the load is failed or waiting for the network; a
+  /// reload starts without one.
+  public var failure: FailureDetail??
 
   /// An observation.
   /// - Parameters:
@@ -57,12 +63,15 @@ public struct FuzzObservation: Hashable, Sendable {
   ///   - loads: the current load and the preload; nil to leave them to the command log.
   ///   - position: the last known position; nil when not said.
   ///   - preloadReady: whether the preload is ready; nil when not said.
+  ///   - failure: the current load's failure detail (`.some(nil)`: none);
+  ///     nil when not said.
   public init(
     kind: StateKind, isPlaying: Bool, seekPending: Bool? = nil, queue: UInt64? = nil,
     loads: (current: Load?, preload: Load?)? = nil, position: MediaTime? = nil,
-    preloadReady: Bool? = nil
+    preloadReady: Bool? = nil, failure: FailureDetail?? = nil
   ) {
     self.preloadReady = preloadReady
+    self.failure = failure
     self.kind = kind
     self.isPlaying = isPlaying
     self.seekPending = seekPending
@@ -85,6 +94,7 @@ public struct FuzzObservation: Hashable, Sendable {
     loads = (state.session?.load, state.preload?.load)
     position = state.session?.position
     preloadReady = state.preload?.stage == .ready
+    failure = .some(state.session?.failure)
   }
 
   /// Whether two observations agree on everything both say.
@@ -93,6 +103,7 @@ public struct FuzzObservation: Hashable, Sendable {
       && lhs.queue == rhs.queue && lhs.loads?.current == rhs.loads?.current
       && lhs.loads?.preload == rhs.loads?.preload && (lhs.loads == nil) == (rhs.loads == nil)
       && lhs.position == rhs.position && lhs.preloadReady == rhs.preloadReady
+      && lhs.failure == rhs.failure
   }
 
   /// Hashes what the observation says.
@@ -105,6 +116,7 @@ public struct FuzzObservation: Hashable, Sendable {
     hasher.combine(loads?.preload)
     hasher.combine(position)
     hasher.combine(preloadReady)
+    hasher.combine(failure)
   }
 
   /// The queue's fingerprint: FNV-1a over the play order's item ids, the

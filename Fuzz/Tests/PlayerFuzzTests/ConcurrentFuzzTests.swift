@@ -1,4 +1,6 @@
 import PlayerFuzz
+import PlayerState
+import PlayerTesting
 import Testing
 
 @Suite struct ConcurrentFuzzTests {
@@ -19,5 +21,72 @@ import Testing
     #expect(throws: ConcurrentFuzz.NotThreadSafe.self) {
       try ConcurrentFuzz.run(BuggyPlayer(.twoBools).subject, seed: 1, rounds: 1)
     }
+  }
+
+  /// The system's events as the generator sends them, one name per variant.
+  private static func systemVariant(_ event: PlaybackEvent) -> String? {
+    switch event {
+    case .system(.interruptionBegan): "interruption began"
+    case .system(.interruptionEnded(shouldResume: true)): "interruption ended, resume"
+    case .system(.interruptionEnded(shouldResume: false)): "interruption ended, no resume"
+    case .system(.routeLost): "route lost"
+    case .system(.networkLost): "network lost"
+    case .system(.networkAvailable): "network available"
+    case .engine(.pausedBySystem): "paused by system"
+    case .engine(.failed(_, let reason, let detail)):
+      "failed \(reason == .network ? "network" : "other"), \(detail == nil ? "no detail" : "detail")"
+    default: nil
+    }
+  }
+
+  @Test func theGeneratorSendsEverySystemEventAndFailuresWithAndWithoutDetail() {
+    var random = SplitMix64(seed: 1)
+    var counts: [String: Int] = [:]
+    for _ in 0..<3_000 {
+      if let name = Self.systemVariant(ConcurrentFuzz.randomEvent(&random)) {
+        counts[name, default: 0] += 1
+      }
+    }
+    #expect(
+      Set(counts.keys) == [
+        "interruption began", "interruption ended, resume", "interruption ended, no resume",
+        "route lost", "network lost", "network available", "paused by system",
+        "failed network, no detail", "failed network, detail", "failed other, no detail",
+        "failed other, detail",
+      ])
+    // Interruptions begin twice as often as each kind of end: unpaired ones
+    // (and a begin while interrupted) are the common case, not a rarity.
+    #expect(
+      counts["interruption began", default: 0] > counts["interruption ended, resume", default: 0])
+  }
+
+  @Test func roundsRunUnderEveryRetryPolicyOfTheSerialMode() {
+    let policies = Set((0..<16).map { ConcurrentFuzz.policy(UInt64($0)) })
+    #expect(
+      policies == [
+        .standard, .off,
+        RetryPolicy(attempts: 2, backoff: .milliseconds(500), maximumBackoff: .milliseconds(800)),
+      ])
+  }
+
+  @Test func theCatalogsDriverIsSerialSoABugTheGeneratorCannotReachStaysQuiet() throws {
+    // The generator never shuffles: with this bug the catalog player is
+    // Playhead's reducer behind a correct serial driver.
+    let result = try ConcurrentFuzz.run(
+      BuggyPlayer(.shuffleNotReplayable).concurrentSubject, seed: 5, rounds: 5, threads: 4,
+      eventsPerThread: 300)
+    #expect(result.violation == nil, "\(result)")
+  }
+
+  @Test(arguments: [
+    BuggyPlayer.Bug.interruptionEndWithoutHintResumes, .routeLossResumesLater,
+    .readyDuringInterruptionStarts, .resumesAfterUserPauseInInterruption, .retryReusesToken,
+  ])
+  func systemBugsAreCaughtWithSeveralThreadsSending(_ bug: BuggyPlayer.Bug) throws {
+    let result = try ConcurrentFuzz.run(
+      BuggyPlayer(bug).concurrentSubject, seed: 7, rounds: 20, threads: 4, eventsPerThread: 300)
+    // Which promise breaks first depends on the interleaving; that one does is the point.
+    #expect(result.violation != nil, "\(bug) not caught: \(result)")
+    #expect(result.failedRound != nil)
   }
 }

@@ -21,7 +21,7 @@ import Testing
   }
 
   @Test func theAlphabetHoldsEveryFailureReasonBurstsAndHeldReports() {
-    #expect(Explorer.alphabetSize == 143)
+    #expect(Explorer.alphabetSize == 145)
     #expect(Explorer.maxHeld == 2)
     // Depth 1 from idle, on an engine that preloads: 19 intents and 7
     // distinct edits (two removes coincide on an empty queue); 5 reports, a
