@@ -38,7 +38,7 @@ enum ExploreCommand {
       Terminal.out(help.text)
       return .success
     }
-    // 3 by default: the alphabet (116 letters) grows each level about
+    // 3 by default: the alphabet (145 letters) grows each level about
     // fifteenfold; see docs/fuzzing.md for the release figures.
     let depth = try parsed.integer("--depth", command: "explore", in: 1...64) ?? 3
     let seconds = try parsed.seconds(
