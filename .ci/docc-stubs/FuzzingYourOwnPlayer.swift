@@ -5,9 +5,10 @@ import PlayerState
 
 /// A player that is not Playhead's, with its own vocabulary.
 final class MyPlayer: CustomStringConvertible {
-  init(engine: any PlaybackEngine, watchdog: WatchdogPolicy) {}
+  init(engine: any PlaybackEngine, watchdog: WatchdogPolicy, retry: RetryPolicy) {}
   func handle(_ intent: UserIntent) {}
   func handle(_ report: EngineReport) {}
+  func handle(_ event: SystemEvent) {}
   func timedOut(_ load: Load) {}
   var kind: StateKind { .idle }
   var isPlaying: Bool { false }
