@@ -33,6 +33,8 @@ final class PipelineSession: Sendable {
   /// The load the pipeline was made for.
   let load: Load
   private let media: MediaID
+  /// Where the load starts (`LoadRequest.start`).
+  private let startPosition: MediaTime
   private let sink: ReportSink
   private let options: GStreamerEngine.Options
   private let onFinish: @Sendable (_ droppedReports: Int) -> Void
@@ -59,6 +61,7 @@ final class PipelineSession: Sendable {
   ) {
     load = request.load
     media = request.media
+    startPosition = request.start
     self.sink = sink
     self.options = options
     self.onFinish = onFinish
@@ -149,11 +152,14 @@ final class PipelineSession: Sendable {
     gst_element_set_state(pipeline, GST_STATE_PAUSED)
     var thread = PipelineThread(
       pipeline: pipeline, bus: bus, gapless: gapless,
-      driver: PipelineDriver(load: load, pipeline: pipeline), session: self, uri: uriText)
+      driver: PipelineDriver(load: load, start: startPosition, pipeline: pipeline), session: self,
+      uri: uriText)
     var firstMessage = true
     let poll = GstClockTime(options.pollInterval.nanoseconds)
     let clock = ContinuousClock()
     var lastPosition = clock.now
+    // The preroll's deadline, pushed back by each sign of progress (a BUFFERING message).
+    var prerollDeadline = options.prerollTimeout.map { clock.now + $0 }
     while true {
       let (items, anyLive) = mailbox.withLock { mailbox in
         defer { mailbox.items.removeAll() }
@@ -176,8 +182,17 @@ final class PipelineSession: Sendable {
           deliver(.position(thread.driver.machine.load, .milliseconds(Int64(milliseconds))))
         }
       }
+      if let deadline = prerollDeadline, let timeout = options.prerollTimeout,
+        clock.now >= deadline
+      {
+        prerollDeadline = nil
+        thread.prerollTimedOut(after: timeout)
+      }
       guard let message = playhead_pop(bus, poll) else { continue }
       let parsed = Self.parse(message)
+      if case .buffering = parsed, let timeout = options.prerollTimeout, prerollDeadline != nil {
+        prerollDeadline = clock.now + timeout
+      }
       gst_message_unref(message)
       if firstMessage, parsed != .streamStart {
         firstMessage = false
@@ -255,6 +270,11 @@ private struct PipelineThread {
     self.driver = driver
     self.session = session
     currentURI = uri
+  }
+
+  /// The pipeline has not prerolled in time: the current load fails if it was not answered.
+  mutating func prerollTimedOut(after timeout: Duration) {
+    for report in driver.prerollTimedOut(after: timeout) { session.deliver(report) }
   }
 
   /// A command for the current load; any other load's is ignored.
@@ -347,9 +367,9 @@ private struct PipelineDriver {
   let pipeline: UnsafeMutablePointer<GstElement>
   var machine: PipelineMachine
 
-  init(load: Load, pipeline: UnsafeMutablePointer<GstElement>) {
+  init(load: Load, start: MediaTime, pipeline: UnsafeMutablePointer<GstElement>) {
     self.pipeline = pipeline
-    machine = PipelineMachine(load: load)
+    machine = PipelineMachine(load: load, start: start)
   }
 
   mutating func apply(_ command: EngineCommand) -> [EngineReport] {
@@ -358,6 +378,10 @@ private struct PipelineDriver {
 
   mutating func handle(_ message: BusMessage) -> [EngineReport] {
     perform(machine.handle(message))
+  }
+
+  mutating func prerollTimedOut(after timeout: Duration) -> [EngineReport] {
+    perform(machine.prerollTimedOut(after: timeout))
   }
 
   /// Performs the actions; returns the reports among them (and any they led to).
@@ -370,14 +394,23 @@ private struct PipelineDriver {
       case .setPlaying(let on):
         playhead_set_playing(pipeline, on ? 1 : 0)
       case .seek(let time, let seek):
-        let (nanoseconds, overflow) = max(time.milliseconds, 0).multipliedReportingOverflow(
-          by: 1_000_000)
-        if playhead_seek(pipeline, overflow ? .max : Int(nanoseconds)) == 0 {
+        if playhead_seek(pipeline, Self.nanoseconds(time)) == 0 {
           reports += perform(machine.seekRefused(seek))
+        }
+      case .seekToStart(let time):
+        if playhead_seek(pipeline, Self.nanoseconds(time)) == 0 {
+          reports += perform(machine.startSeekRefused())
         }
       }
     }
     return reports
+  }
+
+  /// A media time as GStreamer's nanoseconds: negative becomes 0, overflow the largest.
+  private static func nanoseconds(_ time: MediaTime) -> Int {
+    let (nanoseconds, overflow) = max(time.milliseconds, 0).multipliedReportingOverflow(
+      by: 1_000_000)
+    return overflow ? .max : Int(nanoseconds)
   }
 }
 
