@@ -258,6 +258,10 @@ private struct PipelineThread {
   /// `about-to-finish` has already taken the next URI meanwhile (a small local
   /// file is read at once).
   var ownStreamStartPending = true
+  /// The current load was stopped with no preload queued to take the pipeline (the
+  /// session lives on for a preload that failed): the pipeline is paused, and the next
+  /// preload attached takes it at once instead of queueing behind a stopped load.
+  var currentStopped = false
 
   init(
     pipeline: UnsafeMutablePointer<GstElement>, bus: UnsafeMutablePointer<GstBus>,
@@ -296,6 +300,12 @@ private struct PipelineThread {
       session.deliver(.failed(request.load, .notFound))
       return
     }
+    if currentStopped {
+      currentStopped = false
+      point(at: request.load, uri: uri)
+      session.deliver(.ready(request.load))
+      return
+    }
     queued = (request.load, uri)
     playhead_gapless_set_next(gapless, uri, request.load.token.rawValue)
     session.deliver(.ready(request.load))
@@ -311,7 +321,14 @@ private struct PipelineThread {
       self.queued = nil
       return
     }
-    guard load == driver.machine.load, let queued else { return }
+    guard load == driver.machine.load else { return }
+    guard let queued else {
+      // Found by the engine fuzzer (seed 1): a failed preload kept the session alive,
+      // the next preload queued behind the stopped load, and its seeks were ignored.
+      currentStopped = true
+      playhead_set_playing(pipeline, 0)
+      return
+    }
     // Not gapless: the current load left before its end (a `next`, a jump).
     playhead_gapless_set_next(gapless, nil, 0)
     var tag: UInt32 = 0
