@@ -22,7 +22,7 @@ import Synchronization
 /// | bus message (on `L`'s pipeline) | report |
 /// | --- | --- |
 /// | first ASYNC_DONE (preroll done; for a load from `t`, the one after the seek to `t`) | `ready(L)` |
-/// | (no ASYNC_DONE nor ERROR within ``Options/prerollTimeout`` of the load, or of its last BUFFERING) | `failed(L, timeout)`, detail domain `playhead-gstreamer`, code 1 |
+/// | (no ASYNC_DONE nor ERROR within ``Options/prerollTimeout`` of a preroll's start, or of its last BUFFERING) | `failed(L, timeout)`, detail domain `playhead-gstreamer`, code 1 (also for a preload answered `ready` whose pipeline prerolls it again) |
 /// | later ASYNC_DONE after a seek | `seekCompleted(L, newest seek id)` |
 /// | BUFFERING < 100% after the preroll | `stalled(L)` (the pipeline pauses while it rebuffers) |
 /// | BUFFERING 100% while stalled | `resumed(L)` |
@@ -61,9 +61,8 @@ public final class GStreamerEngine: PlaybackEngine {
     /// How often a playing pipeline's position is reported (`position(L, t)`);
     /// nil for never.
     public var positionInterval: Duration?
-    /// How long a load may preroll without an answer (no ASYNC_DONE nor ERROR, and no
-    /// BUFFERING message meanwhile) before it is answered `failed(L, timeout)`; nil to
-    /// wait for ever. GStreamer can lose an error during a preroll (decodebin drops the
+    /// How long a pipeline may preroll (no ASYNC_DONE nor ERROR, and no BUFFERING message
+    /// meanwhile) before its load fails with `timeout`; nil to wait for ever. GStreamer can lose an error during a preroll (decodebin drops the
     /// error of an element it is bringing to PAUSED when that state change succeeds:
     /// oggdemux on a truncated file, now and again), and the pipeline then never
     /// prerolls; a load must be answered.

@@ -25,7 +25,7 @@ enum PipelineAction: Hashable, Sendable {
 ///
 /// A load from a start position (`load(L, from t)`) prerolls, seeks to `t`, and is
 /// answered `ready` only once that seek is done: positions reported afterwards are from
-/// `t`. A preroll that never completes is answered `failed(L, timeout)` when the thread
+/// `t`. A preroll that never completes fails the load with `timeout` when the thread
 /// says so (``prerollTimedOut(after:)``).
 struct PipelineMachine: Sendable {
   /// The load this pipeline plays; every report names it.
@@ -152,14 +152,20 @@ struct PipelineMachine: Sendable {
     return handle(.asyncDone)
   }
 
+  /// Whether the pipeline is prerolling this load (nothing answered the preroll yet):
+  /// the thread then times it out (``prerollTimedOut(after:)``).
+  var isPrerolling: Bool { !progress.prerolled && !progress.failed }
+
   /// The preroll did not complete within `timeout` (no ASYNC_DONE nor ERROR on the bus):
   /// GStreamer can lose an error during the preroll (decodebin filters the errors of an
   /// element while it brings it to PAUSED, and drops them if the state change itself
   /// succeeds; oggdemux on a truncated file fails exactly then, now and again), and the
-  /// pipeline then waits forever. A load not yet answered fails with `timeout`; nothing
-  /// otherwise.
+  /// pipeline then waits forever. The load fails with `timeout`: one not yet answered, and
+  /// also a preload answered `ready` whose pipeline prerolls it again (a `failed` after
+  /// `ready` is allowed; without it the preload would never play nor end). Nothing once
+  /// prerolled or failed.
   mutating func prerollTimedOut(after timeout: Duration) -> [PipelineAction] {
-    guard !progress.answered, !progress.failed else { return [] }
+    guard isPrerolling else { return [] }
     progress.failed = true
     let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
     let detail = FailureDetail(

@@ -158,8 +158,6 @@ final class PipelineSession: Sendable {
     let poll = GstClockTime(options.pollInterval.nanoseconds)
     let clock = ContinuousClock()
     var lastPosition = clock.now
-    // The preroll's deadline, pushed back by each sign of progress (a BUFFERING message).
-    var prerollDeadline = options.prerollTimeout.map { clock.now + $0 }
     while true {
       let (items, anyLive) = mailbox.withLock { mailbox in
         defer { mailbox.items.removeAll() }
@@ -182,17 +180,15 @@ final class PipelineSession: Sendable {
           deliver(.position(thread.driver.machine.load, .milliseconds(Int64(milliseconds))))
         }
       }
-      if let deadline = prerollDeadline, let timeout = options.prerollTimeout,
-        clock.now >= deadline
+      if let timeout = options.prerollTimeout, thread.driver.machine.isPrerolling,
+        clock.now - thread.prerollSince >= timeout
       {
-        prerollDeadline = nil
         thread.prerollTimedOut(after: timeout)
       }
       guard let message = playhead_pop(bus, poll) else { continue }
       let parsed = Self.parse(message)
-      if case .buffering = parsed, let timeout = options.prerollTimeout, prerollDeadline != nil {
-        prerollDeadline = clock.now + timeout
-      }
+      // Each sign of progress pushes the preroll's deadline back.
+      if case .buffering = parsed { thread.prerollSince = clock.now }
       gst_message_unref(message)
       if firstMessage, parsed != .streamStart {
         firstMessage = false
@@ -262,6 +258,9 @@ private struct PipelineThread {
   /// session lives on for a preload that failed): the pipeline is paused, and the next
   /// preload attached takes it at once instead of queueing behind a stopped load.
   var currentStopped = false
+  /// When the current preroll began (the pipeline made or pointed at a stream), or its
+  /// last BUFFERING message: the start of ``GStreamerEngine/Options/prerollTimeout``.
+  var prerollSince = ContinuousClock.now
 
   init(
     pipeline: UnsafeMutablePointer<GstElement>, bus: UnsafeMutablePointer<GstBus>,
@@ -276,7 +275,7 @@ private struct PipelineThread {
     currentURI = uri
   }
 
-  /// The pipeline has not prerolled in time: the current load fails if it was not answered.
+  /// The pipeline has not prerolled in time: the current load fails.
   mutating func prerollTimedOut(after timeout: Duration) {
     for report in driver.prerollTimedOut(after: timeout) { session.deliver(report) }
   }
@@ -362,6 +361,7 @@ private struct PipelineThread {
       // plays now. Back to the ended load's media, paused at its start (a seek
       // still awaited is sent again).
       playhead_replace_uri(pipeline, bus, currentURI)
+      prerollSince = .now
       driver.machine = PipelineMachine(repointing: driver.machine)
       ownStreamStartPending = true
     }
@@ -372,6 +372,7 @@ private struct PipelineThread {
   /// prerolls again, paused, and that preroll answers nothing.
   private mutating func point(at load: Load, uri: String) {
     playhead_replace_uri(pipeline, bus, uri)
+    prerollSince = .now
     driver.machine = PipelineMachine(preload: load, playingAfterGaplessSwitch: nil)
     currentURI = uri
     ownStreamStartPending = true

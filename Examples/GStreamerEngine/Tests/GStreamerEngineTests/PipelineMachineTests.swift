@@ -155,7 +155,7 @@ import Testing
   }
 
   /// A preroll that never completes fails the load once, with the adapter's own detail;
-  /// a load already answered (or failed) is left alone.
+  /// a prerolled (or failed) load is left alone.
   @Test func aPrerollThatTimesOutFailsTheLoadOnce() {
     #expect(
       Self.run([.prerollTimedOut, .prerollTimedOut, Self.asyncDone, Self.start])
@@ -168,7 +168,13 @@ import Testing
     #expect(
       Self.run([Self.asyncDone, .prerollTimedOut, Self.asyncDone], machine: Self.fromOneSecond)
         .count == 2)
+    // A preload answered `ready`, prerolled again when it takes the pipeline: it fails too.
     let preload = PipelineMachine(preload: Self.load, playingAfterGaplessSwitch: nil)
-    #expect(Self.run([.prerollTimedOut], machine: preload) == [])
+    #expect(preload.isPrerolling)
+    #expect(Self.run([.prerollTimedOut], machine: preload).count == 1)
+    // After a gapless switch nothing prerolls.
+    let switched = PipelineMachine(preload: Self.load, playingAfterGaplessSwitch: true)
+    #expect(!switched.isPrerolling)
+    #expect(Self.run([.prerollTimedOut], machine: switched) == [])
   }
 }
