@@ -42,6 +42,9 @@ struct PipelineMachine: Sendable {
   private var startPosition: MediaTime?
   /// The seek to the start is sent: its ASYNC_DONE completes the preroll.
   private var seekingToStart = false
+  /// A preload playing after a gapless switch, before its `start`: the machine does not
+  /// take it for the playing load yet, so no position names it.
+  private var awaitingStart = false
 
   /// A machine for a pipeline that is prerolling.
   /// - Parameters:
@@ -54,14 +57,16 @@ struct PipelineMachine: Sendable {
 
   /// A machine for a preload that became the pipeline's load: already
   /// answered `ready`. After a gapless switch it is already playing (as the
-  /// load before it was); otherwise the pipeline prerolls it again, and that
-  /// ASYNC_DONE answers nothing.
+  /// load before it was), but reports no position before its `start`
+  /// (`positionNamesPlayingLoad`); otherwise the pipeline prerolls it again,
+  /// and that ASYNC_DONE answers nothing.
   init(preload: Load, playingAfterGaplessSwitch: Bool?) {
     load = preload
     progress.answered = true
     if let playing = playingAfterGaplessSwitch {
       progress.prerolled = true
       self.playing = playing
+      awaitingStart = true
     }
   }
 
@@ -79,16 +84,22 @@ struct PipelineMachine: Sendable {
   }
 
   /// Whether the pipeline is playing this load: started, prerolled, not
-  /// stalled nor failed. Position reports are sent only then.
+  /// stalled nor failed.
   var isPlaying: Bool {
     playing && progress.prerolled && !progress.stalled && !progress.failed
   }
+
+  /// Whether to report positions: playing, and, after a gapless switch, started by the
+  /// machine (`start(P)`). Found by the engine fuzzer (seed 1): a 20 ms WAV rolled into
+  /// its preload at once, whose positions were reported before `start(P)`.
+  var reportsPositions: Bool { isPlaying && !awaitingStart }
 
   /// The actions for `start`, `pause` or `seek`. `load` and `stop` are the engine's.
   mutating func apply(_ command: EngineCommand) -> [PipelineAction] {
     switch command {
     case .start:
       playing = true
+      awaitingStart = false
       return progress.stalled ? [] : [.setPlaying(true)]
     case .pause:
       playing = false

@@ -171,7 +171,7 @@ final class PipelineSession: Sendable {
         case .stopped(let load): thread.stopped(load)
         }
       }
-      if let interval = options.positionInterval, thread.driver.machine.isPlaying,
+      if let interval = options.positionInterval, thread.driver.machine.reportsPositions,
         clock.now - lastPosition >= interval
       {
         lastPosition = clock.now

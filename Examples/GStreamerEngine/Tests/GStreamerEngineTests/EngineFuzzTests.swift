@@ -148,6 +148,29 @@ struct EngineFuzzTests {
       outcome.transcript.contains("seeked(\(media.playable[2])#3, seek#1)"), "\(outcome.transcript)"
     )
   }
+
+  /// Found by the fuzzer (seed 1, case 0xA206DEF0F50D1880): a 20 ms WAV (`D`) reads to its
+  /// end at once, playbin rolls into the preload gaplessly, and the pipeline reported
+  /// positions for the preload before its `start` (`positionNamesPlayingLoad`). The
+  /// minimal case, kept: nothing names `C#2` as playing until `start(C#2)`.
+  @Test func noPositionForAGaplessPreloadBeforeItsStart() async throws {
+    let media = try FuzzMedia.make()
+    let fuzzer = EngineFuzzer(Self.configuration(media: media, budget: .commands(5)))
+    let outcome = try await fuzzer.replay(
+      """
+      +0ms load(D#1)
+      +0ms start(D#1)
+      +0ms preload(C#2)
+      +600ms stop(D#1)
+      +0ms start(C#2)
+      """, file: "gapless-position.script"
+    ) { .realTime(GStreamerEngine()) }
+    #expect(outcome.violations == [], "\(outcome)")
+    let flac = media.playable[2]
+    #expect(outcome.transcript.contains("ended(\(media.playable[3])#1)"), "\(outcome.transcript)")
+    #expect(
+      outcome.transcript.contains { $0.hasPrefix("position(\(flac)#2") }, "\(outcome.transcript)")
+  }
 }
 
 /// An engine that shows every report of the engine it wraps to `tap`, with the media of

@@ -81,11 +81,15 @@ import Testing
 
   /// After a gapless switch the preload plays at once: nothing to preroll.
   @Test func aGaplessSwitchPlaysAtOnce() {
-    let playing = PipelineMachine(preload: Self.load, playingAfterGaplessSwitch: true)
+    var playing = PipelineMachine(preload: Self.load, playingAfterGaplessSwitch: true)
     #expect(playing.isPlaying)
+    // No position for the preload before the machine's `start(P)`.
+    #expect(!playing.reportsPositions)
     #expect(
       Self.run([Self.seek(100, 1), Self.asyncDone], machine: playing)
         == ["seek(100ms, seek#1)", "seeked(A#1, seek#1)"])
+    #expect(playing.apply(.start(Self.load)) == [.setPlaying(true)])
+    #expect(playing.reportsPositions)
     #expect(!PipelineMachine(preload: Self.load, playingAfterGaplessSwitch: false).isPlaying)
     #expect(!PipelineMachine(load: Self.load).isPlaying)
   }
