@@ -10,7 +10,9 @@ import Synchronization
 /// | command | GStreamer |
 /// | --- | --- |
 /// | `load(L)` | a new playbin for `L`'s media (a URI, or a file path made into a `file://` URI), set to PAUSED: it prerolls |
+/// | `load(L, from t)` | the same, then a flushing, accurate seek to `t` once prerolled; `ready(L)` comes after that seek, and positions are from `t` |
 /// | `preload(P)` | `P`'s URI is kept for the newest load's pipeline: at its `about-to-finish`, playbin goes on with it, no gap |
+/// | `preload(P, from t)`, `t` > 0 | a pipeline of its own, as a `load` from `t` (no gapless switch into the middle of a stream) |
 /// | `start(L)` | PLAYING |
 /// | `pause(L)` | PAUSED |
 /// | `seek(L, t, s)` | a flushing, accurate seek to `t` (after the preroll, if sent before it) |
@@ -19,7 +21,8 @@ import Synchronization
 ///
 /// | bus message (on `L`'s pipeline) | report |
 /// | --- | --- |
-/// | first ASYNC_DONE (preroll done) | `ready(L)` |
+/// | first ASYNC_DONE (preroll done; for a load from `t`, the one after the seek to `t`) | `ready(L)` |
+/// | (no ASYNC_DONE nor ERROR within ``Options/prerollTimeout`` of a preroll's start, or of its last BUFFERING) | `failed(L, timeout)`, detail domain `playhead-gstreamer`, code 1 (also for a preload answered `ready` whose pipeline prerolls it again) |
 /// | later ASYNC_DONE after a seek | `seekCompleted(L, newest seek id)` |
 /// | BUFFERING < 100% after the preroll | `stalled(L)` (the pipeline pauses while it rebuffers) |
 /// | BUFFERING 100% while stalled | `resumed(L)` |
@@ -58,6 +61,12 @@ public final class GStreamerEngine: PlaybackEngine {
     /// How often a playing pipeline's position is reported (`position(L, t)`);
     /// nil for never.
     public var positionInterval: Duration?
+    /// How long a pipeline may preroll (no ASYNC_DONE nor ERROR, and no BUFFERING message
+    /// meanwhile) before its load fails with `timeout`; nil to wait for ever. GStreamer can lose an error during a preroll (decodebin drops the
+    /// error of an element it is bringing to PAUSED when that state change succeeds:
+    /// oggdemux on a truncated file, now and again), and the pipeline then never
+    /// prerolls; a load must be answered.
+    public var prerollTimeout: Duration?
     /// Called on a pipeline's thread once it is shut down and released, with
     /// the load it was made for and how many reports were dropped because
     /// they came after their load's `stop` (late bus messages).
@@ -74,10 +83,13 @@ public final class GStreamerEngine: PlaybackEngine {
     ///   - sync: whether sinks play in real time.
     ///   - pollInterval: the bus poll interval.
     ///   - positionInterval: how often to report the position while playing; nil for never.
+    ///   - prerollTimeout: how long a preroll may go without an answer or a BUFFERING
+    ///     message before the load fails with `timeout`; nil for ever.
     ///   - onPipelineReleased: called when a pipeline is released.
     public init(
       audioSink: String = "fakesink", videoSink: String = "fakesink", sync: Bool = true,
       pollInterval: Duration = .milliseconds(5), positionInterval: Duration? = .milliseconds(250),
+      prerollTimeout: Duration? = .seconds(5),
       onPipelineReleased: (@Sendable (Load, _ droppedReports: Int) -> Void)? = nil
     ) {
       self.audioSink = audioSink
@@ -85,6 +97,7 @@ public final class GStreamerEngine: PlaybackEngine {
       self.sync = sync
       self.pollInterval = pollInterval
       self.positionInterval = positionInterval
+      self.prerollTimeout = prerollTimeout
       self.onPipelineReleased = onPipelineReleased
     }
   }
@@ -144,8 +157,10 @@ public final class GStreamerEngine: PlaybackEngine {
       session.start()
     case .preload(let request):
       let attached = pipelines.withLock { pipelines -> Bool in
-        guard pipelines.sessions[request.load] == nil, let newest = pipelines.newest,
-          newest.attach(request)
+        // A preload from a start position is not gapless: playbin cannot roll into the
+        // middle of a stream.
+        guard request.start <= .zero, pipelines.sessions[request.load] == nil,
+          let newest = pipelines.newest, newest.attach(request)
         else { return false }
         pipelines.sessions[request.load] = newest
         return true

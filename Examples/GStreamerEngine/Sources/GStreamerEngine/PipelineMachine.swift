@@ -9,6 +9,10 @@ enum PipelineAction: Hashable, Sendable {
   /// Send a flushing, accurate seek; if the pipeline refuses it, tell the machine
   /// (``PipelineMachine/seekRefused(_:)``).
   case seek(to: MediaTime, SeekID)
+  /// Send a flushing, accurate seek to the load's start, after the preroll and before
+  /// `ready`; if the pipeline refuses it, tell the machine
+  /// (``PipelineMachine/startSeekRefused()``).
+  case seekToStart(MediaTime)
 }
 
 /// The decisions of one load's pipeline thread, as a value: commands and bus messages
@@ -18,6 +22,11 @@ enum PipelineAction: Hashable, Sendable {
 /// decide inline: the user's intent (restored after a stall), a seek sent before the
 /// preroll (performed right after it), and a seek the pipeline refuses (completed at
 /// once where it is, so the machine is never left waiting for it).
+///
+/// A load from a start position (`load(L, from t)`) prerolls, seeks to `t`, and is
+/// answered `ready` only once that seek is done: positions reported afterwards are from
+/// `t`. A preroll that never completes fails the load with `timeout` when the thread
+/// says so (``prerollTimedOut(after:)``).
 struct PipelineMachine: Sendable {
   /// The load this pipeline plays; every report names it.
   let load: Load
@@ -29,20 +38,35 @@ struct PipelineMachine: Sendable {
   private var deferredSeek: (time: MediaTime, seek: SeekID)?
   /// The target of the newest seek sent to the pipeline, while it is pending.
   private var seekTarget: MediaTime?
+  /// Where the load starts, while the seek there is still to be sent (nil from 0).
+  private var startPosition: MediaTime?
+  /// The seek to the start is sent: its ASYNC_DONE completes the preroll.
+  private var seekingToStart = false
+  /// A preload playing after a gapless switch, before its `start`: the machine does not
+  /// take it for the playing load yet, so no position names it.
+  private var awaitingStart = false
 
   /// A machine for a pipeline that is prerolling.
-  init(load: Load) { self.load = load }
+  /// - Parameters:
+  ///   - load: the load.
+  ///   - start: where it starts (`LoadRequest.start`); past 0, it is sought before `ready`.
+  init(load: Load, start: MediaTime = .zero) {
+    self.load = load
+    if start > .zero { startPosition = start }
+  }
 
   /// A machine for a preload that became the pipeline's load: already
   /// answered `ready`. After a gapless switch it is already playing (as the
-  /// load before it was); otherwise the pipeline prerolls it again, and that
-  /// ASYNC_DONE answers nothing.
+  /// load before it was), but reports no position before its `start`
+  /// (`positionNamesPlayingLoad`); otherwise the pipeline prerolls it again,
+  /// and that ASYNC_DONE answers nothing.
   init(preload: Load, playingAfterGaplessSwitch: Bool?) {
     load = preload
     progress.answered = true
     if let playing = playingAfterGaplessSwitch {
       progress.prerolled = true
       self.playing = playing
+      awaitingStart = true
     }
   }
 
@@ -60,16 +84,22 @@ struct PipelineMachine: Sendable {
   }
 
   /// Whether the pipeline is playing this load: started, prerolled, not
-  /// stalled nor failed. Position reports are sent only then.
+  /// stalled nor failed.
   var isPlaying: Bool {
     playing && progress.prerolled && !progress.stalled && !progress.failed
   }
+
+  /// Whether to report positions: playing, and, after a gapless switch, started by the
+  /// machine (`start(P)`). Found by the engine fuzzer (seed 1): a 20 ms WAV rolled into
+  /// its preload at once, whose positions were reported before `start(P)`.
+  var reportsPositions: Bool { isPlaying && !awaitingStart }
 
   /// The actions for `start`, `pause` or `seek`. `load` and `stop` are the engine's.
   mutating func apply(_ command: EngineCommand) -> [PipelineAction] {
     switch command {
     case .start:
       playing = true
+      awaitingStart = false
       return progress.stalled ? [] : [.setPlaying(true)]
     case .pause:
       playing = false
@@ -89,6 +119,17 @@ struct PipelineMachine: Sendable {
 
   /// The actions for a bus message: its report, if any, then what the report implies.
   mutating func handle(_ message: BusMessage) -> [PipelineAction] {
+    if message == .asyncDone, !progress.prerolled, !progress.failed {
+      if let start = startPosition, deferredSeek == nil {
+        // Prerolled at 0: seek to the start; its ASYNC_DONE answers the load. A seek sent
+        // before the preroll is newer than the start and replaces it.
+        startPosition = nil
+        seekingToStart = true
+        return [.seekToStart(start)]
+      }
+      startPosition = nil
+      seekingToStart = false
+    }
     let wasPrerolled = progress.prerolled
     let report = progress.report(for: message, of: load)
     var actions = report.map { [PipelineAction.report($0)] } ?? []
@@ -114,6 +155,40 @@ struct PipelineMachine: Sendable {
     }
     return actions
   }
+
+  /// The pipeline refused the seek to the start: it plays from where it prerolled, and
+  /// the preroll is done.
+  mutating func startSeekRefused() -> [PipelineAction] {
+    guard seekingToStart else { return [] }
+    return handle(.asyncDone)
+  }
+
+  /// Whether the pipeline is prerolling this load (nothing answered the preroll yet):
+  /// the thread then times it out (``prerollTimedOut(after:)``).
+  var isPrerolling: Bool { !progress.prerolled && !progress.failed }
+
+  /// The preroll did not complete within `timeout` (no ASYNC_DONE nor ERROR on the bus):
+  /// GStreamer can lose an error during the preroll (decodebin filters the errors of an
+  /// element while it brings it to PAUSED, and drops them if the state change itself
+  /// succeeds; oggdemux on a truncated file fails exactly then, now and again), and the
+  /// pipeline then waits forever. The load fails with `timeout`: one not yet answered, and
+  /// also a preload answered `ready` whose pipeline prerolls it again (a `failed` after
+  /// `ready` is allowed; without it the preload would never play nor end). Nothing once
+  /// prerolled or failed.
+  mutating func prerollTimedOut(after timeout: Duration) -> [PipelineAction] {
+    guard isPrerolling else { return [] }
+    progress.failed = true
+    let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+    let detail = FailureDetail(
+      domain: PipelineMachine.failureDomain, code: PipelineMachine.prerollTimeoutCode,
+      message: "the preroll did not complete within \(seconds) s (no ASYNC_DONE nor ERROR)")
+    return [.report(.failed(load, .timeout, detail: detail))]
+  }
+
+  /// The ``FailureDetail/domain`` of the failures the adapter decides itself.
+  static let failureDomain = "playhead-gstreamer"
+  /// The ``FailureDetail/code`` of a preroll that timed out.
+  static let prerollTimeoutCode = 1
 
   /// The pipeline refused the seek: it completes at once where it is, if it is still
   /// the newest.

@@ -33,6 +33,8 @@ final class PipelineSession: Sendable {
   /// The load the pipeline was made for.
   let load: Load
   private let media: MediaID
+  /// Where the load starts (`LoadRequest.start`).
+  private let startPosition: MediaTime
   private let sink: ReportSink
   private let options: GStreamerEngine.Options
   private let onFinish: @Sendable (_ droppedReports: Int) -> Void
@@ -59,6 +61,7 @@ final class PipelineSession: Sendable {
   ) {
     load = request.load
     media = request.media
+    startPosition = request.start
     self.sink = sink
     self.options = options
     self.onFinish = onFinish
@@ -149,7 +152,8 @@ final class PipelineSession: Sendable {
     gst_element_set_state(pipeline, GST_STATE_PAUSED)
     var thread = PipelineThread(
       pipeline: pipeline, bus: bus, gapless: gapless,
-      driver: PipelineDriver(load: load, pipeline: pipeline), session: self, uri: uriText)
+      driver: PipelineDriver(load: load, start: startPosition, pipeline: pipeline), session: self,
+      uri: uriText)
     var firstMessage = true
     let poll = GstClockTime(options.pollInterval.nanoseconds)
     let clock = ContinuousClock()
@@ -167,7 +171,7 @@ final class PipelineSession: Sendable {
         case .stopped(let load): thread.stopped(load)
         }
       }
-      if let interval = options.positionInterval, thread.driver.machine.isPlaying,
+      if let interval = options.positionInterval, thread.driver.machine.reportsPositions,
         clock.now - lastPosition >= interval
       {
         lastPosition = clock.now
@@ -176,8 +180,15 @@ final class PipelineSession: Sendable {
           deliver(.position(thread.driver.machine.load, .milliseconds(Int64(milliseconds))))
         }
       }
+      if let timeout = options.prerollTimeout, thread.driver.machine.isPrerolling,
+        clock.now - thread.prerollSince >= timeout
+      {
+        thread.prerollTimedOut(after: timeout)
+      }
       guard let message = playhead_pop(bus, poll) else { continue }
       let parsed = Self.parse(message)
+      // Each sign of progress pushes the preroll's deadline back.
+      if case .buffering = parsed { thread.prerollSince = clock.now }
       gst_message_unref(message)
       if firstMessage, parsed != .streamStart {
         firstMessage = false
@@ -243,6 +254,13 @@ private struct PipelineThread {
   /// `about-to-finish` has already taken the next URI meanwhile (a small local
   /// file is read at once).
   var ownStreamStartPending = true
+  /// The current load was stopped with no preload queued to take the pipeline (the
+  /// session lives on for a preload that failed): the pipeline is paused, and the next
+  /// preload attached takes it at once instead of queueing behind a stopped load.
+  var currentStopped = false
+  /// When the current preroll began (the pipeline made or pointed at a stream), or its
+  /// last BUFFERING message: the start of ``GStreamerEngine/Options/prerollTimeout``.
+  var prerollSince = ContinuousClock.now
 
   init(
     pipeline: UnsafeMutablePointer<GstElement>, bus: UnsafeMutablePointer<GstBus>,
@@ -255,6 +273,11 @@ private struct PipelineThread {
     self.driver = driver
     self.session = session
     currentURI = uri
+  }
+
+  /// The pipeline has not prerolled in time: the current load fails.
+  mutating func prerollTimedOut(after timeout: Duration) {
+    for report in driver.prerollTimedOut(after: timeout) { session.deliver(report) }
   }
 
   /// A command for the current load; any other load's is ignored.
@@ -276,6 +299,12 @@ private struct PipelineThread {
       session.deliver(.failed(request.load, .notFound))
       return
     }
+    if currentStopped {
+      currentStopped = false
+      point(at: request.load, uri: uri)
+      session.deliver(.ready(request.load))
+      return
+    }
     queued = (request.load, uri)
     playhead_gapless_set_next(gapless, uri, request.load.token.rawValue)
     session.deliver(.ready(request.load))
@@ -291,7 +320,14 @@ private struct PipelineThread {
       self.queued = nil
       return
     }
-    guard load == driver.machine.load, let queued else { return }
+    guard load == driver.machine.load else { return }
+    guard let queued else {
+      // Found by the engine fuzzer (seed 1): a failed preload kept the session alive,
+      // the next preload queued behind the stopped load, and its seeks were ignored.
+      currentStopped = true
+      playhead_set_playing(pipeline, 0)
+      return
+    }
     // Not gapless: the current load left before its end (a `next`, a jump).
     playhead_gapless_set_next(gapless, nil, 0)
     var tag: UInt32 = 0
@@ -325,6 +361,7 @@ private struct PipelineThread {
       // plays now. Back to the ended load's media, paused at its start (a seek
       // still awaited is sent again).
       playhead_replace_uri(pipeline, bus, currentURI)
+      prerollSince = .now
       driver.machine = PipelineMachine(repointing: driver.machine)
       ownStreamStartPending = true
     }
@@ -335,6 +372,7 @@ private struct PipelineThread {
   /// prerolls again, paused, and that preroll answers nothing.
   private mutating func point(at load: Load, uri: String) {
     playhead_replace_uri(pipeline, bus, uri)
+    prerollSince = .now
     driver.machine = PipelineMachine(preload: load, playingAfterGaplessSwitch: nil)
     currentURI = uri
     ownStreamStartPending = true
@@ -347,9 +385,9 @@ private struct PipelineDriver {
   let pipeline: UnsafeMutablePointer<GstElement>
   var machine: PipelineMachine
 
-  init(load: Load, pipeline: UnsafeMutablePointer<GstElement>) {
+  init(load: Load, start: MediaTime, pipeline: UnsafeMutablePointer<GstElement>) {
     self.pipeline = pipeline
-    machine = PipelineMachine(load: load)
+    machine = PipelineMachine(load: load, start: start)
   }
 
   mutating func apply(_ command: EngineCommand) -> [EngineReport] {
@@ -358,6 +396,10 @@ private struct PipelineDriver {
 
   mutating func handle(_ message: BusMessage) -> [EngineReport] {
     perform(machine.handle(message))
+  }
+
+  mutating func prerollTimedOut(after timeout: Duration) -> [EngineReport] {
+    perform(machine.prerollTimedOut(after: timeout))
   }
 
   /// Performs the actions; returns the reports among them (and any they led to).
@@ -370,14 +412,23 @@ private struct PipelineDriver {
       case .setPlaying(let on):
         playhead_set_playing(pipeline, on ? 1 : 0)
       case .seek(let time, let seek):
-        let (nanoseconds, overflow) = max(time.milliseconds, 0).multipliedReportingOverflow(
-          by: 1_000_000)
-        if playhead_seek(pipeline, overflow ? .max : Int(nanoseconds)) == 0 {
+        if playhead_seek(pipeline, Self.nanoseconds(time)) == 0 {
           reports += perform(machine.seekRefused(seek))
+        }
+      case .seekToStart(let time):
+        if playhead_seek(pipeline, Self.nanoseconds(time)) == 0 {
+          reports += perform(machine.startSeekRefused())
         }
       }
     }
     return reports
+  }
+
+  /// A media time as GStreamer's nanoseconds: negative becomes 0, overflow the largest.
+  private static func nanoseconds(_ time: MediaTime) -> Int {
+    let (nanoseconds, overflow) = max(time.milliseconds, 0).multipliedReportingOverflow(
+      by: 1_000_000)
+    return overflow ? .max : Int(nanoseconds)
   }
 }
 

@@ -82,9 +82,15 @@ struct EngineFuzzTests {
     let media = try FuzzMedia.make()
     let fuzzer = EngineFuzzer(Self.configuration(media: media, budget: .seconds(Self.seconds)))
     let engines = Counter()
+    let timeouts = Mutex<[String]>([])
     let report = await fuzzer.run {
       engines.add()
-      return .realTime(GStreamerEngine())
+      return .realTime(
+        ReportTap(GStreamerEngine()) { report, name in
+          guard case .failed(_, .timeout, _) = report else { return }
+          let index = (media.playable + media.unplayable).firstIndex { $0 == name } ?? -1
+          timeouts.withLock { $0.append(EngineFuzzScript.letter(index)) }
+        })
     }
     let names = zip(media.playable + media.unplayable, 0...).map {
       "\(EngineFuzzScript.letter($1)) = \($0)"
@@ -93,7 +99,8 @@ struct EngineFuzzTests {
       """
       engine fuzz against playbin (\(names.joined(separator: ", "))):
       \(report)
-      \(String(format: "%.1f", report.commandsPerSecond)) commands/s, \(engines.value) engines
+      \(String(format: "%.1f", report.commandsPerSecond)) commands/s, \(engines.value) engines, \
+      preroll timeouts (a lost GStreamer error, answered failed(timeout)): \(timeouts.withLock { $0 })
       """)
     #expect(report.failure == nil, "\(report)")
     #expect(report.commands > 0)
@@ -115,6 +122,80 @@ struct EngineFuzzTests {
     #expect(outcome.violations == [], "\(outcome)")
     let corrupt = media.unplayable[1]
     #expect(outcome.transcript.contains("ready(\(corrupt)#2)"), "\(outcome.transcript)")
+  }
+
+  /// Found by the fuzzer (seed 1, case 0xA7A9AB3E76AFA2EE): a preload that failed (a missing
+  /// file) kept the pipeline's session alive after its current load was stopped; the next
+  /// preload then queued behind that stopped load, never took the pipeline, and its seeks
+  /// were ignored (`seek#1` never completed). The minimal case, kept.
+  @Test func aPreloadAfterTheCurrentLoadLeftTakesThePipeline() async throws {
+    let media = try FuzzMedia.make()
+    let fuzzer = EngineFuzzer(Self.configuration(media: media, budget: .commands(8)))
+    let outcome = try await fuzzer.replay(
+      """
+      +0ms load(F#1)
+      +200ms preload(F#2)
+      +0ms stop(F#1)
+      +0ms start(F#2)
+      +0ms preload(C#3)
+      +2ms stop(F#2)
+      +0ms start(C#3)
+      +0ms seek(C#3, 400ms, seek#1)
+      """, file: "preload-after-stop.script"
+    ) { .realTime(GStreamerEngine()) }
+    #expect(outcome.violations == [], "\(outcome)")
+    #expect(
+      outcome.transcript.contains("seeked(\(media.playable[2])#3, seek#1)"), "\(outcome.transcript)"
+    )
+  }
+
+  /// Found by the fuzzer (seed 1, case 0xA206DEF0F50D1880): a 20 ms WAV (`D`) reads to its
+  /// end at once, playbin rolls into the preload gaplessly, and the pipeline reported
+  /// positions for the preload before its `start` (`positionNamesPlayingLoad`). The
+  /// minimal case, kept: nothing names `C#2` as playing until `start(C#2)`.
+  @Test func noPositionForAGaplessPreloadBeforeItsStart() async throws {
+    let media = try FuzzMedia.make()
+    let fuzzer = EngineFuzzer(Self.configuration(media: media, budget: .commands(5)))
+    let outcome = try await fuzzer.replay(
+      """
+      +0ms load(D#1)
+      +0ms start(D#1)
+      +0ms preload(C#2)
+      +600ms stop(D#1)
+      +0ms start(C#2)
+      """, file: "gapless-position.script"
+    ) { .realTime(GStreamerEngine()) }
+    #expect(outcome.violations == [], "\(outcome)")
+    let flac = media.playable[2]
+    #expect(outcome.transcript.contains("ended(\(media.playable[3])#1)"), "\(outcome.transcript)")
+    #expect(
+      outcome.transcript.contains { $0.hasPrefix("position(\(flac)#2") }, "\(outcome.transcript)")
+  }
+}
+
+/// An engine that shows every report of the engine it wraps to `tap`, with the media of
+/// the load it names, then passes it on.
+final class ReportTap<Engine: PlaybackEngine>: PlaybackEngine {
+  let engine: Engine
+  let tap: @Sendable (EngineReport, MediaID?) -> Void
+  private let media = Mutex<[Load: MediaID]>([:])
+
+  init(_ engine: Engine, tap: @escaping @Sendable (EngineReport, MediaID?) -> Void) {
+    self.engine = engine
+    self.tap = tap
+  }
+
+  var capabilities: EngineCapabilities { engine.capabilities }
+
+  func execute(_ command: EngineCommand, reports: ReportSink) {
+    if case .load(let request) = command { media.withLock { $0[request.load] = request.media } }
+    if case .preload(let request) = command { media.withLock { $0[request.load] = request.media } }
+    engine.execute(
+      command,
+      reports: ReportSink { [self] report in
+        tap(report, media.withLock { $0[report.load] })
+        reports.send(report)
+      })
   }
 }
 

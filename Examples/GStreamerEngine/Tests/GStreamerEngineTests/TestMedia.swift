@@ -52,11 +52,16 @@ enum TestMedia {
 
   /// Writes `bytes` as `name` into a fresh temporary folder and returns its path.
   static func file(named name: String, bytes: [UInt8]) throws -> String {
+    let file = try folder().appendingPathComponent(name)
+    try Data(bytes).write(to: file)
+    return file.path
+  }
+
+  /// A fresh, empty temporary folder.
+  static func folder() throws -> URL {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("playhead-gst-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let file = folder.appendingPathComponent(name)
-    try Data(bytes).write(to: file)
-    return file.path
+    return folder
   }
 }
