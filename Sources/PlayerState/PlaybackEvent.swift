@@ -8,7 +8,9 @@ public enum FailureReason: Hashable, Sendable, Codable, CustomStringConvertible 
   case unsupported
   /// The media does not exist.
   case notFound
-  /// The machine's watchdog expired while the engine was buffering or stalled.
+  /// The machine's watchdog expired while the engine was buffering or stalled,
+  /// or the engine gave up waiting on its own (the GStreamer example's
+  /// preroll timeout).
   case timeout
   /// An engine-specific error code, for anything the cases above do not name.
   case engine(code: Int32)
