@@ -22,8 +22,10 @@ extension EngineFuzzer {
     var runs = 0
     var best = (steps: script.steps, outcome: outcome)
 
-    /// The outcome of the first of `attempts` runs that breaks the promise, if any.
+    /// The outcome of the first of `attempts` runs that breaks the promise, if
+    /// any; nil without running for a candidate the machine would never send.
     func failing(_ steps: [EngineFuzzScript.Step]) async -> EngineFuzzOutcome? {
+      guard FuzzShrinker.isMachineShaped(steps) else { return nil }
       for _ in 0..<attempts where runs < configuration.shrinkRuns {
         runs += 1
         let outcome = await check(
@@ -122,7 +124,55 @@ extension EngineFuzzer {
 }
 
 /// The edits shrinking makes to a command list; each keeps it a valid script.
-enum FuzzShrinker {
+package enum FuzzShrinker {
+  /// Whether the machine could send these commands in this order, as the
+  /// generator does (``FuzzGenerator``): a `load` only when nothing is live
+  /// (the current load and the preload were stopped), a `preload` only beside
+  /// a current load and no other preload, tokens increasing, `start`,
+  /// `setRate`, `pause` and `seek` only for the current load (or `start` for
+  /// the preload once the current load is stopped: the switch), `stop` only
+  /// for a live load, seek ids increasing per load. A shrunk script that
+  /// breaks these would blame the engine for commands no player sends.
+  package static func isMachineShaped(_ steps: [EngineFuzzScript.Step]) -> Bool {
+    var current: Load?
+    var preload: Load?
+    var newest: UInt32 = 0
+    var seeks: [LoadToken: UInt32] = [:]
+    for step in steps {
+      let command = step.command
+      let load = command.load
+      switch command {
+      case .load, .preload:
+        guard load.token.rawValue > newest else { return false }
+        newest = load.token.rawValue
+        if case .load = command {
+          guard current == nil, preload == nil else { return false }
+          current = load
+        } else {
+          guard current != nil, preload == nil else { return false }
+          preload = load
+        }
+      case .start where load == preload && current == nil:
+        current = load
+        preload = nil
+      case .start, .setRate, .pause:
+        guard load == current else { return false }
+      case .seek(_, _, let seek):
+        guard load == current, seek.rawValue > seeks[load.token, default: 0] else { return false }
+        seeks[load.token] = seek.rawValue
+      case .stop:
+        if load == current {
+          current = nil
+        } else if load == preload {
+          preload = nil
+        } else {
+          return false
+        }
+      }
+    }
+    return true
+  }
+
   /// The steps without those at `indices` and without every command naming a
   /// load whose `load` or `preload` is removed. A removed step's delay is
   /// added to the next kept one, so the kept commands keep their times.

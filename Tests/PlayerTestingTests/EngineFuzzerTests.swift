@@ -195,11 +195,37 @@ struct EngineFuzzerTests {
     let report = await fuzzer.run { Self.fake(hostile: HostileMode(seed: 3), preload: true) }
     let failure = try #require(report.failure)
     #expect(failure.promise == .preloadStopIsFinal)
-    #expect(failure.minimal.lines == ["+0ms preload(A#1)", "+0ms stop(A#1)"], "\(failure)")
+    // The shortest script a player could send: a preload needs a current load.
+    #expect(
+      failure.minimal.lines == ["+0ms load(A#1)", "+0ms preload(A#2)", "+0ms stop(A#2)"],
+      "\(failure)")
     #expect(
       failure.minimalOutcome.violations.map(\.description) == [
-        "preloadStopIsFinal: ready(A#1) after stop(A#1) of the preload returned"
+        "preloadStopIsFinal: ready(A#2) after stop(A#2) of the preload returned"
       ])
+  }
+
+  /// Shrinking keeps a script one the machine could send: every generated
+  /// script is, and a candidate that is not is never run (it would blame the
+  /// engine for commands no player sends).
+  @Test func shrinkingKeepsScriptsTheMachineCouldSend() throws {
+    let fuzzer = EngineFuzzer(.init(media: ["A", "B"], unplayableMedia: ["C"]))
+    for seed in UInt64(0)..<200 {
+      #expect(FuzzShrinker.isMachineShaped(fuzzer.generate(caseSeed: seed).steps), "seed \(seed)")
+    }
+    let media: [MediaID] = ["A", "B"]
+    func shaped(_ text: String) throws -> Bool {
+      FuzzShrinker.isMachineShaped(try EngineFuzzScript.parse(text, media: media).steps)
+    }
+    #expect(try shaped("+0ms load(A#1)\n+0ms preload(B#2)\n+0ms stop(A#1)\n+0ms start(B#2)"))
+    #expect(try shaped("+0ms load(A#1)\n+0ms seek(A#1, 0ms, seek#1)\n+0ms stop(A#1)"))
+    // A preload with nothing playing, a seek of an unstarted preload, two live
+    // loads, a command after stop (a reused token or a seek id going back is
+    // refused by the parser already).
+    #expect(try !shaped("+0ms preload(A#1)\n+0ms stop(A#1)"))
+    #expect(try !shaped("+0ms load(A#1)\n+0ms preload(B#2)\n+0ms seek(B#2, 0ms, seek#1)"))
+    #expect(try !shaped("+0ms load(A#1)\n+0ms load(B#2)"))
+    #expect(try !shaped("+0ms load(A#1)\n+0ms stop(A#1)\n+0ms start(A#1)"))
   }
 
   @Test func commandsFollowFromTheSeedAndPrintBackToTheSameScript() throws {
