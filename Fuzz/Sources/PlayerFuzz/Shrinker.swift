@@ -11,7 +11,10 @@ package import PlayerState
 /// halves first, then smaller (delta debugging); simplify each remaining
 /// action (an earlier or never-issued token becomes the current load, media B
 /// becomes A, a re-entrant or late report is sent directly, a seek id or
-/// watchdog id becomes the newest, a time becomes 0, a reason `network`).
+/// watchdog id becomes the newest, a time becomes 0, a reason `network`);
+/// when all of these are stuck, the passes that try many candidates per
+/// action, last of them one that replaces two or three adjacent actions by
+/// one intent.
 package enum Shrinker {
   /// The result of shrinking.
   package struct Outcome: Sendable {
@@ -69,6 +72,7 @@ package enum Shrinker {
       changed = search.collapse() || changed
       if !changed { changed = search.deleteAndRepair() }
       if !changed { changed = search.replaceIntents() }
+      if !changed { changed = search.replaceWindows() }
     }
     // A last polish with a fresh memory: a simplification refused earlier
     // (same text, other identities) may hold for the final case.
@@ -250,6 +254,37 @@ package enum Shrinker {
           }
         }
         if exhausted { return false }
+      }
+      return false
+    }
+
+    /// Replaces two or three adjacent actions of any kind (a report and a
+    /// system event, two intents…) by one intent of ``Shrinker/windowIntents(_:)``,
+    /// as written and with the reports after it re-aimed by role; kept only
+    /// when the case gets shorter. Tried last, when every other pass is
+    /// stuck; at most 2 × (windows) × (intents) candidates per round, bounded
+    /// by the search's attempts and time.
+    mutating func replaceWindows() -> Bool {
+      let intents = Shrinker.windowIntents(best.actions)
+      let roles = Shrinker.roles(best.actions, canPreload: canPreload, retry: retry)
+      let seeks = Shrinker.seekRoles(best.actions, canPreload: canPreload, retry: retry)
+      for width in 2...3 {
+        for start in best.actions.indices where start + width <= best.actions.count {
+          let window = start..<(start + width)
+          var keptRoles = roles
+          keptRoles.replaceSubrange(window, with: [nil])
+          var keptSeeks = seeks
+          keptSeeks.replaceSubrange(window, with: [nil])
+          for intent in intents {
+            var candidate = best.actions
+            candidate.replaceSubrange(window, with: [.send(.user(intent))])
+            if attempt(candidate, shorter: true) { return true }
+            let aimed = Shrinker.aim(
+              candidate, roles: keptRoles, seeks: keptSeeks, canPreload: canPreload, retry: retry)
+            if aimed != candidate, attempt(aimed, shorter: true) { return true }
+          }
+          if exhausted { return false }
+        }
       }
       return false
     }
@@ -618,6 +653,29 @@ package enum Shrinker {
     .setShuffle(seed: 1), .setShuffle(seed: nil), .clear, .pause, .resume, .stop,
     .seek(to: .zero), .retry,
   ]
+
+  /// The intents ``Search/replaceWindows()`` tries in place of a window of
+  /// adjacent actions: `play` of each media the case's intents name (A
+  /// first, at most four) and of one they do not name (a new item, as a
+  /// skip or a reload of another entry gives), then the skips and transport
+  /// intents.
+  static func windowIntents(_ actions: [FuzzAction]) -> [UserIntent] {
+    var media: [MediaID] = ["A"]
+    for action in actions {
+      guard case .send(.user(let intent)) = action else { continue }
+      let named: [MediaID]
+      switch intent {
+      case .play(let one, _): named = [one]
+      case .replaceQueue(let list, _, _, _), .append(let list), .insert(let list, _): named = list
+      default: named = []
+      }
+      for one in named where !media.contains(one) && media.count < 4 { media.append(one) }
+    }
+    if let new = (["B", "C", "D", "E"] as [MediaID]).first(where: { !media.contains($0) }) {
+      media.append(new)
+    }
+    return media.map { UserIntent.play($0) } + [.next, .previous, .stop, .retry, .resume, .pause]
+  }
 
   /// Other ways to say an intent, no longer: `play(A)` as a paused queue,
   /// a queue or jump from past the `previous` threshold, a queue paused.

@@ -142,6 +142,37 @@ import Testing
     #expect(outcome.actions.count == buggy.minimalLength)
   }
 
+  @Test func aReportAndASystemEventBecomeOneIntent() throws {
+    // systemPauseKeptAcrossItems seed 4 stopped here, one above the minimum:
+    // the failure and the network's return load A again, a second load after
+    // the system pause. No pass replaced two adjacent actions by one intent;
+    // now `play(B)` takes their place (the ready after it re-aimed at B#2),
+    // and the same-length rewrites then say it `play(B, from 5000ms)`, then
+    // with one media, `play(A, from 5000ms)`.
+    let buggy = BuggyPlayer(.systemPauseKeptAcrossItems)
+    let fuzzCase = try FailureFile.parseCase(
+      """
+      engine preload=yes retry=2/500ms/800ms
+      play(A)
+      ready(A#1)
+      pausedBySystem(A#1)
+      failed(A#1, network)
+      network available
+      ready(A#2)
+      """)
+    let violation = try #require(
+      CaseRunner.check(
+        buggy.subject, fuzzCase.actions, canPreload: fuzzCase.canPreload, retry: fuzzCase.retry))
+    let outcome = Shrinker.shrink(
+      buggy.subject, fuzzCase.actions, violation: violation, canPreload: fuzzCase.canPreload,
+      retry: fuzzCase.retry)
+    #expect(
+      FuzzCase(outcome.actions, canPreload: true).lines == [
+        "play(A)", "ready(A#1)", "pausedBySystem(A#1)", "play(A, from 5000ms)", "ready(A#2)",
+      ])
+    #expect(outcome.actions.count == buggy.minimalLength)
+  }
+
   @Test func shrinkingStopsWhenItsTimeIsSpent() throws {
     let subject = BuggyPlayer(.stopNotSent).subject
     let actions: [FuzzAction] = [.send(.play("A")), .send(.pause), .send(.stop)]
