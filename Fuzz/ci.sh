@@ -74,7 +74,8 @@ if [ -n "$shard" ]; then
 else
   log="$(mktemp /tmp/playhead-fuzz-campaign.XXXXXX)"
   reproduce="PLAYHEAD_FUZZ_BUDGET=$budget PLAYHEAD_FUZZ_CASES=$cases PLAYHEAD_FUZZ_SEEDS=$seeds PLAYHEAD_FUZZ_SEED=$seed swift test --filter PlayerFuzzTests.CampaignTests"
-  echo "fuzz: property campaign, seeds $seed..$(( seed + seeds - 1 )), ${cases:+$cases cases}${cases:-$budget s} each"
+  if [ -n "$cases" ]; then each="$cases cases"; else each="$budget s"; fi
+  echo "fuzz: property campaign, seeds $seed..$(( seed + seeds - 1 )), $each each"
   if ! PLAYHEAD_FUZZ_BUDGET="$budget" PLAYHEAD_FUZZ_CASES="$cases" PLAYHEAD_FUZZ_SEEDS="$seeds" PLAYHEAD_FUZZ_SEED="$seed" \
       swift test "${scratch[@]}" --filter PlayerFuzzTests.CampaignTests 2>&1 | tee "$log" \
       | grep -vE '^\[[0-9]+/[0-9]+\]|^Test Suite|^	 Executed'; then
