@@ -89,7 +89,7 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
 
   /// The engine's error the current load failed with, in the state after the
   /// event: kept while the load is failed or waiting for the network.
-  public var failure: FailureDetail? { after.session?.failure }
+  public var failure: FailureDetail? { after.failure }
 
   /// `0.300s engine ready(A#1): idle -> idle (ignored: stale load token)`;
   /// a backoff shows as `+backoff(A#1, watchdog#2, 1000ms)` after the commands.

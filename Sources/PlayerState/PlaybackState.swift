@@ -41,8 +41,6 @@ public struct Session: Hashable, Sendable, Codable {
   public var systemPaused: Bool
   /// Reloads made for want of the network since this entry last became ready.
   public var networkAttempts: UInt8
-  /// The engine's own error for a failure, if it gave one.
-  public var failure: FailureDetail?
 
   /// Describes a session. Any combination can be built, but only the
   /// reducer's own results are reachable (see
@@ -50,8 +48,7 @@ public struct Session: Hashable, Sendable, Codable {
   public init(
     load: Load, stage: EngineStage, lastSeek: SeekID = SeekID(0), seekPending: Bool = false,
     lastWatchdog: WatchdogID = WatchdogID(0), position: MediaTime = .zero,
-    duration: MediaTime? = nil, systemPaused: Bool = false, networkAttempts: UInt8 = 0,
-    failure: FailureDetail? = nil
+    duration: MediaTime? = nil, systemPaused: Bool = false, networkAttempts: UInt8 = 0
   ) {
     self.load = load
     self.stage = stage
@@ -62,7 +59,6 @@ public struct Session: Hashable, Sendable, Codable {
     self.duration = duration
     self.systemPaused = systemPaused
     self.networkAttempts = networkAttempts
-    self.failure = failure
   }
 }
 
@@ -222,6 +218,12 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
   public var issuedLoads: UInt32
   /// The newest item id issued (0 before the first entry); never reset.
   public var issuedItems: UInt32
+  /// The engine's own error (domain, code, message) for the current load's
+  /// failure, while it is failed or waiting for the network; nil otherwise,
+  /// and when the engine gave none. Kept here, not in ``Session``, so that a
+  /// session stays plain bytes: copying one on the hot path never touches a
+  /// reference count.
+  public var failure: FailureDetail?
 
   /// The idle state of a new player.
   /// - Parameter configuration: the settings the reducer reads.
@@ -235,6 +237,7 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     self.configuration = configuration
     issuedLoads = 0
     issuedItems = 0
+    failure = nil
   }
 
   /// A state with the given parts. Only the reducer's own results are
@@ -245,7 +248,7 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     queue: PlayQueue, session: Session?, preload: Preload? = nil, playWhenReady: Bool,
     rate: PlaybackRate = .normal, interrupted: Bool = false,
     configuration: PlayerConfiguration = PlayerConfiguration(), issuedLoads: UInt32,
-    issuedItems: UInt32
+    issuedItems: UInt32, failure: FailureDetail? = nil
   ) {
     self.queue = queue
     self.session = session
@@ -256,6 +259,7 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     self.configuration = configuration
     self.issuedLoads = issuedLoads
     self.issuedItems = issuedItems
+    self.failure = failure
   }
 
   /// The named state.

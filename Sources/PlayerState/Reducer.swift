@@ -67,6 +67,9 @@ extension PlaybackState {
     case .system(let event): ignored = apply(event, &effects)
     }
     effects.ignored = ignored
+    // The detail belongs to the current load's failure: gone with it (a new
+    // load, a reload, a stop). Touched only when there is one.
+    if failure != nil, !(session?.stage.isStopped ?? false) { failure = nil }
   }
 }
 
@@ -383,7 +386,7 @@ extension PlaybackState {
       (.failed(_, let reason, let detail), .stalled), (.failed(_, let reason, let detail), .ended):
       session.stage = .failed(reason)
       session.seekPending = false
-      session.failure = detail
+      failure = detail
       effects.commands.append(.stop(load))
 
     case (.pausedBySystem, .ready), (.pausedBySystem, .stalled):
@@ -633,7 +636,7 @@ extension PlaybackState {
     _ session: inout Session, _ detail: FailureDetail?, _ effects: inout Effects
   ) -> IgnoreReason? {
     session.seekPending = false
-    session.failure = detail
+    failure = detail
     effects.commands.append(.stop(session.load))
     guard session.networkAttempts < configuration.retry.attempts else {
       session.stage = .failed(.network)

@@ -29,6 +29,9 @@ extension PlaybackState {
       }
     }
     if rate.thousandths <= 0 { return "rate \(rate) is not positive" }
+    if failure != nil, !(session?.stage.isStopped ?? false) {
+      return "a failure detail without a failed or waiting load"
+    }
     if let session {
       if let violation = check(session.load, "session") { return violation }
       guard let entry = queue.currentEntry, entry.item == session.load.item else {
@@ -77,7 +80,7 @@ extension PlaybackState: Codable {
 
   private enum CodingKeys: String, CodingKey {
     case version, queue, session, preload, playWhenReady, rate, interrupted, configuration,
-      issuedLoads, issuedItems
+      issuedLoads, issuedItems, failure
   }
 
   /// Decodes a state written by ``encode(to:)``.
@@ -101,6 +104,7 @@ extension PlaybackState: Codable {
     configuration = try container.decode(PlayerConfiguration.self, forKey: .configuration)
     issuedLoads = try container.decode(UInt32.self, forKey: .issuedLoads)
     issuedItems = try container.decode(UInt32.self, forKey: .issuedItems)
+    failure = try container.decodeIfPresent(FailureDetail.self, forKey: .failure)
     if let violation = invariantViolation {
       throw DecodingError.dataCorruptedError(
         forKey: .version, in: container, debugDescription: "unreachable state: \(violation)")
@@ -120,5 +124,6 @@ extension PlaybackState: Codable {
     try container.encode(configuration, forKey: .configuration)
     try container.encode(issuedLoads, forKey: .issuedLoads)
     try container.encode(issuedItems, forKey: .issuedItems)
+    try container.encodeIfPresent(failure, forKey: .failure)
   }
 }

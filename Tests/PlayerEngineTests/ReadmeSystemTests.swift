@@ -31,7 +31,7 @@ struct ReadmeSystemTests {
     let offline = FailureDetail(domain: "NSURLErrorDomain", code: -1009, message: "offline")
     radio.send(.engine(.failed(Load(1, 1), .network, detail: offline)))
     #expect(radio.state.description == "waiting(news.m3u8#1, network, attempt 1, autoplay)")
-    #expect(radio.state.session?.failure?.description == #"NSURLErrorDomain -1009 "offline""#)
+    #expect(radio.state.failure?.description == #"NSURLErrorDomain -1009 "offline""#)
     radio.send(.system(.networkAvailable))
     #expect(
       spy.commands.suffix(3).map(\.description) == [

@@ -388,7 +388,7 @@ import Testing
         "2.300s system network(available): failed(A#4, network, autoplay) -> "
           + "failed(A#4, network, autoplay) (ignored: no effect in this state)",
       ])
-    #expect(result.finalState.session?.failure == FakeMediaEngine.offline)
+    #expect(result.finalState.failure == FakeMediaEngine.offline)
   }
 
   @Test func jsonLinesCarryTheBackoffAndTheFailureDetail() throws {

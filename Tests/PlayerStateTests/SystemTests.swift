@@ -167,7 +167,7 @@ struct SystemTests {
       domain: "AVFoundationErrorDomain", code: -11800, message: "cannot decode")
     let result = run([.play("A"), .engine(.failed(a1, .decoding, detail: detail))])
     #expect(result.state.description == "failed(A#1, decoding, autoplay)")
-    #expect(result.state.session?.failure == detail)
+    #expect(result.state.failure == detail)
     #expect(
       EngineReport.failed(a1, .decoding, detail: detail).description
         == "failed(item1#1, decoding, AVFoundationErrorDomain -11800 \"cannot decode\")")

@@ -153,10 +153,13 @@ struct ValueTests {
     #expect(MemoryLayout<EngineReport>.size <= 25)
     #expect(MemoryLayout<PlaybackEvent>.size <= 41)
     // 152 with the queue; +40 for the system: the interruption flag, the retry
-    // policy (24), and per load the system pause, the network attempts and a
+    // policy (24), per load the system pause and the network attempts, and the
     // failure detail reference (nil on every hot-path state).
     #expect(MemoryLayout<PlaybackState>.size <= 192)
     #expect(_isPOD(Load.self))
+    // A session is plain bytes: the failure detail lives in the state, so the
+    // reducer copies sessions without touching a reference count.
+    #expect(_isPOD(Session.self))
     // A failure's detail is a reference, so a report is no longer plain bytes;
     // every report but a detailed failure still carries no reference.
     #expect(!_isPOD(EngineReport.self))

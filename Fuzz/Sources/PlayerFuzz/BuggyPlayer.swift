@@ -203,7 +203,7 @@ final class CatalogPlayer: FuzzTarget, Sendable {
           items: queue.entries.lazy.map(\.item), current: queue.current,
           repeatMode: queue.repeatMode, shuffleSeed: queue.shuffle?.seed),
         loads: (session?.load, core.state.preload?.load), position: session?.position,
-        preloadReady: core.state.preload?.stage == .ready, failure: .some(session?.failure))
+        preloadReady: core.state.preload?.stage == .ready, failure: .some(core.state.failure))
     }
   }
 

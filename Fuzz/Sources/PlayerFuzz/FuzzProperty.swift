@@ -22,7 +22,7 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
   /// not name, such as a missing `start` after `ready` or a missing `seek`.
   case commandsMatchContract
   /// The player's named state differs from the contract's, or the failure
-  /// detail it says the current load keeps (`Session.failure`) does.
+  /// detail it says the current load keeps (`PlaybackState.failure`) does.
   case stateMatchesContract
   /// The player's queue (play order, current entry, repeat, shuffle), its
   /// current and preloading loads, whether the preload is ready, or its last

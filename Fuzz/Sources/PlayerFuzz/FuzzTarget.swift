@@ -48,7 +48,7 @@ public struct FuzzObservation: Hashable, Sendable {
   /// absent), or nil if the player does not say.
   public var preloadReady: Bool?
   /// The engine's own error the current load's newest failure carried
-  /// (`Session.failure`): nil if the player does not say; `.some(nil)` when it
+  /// (`PlaybackState.failure`): nil if the player does not say; `.some(nil)` when it
   /// says there is none (no current load, no failure, or a failure without a
   /// detail). Kept while the load is failed or waiting for the network; a
   /// reload starts without one.
@@ -94,7 +94,7 @@ public struct FuzzObservation: Hashable, Sendable {
     loads = (state.session?.load, state.preload?.load)
     position = state.session?.position
     preloadReady = state.preload?.stage == .ready
-    failure = .some(state.session?.failure)
+    failure = .some(state.failure)
   }
 
   /// Whether two observations agree on everything both say.

@@ -3,7 +3,7 @@ import PlayerFuzz
 import PlayerState
 import Testing
 
-/// `Session.failure` is checked against the contract model where the player says it.
+/// `PlaybackState.failure` is checked against the contract model where the player says it.
 @Suite struct FailureDetailOracleTests {
   static let offline = FailureDetail(
     domain: "NSURLErrorDomain", code: -1009,

@@ -74,7 +74,7 @@ struct GStreamerPipelineTests {
     #expect(try await kinds(in: states, until: .failed) == [.idle, .buffering, .failed])
     #expect(
       player.state.description == "failed(/nonexistent/playhead/missing.wav#1, notFound, autoplay)")
-    let detail = try #require(player.state.session?.failure)
+    let detail = try #require(player.state.failure)
     #expect(detail.domain == "gst-resource-error-quark")
     #expect(detail.code == 3)  // GST_RESOURCE_ERROR_NOT_FOUND
     #expect(detail.message.isEmpty == false, "GStreamer's text: \(detail)")
@@ -88,7 +88,7 @@ struct GStreamerPipelineTests {
     let states = player.stateChanges()
     player.send(.play(MediaID(path)))
     #expect(try await kinds(in: states, until: .failed) == [.idle, .buffering, .failed])
-    let detail = try #require(player.state.session?.failure)
+    let detail = try #require(player.state.failure)
     #expect(player.state.description == "failed(\(path)#1, decoding, autoplay)", "\(detail)")
     #expect(detail.domain == "gst-stream-error-quark")
     // GST_STREAM_ERROR_FAILED, "GStreamer encountered a general stream error." (1.22)
@@ -103,7 +103,7 @@ struct GStreamerPipelineTests {
     let states = player.stateChanges()
     player.send(.play(MediaID(path)))
     #expect(try await kinds(in: states, until: .failed) == [.idle, .buffering, .failed])
-    let detail = try #require(player.state.session?.failure)
+    let detail = try #require(player.state.failure)
     #expect(player.state.description == "failed(\(path)#1, unsupported, autoplay)", "\(detail)")
     #expect(detail.domain == "gst-stream-error-quark")
     // GST_STREAM_ERROR_WRONG_TYPE, "This appears to be a text file" (1.22)
