@@ -145,7 +145,7 @@ public final class Player: Sendable {
   ///
   /// Drops by default: a consumer more than ``defaultBufferLimit`` steps
   /// behind loses the oldest unread steps (the newest are kept); the gap
-  /// shows in ``PlayerStep/sequence``. About 530 bytes per buffered step.
+  /// shows in ``PlayerStep/sequence``. About 630 bytes per buffered step.
   /// - Parameter bufferingPolicy: what to keep when the consumer falls
   ///   behind; `.unbounded` drops nothing and grows by one step per event.
   public func steps(
@@ -162,7 +162,7 @@ public final class Player: Sendable {
   ///
   /// Drops by default: a consumer more than ``defaultBufferLimit`` states
   /// behind loses the oldest unread states; the newest state is never
-  /// dropped, so the consumer always ends at the current state. About 160
+  /// dropped, so the consumer always ends at the current state. About 200
   /// bytes per buffered state.
   /// - Parameter bufferingPolicy: what to keep when the consumer falls
   ///   behind; `.unbounded` drops nothing and grows by one state per change.
@@ -185,7 +185,7 @@ public final class Player: Sendable {
   ///
   /// Drops by default: a consumer more than ``defaultBufferLimit`` reports
   /// behind loses the oldest unread ones; ``statistics`` still counts every
-  /// ignored report. About 190 to 250 bytes per buffered report.
+  /// ignored report. About 220 to 310 bytes per buffered report.
   /// - Parameter bufferingPolicy: what to keep when the consumer falls
   ///   behind; `.unbounded` drops nothing and grows by one per ignored report.
   public func ignoredReports(
