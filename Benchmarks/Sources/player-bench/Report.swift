@@ -227,7 +227,7 @@ enum Report {
         + "seed; medians over the seeds that found the bug; goal: found on every seed, shrunk in "
         + "< 10 ms, at the minimal length on >= 95% of seeds and never above minimal + 1:")
     lines.append(
-      "  " + "buggy player".padding(toLength: 30, withPad: " ", startingAt: 0)
+      "  " + "buggy player".padding(toLength: 37, withPad: " ", startingAt: 0)
         + "ms to fail  cases  ms to shrunk  shrunk (min)  at min  <= min+1  missed  goal")
     for player in fuzz.players {
       let shrunk = String(format: "%g (%d)", player.shrunkLength, player.minimalLength)
@@ -236,7 +236,7 @@ enum Report {
         && player.seedsAtMinimalLength * 20 >= player.seeds * 19
         && player.seedsWithinOneOfMinimal == player.seeds
       lines.append(
-        "  " + player.name.padding(toLength: 30, withPad: " ", startingAt: 0)
+        "  " + player.name.padding(toLength: 37, withPad: " ", startingAt: 0)
           + String(
             format: "%-11.2f %-6g %-13.2f ", player.milliseconds, player.cases,
             player.millisecondsToShrunk)
