@@ -281,7 +281,7 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
   /// the engine's report that the system paused the current load.
   public var suppression: Suppression? {
     if interrupted { return .interruption }
-    if let session, session.systemPaused, session.stage == .ready || session.stage == .stalled {
+    if let session, session.systemPaused, session.stage.isStarted {
       return .systemPause
     }
     return nil

@@ -172,13 +172,9 @@ extension PlaybackState {
       guard newRate.thousandths > 0 else { return .invalidArgument }
       guard newRate != rate else { return .noEffect }
       rate = newRate
-      // The engine was told to start only in these stages, and not while the
-      // system holds it (a rate change would start an AVPlayer).
-      if let session, playWhenReady, suppression == nil,
-        session.stage == .ready || session.stage == .stalled
-      {
-        effects.commands.append(.setRate(session.load, newRate))
-      }
+      // Only to an engine told to play (a rate change would start an AVPlayer
+      // the system holds).
+      if enginePlays, let session { effects.commands.append(.setRate(session.load, newRate)) }
 
     case .clear:
       guard !queue.entries.isEmpty || session != nil else { return .noEffect }
@@ -191,11 +187,9 @@ extension PlaybackState {
 
     case .pause:
       guard var session, playWhenReady else { return .noEffect }
-      playWhenReady = false
       // Held by the system, the engine is paused already: the user's pause takes over.
-      if suppression == nil, session.stage == .ready || session.stage == .stalled {
-        effects.commands.append(.pause(session.load))
-      }
+      if enginePlays { effects.commands.append(.pause(session.load)) }
+      playWhenReady = false
       session.systemPaused = false
       self.session = session
 
@@ -219,7 +213,7 @@ extension PlaybackState {
         // Paused by the system, `resume` is the user's way to play again.
         guard !playWhenReady || session.systemPaused else { return .noEffect }
         session.systemPaused = false
-        if !interrupted, session.stage == .ready || session.stage == .stalled {
+        if !interrupted, session.stage.isStarted {
           effects.commands.append(.start(session.load, rate: rate))
         }
       }
@@ -574,6 +568,14 @@ extension PlaybackState {
 // MARK: The system: interruptions, the output route, the network
 
 extension PlaybackState {
+  /// Whether the engine plays (or should, once it is told to): the current load
+  /// is ready or stalled, the user wants to play, and the system holds nothing.
+  /// What `setRate`, `pause`, an interruption and its end act on.
+  fileprivate var enginePlays: Bool {
+    guard let session, playWhenReady, suppression == nil else { return false }
+    return session.stage.isStarted
+  }
+
   /// Appends `start` when the user wants to play and no interruption holds the
   /// engine: the one place a transition decides to start a load.
   fileprivate func startIfWanted(_ load: Load, _ effects: inout Effects) {
@@ -588,13 +590,10 @@ extension PlaybackState {
       // already; the engine's pause and the interruption's notification come
       // in either order, so the interruption takes that pause over, and its
       // end decides.)
-      if var session, session.stage == .ready || session.stage == .stalled, playWhenReady {
-        if session.systemPaused {
-          session.systemPaused = false
-          self.session = session
-        } else {
-          effects.commands.append(.pause(session.load))
-        }
+      if enginePlays, let session {
+        effects.commands.append(.pause(session.load))
+      } else if suppression == .systemPause, playWhenReady {
+        session?.systemPaused = false
       }
       interrupted = true
 
@@ -604,15 +603,12 @@ extension PlaybackState {
       if !shouldResume {
         // The platform's guideline: without the hint, stay paused; the intent becomes pause.
         playWhenReady = false
-      } else if let session, playWhenReady, !session.systemPaused,
-        session.stage == .ready || session.stage == .stalled
-      {
+      } else if enginePlays, let session {
         effects.commands.append(.start(session.load, rate: rate))
       }
 
     case .routeLost:
       // A user pause that the user did not make: it never resumes by itself.
-      guard session != nil, playWhenReady else { return .noEffect }
       return apply(.pause, &effects)
 
     case .networkLost:
@@ -665,6 +661,15 @@ extension PlaybackState {
 }
 
 extension EngineStage {
+  /// Ready or stalled: the stages in which the engine was told to play if the
+  /// user wanted to (a system pause is only held in these).
+  var isStarted: Bool {
+    switch self {
+    case .ready, .stalled: true
+    case .buffering, .ended, .failed, .waitingForNetwork: false
+    }
+  }
+
   /// Whether the load has been stopped by the machine: failed (whatever the
   /// reason) or waiting for the network. Nothing is sent to it any more.
   var isStopped: Bool {
