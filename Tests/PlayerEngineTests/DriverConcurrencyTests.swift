@@ -156,14 +156,8 @@ struct DriverConcurrencyTests {
     #expect(order.count == threads * perThread)
     #expect(player.statistics.processed == UInt64(threads * perThread))
 
-    var state = PlaybackState()
-    var commands: [EngineCommand] = []
-    for event in order {
-      let transition = state.transition(on: event)
-      commands += transition.commands
-      state = transition.next
-    }
-    #expect(player.state == state)
-    #expect(spy.commands == commands)
+    let replay = serialReplay(order)
+    #expect(player.state == replay.state)
+    #expect(spy.commands == replay.commands)
   }
 }

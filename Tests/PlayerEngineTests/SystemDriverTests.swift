@@ -191,14 +191,8 @@ struct SystemDriverTests {
     let order = processed.withLock { $0 }
     #expect(order.count == threads * perThread)
     #expect(startedWhileInterrupted.withLock { $0 } == 0)
-    var state = PlaybackState()
-    var commands: [EngineCommand] = []
-    for event in order {
-      let transition = state.transition(on: event)
-      commands += transition.commands
-      state = transition.next
-    }
-    #expect(player.state == state)
-    #expect(spy.commands == commands)
+    let replay = serialReplay(order)
+    #expect(player.state == replay.state)
+    #expect(spy.commands == replay.commands)
   }
 }

@@ -9,20 +9,7 @@ private let actionList =
   + "insert, remove, move, jump, next, previous, repeat, shuffle, rate, clear, pause, resume, "
   + "stop, seek, retry, interrupt, route, network, wait, report, expect, note"
 
-@Suite struct ScenarioParserTests {
-  private func parse(_ text: String) throws(ScenarioError) -> [ScenarioAction] {
-    try ScenarioParser.parse(text, file: "t.play").steps.map(\.action)
-  }
-
-  private func message(_ text: String) -> String {
-    do {
-      _ = try ScenarioParser.parse(text, file: "t.play")
-      return "no error"
-    } catch {
-      return error.description
-    }
-  }
-
+@Suite struct ScenarioParserTests: ParsesScenarios {
   @Test func theIssueExampleParses() throws {
     let text = """
       media A ready-after=300ms duration=5s          # a fake media profile

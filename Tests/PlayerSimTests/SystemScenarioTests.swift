@@ -5,20 +5,7 @@ import Testing
 
 /// Issue 10 in scripts: the system's lines, retry policies, failure details
 /// with quoted messages, the new state forms, and the fake network.
-@Suite struct SystemScenarioTests {
-  private func parse(_ text: String) throws(ScenarioError) -> [ScenarioAction] {
-    try ScenarioParser.parse(text, file: "t.play").steps.map(\.action)
-  }
-
-  private func message(_ text: String) -> String {
-    do {
-      _ = try ScenarioParser.parse(text, file: "t.play")
-      return "no error"
-    } catch {
-      return error.description
-    }
-  }
-
+@Suite struct SystemScenarioTests: ParsesScenarios {
   private func run(_ script: String) throws -> ScenarioResult {
     let result = ScenarioRunner().run(try ScenarioParser.parse(script, file: "t.play"))
     #expect(result.failure == nil, "\(result.failure.map(String.init(describing:)) ?? "")")
