@@ -7,8 +7,9 @@ public import Dispatch
 /// expiry back in. While a load waits for the network, the machine asks for a
 /// backoff with its own delay (``PlayerState/RetryPolicy``), scheduled the same
 /// way; a player without a policy schedules neither, and a wait then ends when
-/// the network is reported available (or on retry, a skip or stop). A stale expiry (the load moved on) is ignored by the
-/// machine, so the scheduler never needs to cancel anything.
+/// the network is reported available (or on retry, a skip or stop). A stale
+/// expiry (the load moved on) is ignored by the machine, so the scheduler never
+/// needs to cancel anything.
 public struct WatchdogPolicy: Sendable {
   /// How long a load may stay buffering or stalled before it fails with `timeout`.
   public var timeout: Duration
