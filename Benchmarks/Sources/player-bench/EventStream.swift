@@ -87,17 +87,6 @@ struct EventStream {
 
     mutating func anyMedia() -> MediaID { EventStream.media[rng.below(EventStream.media.count)] }
 
-    /// The current session, out of line: read inside `step`, swiftc 6.3's
-    /// CopyPropagation breaks the borrow of the state (now that a session may
-    /// hold a failure detail) and crashes release builds ("Found ownership
-    /// error"). The stream is built before any clock starts.
-    @inline(never)
-    func currentSession() -> Session? { state.session }
-
-    /// The current load, out of line for the same reason.
-    @inline(never)
-    func currentLoad() -> Load? { state.load }
-
     mutating func step() {
       let roll = rng.below(100)
       switch roll {
@@ -108,13 +97,12 @@ struct EventStream {
         mix.system += 1
         emit(.system(systemEvent()))
       case 31..<62:
-        guard let session = currentSession() else { return emit(.user(.play(anyMedia()))) }
+        guard let session = state.session else { return emit(.user(.play(anyMedia()))) }
         mix.currentReports += 1
         emit(.engine(currentReport(session)))
       case 62..<72:
         // A late report of an earlier load: replaced, stopped or failed.
-        let current = currentLoad()
-        let earlier = recentLoads.filter { $0 != current }
+        let earlier = recentLoads.filter { $0 != state.load }
         guard !earlier.isEmpty else { return emit(.user(.play(anyMedia()))) }
         mix.staleReports += 1
         emit(.engine(report(for: earlier[rng.below(earlier.count)])))
@@ -124,7 +112,7 @@ struct EventStream {
         let item = UInt32(rng.below(Int(state.issuedItems) + 1))
         emit(.engine(report(for: Load(item, token))))
       case 77..<80:
-        guard let load = currentLoad() else { return emit(.user(.play(anyMedia()))) }
+        guard let load = state.load else { return emit(.user(.play(anyMedia()))) }
         mix.mismatchedReports += 1
         emit(.engine(report(for: Load(item: ItemID(load.item.rawValue &+ 1), token: load.token))))
       case 80..<88:
@@ -132,7 +120,7 @@ struct EventStream {
         mix.duplicates += 1
         emit(last)
       case 88..<95:
-        guard let session = currentSession() else { return emit(.user(.play(anyMedia()))) }
+        guard let session = state.session else { return emit(.user(.play(anyMedia()))) }
         mix.watchdogs += 1
         let current = session.lastWatchdog.rawValue
         let id =
@@ -143,7 +131,7 @@ struct EventStream {
         // The seeds' bug order: play, stop, and the late ready of that load.
         mix.hostileOrders += 1
         emit(.user(.play(anyMedia())))
-        let load = currentLoad()
+        let load = state.load
         emit(.user(.stop))
         if let load { emit(.engine(.ready(load))) }
       }
