@@ -1,0 +1,225 @@
+import Foundation
+import PlayerState
+import Testing
+
+/// The reducer's behaviour pinned byte for byte, so that reorganising it
+/// (issue 20) is checked against what it did before, not against itself.
+///
+/// Three goldens, each stronger than the last:
+/// - `transition-table.txt`: the kind-level table that `player-sim diagram
+///   --format table --ignored` prints (one row per kind of transition);
+/// - `transitions.txt`: every probe event in every representative state and
+///   its variants (other configurations, ids at exhaustion), with the whole
+///   state before and after, every command, the timer and the ignore reason;
+/// - a digest of long seeded random walks from those states, for the states
+///   no single step from a representative reaches.
+///
+/// To regenerate after a *deliberate* change of behaviour, run with
+/// `PLAYHEAD_WRITE_GOLDEN=1` and review the diff.
+@Suite struct GoldenTests {
+  @Test func transitionTableIsUnchanged() throws {
+    let text = TransitionTable.rows.map(\.description).joined(separator: "\n") + "\n"
+    try Golden.check(text, against: "transition-table.txt")
+    #expect(TransitionTable.rows.count == 643)
+  }
+
+  @Test func everyProbedTransitionIsUnchanged() throws {
+    var lines: [String] = []
+    for (index, state) in Golden.startStates.enumerated() {
+      lines.append("# state \(index): \(Golden.dump(state))")
+      for event in TransitionTable.probeEvents(for: state) + Golden.extraEvents(for: state) {
+        let transition = state.transition(on: event)
+        // An ignored event that changed nothing is spelled short; any other
+        // ignored event would print in full (and fail the ignored-rows test).
+        if let ignored = transition.ignored, transition.next == state,
+          transition.commands.isEmpty, transition.watchdog == nil
+        {
+          lines.append("  \(event) => ignored=\(ignored.rawValue)")
+        } else {
+          lines.append("  \(event) => \(Golden.dump(transition))")
+        }
+      }
+    }
+    try Golden.check(lines.joined(separator: "\n") + "\n", against: "transitions.txt")
+    #expect(Golden.startStates.count == 155)
+  }
+
+  @Test func seededRandomWalksAreUnchanged() {
+    var digest = Golden.Digest()
+    var steps = 0
+    for (index, start) in Golden.startStates.enumerated() {
+      var random = Golden.Random(seed: UInt64(index) &* 0x9E37_79B9 &+ 1)
+      var state = start
+      for _ in 0..<400 {
+        var events = TransitionTable.probeEvents(for: state) + Golden.extraEvents(for: state)
+        events += Golden.randomEvents(for: state, &random)
+        let event = events[Int(random.next() % UInt64(events.count))]
+        let transition = state.transition(on: event)
+        digest.add("\(event) => \(Golden.dump(transition))\n")
+        state = transition.next
+        steps += 1
+      }
+    }
+    #expect(steps == 62_000)
+    #expect(digest.value == 10_467_134_782_762_487_801)
+  }
+}
+
+enum Golden {
+  static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Golden")
+
+  static func check(_ text: String, against name: String) throws {
+    let url = directory.appendingPathComponent(name)
+    if ProcessInfo.processInfo.environment["PLAYHEAD_WRITE_GOLDEN"] == "1" {
+      try Data(text.utf8).write(to: url)
+    }
+    let expected = try String(contentsOf: url, encoding: .utf8)
+    if text != expected {
+      let got = text.split(separator: "\n", omittingEmptySubsequences: false)
+      let want = expected.split(separator: "\n", omittingEmptySubsequences: false)
+      let first =
+        zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        ?? min(got.count, want.count)
+      let line = first + 1
+      let gotLine = first < got.count ? String(got[first]) : "<end>"
+      let wantLine = first < want.count ? String(want[first]) : "<end>"
+      Issue.record("\(name):\(line) differs\n  golden: \(wantLine)\n  now:    \(gotLine)")
+    }
+  }
+
+  /// The representative states, each also with other configurations and
+  /// with every id kind at exhaustion.
+  static let startStates: [PlaybackState] = {
+    var states: [PlaybackState] = []
+    for base in TransitionTable.representativeStates {
+      states.append(base)
+      var threshold = base
+      threshold.configuration.previousThreshold = .seconds(10)
+      states.append(threshold)
+      var retryOne = base
+      retryOne.configuration.retry = RetryPolicy(
+        attempts: 1, backoff: .milliseconds(500), maximumBackoff: .milliseconds(700))
+      states.append(retryOne)
+      var off = base
+      off.configuration.retry = .off
+      states.append(off)
+      var exhausted = base
+      exhausted.issuedLoads = .max
+      exhausted.issuedItems = .max
+      if exhausted.session != nil {
+        exhausted.session?.lastSeek = SeekID(.max)
+        exhausted.session?.lastWatchdog = WatchdogID(.max)
+      }
+      states.append(exhausted)
+    }
+    return states
+  }()
+
+  /// Events the table's probes lack: times on either side of the previous
+  /// threshold and the duration, `ready` with a duration, jumps with a start.
+  static func extraEvents(for state: PlaybackState) -> [PlaybackEvent] {
+    let current = state.load ?? Load(1, state.issuedLoads)
+    var events: [PlaybackEvent] = [
+      .ready(current, duration: .seconds(20)), .position(current, .seconds(2)),
+      .position(current, .milliseconds(3000)), .position(current, .milliseconds(3001)),
+      .seek(to: .seconds(3)), .seek(to: .milliseconds(-1)), .user(.jump(to: 1, from: .seconds(4))),
+      .user(.jump(to: 0, from: .seconds(2))), .play("A", from: .seconds(2)),
+      .user(.replaceQueue(["A", "B"], start: 1, from: .seconds(1), playWhenReady: false)),
+      .user(.remove(at: 2)), .user(.move(from: 0, to: 2)), .user(.setShuffle(seed: nil)),
+      .user(.setRepeat(.off)), .user(.setRate(PlaybackRate(thousandths: 0))),
+      .engine(
+        .failed(current, .timeout, detail: FailureDetail(domain: "d", code: 7, message: "m"))),
+    ]
+    if let preload = state.preload {
+      events.append(.ready(preload.load, duration: .seconds(30)))
+      events.append(.stalled(preload.load))
+    }
+    return events
+  }
+
+  /// A few events with drawn values.
+  static func randomEvents(for state: PlaybackState, _ random: inout Random) -> [PlaybackEvent] {
+    let current = state.load ?? Load(1, state.issuedLoads)
+    let time = MediaTime.milliseconds(Int64(random.next() % 25_000))
+    let count = state.queue.entries.count
+    let position = Int(random.next() % UInt64(count + 2))
+    return [
+      .seek(to: time), .position(current, time), .user(.jump(to: position, from: time)),
+      .user(.remove(at: position)), .user(.insert(["X"], at: position)),
+      .ready(current, duration: random.next() % 2 == 0 ? nil : time),
+      .user(.setShuffle(seed: random.next() % 4)),
+    ]
+  }
+
+  static func dump(_ transition: Transition) -> String {
+    var text = dump(transition.next)
+    text += " cmds=[" + transition.commands.map { "\($0)" }.joined(separator: ",") + "]"
+    if let timer = transition.watchdog {
+      text += " timer=\(timer.load)/\(timer.id.rawValue)/\(timer.delay.map { "\($0)" } ?? "-")"
+    }
+    if let ignored = transition.ignored { text += " ignored=\(ignored.rawValue)" }
+    return text
+  }
+
+  /// Every stored field of a state, each spelled out.
+  static func dump(_ state: PlaybackState) -> String {
+    let queue = state.queue
+    var text =
+      "q=[" + queue.entries.map { "\($0.item.rawValue):\($0.media)" }.joined(separator: ",")
+    text += "]@\(queue.current.map(String.init) ?? "-") rep=\(queue.repeatMode.rawValue)"
+    if let shuffle = queue.shuffle {
+      text +=
+        " shuf=\(shuffle.seed):"
+        + shuffle.unshuffled.map { "\($0.item.rawValue)" }
+        .joined(separator: ",")
+    }
+    if let session = state.session {
+      text += " sess(\(session.load) \(session.stage) seek=\(session.lastSeek.rawValue)"
+      text += "\(session.seekPending ? "p" : "") wd=\(session.lastWatchdog.rawValue)"
+      text += " pos=\(session.position.milliseconds)"
+      text += " dur=\(session.duration.map { "\($0.milliseconds)" } ?? "-")"
+      text += " sp=\(session.systemPaused ? 1 : 0) na=\(session.networkAttempts))"
+    }
+    if let preload = state.preload {
+      text += " pre(\(preload.load) \(preload.stage)"
+      text += " dur=\(preload.duration.map { "\($0.milliseconds)" } ?? "-"))"
+    }
+    text += " pwr=\(state.playWhenReady ? 1 : 0) rate=\(state.rate.thousandths)"
+    text +=
+      " int=\(state.interrupted ? 1 : 0) loads=\(state.issuedLoads) items=\(state.issuedItems)"
+    let retry = state.configuration.retry
+    text += " cfg=\(state.configuration.canPreload ? "pre" : "-")"
+    text += "/\(state.configuration.previousThreshold.milliseconds)"
+    text += "/\(retry.attempts):\(retry.backoff.milliseconds):\(retry.maximumBackoff.milliseconds)"
+    if let failure = state.failure {
+      text += " fail=\(failure.domain):\(failure.code):\(failure.message)"
+    }
+    text += " | \(state)"
+    return text
+  }
+
+  /// SplitMix64, so the walks do not depend on the standard library's generator.
+  struct Random {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+
+  /// FNV-1a over the walk's text.
+  struct Digest {
+    var value: UInt64 = 0xCBF2_9CE4_8422_2325
+    mutating func add(_ text: String) {
+      for byte in text.utf8 {
+        value ^= UInt64(byte)
+        value &*= 0x100_0000_01B3
+      }
+    }
+  }
+}
