@@ -631,14 +631,17 @@ extension PlaybackState {
   fileprivate mutating func waitForNetwork(
     _ session: inout Session, _ detail: FailureDetail?, _ effects: inout Effects
   ) -> IgnoreReason? {
+    let waits = session.networkAttempts < configuration.retry.attempts
+    // Decided before anything changes: an ignored event sends nothing.
+    let timer = session.lastWatchdog.successor
+    if waits, timer == nil { return .idsExhausted }
     session.seekPending = false
     failure = detail
     effects.commands.append(.stop(session.load))
-    guard session.networkAttempts < configuration.retry.attempts else {
+    guard waits, let timer else {
       session.stage = .failed(.network)
       return nil
     }
-    guard let timer = session.lastWatchdog.successor else { return .idsExhausted }
     session.stage = .waitingForNetwork
     session.lastWatchdog = timer
     effects.watchdog = WatchdogRequest(
