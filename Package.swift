@@ -48,7 +48,9 @@ let package = Package(
     // Counts malloc calls in the benchmark process (Linux/glibc), for allocations per event.
     .target(name: "MallocCounter", path: "Benchmarks/Sources/MallocCounter"),
 
-    .testTarget(name: "PlayerStateTests", dependencies: ["PlayerState"], swiftSettings: settings),
+    .testTarget(
+      name: "PlayerStateTests", dependencies: ["PlayerState"], exclude: ["Golden"],
+      swiftSettings: settings),
     .testTarget(
       name: "PlayerEngineTests", dependencies: ["PlayerEngine", "PlayerTesting"],
       swiftSettings: settings),

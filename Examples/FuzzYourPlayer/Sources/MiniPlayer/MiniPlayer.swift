@@ -121,7 +121,8 @@ public final class MiniPlayer: Sendable {
     core.state = transition.next
     let commands = transition.commands.map { Self.outward($0, &core) }
     let watchdog = transition.watchdog.map {
-      WatchdogRequest(load: Self.outward($0.load, &core), id: $0.id, delay: $0.delay)
+      WatchdogRequest(
+        load: Self.outward($0.load, &core), id: $0.id, purpose: $0.purpose, delay: $0.delay)
     }
     return Work(event: event, commands: commands, watchdog: watchdog)
   }

@@ -262,3 +262,13 @@ public struct MediaTime: Hashable, Comparable, Sendable, Codable, CustomStringCo
   /// The compact form, as in `2000ms`.
   public var description: String { "\(milliseconds)ms" }
 }
+
+extension SeekID {
+  /// The next id, or nil when every id has been issued (ids never wrap).
+  var successor: SeekID? { rawValue < UInt32.max ? SeekID(rawValue + 1) : nil }
+}
+
+extension WatchdogID {
+  /// The next id, or nil when every id has been issued (ids never wrap).
+  var successor: WatchdogID? { rawValue < UInt32.max ? WatchdogID(rawValue + 1) : nil }
+}

@@ -49,33 +49,59 @@ public enum IgnoreReason: String, Hashable, Sendable, Codable, CustomStringConve
   }
 }
 
-/// A request to fail the current load if its engine stays buffering or
-/// stalled for too long. The driver owns the clock: it sends
-/// ``PlaybackEvent/watchdogExpired(_:_:)`` with this load and id when its timeout passes.
+/// What a timer is for. The reducer dispatches an expiry on the purpose the
+/// current load's newest timer was armed with, never on the load's stage.
+public enum TimerPurpose: String, Hashable, Sendable, Codable, CaseIterable {
+  /// A load's first buffering: the load fails with `timeout` if it is not
+  /// ready before the driver's watchdog timeout.
+  case loadWatchdog
+  /// A stall: the load fails with `timeout` if it does not resume before the
+  /// driver's watchdog timeout.
+  case stallWatchdog
+  /// The wait before reloading a load that failed for want of the network
+  /// (``RetryPolicy``); its delay is in the request.
+  case networkBackoff
+}
+
+/// A timer to arm: a watchdog that fails the current load if its engine stays
+/// buffering or stalled for too long, or a network backoff. The driver owns
+/// the clock: it sends ``PlaybackEvent/watchdogExpired(_:_:)`` with this load
+/// and id when the delay passes.
 public struct WatchdogRequest: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The load being watched.
   public let load: Load
-  /// The watchdog's id; an expiry with an older id is stale.
+  /// The timer's id; an expiry with an older id is stale.
   public let id: WatchdogID
-  /// How long to wait: nil for the driver's watchdog timeout (buffering and
-  /// stalls); the backoff before a reload while waiting for the network.
+  /// What the timer is for.
+  public let purpose: TimerPurpose
+  /// How long to wait: nil for the driver's watchdog timeout (the load and
+  /// stall watchdogs); the backoff before a reload while waiting for the network.
   public let delay: MediaTime?
 
-  /// Names a watchdog.
-  public init(load: Load, id: WatchdogID, delay: MediaTime? = nil) {
+  /// Names a timer.
+  /// - Parameters:
+  ///   - load: the load it is about.
+  ///   - id: its id, issued by the load's session.
+  ///   - purpose: what it is for; by default a watchdog without a delay and a
+  ///     network backoff with one.
+  ///   - delay: nil for the driver's watchdog timeout, else the wait.
+  public init(load: Load, id: WatchdogID, purpose: TimerPurpose? = nil, delay: MediaTime? = nil) {
     self.load = load
     self.id = id
+    self.purpose = purpose ?? (delay == nil ? .loadWatchdog : .networkBackoff)
     self.delay = delay
   }
 
   /// The compact form without names.
   public var description: String { description(naming: { _ in nil }) }
 
-  /// The compact form, as in `watchdog(A#1, watchdog#1)`.
+  /// The compact form, as in `watchdog(A#1, watchdog#1)` or
+  /// `backoff(A#1, watchdog#2, 1000ms)`.
   /// - Parameter name: the media of an item, if known.
   public func description(naming name: (ItemID) -> MediaID?) -> String {
     let watched = "\(load.description(naming: name)), \(id)"
-    return delay.map { "backoff(\(watched), \($0))" } ?? "watchdog(\(watched))"
+    guard purpose == .networkBackoff else { return "watchdog(\(watched))" }
+    return "backoff(\(watched), \(delay ?? .zero))"
   }
 }
 

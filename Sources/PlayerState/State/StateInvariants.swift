@@ -52,6 +52,15 @@ extension PlaybackState {
         return
           "a \(session.stage) session without a watchdog (one is armed with every load and stall)"
       }
+      if session.lastWatchdog.rawValue == 0, session.stage == .waitingForNetwork {
+        return "a session waiting for the network without a backoff timer"
+      }
+      let armed = Session.purpose(armedIn: session.stage)
+      if session.stage == .buffering || session.stage == .stalled
+        || session.stage == .waitingForNetwork, session.timerPurpose != armed
+      {
+        return "a \(session.stage) session whose newest timer is a \(session.timerPurpose)"
+      }
     }
     if let preload {
       guard let session else { return "a preload without a current load" }

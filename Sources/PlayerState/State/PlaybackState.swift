@@ -31,6 +31,10 @@ public struct Session: Hashable, Sendable, Codable {
   public var seekPending: Bool
   /// The newest watchdog armed for this load (0 when none was).
   public var lastWatchdog: WatchdogID
+  /// What the newest timer (``lastWatchdog``) was armed for; meaningless
+  /// while none was (``lastWatchdog`` 0). An expiry is dispatched on this,
+  /// never on the stage.
+  public var timerPurpose: TimerPurpose
   /// The last known position: where the load started, the newest seek's
   /// target, or the newest position report. A reload resumes here.
   public var position: MediaTime
@@ -45,11 +49,17 @@ public struct Session: Hashable, Sendable, Codable {
   /// Describes a session. Any combination can be built, but only the
   /// reducer's own results are reachable (see
   /// ``PlaybackState/invariantViolation``), and the reducer requires one.
+  ///
+  /// `timerPurpose` nil means the purpose the reducer would have armed the
+  /// newest timer with in `stage`: a backoff while waiting for the network, a
+  /// stall watchdog while stalled, else the load watchdog.
   public init(
     load: Load, stage: EngineStage, lastSeek: SeekID = SeekID(0), seekPending: Bool = false,
     lastWatchdog: WatchdogID = WatchdogID(0), position: MediaTime = .zero,
-    duration: MediaTime? = nil, systemPaused: Bool = false, networkAttempts: UInt8 = 0
+    duration: MediaTime? = nil, systemPaused: Bool = false, networkAttempts: UInt8 = 0,
+    timerPurpose: TimerPurpose? = nil
   ) {
+    self.timerPurpose = timerPurpose ?? Self.purpose(armedIn: stage)
     self.load = load
     self.stage = stage
     self.lastSeek = lastSeek
@@ -59,6 +69,39 @@ public struct Session: Hashable, Sendable, Codable {
     self.duration = duration
     self.systemPaused = systemPaused
     self.networkAttempts = networkAttempts
+  }
+
+  /// The purpose the reducer arms a timer with in `stage`.
+  static func purpose(armedIn stage: EngineStage) -> TimerPurpose {
+    switch stage {
+    case .waitingForNetwork: .networkBackoff
+    case .stalled: .stallWatchdog
+    case .buffering, .ready, .ended, .failed: .loadWatchdog
+    }
+  }
+}
+
+extension Session {
+  private enum CodingKeys: String, CodingKey {
+    case load, stage, lastSeek, seekPending, lastWatchdog, position, duration, systemPaused,
+      networkAttempts, timerPurpose
+  }
+
+  /// Decodes a session; one written before timers stated their purpose gets
+  /// the purpose its stage implies (see ``init(load:stage:lastSeek:seekPending:lastWatchdog:position:duration:systemPaused:networkAttempts:timerPurpose:)``).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      load: try container.decode(Load.self, forKey: .load),
+      stage: try container.decode(EngineStage.self, forKey: .stage),
+      lastSeek: try container.decode(SeekID.self, forKey: .lastSeek),
+      seekPending: try container.decode(Bool.self, forKey: .seekPending),
+      lastWatchdog: try container.decode(WatchdogID.self, forKey: .lastWatchdog),
+      position: try container.decode(MediaTime.self, forKey: .position),
+      duration: try container.decodeIfPresent(MediaTime.self, forKey: .duration),
+      systemPaused: try container.decode(Bool.self, forKey: .systemPaused),
+      networkAttempts: try container.decode(UInt8.self, forKey: .networkAttempts),
+      timerPurpose: try container.decodeIfPresent(TimerPurpose.self, forKey: .timerPurpose))
   }
 }
 

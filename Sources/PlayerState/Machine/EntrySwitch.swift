@@ -1,0 +1,94 @@
+// Leaving and entering entries: the only code that ends the current load,
+// opens a new one or promotes the preload to current.
+
+extension PlaybackState {
+  /// Whether a new load token can be issued.
+  var tokenAvailable: Bool { issuedLoads < UInt32.max }
+
+  /// `stop`: nothing loaded; the queue stays.
+  mutating func stop(_ effects: inout Effects) -> IgnoreReason? {
+    guard session != nil || preload != nil else { return .noEffect }
+    leave(keepingPreload: false, &effects)
+    return nil
+  }
+
+  /// `retry`: a failed or waiting load opens again at its last known
+  /// position (a hand retry starts the network attempts over).
+  mutating func retry(_ effects: inout Effects) -> IgnoreReason? {
+    guard let session, session.stage.isStopped else { return .noEffect }
+    return enterCurrent(from: session.position, &effects)
+  }
+
+  /// Stops the current load (a failed one was stopped when it failed) and,
+  /// unless it is about to be promoted, the preload: idle.
+  mutating func leave(keepingPreload: Bool, _ effects: inout Effects) {
+    if let session {
+      if !session.stage.isStopped { effects.commands.append(.stop(session.load)) }
+      self.session = nil
+    }
+    if !keepingPreload { dropPreload(&effects) }
+  }
+
+  /// Makes the entry at `position` current; loads it if a load was live.
+  mutating func go(
+    to position: Int, from time: MediaTime, _ effects: inout Effects
+  ) -> IgnoreReason? {
+    let wasLoaded = session != nil
+    let promotes = preloadUsable(for: position, from: time)
+    if wasLoaded, !(promotes || tokenAvailable) { return .idsExhausted }
+    leave(keepingPreload: promotes, &effects)
+    queue.current = position
+    if wasLoaded { _ = enterCurrent(from: time, &effects) }
+    return nil
+  }
+
+  /// Replaces the queue with new entries and loads the one at `start`.
+  mutating func replace(
+    _ media: some Collection<MediaID>, start: Int, from time: MediaTime, playWhenReady play: Bool,
+    _ effects: inout Effects
+  ) -> IgnoreReason? {
+    guard tokenAvailable, UInt32.max - issuedItems >= media.count else { return .idsExhausted }
+    leave(keepingPreload: false, &effects)
+    // Refilled in place: a player reduced in place (the driver) reuses the
+    // queue's storage, so `play(M)` allocates nothing once the queue has room.
+    let seed = queue.shuffle?.seed
+    queue.shuffle = nil
+    // Entries are overwritten where the old queue had some (cheaper than
+    // emptying and appending: `play(M)` over a queue of one is one store).
+    var index = 0
+    for name in media {
+      issuedItems += 1
+      let entry = QueueEntry(item: ItemID(issuedItems), media: name)
+      if index < queue.entries.count {
+        queue.entries[index] = entry
+      } else {
+        queue.entries.append(entry)
+      }
+      index += 1
+    }
+    if index < queue.entries.count { queue.entries.removeLast(queue.entries.count - index) }
+    queue.current = start
+    if let seed { queue.shuffle(seed: seed) }
+    playWhenReady = play
+    _ = enterCurrent(from: time, &effects)
+    return nil
+  }
+
+  /// Opens the current queue entry, replacing any stopped load: promotes the
+  /// preload if it is of this entry and starts from 0, or issues a new load.
+  mutating func enterCurrent(from time: MediaTime, _ effects: inout Effects) -> IgnoreReason? {
+    guard let position = queue.current else { return .noEffect }
+    if let promoted = promotePreload(for: position, from: time, &effects) {
+      session = promoted
+      return nil
+    }
+    guard tokenAvailable else { return .idsExhausted }
+    issuedLoads += 1
+    let load = Load(item: queue.entries[position].item, token: LoadToken(issuedLoads))
+    effects.commands.appendOpening(load, media: queue.entries[position].media, start: time)
+    let (session, watchdog) = Session.opening(load, from: time)
+    self.session = session
+    effects.watchdog = watchdog
+    return nil
+  }
+}

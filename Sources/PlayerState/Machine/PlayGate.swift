@@ -1,0 +1,118 @@
+// The play gate: whether the engine plays. The user's intent
+// (`playWhenReady`), an interruption in progress (`interrupted`) and the
+// system's pause of the current load (`Session.systemPaused`) meet here, and
+// this is the only code that sends `start`, `pause` or `setRate`, and the
+// only code that writes `interrupted` or `systemPaused`.
+
+extension PlaybackState {
+  /// Whether the engine plays `session` (or should, once told to): it is
+  /// ready or stalled, the user wants to play, and the system holds nothing.
+  func plays(_ session: Session) -> Bool {
+    playWhenReady && !interrupted && !session.systemPaused && session.stage.isStarted
+  }
+
+  /// Whether the engine plays the current load: what `setRate`, `pause`, an
+  /// interruption and its end act on.
+  var enginePlays: Bool {
+    guard let session else { return false }
+    return plays(session)
+  }
+
+  /// Sends `start` when the engine should play `session` (the state's
+  /// intent and interruption, the session's own stage and system pause):
+  /// the one place a transition starts the engine.
+  func startIfPlays(_ session: Session, _ effects: inout Effects) {
+    if plays(session) { effects.commands.append(.start(session.load, rate: rate)) }
+  }
+
+  // MARK: The user's intents
+
+  /// `pause` (and route loss): the intent becomes pause; a system pause is
+  /// taken over by the user's.
+  mutating func pause(_ effects: inout Effects) -> IgnoreReason? {
+    guard var session, playWhenReady else { return .noEffect }
+    if enginePlays { effects.commands.append(.pause(session.load)) }
+    playWhenReady = false
+    session.systemPaused = false
+    self.session = session
+    return nil
+  }
+
+  /// `resume`: loads the current entry if idle, replays an ended one from
+  /// the start, and is the user's way to play again after a system pause.
+  mutating func resume(_ effects: inout Effects) -> IgnoreReason? {
+    guard var session else {
+      guard queue.current != nil else { return .noEffect }
+      guard tokenAvailable else { return .idsExhausted }
+      playWhenReady = true
+      return enterCurrent(from: .zero, &effects)
+    }
+    if session.stage == .ended {
+      guard session.issueSeek(to: .zero, &effects) else { return .idsExhausted }
+      session.stage = .ready
+    } else {
+      guard !playWhenReady || session.systemPaused else { return .noEffect }
+    }
+    session.systemPaused = false
+    playWhenReady = true
+    startIfPlays(session, &effects)
+    self.session = session
+    return nil
+  }
+
+  /// `setRate`: kept for every `start`; sent now only to an engine told to
+  /// play (a rate change would start an AVPlayer the system holds).
+  mutating func setRate(_ newRate: PlaybackRate, _ effects: inout Effects) -> IgnoreReason? {
+    guard newRate.thousandths > 0 else { return .invalidArgument }
+    guard newRate != rate else { return .noEffect }
+    rate = newRate
+    if enginePlays, let session { effects.commands.append(.setRate(session.load, newRate)) }
+    return nil
+  }
+
+  // MARK: The system
+
+  /// An interruption began: the engine was playing, pause it. (Paused by the
+  /// system, it is silent already; the engine's pause and the interruption's
+  /// notification come in either order, so the interruption takes that pause
+  /// over, and its end decides.)
+  mutating func interruptionBegan(_ effects: inout Effects) -> IgnoreReason? {
+    guard !interrupted else { return .noEffect }
+    if enginePlays, let session {
+      effects.commands.append(.pause(session.load))
+    } else if suppression == .systemPause, playWhenReady {
+      session?.systemPaused = false
+    }
+    interrupted = true
+    return nil
+  }
+
+  /// An interruption ended: with the hint, whatever is current plays again if
+  /// the user still wants it; without, the platform's guideline is to stay
+  /// paused, so the intent becomes pause.
+  mutating func interruptionEnded(resume: Bool, _ effects: inout Effects) -> IgnoreReason? {
+    guard interrupted else { return .notInterrupted }
+    interrupted = false
+    if !resume {
+      playWhenReady = false
+    } else if let session {
+      startIfPlays(session, &effects)
+    }
+    return nil
+  }
+
+  /// The engine says the system paused `session` on its own: held while the
+  /// user wants to play and nothing else holds it; nil when it does not apply.
+  func holdBySystem(_ session: Session) -> Session? {
+    guard playWhenReady, suppression == nil else { return nil }
+    var held = session
+    held.systemPaused = true
+    return held
+  }
+
+  /// The end of a load ends its system pause: a replay starts the engine
+  /// again, and an ended load is not held by the system.
+  func endSystemPause(_ session: inout Session) {
+    session.systemPaused = false
+  }
+}

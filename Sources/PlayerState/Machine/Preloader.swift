@@ -1,0 +1,82 @@
+// The preload: the next entry loaded ahead under its own token while the
+// current one plays (gapless). It is kept in step with the queue once, after
+// every accepted event (`keepPreloadInStep`, called by the coordinator), and
+// promoted to current only by EntrySwitch.
+
+extension PlaybackState {
+  /// Keeps the preload in step with the queue: drops one whose entry is no
+  /// longer next, and preloads the next entry once the current one is ready.
+  mutating func keepPreloadInStep(_ effects: inout Effects) {
+    // Nothing to keep in step on an engine that cannot preload and holds none.
+    guard configuration.canPreload || preload != nil else { return }
+    // Indices and item ids only: copying a `QueueEntry` would copy its string.
+    var wanted: Int?
+    if configuration.canPreload, let stage = session?.stage {
+      switch stage {
+      case .buffering, .ready, .stalled: wanted = queue.nextIndex
+      case .ended, .failed, .waitingForNetwork: wanted = nil
+      }
+    }
+    if let preload {
+      if let wanted, queue.entries[wanted].item == preload.load.item { return }
+      dropPreload(&effects)
+    }
+    guard let wanted, session?.stage == .ready, tokenAvailable else { return }
+    issuedLoads += 1
+    let load = Load(item: queue.entries[wanted].item, token: LoadToken(issuedLoads))
+    effects.commands.appendOpening(
+      load, media: queue.entries[wanted].media, start: .zero, preload: true)
+    preload = Preload(load: load, stage: .buffering)
+  }
+
+  /// A report about the preloading load: only `ready` and `failed` count.
+  mutating func applyToPreload(
+    _ report: EngineReport, _ preload: Preload, _ effects: inout Effects
+  ) -> IgnoreReason? {
+    switch (report, preload.stage) {
+    case (.ready(_, let duration), .buffering):
+      self.preload?.stage = .ready
+      self.preload?.duration = duration
+    case (.failed(_, let reason, _), .buffering), (.failed(_, let reason, _), .ready):
+      self.preload?.stage = .failed(reason)
+      effects.commands.append(.stop(preload.load))
+    default:
+      return .unexpected
+    }
+    return nil
+  }
+
+  /// Whether the preload is of the entry at `position` and can start it from `time`.
+  func preloadUsable(for position: Int, from time: MediaTime) -> Bool {
+    guard let preload, time == .zero, queue.entries[position].item == preload.load.item else {
+      return false
+    }
+    if case .failed = preload.stage { return false }
+    return true
+  }
+
+  /// The preload of the entry at `position` as the current session, if it is
+  /// usable: started if ready and the user wants to play, watched if still buffering.
+  mutating func promotePreload(
+    for position: Int, from time: MediaTime, _ effects: inout Effects
+  ) -> Session? {
+    guard preloadUsable(for: position, from: time), let preload else { return nil }
+    self.preload = nil
+    let ready = preload.stage == .ready
+    var session = Session(
+      load: preload.load, stage: ready ? .ready : .buffering, duration: preload.duration)
+    if ready {
+      startIfPlays(session, &effects)
+    } else {
+      effects.watchdog = session.arm(.loadWatchdog)
+    }
+    return session
+  }
+
+  /// Stops the preload (a failed one was stopped when it failed).
+  mutating func dropPreload(_ effects: inout Effects) {
+    guard let preload else { return }
+    if case .failed = preload.stage {} else { effects.commands.append(.stop(preload.load)) }
+    self.preload = nil
+  }
+}

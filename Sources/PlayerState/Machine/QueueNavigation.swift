@@ -1,0 +1,117 @@
+// Where to go: `next`, `previous` (with the threshold), `jump`, and what the
+// end of an entry means. The decisions are pure functions of the queue; the
+// moves themselves are EntrySwitch's.
+
+/// What `previous` does, decided from the queue and the current load.
+enum PreviousMove: Equatable {
+  /// Seek the current entry back to its start.
+  case restart
+  /// Go to the entry at this position, from its start (the current one for a
+  /// failed first entry: reloaded).
+  case go(Int)
+}
+
+/// What the end of the current entry means.
+enum EndOfEntry: Equatable {
+  /// Play it again from the start (repeat one, or repeat all over a queue of one).
+  case replay
+  /// Play the entry at this position.
+  case advance(Int)
+  /// The last entry ended with repeat off.
+  case endOfQueue
+}
+
+extension PlayQueue {
+  /// The entry `next` goes to: the one after the current, wrapping under
+  /// repeat all; nil at the end, or when it is the current one.
+  var skipTarget: Int? {
+    guard let current, let target = index(after: current, wrap: repeatMode == .all),
+      target != current
+    else { return nil }
+    return target
+  }
+
+  /// What `previous` does. A live load past `threshold`, or one at the first
+  /// entry with nowhere to go back to, restarts; otherwise the entry before
+  /// it plays, and a loaded but failed first entry is reloaded.
+  /// - Parameters:
+  ///   - livePosition: the current load's last known position, nil unless a load is live.
+  ///   - loaded: whether a load is current at all (live or stopped).
+  func previousMove(livePosition: MediaTime?, loaded: Bool, threshold: MediaTime) -> PreviousMove? {
+    guard let current else { return nil }
+    let before = index(before: current, wrap: repeatMode == .all)
+    if let livePosition, livePosition > threshold || before == nil { return .restart }
+    if let before { return .go(before) }
+    return loaded ? .go(current) : nil
+  }
+
+  /// What the end of the current entry means under the repeat mode.
+  var endOfEntry: EndOfEntry? {
+    guard let current else { return nil }
+    let next = index(after: current, wrap: repeatMode == .all)
+    if repeatMode == .one || next == current { return .replay }
+    guard let next else { return .endOfQueue }
+    return .advance(next)
+  }
+}
+
+extension PlaybackState {
+  /// `next`.
+  mutating func next(_ effects: inout Effects) -> IgnoreReason? {
+    guard let target = queue.skipTarget else { return .noEffect }
+    return go(to: target, from: .zero, &effects)
+  }
+
+  /// `previous`, with ``PlayerConfiguration/previousThreshold``.
+  mutating func previous(_ effects: inout Effects) -> IgnoreReason? {
+    let live = session.flatMap { $0.stage.isStopped ? nil : $0.position }
+    let move = queue.previousMove(
+      livePosition: live, loaded: session != nil, threshold: configuration.previousThreshold)
+    switch move {
+    case nil: return .noEffect
+    case .restart: return seek(to: .zero, &effects)
+    case .go(let target): return go(to: target, from: .zero, &effects)
+    }
+  }
+
+  /// `jump`: to the current entry of a live load it is a seek.
+  mutating func jump(to position: Int, from time: MediaTime, _ effects: inout Effects)
+    -> IgnoreReason?
+  {
+    guard time >= .zero else { return .invalidArgument }
+    guard queue.entries.indices.contains(position) else { return .invalidPosition }
+    if position == queue.current {
+      guard let session else { return .noEffect }
+      if !session.stage.isStopped { return seek(to: time, &effects) }
+    }
+    return go(to: position, from: time, &effects)
+  }
+
+  /// The current load reached its end (`ended` is its session): replay it,
+  /// advance, or end the queue.
+  mutating func reachEnd(_ ended: Session, _ effects: inout Effects) -> IgnoreReason? {
+    guard let end = queue.endOfEntry else { return .unexpected }
+    var session = ended
+    session.position = session.duration ?? session.position
+    endSystemPause(&session)
+    switch end {
+    case .replay:
+      guard session.issueSeek(to: .zero, &effects) else { return .idsExhausted }
+      // Replayed from a frame the engine has: ready, whatever stage it ended in.
+      session.stage = .ready
+      startIfPlays(session, &effects)
+      self.session = session
+    case .endOfQueue:
+      session.stage = .ended
+      self.session = session
+    case .advance(let next):
+      // Ids never wrap: advancing needs a new token, unless the preload is promoted.
+      let promotes = preloadUsable(for: next, from: .zero)
+      if !promotes, !tokenAvailable { return .idsExhausted }
+      leave(keepingPreload: promotes, &effects)
+      queue.current = next
+      _ = enterCurrent(from: .zero, &effects)
+    }
+    return nil
+  }
+}

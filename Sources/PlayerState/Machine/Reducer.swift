@@ -1,0 +1,216 @@
+// The coordinator. Each event goes to the concern that owns it; the files of
+// this folder are those concerns, in docs/machine.md's own terms:
+//
+//   Reducer.swift          entry points, dispatch by source, the post-pass
+//   LoadMachine.swift      one load's lifecycle: its reports, seeks and timers
+//   QueueEdits.swift       the queue's contents: new queues, insert, remove, move, repeat, shuffle
+//   QueueNavigation.swift  where to go: next, previous, jump, the end of an entry
+//   EntrySwitch.swift      the only code that leaves and enters entries
+//   Preloader.swift        the preload, kept in step after every accepted event
+//   PlayGate.swift         whether the engine plays: intent, interruptions, system pauses
+//   NetworkRetry.swift     waiting for the network and reloading
+//
+// Every rule decides whether an event applies before it changes anything,
+// and returns the reason when it does not: an ignored event changes nothing.
+
+extension PlaybackState {
+  /// The reducer in its plainest form: the state after `event`.
+  ///
+  /// Use ``transition(on:)`` when you also need the commands.
+  public static func reduce(_ state: PlaybackState, _ event: PlaybackEvent) -> PlaybackState {
+    var next = state
+    _ = next.handle(event)
+    return next
+  }
+
+  /// Reduces one event: the next state, the engine commands it implies, a
+  /// watchdog to arm, and why the event was ignored if it was.
+  ///
+  /// Total over the states the reducer can reach: every (state, event) pair
+  /// is defined. An engine report or a watchdog whose identity is not the
+  /// current one changes nothing and issues no command.
+  /// - Precondition: `invariantViolation == nil`. Every state the reducer
+  ///   returns, and every decoded one, keeps the invariants; a state built by
+  ///   hand with the memberwise initializers may not (a current position
+  ///   outside the queue traps here).
+  ///
+  /// ```swift
+  /// var state = PlaybackState()
+  /// state = state.transition(on: .play("A")).next           // buffering(A#1, autoplay)
+  /// state = state.transition(on: .stop).next                // idle
+  /// let late = state.transition(on: .ready(Load(1, 1)))
+  /// // late.next == state, late.commands is empty, late.ignored == .staleLoad
+  /// ```
+  public func transition(on event: PlaybackEvent) -> Transition {
+    var next = self
+    let effects = next.handle(event)
+    return Transition(next: next, effects: effects)
+  }
+
+  /// Reduces one event in place and returns what it implies: the form the
+  /// driver and the benchmarks use, since it copies no state.
+  ///
+  /// An ignored event leaves the state unchanged.
+  /// - Complexity: O(1) and no allocation for engine reports and watchdogs;
+  ///   intents that edit the queue are O(n) in its length and may allocate.
+  public mutating func handle(_ event: PlaybackEvent) -> Effects {
+    var effects = Effects()
+    handle(event, into: &effects)
+    return effects
+  }
+
+  /// Reduces one event in place and writes what it implies into `effects`,
+  /// replacing what it held: the form for hot loops, which reuse one
+  /// `Effects` instead of building and copying a new one per event.
+  ///
+  /// ```swift
+  /// var effects = Effects()
+  /// for event in events {
+  ///   state.handle(event, into: &effects)
+  ///   for command in effects.commands { engine.execute(command) }
+  /// }
+  /// ```
+  /// - Complexity: as ``handle(_:)``.
+  public mutating func handle(_ event: PlaybackEvent, into effects: inout Effects) {
+    effects.commands.removeAll()
+    effects.watchdog = nil
+    let ignored: IgnoreReason?
+    switch event {
+    case .user(let intent): ignored = apply(intent, &effects)
+    case .engine(let report): ignored = apply(report, &effects)
+    case .watchdogExpired(let load, let id): ignored = expire(load, id, &effects)
+    case .system(let event): ignored = apply(event, &effects)
+    }
+    effects.ignored = ignored
+    guard ignored == nil else { return }
+    // The post-pass: what holds after every accepted event, written once.
+    keepPreloadInStep(&effects)
+    // The detail belongs to the current load's failure: gone with it (a new
+    // load, a reload, a stop). Touched only when there is one.
+    if failure != nil, !(session?.stage.isStopped ?? false) { failure = nil }
+  }
+}
+
+// MARK: Dispatch
+
+extension PlaybackState {
+  /// A user intent, sent to the concern that owns it.
+  private mutating func apply(_ intent: UserIntent, _ effects: inout Effects) -> IgnoreReason? {
+    switch intent {
+    case .play(let media, let time): play(media, from: time, &effects)
+    case .replaceQueue(let media, let start, let time, let play):
+      replaceQueue(media, start: start, from: time, playWhenReady: play, &effects)
+    case .append(let media): insert(media, at: queue.entries.count)
+    case .insert(let media, let position):
+      (0...queue.entries.count).contains(position)
+        ? insert(media, at: position) : .invalidPosition
+    case .remove(let position): remove(at: position, &effects)
+    case .move(let source, let destination): move(from: source, to: destination)
+    case .clear: clear(&effects)
+    case .setRepeat(let mode): setRepeat(mode)
+    case .setShuffle(let seed): setShuffle(seed)
+    case .jump(let position, let time): jump(to: position, from: time, &effects)
+    case .next: next(&effects)
+    case .previous: previous(&effects)
+    case .pause: pause(&effects)
+    case .resume: resume(&effects)
+    case .setRate(let rate): setRate(rate, &effects)
+    case .stop: stop(&effects)
+    case .seek(let time): seek(to: time, &effects)
+    case .retry: retry(&effects)
+    }
+  }
+
+  /// The session or preload that `load` names, or why it names neither.
+  private enum Identified {
+    case current(Session)
+    case preloading(Preload)
+    case ignored(IgnoreReason)
+  }
+
+  private func identify(_ load: Load) -> Identified {
+    if load.token.rawValue == 0 || load.token.rawValue > issuedLoads {
+      return .ignored(.neverIssuedLoad)
+    }
+    if let session, session.load.token == load.token {
+      return session.load.item == load.item ? .current(session) : .ignored(.itemMismatch)
+    }
+    if let preload, preload.load.token == load.token {
+      return preload.load.item == load.item ? .preloading(preload) : .ignored(.itemMismatch)
+    }
+    return .ignored(.staleLoad)
+  }
+
+  /// An engine report: the load decides what it means for itself, and its
+  /// outcome is lifted here into what it means for the player.
+  private mutating func apply(_ report: EngineReport, _ effects: inout Effects) -> IgnoreReason? {
+    var session: Session
+    switch identify(report.load) {
+    case .current(let current): session = current
+    case .preloading(let preload): return applyToPreload(report, preload, &effects)
+    case .ignored(let reason): return reason
+    }
+    switch session.outcome(of: report) {
+    case .ignored(let reason):
+      return reason
+    case .moved(let time):
+      session.position = time
+    case .ready(let duration):
+      session.becomeReady(duration: duration)
+      startIfPlays(session, &effects)
+    case .stalled:
+      guard let timer = session.arm(.stallWatchdog) else { return .idsExhausted }
+      session.stage = .stalled
+      effects.watchdog = timer
+    case .resumed:
+      session.stage = .ready
+    case .seekCompleted:
+      session.seekPending = false
+    case .ended:
+      return reachEnd(session, &effects)
+    case .failedForNetwork(let detail):
+      return waitForNetwork(session, detail, &effects)
+    case .failed(let reason, let detail):
+      session.fail(reason, &effects)
+      failure = detail
+    case .pausedBySystem:
+      guard let held = holdBySystem(session) else { return .unexpected }
+      session = held
+    }
+    self.session = session
+    return nil
+  }
+
+  /// A timer expired: dispatched on what it was armed for, never on the stage.
+  private mutating func expire(
+    _ load: Load, _ id: WatchdogID, _ effects: inout Effects
+  ) -> IgnoreReason? {
+    var session: Session
+    switch identify(load) {
+    case .current(let current): session = current
+    case .preloading: return .staleWatchdog
+    case .ignored(let reason): return reason
+    }
+    guard id == session.lastWatchdog, id.rawValue != 0 else { return .staleWatchdog }
+    switch session.timerPurpose {
+    case .networkBackoff:
+      return reloadAfterWaiting(&effects)
+    case .loadWatchdog, .stallWatchdog:
+      guard session.isWatched(by: session.timerPurpose) else { return .staleWatchdog }
+      session.fail(.timeout, &effects)
+      self.session = session
+      return nil
+    }
+  }
+
+  /// A system event: the network's belong to the retry, the rest to the play gate.
+  private mutating func apply(_ event: SystemEvent, _ effects: inout Effects) -> IgnoreReason? {
+    switch event {
+    case .interruptionBegan: interruptionBegan(&effects)
+    case .interruptionEnded(let shouldResume): interruptionEnded(resume: shouldResume, &effects)
+    case .routeLost: pause(&effects)
+    case .networkLost: networkLost(&effects)
+    case .networkAvailable: networkAvailable(&effects)
+    }
+  }
+}
