@@ -4,7 +4,7 @@ import PlayerSimulation
 
 /// `player-sim fuzz`: a thin front end over the PlayerFuzz harness: random
 /// runs with progress, shrinking, saving and replaying failures.
-enum FuzzCommand {
+enum FuzzCommand: Command {
   static let flags: [FlagSpec] = [
     .option("--seed", "N", "the run's seed (random and printed if not given)"),
     .option("--budget", "N|Ns", "how many cases (1000), or how long, as in 30s"),
@@ -50,13 +50,7 @@ enum FuzzCommand {
       "player-sim fuzz --replay two-bools.txt --subject twoBools",
     ])
 
-  static func run(_ arguments: [String]) throws(UsageError) -> ExitStatus {
-    let parsed = try Arguments(arguments, command: "fuzz", flags: flags)
-    try parsed.noOperands(command: "fuzz")
-    if parsed.has("--help") {
-      Terminal.out(help.text)
-      return .success
-    }
+  static func run(_ parsed: Arguments) throws(UsageError) -> ExitStatus {
     let subject = try subject(parsed.values["--subject"], command: "fuzz")
     let json = parsed.has("--json")
     if let path = parsed.values["--replay"] { return replay(path, subject: subject, json: json) }
