@@ -36,7 +36,7 @@ extension Command {
   /// and otherwise runs the command.
   static func main(_ arguments: [String]) throws(UsageError) -> ExitStatus {
     let parsed = try Arguments(arguments, command: name, flags: help.flags + hiddenFlags)
-    if !takesOperands { try parsed.noOperands(command: name) }
+    if !takesOperands { try parsed.noOperands() }
     if parsed.has("--help") {
       Terminal.out(help.text)
       return .success

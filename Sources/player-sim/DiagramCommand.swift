@@ -20,7 +20,7 @@ enum DiagramCommand: Command {
 
   static func run(_ parsed: Arguments) throws(UsageError) -> ExitStatus {
     let format =
-      try parsed.choice("--format", command: "diagram", from: ["dot", "mermaid", "table"])
+      try parsed.choice("--format", from: ["dot", "mermaid", "table"])
       ?? "mermaid"
     switch format {
     case "dot": Terminal.out(String(TransitionTable.dot().dropLast()))

@@ -34,11 +34,11 @@ enum ExploreCommand: Command {
   static func run(_ parsed: Arguments) throws(UsageError) -> ExitStatus {
     // 3 by default: the alphabet (145 letters) grows each level about
     // fifteenfold; see docs/fuzzing.md for the release figures.
-    let depth = try parsed.integer("--depth", command: "explore", in: 1...64) ?? 3
+    let depth = try parsed.integer("--depth", in: 1...64) ?? 3
     let seconds = try parsed.seconds(
-      "--seconds", command: "explore", suffix: nil,
+      "--seconds", suffix: nil,
       expected: "plain decimal seconds above 0, such as 30 or 0.5")
-    let subject = try FuzzCommand.subject(parsed.values["--subject"], command: "explore")
+    let subject = try FuzzCommand.subject(parsed)
     let json = parsed.has("--json")
     guard
       let exploration = exploreWithProgress(

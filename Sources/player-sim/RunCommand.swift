@@ -27,7 +27,7 @@ enum RunCommand: Command {
   static let takesOperands = true
 
   static func run(_ parsed: Arguments) throws(UsageError) -> ExitStatus {
-    let seed: UInt64? = try parsed.integer("--seed", command: "run", in: 0...UInt64.max)
+    let seed: UInt64? = try parsed.integer("--seed", in: 0...UInt64.max)
     guard !parsed.operands.isEmpty else {
       throw UsageError(
         message:
