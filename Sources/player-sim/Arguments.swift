@@ -41,11 +41,14 @@ struct FlagSpec {
 /// Accepts `--flag`, `--flag value`, `--flag=value`, `-h` for `--help`, `-`
 /// as an operand (standard input), and `--` to end the flags.
 struct Arguments {
+  /// The command the arguments are for, as named in messages.
+  let command: String
   private(set) var toggles: Set<String> = []
   private(set) var values: [String: String] = [:]
   private(set) var operands: [String] = []
 
   init(_ arguments: [String], command: String, flags: [FlagSpec]) throws(UsageError) {
+    self.command = command
     let flags = flags + [.help]
     var index = 0
     var flagsEnded = false
@@ -97,7 +100,7 @@ struct Arguments {
 
   /// A flag's value parsed as a whole number in `range`.
   func integer<Number: FixedWidthInteger>(
-    _ flag: String, command: String, in range: ClosedRange<Number>
+    _ flag: String, in range: ClosedRange<Number>
   ) throws(UsageError) -> Number? {
     guard let text = values[flag] else { return nil }
     guard let value = Number(text), range.contains(value) else {
@@ -110,8 +113,7 @@ struct Arguments {
   }
 
   /// A flag's value, which must be one of `choices`.
-  func choice(_ flag: String, command: String, from choices: [String]) throws(UsageError) -> String?
-  {
+  func choice(_ flag: String, from choices: [String]) throws(UsageError) -> String? {
     guard let text = values[flag] else { return nil }
     guard choices.contains(text) else {
       throw UsageError(
@@ -123,7 +125,7 @@ struct Arguments {
   }
 
   /// Throws unless there are no operands.
-  func noOperands(command: String) throws(UsageError) {
+  func noOperands() throws(UsageError) {
     if let first = operands.first {
       throw UsageError(
         message: "unexpected argument \(Self.quoted(first)) for '\(command)'; expected flags only")
@@ -135,9 +137,7 @@ struct Arguments {
   /// rather than read the way `Double(_:)` would.
   /// - Parameters:
   ///   - suffix: a unit the value must end with (`s` for `--budget 30s`), or nil.
-  func seconds(_ flag: String, command: String, suffix: String?, expected: String)
-    throws(UsageError) -> Double?
-  {
+  func seconds(_ flag: String, suffix: String?, expected: String) throws(UsageError) -> Double? {
     guard let text = values[flag] else { return nil }
     guard let value = Self.decimalSeconds(text, suffix: suffix) else {
       throw UsageError(

@@ -3,7 +3,7 @@ import Foundation
 /// `player-sim completions bash|zsh|fish`: a completion script for a shell,
 /// generated from the same command and flag tables as `--help`, so it cannot
 /// drift from what the tool accepts.
-enum CompletionsCommand {
+enum CompletionsCommand: Command {
   static let shells = ["bash", "zsh", "fish"]
 
   static let help = CommandHelp(
@@ -19,12 +19,9 @@ enum CompletionsCommand {
       "player-sim completions fish > ~/.config/fish/completions/player-sim.fish",
     ])
 
-  static func run(_ arguments: [String]) throws(UsageError) -> ExitStatus {
-    let parsed = try Arguments(arguments, command: "completions", flags: [])
-    if parsed.has("--help") {
-      Terminal.out(help.text)
-      return .success
-    }
+  static let takesOperands = true
+
+  static func run(_ parsed: Arguments) throws(UsageError) -> ExitStatus {
     guard parsed.operands.count == 1, let shell = parsed.operands.first else {
       throw UsageError(
         message:
@@ -46,7 +43,7 @@ enum CompletionsCommand {
 
   /// Every command with its flags (help included), in help order.
   private static var table: [(name: String, flags: [FlagSpec])] {
-    PlayerSim.commands.map { ($0.name, $0.flags + [.help]) }
+    PlayerSim.commands.map { ($0.name, $0.help.flags + [.help]) }
   }
 
   /// The values a flag takes, when they are a fixed list.
@@ -132,7 +129,7 @@ enum CompletionsCommand {
       functions.append(
         "    (\(name)) _arguments \\\n      \(specs.joined(separator: " \\\n      ")) ;;")
     }
-    let commandList = PlayerSim.commands.map { "'\($0.name):\(zshEscaped($0.summary))'" }
+    let commandList = PlayerSim.commands.map { "'\($0.name):\(zshEscaped($0.help.summary))'" }
       .joined(separator: " ")
     return """
       #compdef player-sim
@@ -164,7 +161,7 @@ enum CompletionsCommand {
     ]
     for command in PlayerSim.commands {
       lines.append(
-        "complete -c player-sim -n __fish_use_subcommand -a \(command.name) -d '\(fishEscaped(command.summary))'"
+        "complete -c player-sim -n __fish_use_subcommand -a \(command.name) -d '\(fishEscaped(command.help.summary))'"
       )
     }
     for (name, flags) in table {

@@ -1,7 +1,7 @@
 import PlayerState
 
 /// `player-sim diagram`: the machine's transition table as a diagram.
-enum DiagramCommand {
+enum DiagramCommand: Command {
   static let flags: [FlagSpec] = [
     .option("--format", "FORMAT", "mermaid (default), dot, or table (one row per transition)"),
     .toggle("--ignored", "with --format table, also list the ignored rows"),
@@ -18,15 +18,9 @@ enum DiagramCommand {
       "player-sim diagram --format mermaid",
     ])
 
-  static func run(_ arguments: [String]) throws(UsageError) -> ExitStatus {
-    let parsed = try Arguments(arguments, command: "diagram", flags: flags)
-    try parsed.noOperands(command: "diagram")
-    if parsed.has("--help") {
-      Terminal.out(help.text)
-      return .success
-    }
+  static func run(_ parsed: Arguments) throws(UsageError) -> ExitStatus {
     let format =
-      try parsed.choice("--format", command: "diagram", from: ["dot", "mermaid", "table"])
+      try parsed.choice("--format", from: ["dot", "mermaid", "table"])
       ?? "mermaid"
     switch format {
     case "dot": Terminal.out(String(TransitionTable.dot().dropLast()))

@@ -5,7 +5,7 @@ import PlayerSimulation
 
 /// `player-sim explore`: every event sequence up to a depth, breadth first,
 /// checked against the contract model (a thin front end over `Explorer`).
-enum ExploreCommand {
+enum ExploreCommand: Command {
   static let flags: [FlagSpec] = [
     .option("--depth", "N", "the longest sequence explored (3)"),
     .option("--seconds", "S", "stop after S seconds and say how deep the search got"),
@@ -31,20 +31,14 @@ enum ExploreCommand {
     ],
     example: ["player-sim explore --depth 4", "player-sim explore --depth 4 --subject stopNotSent"])
 
-  static func run(_ arguments: [String]) throws(UsageError) -> ExitStatus {
-    let parsed = try Arguments(arguments, command: "explore", flags: flags)
-    try parsed.noOperands(command: "explore")
-    if parsed.has("--help") {
-      Terminal.out(help.text)
-      return .success
-    }
+  static func run(_ parsed: Arguments) throws(UsageError) -> ExitStatus {
     // 3 by default: the alphabet (145 letters) grows each level about
     // fifteenfold; see docs/fuzzing.md for the release figures.
-    let depth = try parsed.integer("--depth", command: "explore", in: 1...64) ?? 3
+    let depth = try parsed.integer("--depth", in: 1...64) ?? 3
     let seconds = try parsed.seconds(
-      "--seconds", command: "explore", suffix: nil,
+      "--seconds", suffix: nil,
       expected: "plain decimal seconds above 0, such as 30 or 0.5")
-    let subject = try FuzzCommand.subject(parsed.values["--subject"], command: "explore")
+    let subject = try FuzzCommand.subject(parsed)
     let json = parsed.has("--json")
     guard
       let exploration = exploreWithProgress(

@@ -4,7 +4,7 @@ import PlayerSimulation
 
 /// `player-sim fuzz`: a thin front end over the PlayerFuzz harness: random
 /// runs with progress, shrinking, saving and replaying failures.
-enum FuzzCommand {
+enum FuzzCommand: Command {
   static let flags: [FlagSpec] = [
     .option("--seed", "N", "the run's seed (random and printed if not given)"),
     .option("--budget", "N|Ns", "how many cases (1000), or how long, as in 30s"),
@@ -50,23 +50,17 @@ enum FuzzCommand {
       "player-sim fuzz --replay two-bools.txt --subject twoBools",
     ])
 
-  static func run(_ arguments: [String]) throws(UsageError) -> ExitStatus {
-    let parsed = try Arguments(arguments, command: "fuzz", flags: flags)
-    try parsed.noOperands(command: "fuzz")
-    if parsed.has("--help") {
-      Terminal.out(help.text)
-      return .success
-    }
-    let subject = try subject(parsed.values["--subject"], command: "fuzz")
+  static func run(_ parsed: Arguments) throws(UsageError) -> ExitStatus {
+    let subject = try subject(parsed)
     let json = parsed.has("--json")
     if let path = parsed.values["--replay"] { return replay(path, subject: subject, json: json) }
     var random = SystemRandomNumberGenerator()
-    let seed = try parsed.integer("--seed", command: "fuzz", in: 0...UInt64.max) ?? random.next()
-    let maxLength = try parsed.integer("--max-length", command: "fuzz", in: 1...10_000) ?? 32
+    let seed = try parsed.integer("--seed", in: 0...UInt64.max) ?? random.next()
+    let maxLength = try parsed.integer("--max-length", in: 1...10_000) ?? 32
     var budget = try budget(parsed)
     var shard = try shard(parsed)
     var slice: FuzzRun.Slice? = shard.isWhole ? nil : .shard(shard)
-    if let index = try parsed.integer("--case", command: "fuzz", in: 0...(Int.max - 1)) {
+    if let index = try parsed.integer("--case", in: 0...(Int.max - 1)) {
       for flag in ["--shard", "--budget"] where parsed.values[flag] != nil {
         throw UsageError(
           message:
@@ -95,13 +89,13 @@ enum FuzzCommand {
     ).execute(save: parsed.values["--save"])
   }
 
-  /// `player` or the name of a broken player from the harness's catalog.
-  static func subject(_ name: String?, command: String) throws(UsageError) -> FuzzSubject {
-    guard let name, name != "player" else { return .player }
+  /// `--subject`: `player` or the name of a broken player from the harness's catalog.
+  static func subject(_ parsed: Arguments) throws(UsageError) -> FuzzSubject {
+    guard let name = parsed.values["--subject"], name != "player" else { return .player }
     guard let buggy = BuggyPlayer.catalog.first(where: { $0.name == name }) else {
       throw UsageError(
         message:
-          "bad value \(Arguments.quoted(name)) for '--subject' of '\(command)'; expected one of \(subjectNames)"
+          "bad value \(Arguments.quoted(name)) for '--subject' of '\(parsed.command)'; expected one of \(subjectNames)"
       )
     }
     return buggy.subject
@@ -134,7 +128,7 @@ enum FuzzCommand {
     guard let text = parsed.values["--budget"] else { return .cases(1_000) }
     if text.hasSuffix("s") {
       let seconds = try parsed.seconds(
-        "--budget", command: "fuzz", suffix: "s",
+        "--budget", suffix: "s",
         expected: "a number of cases such as 1000, or plain decimal seconds such as 30s or 0.5s")
       return .seconds(seconds ?? 0)
     }

@@ -2,10 +2,13 @@ import PlayerSimulation
 
 /// The command dispatcher: picks the command, maps errors to messages and exit statuses.
 enum PlayerSim {
-  static let commands: [CommandHelp] = [
-    DemoCommand.help, RunCommand.help, FuzzCommand.help, ExploreCommand.help, DiagramCommand.help,
-    CompletionsCommand.help,
-  ]
+  /// The commands, in the order the overview lists them.
+  static var commands: [any Command.Type] {
+    [
+      DemoCommand.self, RunCommand.self, FuzzCommand.self, ExploreCommand.self,
+      DiagramCommand.self, CompletionsCommand.self,
+    ]
+  }
 
   static func main(_ arguments: [String]) -> ExitStatus {
     guard let name = arguments.first else {
@@ -26,15 +29,12 @@ enum PlayerSim {
         }
         Terminal.out("player-sim \(playerSimVersion)")
         return .success
-      case "demo": return try DemoCommand.run(rest)
-      case "run": return try RunCommand.run(rest)
-      case "fuzz": return try FuzzCommand.run(rest)
-      case "explore": return try ExploreCommand.run(rest)
-      case "diagram": return try DiagramCommand.run(rest)
-      case "completions": return try CompletionsCommand.run(rest)
       default:
-        throw UsageError(
-          message: "unknown command \(Arguments.quoted(name)); expected one of \(commandNames)")
+        guard let command = commands.first(where: { $0.name == name }) else {
+          throw UsageError(
+            message: "unknown command \(Arguments.quoted(name)); expected one of \(commandNames)")
+        }
+        return try command.main(rest)
       }
     } catch {
       Terminal.error(error.description)
@@ -42,7 +42,7 @@ enum PlayerSim {
     }
   }
 
-  static var commandNames: String { commands.map(\.name).joined(separator: ", ") }
+  static var commandNames: String { commands.map { $0.name }.joined(separator: ", ") }
 
   private static func showHelp(_ arguments: [String]) throws(UsageError) -> ExitStatus {
     guard let topic = arguments.first else {
@@ -53,7 +53,7 @@ enum PlayerSim {
       throw UsageError(
         message: "no help for \(Arguments.quoted(topic)); expected one of \(commandNames)")
     }
-    Terminal.out(command.text)
+    Terminal.out(command.help.text)
     return .success
   }
 
@@ -66,9 +66,9 @@ enum PlayerSim {
       "COMMANDS:",
     ]
     // Summaries start two columns after the longest name (`completions`).
-    let width = (commands.map(\.name.count).max() ?? 0) + 2
+    let width = (commands.map { $0.name.count }.max() ?? 0) + 2
     for command in commands {
-      lines.append("  " + command.name.padding(to: width) + command.summary)
+      lines.append("  " + command.name.padding(to: width) + command.help.summary)
     }
     lines += [
       "",
@@ -81,28 +81,6 @@ enum PlayerSim {
       "EXIT STATUS: 0 success, 1 an expect failed or a property broke, 2 bad usage or input,",
       "3 an exploration cut short by --seconds with nothing found (bounded).",
     ]
-    return lines.joined(separator: "\n")
-  }
-}
-
-/// A command's help: one-line summary, usage, flags and an example.
-struct CommandHelp {
-  let name: String
-  let summary: String
-  let usage: String
-  let flags: [FlagSpec]
-  let details: [String]
-  let example: [String]
-
-  var text: String {
-    var lines = ["player-sim \(name): \(summary)", "", "USAGE: player-sim \(usage)"]
-    if !details.isEmpty { lines += [""] + details }
-    lines += ["", "FLAGS:"]
-    for flag in flags + [.help] {
-      let left = flag.value.map { "\(flag.name) \($0)" } ?? flag.name
-      lines.append("  " + left.padding(to: 18) + flag.help)
-    }
-    lines += ["", "EXAMPLE:"] + example.map { "  " + $0 }
     return lines.joined(separator: "\n")
   }
 }

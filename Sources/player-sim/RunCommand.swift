@@ -1,7 +1,7 @@
 import PlayerSimulation
 
 /// `player-sim run FILE...`: runs scenario scripts.
-enum RunCommand {
+enum RunCommand: Command {
   static let flags: [FlagSpec] = [
     .toggle("--json", "one JSON object per processed event instead of the table"),
     .toggle("--quiet", "no progress and no summary lines"),
@@ -24,13 +24,10 @@ enum RunCommand {
       "printf 'media A\\nplay A\\nwait 1s\\nexpect state playing\\n' | player-sim run --json -",
     ])
 
-  static func run(_ arguments: [String]) throws(UsageError) -> ExitStatus {
-    let parsed = try Arguments(arguments, command: "run", flags: flags)
-    if parsed.has("--help") {
-      Terminal.out(help.text)
-      return .success
-    }
-    let seed: UInt64? = try parsed.integer("--seed", command: "run", in: 0...UInt64.max)
+  static let takesOperands = true
+
+  static func run(_ parsed: Arguments) throws(UsageError) -> ExitStatus {
+    let seed: UInt64? = try parsed.integer("--seed", in: 0...UInt64.max)
     guard !parsed.operands.isEmpty else {
       throw UsageError(
         message:
@@ -120,7 +117,7 @@ enum RunCommand {
 }
 
 /// `player-sim demo`: the narrated late-callback scenario.
-enum DemoCommand {
+enum DemoCommand: Command {
   static let flags: [FlagSpec] = [
     .toggle("--json", "one JSON object per processed event instead of the table"),
     .toggle("--quiet", "no introduction and no summary"),
@@ -134,15 +131,11 @@ enum DemoCommand {
     details: ["Prints the demo's script with 'player-sim demo --script'."],
     example: ["player-sim demo", "player-sim demo --realtime"])
 
-  static func run(_ arguments: [String]) throws(UsageError) -> ExitStatus {
-    let parsed = try Arguments(
-      arguments, command: "demo",
-      flags: flags + [.toggle("--script", "print the demo's scenario script and exit")])
-    try parsed.noOperands(command: "demo")
-    if parsed.has("--help") {
-      Terminal.out(help.text)
-      return .success
-    }
+  static let hiddenFlags: [FlagSpec] = [
+    .toggle("--script", "print the demo's scenario script and exit")
+  ]
+
+  static func run(_ parsed: Arguments) throws(UsageError) -> ExitStatus {
     if parsed.has("--script") {
       Terminal.out(DemoScenario.text)
       return .success

@@ -72,27 +72,11 @@ func replayFailure(_ text: String) {
 
 /// Traps unless `line` is one line with no control or invisible character:
 /// the promise of player-sim's `terminalSafe`, checked on every line a terminal
-/// would get. (`terminalSafe` is `package` to Playhead, so this package checks
-/// the promise with its own copy of the rule.)
+/// would get, by the same rule (`needsEscape`, public in PlayerSimulation:
+/// `terminalSafe` itself is `package` to Playhead).
 func requireOneSafeLine(_ line: String) {
   if line.unicodeScalars.contains(where: { needsEscape($0, keepingNewlines: false) }) {
     fatalError("unescaped control character in output: \(escaped(line))")
-  }
-}
-
-/// Whether a terminal must not get `scalar` as is: C0 controls, DEL, and the
-/// control, format, separator, unassigned, surrogate and private-use categories.
-func needsEscape(_ scalar: Unicode.Scalar, keepingNewlines: Bool) -> Bool {
-  if scalar.value < 0x80 {
-    if scalar == "\n" { return !keepingNewlines }
-    return scalar.value < 0x20 || scalar.value == 0x7F
-  }
-  switch scalar.properties.generalCategory {
-  case .control, .format, .lineSeparator, .paragraphSeparator, .unassigned, .surrogate,
-    .privateUse:
-    return true
-  default:
-    return false
   }
 }
 

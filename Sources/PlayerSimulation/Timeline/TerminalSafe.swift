@@ -23,12 +23,13 @@
 /// - Complexity: O(n) in the length of `text`.
 package func terminalSafe(_ text: String, keepingNewlines: Bool = false) -> String {
   // The common case (nothing to escape) returns the text without copying it.
-  guard text.unicodeScalars.contains(where: { needsEscape($0, keepingNewlines) }) else {
+  guard text.unicodeScalars.contains(where: { needsEscape($0, keepingNewlines: keepingNewlines) })
+  else {
     return text
   }
   var result = String.UnicodeScalarView()
   for scalar in text.unicodeScalars {
-    if needsEscape(scalar, keepingNewlines) {
+    if needsEscape(scalar, keepingNewlines: keepingNewlines) {
       result.append(contentsOf: "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars)
     } else {
       result.append(scalar)
@@ -65,7 +66,26 @@ package func terminalSafe(_ text: String, limit: Int) -> String {
 /// a terminal, in Unicode scalars.
 package let terminalMessageLimit = 400
 
-private func needsEscape(_ scalar: Unicode.Scalar, _ keepingNewlines: Bool) -> Bool {
+/// Whether a terminal must not get `scalar` as is: the rule by which
+/// player-sim's `terminalSafe` escapes every line it prints.
+///
+/// True for C0 controls and DEL, and for the control, format, line and
+/// paragraph separator, unassigned, surrogate and private-use categories.
+/// Public (where `terminalSafe` is `package`) so that a check outside the
+/// package reads the same rule rather than a copy: the `FilesFuzzer` libFuzzer
+/// target asserts with it that no line player-sim would print needs escaping.
+///
+/// ```swift
+/// needsEscape("\u{1B}", keepingNewlines: false)   // true: ESC
+/// needsEscape("\n", keepingNewlines: true)        // false
+/// needsEscape("é", keepingNewlines: false)        // false
+/// ```
+///
+/// - Parameters:
+///   - scalar: the scalar to print.
+///   - keepingNewlines: whether `\n` may be printed as is (multi-line reports).
+/// - Returns: whether `scalar` must be written as a `\u{…}` escape.
+public func needsEscape(_ scalar: Unicode.Scalar, keepingNewlines: Bool) -> Bool {
   if scalar.value < 0x80 {
     // ASCII: only C0 controls and DEL; the fast path of almost every scalar.
     if scalar == "\n" { return !keepingNewlines }

@@ -1,13 +1,17 @@
 import PlayerState
 
-/// Chooses a case's commands from its seed, in bursts of hostile rhythms,
-/// issuing identities the way the machine does: tokens increase and are never
-/// reused (a load's item is its token), seek ids increase per load, only the
-/// current load is started, paused and sought, and a preload is started only
-/// in the switch the machine makes (`stop` of the current load, `start` of
-/// the preload).
-struct FuzzGenerator {
-  private var random: SplitMix64
+/// Chooses a case's commands, in bursts of hostile rhythms, issuing identities
+/// the way the machine does: tokens increase and are never reused (a load's
+/// item is its token), seek ids increase per load, only the current load is
+/// started, paused and sought, and a preload is started only in the switch the
+/// machine makes (`stop` of the current load, `start` of the preload).
+///
+/// The one generator of the engine fuzzer: its choices come from a seeded
+/// ``SplitMix64`` (``EngineFuzzer/generate(caseSeed:preloads:)``) or from the
+/// bytes of a libFuzzer input (``EngineFuzzer/generate(bytes:preloads:)``,
+/// through ``FuzzBytes``).
+struct FuzzGenerator<Choices: FuzzChoices> {
+  private var random: Choices
   private let media: [MediaID]
   private let positions: [MediaTime]
   private let preloads: Bool
@@ -19,16 +23,17 @@ struct FuzzGenerator {
   /// Added to the next step's delay: a pause in the user's rhythm.
   private var pending: Int64 = 0
 
-  init(seed: UInt64, media: [MediaID], positions: [MediaTime], preloads: Bool) {
-    random = SplitMix64(seed: seed)
+  init(_ choices: Choices, media: [MediaID], positions: [MediaTime], preloads: Bool) {
+    random = choices
     self.media = media.isEmpty ? ["media"] : media
     self.positions = positions.isEmpty ? [.zero] : positions
     self.preloads = preloads
   }
 
-  /// `count` steps (the last burst may be cut short: any prefix is a valid script).
+  /// `count` steps (the last burst may be cut short: any prefix is a valid script),
+  /// or fewer if the choices run out first.
   mutating func steps(_ count: Int) -> [EngineFuzzScript.Step] {
-    while steps.count < count { burst() }
+    while steps.count < count, !random.isExhausted { burst() }
     return Array(steps.prefix(count))
   }
 
@@ -145,4 +150,55 @@ struct FuzzGenerator {
   private mutating func pick<T>(_ values: [T]) -> T {
     values[random.below(values.count)]  // never empty: see init
   }
+}
+
+/// Where ``FuzzGenerator`` takes its choices from.
+protocol FuzzChoices {
+  /// A number in `0..<bound`.
+  /// - Precondition: `bound` is positive.
+  mutating func below(_ bound: Int) -> Int
+  /// True with the given chance, from 0 (never) to 100 (always) percent.
+  mutating func chance(percent: Int) -> Bool
+  /// Whether the choices have run out (the generator then stops at the end of
+  /// a burst). Never, for a seeded generator.
+  var isExhausted: Bool { get }
+}
+
+extension SplitMix64: FuzzChoices {
+  var isExhausted: Bool { false }
+}
+
+/// Choices read from the bytes of a buffer, such as a libFuzzer input, then
+/// zeros: each choice reads as few bytes as its bound needs (one up to 256),
+/// so a small change of the input changes few choices.
+struct FuzzBytes: FuzzChoices {
+  private let bytes: [UInt8]
+  private var position = 0
+
+  /// Reads `bytes` from the start.
+  init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+  /// The next byte, or 0 once all were read.
+  private mutating func next() -> UInt8 {
+    guard position < bytes.count else { return 0 }
+    defer { position += 1 }
+    return bytes[position]
+  }
+
+  mutating func below(_ bound: Int) -> Int {
+    precondition(bound > 0, "bound must be positive")
+    var value: UInt64 = 0
+    var range = UInt64(bound - 1)
+    repeat {
+      value = value << 8 | UInt64(next())
+      range >>= 8
+    } while range > 0
+    return Int(value % UInt64(bound))
+  }
+
+  mutating func chance(percent: Int) -> Bool {
+    percent > 0 && Int(next()) % 100 < percent
+  }
+
+  var isExhausted: Bool { position >= bytes.count }
 }

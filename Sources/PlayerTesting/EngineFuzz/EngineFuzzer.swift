@@ -178,8 +178,26 @@ public struct EngineFuzzer: Sendable {
   ///   - preloads: whether to send `preload` (the engine declares the capability).
   /// - Returns: ``Configuration/commandsPerCase`` steps.
   public func generate(caseSeed: UInt64, preloads: Bool = true) -> EngineFuzzScript {
+    generate(SplitMix64(seed: caseSeed), preloads: preloads)
+  }
+
+  /// The script a libFuzzer input decodes to: the same generator as
+  /// ``generate(caseSeed:preloads:)``, its choices read from `bytes` instead
+  /// of a seeded generator, so every input gives a script the machine could
+  /// send (identities issued as the machine issues them).
+  /// - Parameters:
+  ///   - bytes: the input; each choice reads one byte (two when it is among
+  ///     more than 256 values, as a gap in milliseconds may be), zeros once the
+  ///     bytes run out, and generation stops at the end of that burst.
+  ///   - preloads: whether to send `preload` (the engine declares the capability).
+  /// - Returns: at most ``Configuration/commandsPerCase`` steps; none for no bytes.
+  public func generate(bytes: [UInt8], preloads: Bool = true) -> EngineFuzzScript {
+    generate(FuzzBytes(bytes), preloads: preloads)
+  }
+
+  private func generate(_ choices: some FuzzChoices, preloads: Bool) -> EngineFuzzScript {
     var generator = FuzzGenerator(
-      seed: caseSeed, media: configuration.allMedia, positions: configuration.seekPositions,
+      choices, media: configuration.allMedia, positions: configuration.seekPositions,
       preloads: preloads)
     return EngineFuzzScript(
       steps: generator.steps(configuration.commandsPerCase), media: configuration.allMedia)
