@@ -136,3 +136,31 @@ struct InvariantTests {
     #expect(one.next.issuedItems == .max)
   }
 }
+
+/// The public way to build a state by hand checks it (issue 20: a state no
+/// caller can break).
+@Suite struct CheckedStateTests {
+  @Test func aStateTheReducerCouldReachIsBuilt() throws {
+    let queue = PlayQueue(entries: [QueueEntry(item: ItemID(1), media: "A")], current: 0)
+    let state = try PlaybackState(
+      checking: queue, session: nil, playWhenReady: false, issuedLoads: 0, issuedItems: 1)
+    #expect(state.description == "idle")
+    #expect(
+      state.transition(on: .resume).description
+        == "buffering(A#1, autoplay) [load(A#1)] +watchdog(A#1, watchdog#1)")
+  }
+
+  @Test func aStateTheReducerWouldTrapOnIsRefused() {
+    let queue = PlayQueue(entries: [QueueEntry(item: ItemID(1), media: "A")], current: 3)
+    #expect(throws: InvalidStateError(reason: "current position 3 is outside the queue of 1")) {
+      try PlaybackState(
+        checking: queue, session: nil, playWhenReady: true, issuedLoads: 0, issuedItems: 1)
+    }
+    let session = Session(load: Load(1, 1), stage: .buffering, lastWatchdog: WatchdogID(1))
+    let current = PlayQueue(entries: [QueueEntry(item: ItemID(1), media: "A")], current: 0)
+    #expect(throws: InvalidStateError(reason: "session token 1 was never issued (issuedLoads 0)")) {
+      try PlaybackState(
+        checking: current, session: session, playWhenReady: true, issuedLoads: 0, issuedItems: 1)
+    }
+  }
+}

@@ -28,11 +28,10 @@ extension PlaybackState {
   ///
   /// Total over the states the reducer can reach: every (state, event) pair
   /// is defined. An engine report or a watchdog whose identity is not the
-  /// current one changes nothing and issues no command.
-  /// - Precondition: `invariantViolation == nil`. Every state the reducer
-  ///   returns, and every decoded one, keeps the invariants; a state built by
-  ///   hand with the memberwise initializers may not (a current position
-  ///   outside the queue traps here).
+  /// current one changes nothing and issues no command. Every state a caller
+  /// can hold is one of those: the state's fields are read-only outside the
+  /// package, and the ways in (``init(configuration:)``, the checking
+  /// initializer and the decoder) check ``invariantViolation``.
   ///
   /// ```swift
   /// var state = PlaybackState()

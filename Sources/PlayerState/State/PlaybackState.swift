@@ -199,6 +199,19 @@ public struct RetryPolicy: Hashable, Sendable, Codable {
   }
 }
 
+/// A state that the reducer could not have produced, refused by
+/// ``PlaybackState/init(checking:session:preload:playWhenReady:rate:interrupted:configuration:issuedLoads:issuedItems:failure:)``.
+public struct InvalidStateError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The first rule the state breaks, in words (``PlaybackState/invariantViolation``).
+  public let reason: String
+
+  /// An error for a state breaking `reason`.
+  package init(reason: String) { self.reason = reason }
+
+  /// `unreachable state: ` and the reason.
+  public var description: String { "unreachable state: \(reason)" }
+}
+
 /// Why the engine is silent although the user may want to play.
 public enum Suppression: String, Hashable, Sendable, Codable {
   /// An interruption (a call, an alarm, another app's audio) is in progress.
@@ -243,30 +256,30 @@ public enum StateKind: String, Hashable, Sendable, Codable, CaseIterable {
 /// ```
 public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
   /// The queue: entries in play order, the current position, repeat and shuffle.
-  public var queue: PlayQueue
+  public package(set) var queue: PlayQueue
   /// The current load, or nil when idle.
-  public var session: Session?
+  public package(set) var session: Session?
   /// The next entry's load, preloading while the current one plays, if any.
-  public var preload: Preload?
+  public package(set) var preload: Preload?
   /// The user's intent: play when ready (true) or stay paused (false). Kept across entries.
-  public var playWhenReady: Bool
+  public package(set) var playWhenReady: Bool
   /// The rate the user asked for; kept across entries and sent with every `start`.
-  public var rate: PlaybackRate
+  public package(set) var rate: PlaybackRate
   /// Whether the operating system's interruption is in progress. Not per load:
   /// it spans skips and new queues, and its end acts on whatever is current then.
-  public var interrupted: Bool
+  public package(set) var interrupted: Bool
   /// The settings the reducer reads.
   public var configuration: PlayerConfiguration
   /// The newest load token issued (0 before the first load); never reset.
-  public var issuedLoads: UInt32
+  public package(set) var issuedLoads: UInt32
   /// The newest item id issued (0 before the first entry); never reset.
-  public var issuedItems: UInt32
+  public package(set) var issuedItems: UInt32
   /// The engine's own error (domain, code, message) for the current load's
   /// failure, while it is failed or waiting for the network; nil otherwise,
   /// and when the engine gave none. Kept here, not in ``Session``, so that a
   /// session stays plain bytes: copying one on the hot path never touches a
   /// reference count.
-  public var failure: FailureDetail?
+  public package(set) var failure: FailureDetail?
 
   /// The idle state of a new player.
   /// - Parameter configuration: the settings the reducer reads.
@@ -283,11 +296,34 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     failure = nil
   }
 
-  /// A state with the given parts. Only the reducer's own results are
-  /// reachable; ``invariantViolation`` says whether these could be one, and
-  /// the reducer requires that they could (check it before reducing a state
-  /// built by hand).
+  /// A state with the given parts, checked: the parts must be ones the
+  /// reducer could have produced (``invariantViolation``), so a state built
+  /// this way is one the reducer takes.
+  ///
+  /// ```swift
+  /// let queue = PlayQueue(entries: [QueueEntry(item: ItemID(1), media: "A")], current: 0)
+  /// let state = try PlaybackState(
+  ///   checking: queue, session: nil, playWhenReady: false, issuedLoads: 0, issuedItems: 1)
+  /// ```
+  /// - Throws: ``InvalidStateError`` naming the first rule the parts break.
   public init(
+    checking queue: PlayQueue, session: Session?, preload: Preload? = nil, playWhenReady: Bool,
+    rate: PlaybackRate = .normal, interrupted: Bool = false,
+    configuration: PlayerConfiguration = PlayerConfiguration(), issuedLoads: UInt32,
+    issuedItems: UInt32, failure: FailureDetail? = nil
+  ) throws(InvalidStateError) {
+    self.init(
+      queue: queue, session: session, preload: preload, playWhenReady: playWhenReady, rate: rate,
+      interrupted: interrupted, configuration: configuration, issuedLoads: issuedLoads,
+      issuedItems: issuedItems, failure: failure)
+    if let violation = invariantViolation { throw InvalidStateError(reason: violation) }
+  }
+
+  /// A state with the given parts, unchecked: for the package's own tables
+  /// and tests, which build states the reducer reaches. Outside the package,
+  /// ``init(checking:session:preload:playWhenReady:rate:interrupted:configuration:issuedLoads:issuedItems:failure:)``
+  /// and the decoder are the ways in, and both check.
+  package init(
     queue: PlayQueue, session: Session?, preload: Preload? = nil, playWhenReady: Bool,
     rate: PlaybackRate = .normal, interrupted: Bool = false,
     configuration: PlayerConfiguration = PlayerConfiguration(), issuedLoads: UInt32,
