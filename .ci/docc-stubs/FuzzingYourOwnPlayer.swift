@@ -1,5 +1,5 @@
-// Stubs for docs/Playhead.docc/FuzzingYourOwnPlayer.md, type-checked with its
-// code blocks by .ci/docc-typecheck: `MyPlayer` stands for the reader's player.
+// Stubs for Fuzz/Sources/PlayerFuzz/PlayerFuzz.docc/FuzzingYourOwnPlayer.md, type-checked
+// with its code blocks by .ci/docc-typecheck: `MyPlayer` stands for the reader's player.
 import PlayerEngine
 import PlayerState
 

@@ -1,4 +1,4 @@
-// Stubs for docs/Playhead.docc/GettingStarted.md, type-checked with its code
+// Stubs for Sources/PlayerEngine/PlayerEngine.docc/GettingStarted.md, type-checked with its code
 // blocks by .ci/docc-typecheck: `backend` stands for the app's media framework.
 import PlayerState
 

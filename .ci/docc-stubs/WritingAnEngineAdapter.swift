@@ -1,5 +1,5 @@
-// Stubs for docs/Playhead.docc/WritingAnEngineAdapter.md, type-checked with its
-// code blocks by .ci/docc-typecheck: `MyEngine` stands for the reader's adapter.
+// Stubs for Sources/PlayerTesting/PlayerTesting.docc/WritingAnEngineAdapter.md, type-checked
+// with its code blocks by .ci/docc-typecheck: `MyEngine` stands for the reader's adapter.
 import PlayerEngine
 import PlayerState
 

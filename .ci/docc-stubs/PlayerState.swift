@@ -1,4 +1,4 @@
-// Stubs for docs/Playhead.docc/Playhead.md, type-checked with its code blocks
+// Stubs for Sources/PlayerState/PlayerState.docc/PlayerState.md, type-checked with its code blocks
 // by .ci/docc-typecheck: the app state and engine of the "before" code.
 // docc-typecheck-flags: -default-isolation MainActor
 
