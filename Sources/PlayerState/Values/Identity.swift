@@ -33,64 +33,6 @@ public struct MediaID: Hashable, Sendable, Codable, ExpressibleByStringLiteral,
   public var description: String { rawValue }
 }
 
-/// A number the state machine issues for each load: 1, 2, 3, … per player.
-///
-/// Loading the same media twice gives two tokens, so a late report from the
-/// first load can never be mistaken for the second.
-public struct LoadToken: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
-  /// The issued number; 0 is never issued.
-  public let rawValue: UInt32
-
-  /// Wraps an issued number.
-  public init(_ rawValue: UInt32) { self.rawValue = rawValue }
-
-  /// Orders tokens by issue order.
-  public static func < (lhs: LoadToken, rhs: LoadToken) -> Bool { lhs.rawValue < rhs.rawValue }
-
-  /// Decodes the number from a single integer.
-  public init(from decoder: any Decoder) throws {
-    rawValue = try decoder.singleValueContainer().decode(UInt32.self)
-  }
-
-  /// Encodes the number as a single integer.
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    try container.encode(rawValue)
-  }
-
-  /// The number, as in `2`.
-  public var description: String { String(rawValue) }
-}
-
-/// A number the state machine issues for each queue entry: 1, 2, 3, … per player, never reused.
-///
-/// The same media twice in a queue are two entries with two item ids, and a
-/// media removed and added again is a new entry.
-public struct ItemID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
-  /// The issued number; 0 is never issued.
-  public let rawValue: UInt32
-
-  /// Wraps an issued number.
-  public init(_ rawValue: UInt32) { self.rawValue = rawValue }
-
-  /// Orders items by issue order.
-  public static func < (lhs: ItemID, rhs: ItemID) -> Bool { lhs.rawValue < rhs.rawValue }
-
-  /// Decodes the number from a single integer.
-  public init(from decoder: any Decoder) throws {
-    rawValue = try decoder.singleValueContainer().decode(UInt32.self)
-  }
-
-  /// Encodes the number as a single integer.
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    try container.encode(rawValue)
-  }
-
-  /// The compact form, as in `item3`.
-  public var description: String { "item\(rawValue)" }
-}
-
 /// The identity of one load: the queue entry it plays and the token the machine issued for it.
 ///
 /// Eight bytes, trivially copyable: this is what travels on every engine
@@ -128,64 +70,6 @@ public struct Load: Hashable, Sendable, Codable, CustomStringConvertible {
     if let media = name(item) { return "\(media)#\(token)" }
     return "\(item)#\(token)"
   }
-}
-
-/// A number the state machine issues for each seek of a load: 1, 2, 3, …
-///
-/// A newer seek supersedes an older one; only the newest one's completion counts.
-public struct SeekID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
-  /// The issued number; 0 is never issued.
-  public let rawValue: UInt32
-
-  /// Wraps an issued number.
-  public init(_ rawValue: UInt32) { self.rawValue = rawValue }
-
-  /// Orders seeks by issue order.
-  public static func < (lhs: SeekID, rhs: SeekID) -> Bool { lhs.rawValue < rhs.rawValue }
-
-  /// Decodes the number from a single integer.
-  public init(from decoder: any Decoder) throws {
-    rawValue = try decoder.singleValueContainer().decode(UInt32.self)
-  }
-
-  /// Encodes the number as a single integer.
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    try container.encode(rawValue)
-  }
-
-  /// The compact form, as in `seek#1`.
-  public var description: String { "seek#\(rawValue)" }
-}
-
-/// A number the state machine issues each time it arms a watchdog for a load: 1, 2, 3, …
-///
-/// Only the newest watchdog of the current load can expire; an older one is stale.
-public struct WatchdogID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
-  /// The issued number; 0 is never issued.
-  public let rawValue: UInt32
-
-  /// Wraps an issued number.
-  public init(_ rawValue: UInt32) { self.rawValue = rawValue }
-
-  /// Orders watchdogs by issue order.
-  public static func < (lhs: WatchdogID, rhs: WatchdogID) -> Bool {
-    lhs.rawValue < rhs.rawValue
-  }
-
-  /// Decodes the number from a single integer.
-  public init(from decoder: any Decoder) throws {
-    rawValue = try decoder.singleValueContainer().decode(UInt32.self)
-  }
-
-  /// Encodes the number as a single integer.
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    try container.encode(rawValue)
-  }
-
-  /// The compact form, as in `watchdog#1`.
-  public var description: String { "watchdog#\(rawValue)" }
 }
 
 /// A playback rate in thousandths: 1000 is normal speed, 1500 is 1.5x.
@@ -263,12 +147,102 @@ public struct MediaTime: Hashable, Comparable, Sendable, Codable, CustomStringCo
   public var description: String { "\(milliseconds)ms" }
 }
 
-extension SeekID {
-  /// The next id, or nil when every id has been issued (ids never wrap).
-  var successor: SeekID? { rawValue < UInt32.max ? SeekID(rawValue + 1) : nil }
+/// What kind of number an ``IssuedID`` is, and how it prints.
+public protocol IssuedIDKind: Sendable {
+  /// Printed before the number: nothing for a load token, `item`, `seek#`, `watchdog#`.
+  static var prefix: String { get }
 }
 
-extension WatchdogID {
+/// A number the state machine issues: 1, 2, 3, … per player and per kind,
+/// never reused (an event needing one past the last, 2³² − 1, is ignored with
+/// ``IgnoreReason/idsExhausted``); 0 is never issued.
+///
+/// One generic shape for the four kinds, kept distinct types by their
+/// ``IssuedIDKind``: a ``SeekID`` cannot be passed where a ``WatchdogID`` is meant.
+///
+/// ```swift
+/// let token = LoadToken(2)      // prints "2"
+/// let seek = SeekID(1)          // prints "seek#1"
+/// ```
+public struct IssuedID<Kind: IssuedIDKind>: Hashable, Comparable, Sendable, Codable,
+  CustomStringConvertible
+{
+  /// The issued number; 0 is never issued.
+  public let rawValue: UInt32
+
+  /// Wraps an issued number.
+  @inlinable public init(_ rawValue: UInt32) { self.rawValue = rawValue }
+
+  /// Orders ids by issue order.
+  @inlinable public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+  /// Whether two ids are the same number.
+  @inlinable public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }
+
+  /// Hashes the number.
+  @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+  /// Decodes the number from a single integer.
+  public init(from decoder: any Decoder) throws {
+    rawValue = try decoder.singleValueContainer().decode(UInt32.self)
+  }
+
+  /// Encodes the number as a single integer.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(rawValue)
+  }
+
+  /// The kind's prefix and the number, as in `seek#2`.
+  public var description: String { Kind.prefix + String(rawValue) }
+
   /// The next id, or nil when every id has been issued (ids never wrap).
-  var successor: WatchdogID? { rawValue < UInt32.max ? WatchdogID(rawValue + 1) : nil }
+  var successor: Self? { rawValue < UInt32.max ? Self(rawValue + 1) : nil }
 }
+
+/// The kind of ``LoadToken``.
+public enum LoadTokenKind: IssuedIDKind {
+  /// Nothing: a token prints as its number, as in `A#2`.
+  public static var prefix: String { "" }
+}
+
+/// The kind of ``ItemID``.
+public enum ItemIDKind: IssuedIDKind {
+  /// `item`, as in `item3`.
+  public static var prefix: String { "item" }
+}
+
+/// The kind of ``SeekID``.
+public enum SeekIDKind: IssuedIDKind {
+  /// `seek#`, as in `seek#1`.
+  public static var prefix: String { "seek#" }
+}
+
+/// The kind of ``WatchdogID``.
+public enum WatchdogIDKind: IssuedIDKind {
+  /// `watchdog#`, as in `watchdog#1`.
+  public static var prefix: String { "watchdog#" }
+}
+
+/// A number the state machine issues for each load: 1, 2, 3, … per player.
+///
+/// Loading the same media twice gives two tokens, so a late report from the
+/// first load can never be mistaken for the second.
+public typealias LoadToken = IssuedID<LoadTokenKind>
+
+/// A number the state machine issues for each queue entry: 1, 2, 3, … per
+/// player, never reused.
+///
+/// The same media twice in a queue are two entries with two item ids, and a
+/// media removed and added again is a new entry.
+public typealias ItemID = IssuedID<ItemIDKind>
+
+/// A number the state machine issues for each seek of a load: 1, 2, 3, …
+///
+/// A newer seek supersedes an older one; only the newest one's completion counts.
+public typealias SeekID = IssuedID<SeekIDKind>
+
+/// A number the state machine issues each time it arms a timer for a load: 1, 2, 3, …
+///
+/// Only the newest timer of the current load can expire; an older one is stale.
+public typealias WatchdogID = IssuedID<WatchdogIDKind>
