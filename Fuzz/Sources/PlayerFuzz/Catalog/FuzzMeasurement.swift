@@ -3,28 +3,28 @@
 /// measure wall-clock time.
 public enum FuzzMeasurement {
   /// How quickly one buggy player is caught and shrunk, over several seeds.
-  public struct BugFigures: Sendable, CustomStringConvertible {
+  package struct BugFigures: Sendable, CustomStringConvertible {
     /// The buggy player.
-    public var player: BuggyPlayer
+    package var player: BuggyPlayer
     /// Seeds tried.
-    public var seeds: Int
+    package var seeds: Int
     /// Seeds that found no failure within the case budget.
-    public var missed: Int
+    package var missed: Int
     /// Median milliseconds to the first failing case.
-    public var medianMillisecondsToFailure: Double
+    package var medianMillisecondsToFailure: Double
     /// Median milliseconds to the first failing case plus shrinking it.
-    public var medianMillisecondsToShrunk: Double
+    package var medianMillisecondsToShrunk: Double
     /// Median cases run up to and including the first failing one.
-    public var medianCases: Double
+    package var medianCases: Double
     /// Median length of the shrunk case.
-    public var medianShrunkLength: Double
+    package var medianShrunkLength: Double
     /// Seeds whose shrunk case has the known minimal length.
-    public var seedsAtMinimalLength: Int
+    package var seedsAtMinimalLength: Int
     /// Seeds whose shrunk case is at most one action longer than the minimal length.
-    public var seedsWithinOneOfMinimal = 0
+    package var seedsWithinOneOfMinimal = 0
 
     /// One table row.
-    public var description: String {
+    package var description: String {
       "\(player.name): median \(Self.format(medianMillisecondsToFailure)) ms / \(Self.format(medianCases)) cases to a failure, "
         + "\(Self.format(medianMillisecondsToShrunk)) ms to a shrunk one of median length \(Self.format(medianShrunkLength)) "
         + "(minimal \(player.minimalLength); \(seedsAtMinimalLength)/\(seeds) seeds at it, "
@@ -114,7 +114,7 @@ public enum FuzzMeasurement {
   ///   - seeds: seeds per player.
   ///   - caseBudget: the most cases one seed may run.
   /// - Returns: one row per player.
-  public static func buggyPlayers(
+  package static func buggyPlayers(
     _ players: [BuggyPlayer] = BuggyPlayer.catalog, seeds: Int = 20, caseBudget: Int = 100_000
   ) -> [BugFigures] {
     players.map { player in
