@@ -275,14 +275,14 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       }
       return [.start(load, rate: core.state.rate)]
     case (.ignoresIdentity, .engine(let report)):
-      if let session { event = .engine(report.with(session.load)) }
+      if let session { event = .engine(report.withLoad(session.load)) }
     case (.ignoresIdentity, .watchdogExpired(_, let id)):
       if let session { event = .watchdogExpired(session.load, id) }
     case (.checksMediaNotToken, .engine(let report)):
       if let session, let media = core.media[session.load.item],
         core.media[report.load.item] == media
       {
-        event = .engine(report.with(session.load))
+        event = .engine(report.withLoad(session.load))
       }
     case (.doubleStartOnRepeatedReady, .engine(.ready(let load, _))):
       if let session, session.load == load, session.stage == .ready, core.state.playWhenReady {
@@ -296,7 +296,7 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     case (.staleStallOrEndAccepted, .engine(.stalled)),
       (.staleStallOrEndAccepted, .engine(.reachedEnd)):
       if let session, case .engine(let report) = event {
-        event = .engine(report.with(session.load))
+        event = .engine(report.withLoad(session.load))
       }
     case (.supersededSeekCompletes, .engine(.seekCompleted(let load, _))):
       if let session { event = .seekCompleted(load, session.lastSeek) }

@@ -207,7 +207,7 @@ extension Shrinker {
   }
 
   private static func simpler(_ report: EngineReport, _ model: ContractModel) -> [EngineReport] {
-    var out = loads(report.load, model).map { report.with($0) }
+    var out = loads(report.load, model).map { report.withLoad($0) }
     if case .seekCompleted(let load, let seek) = report {
       let newest = SeekID(max(model.current?.lastSeek ?? 1, 1))
       if seek != newest { out.append(.seekCompleted(load, newest)) }
@@ -247,9 +247,9 @@ extension FuzzAction {
   func renaming(_ old: Load, to new: Load) -> FuzzAction {
     switch self {
     case .send(.watchdogExpired(old, let id)): .send(.watchdogExpired(new, id))
-    case .send(.engine(let report)) where report.load == old: .send(.engine(report.with(new)))
-    case .reentrant(let report) where report.load == old: .reentrant(report.with(new))
-    case .later(let report) where report.load == old: .later(report.with(new))
+    case .send(.engine(let report)) where report.load == old: .send(.engine(report.withLoad(new)))
+    case .reentrant(let report) where report.load == old: .reentrant(report.withLoad(new))
+    case .later(let report) where report.load == old: .later(report.withLoad(new))
     default: self
     }
   }
@@ -273,22 +273,6 @@ extension FuzzAction {
     case .reentrant: .reentrant(report)
     case .later: .later(report)
     case .send, .deliver: .send(.engine(report))
-    }
-  }
-}
-
-extension EngineReport {
-  /// The same report about another load.
-  func with(_ load: Load) -> EngineReport {
-    switch self {
-    case .ready(_, let duration): .ready(load, duration: duration)
-    case .stalled: .stalled(load)
-    case .resumed: .resumed(load)
-    case .seekCompleted(_, let seek): .seekCompleted(load, seek)
-    case .reachedEnd: .reachedEnd(load)
-    case .failed(_, let reason, let detail): .failed(load, reason, detail: detail)
-    case .position(_, let time): .position(load, time)
-    case .pausedBySystem: .pausedBySystem(load)
     }
   }
 }
