@@ -8,9 +8,9 @@ import PlayerState
 /// that everything else is right and the harness must find the one ordering
 /// that exposes it. ``minimalLength`` is the length of the shortest failing
 /// case, which the shrinker is expected to reach.
-public struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
+package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
   /// The mistakes.
-  public enum Bug: String, Hashable, Sendable, CaseIterable {
+  package enum Bug: String, Hashable, Sendable, CaseIterable {
     /// The seeds' two-Bool player: a late `ready` starts playback whatever the
     /// user did since (stop, pause), because the callback is treated as a command.
     case twoBools
@@ -74,19 +74,19 @@ public struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The mistake.
-  public let bug: Bug
+  package let bug: Bug
 
   /// A buggy player.
-  public init(_ bug: Bug) { self.bug = bug }
+  package init(_ bug: Bug) { self.bug = bug }
 
   /// Every buggy player.
-  public static let catalog = Bug.allCases.map(BuggyPlayer.init)
+  package static let catalog = Bug.allCases.map(BuggyPlayer.init)
 
   /// The bug's name, as in `twoBools`.
-  public var name: String { bug.rawValue }
+  package var name: String { bug.rawValue }
 
   /// The length of the shortest case that exposes the bug.
-  public var minimalLength: Int {
+  package var minimalLength: Int {
     switch bug {
     case .twoBools: 2  // queue(A, paused), ready(A#1)
     case .ignoresIdentity: 2  // play(A), ready(B#1)
@@ -121,7 +121,7 @@ public struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The player as a fuzz subject.
-  public var subject: FuzzSubject {
+  package var subject: FuzzSubject {
     let bug = bug
     return FuzzSubject(
       name: bug.rawValue, swiftExpression: "BuggyPlayer(.\(bug.rawValue)).subject"
@@ -134,7 +134,7 @@ public struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
   /// reduces through ``FuzzEngine/onProcessed(for:)``. (The recursive driver
   /// of `reentrantProcessedRecursively` is not serial: the concurrent mode
   /// reports its events as lost.)
-  public var concurrentSubject: FuzzSubject {
+  package var concurrentSubject: FuzzSubject {
     let bug = bug
     return FuzzSubject.threadSafe(
       name: bug.rawValue, swiftExpression: "BuggyPlayer(.\(bug.rawValue)).concurrentSubject"
@@ -144,7 +144,7 @@ public struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The bug's name.
-  public var description: String { name }
+  package var description: String { name }
 }
 
 /// Playhead's reducer behind a driver with one mistake.
@@ -275,14 +275,14 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       }
       return [.start(load, rate: core.state.rate)]
     case (.ignoresIdentity, .engine(let report)):
-      if let session { event = .engine(report.with(session.load)) }
+      if let session { event = .engine(report.withLoad(session.load)) }
     case (.ignoresIdentity, .watchdogExpired(_, let id)):
       if let session { event = .watchdogExpired(session.load, id) }
     case (.checksMediaNotToken, .engine(let report)):
       if let session, let media = core.media[session.load.item],
         core.media[report.load.item] == media
       {
-        event = .engine(report.with(session.load))
+        event = .engine(report.withLoad(session.load))
       }
     case (.doubleStartOnRepeatedReady, .engine(.ready(let load, _))):
       if let session, session.load == load, session.stage == .ready, core.state.playWhenReady {
@@ -296,7 +296,7 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     case (.staleStallOrEndAccepted, .engine(.stalled)),
       (.staleStallOrEndAccepted, .engine(.reachedEnd)):
       if let session, case .engine(let report) = event {
-        event = .engine(report.with(session.load))
+        event = .engine(report.withLoad(session.load))
       }
     case (.supersededSeekCompletes, .engine(.seekCompleted(let load, _))):
       if let session { event = .seekCompleted(load, session.lastSeek) }

@@ -404,9 +404,6 @@ struct WatchdogClaim: Hashable {
   var delay: Int64?
 }
 
-extension ContractModel {
-}
-
 extension CaseRunner {
   /// After one delivered event: the player requested exactly the watchdogs
   /// the contract asked for (none missing, none extra).

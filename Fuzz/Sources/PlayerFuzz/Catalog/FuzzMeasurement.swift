@@ -3,28 +3,28 @@
 /// measure wall-clock time.
 public enum FuzzMeasurement {
   /// How quickly one buggy player is caught and shrunk, over several seeds.
-  public struct BugFigures: Sendable, CustomStringConvertible {
+  package struct BugFigures: Sendable, CustomStringConvertible {
     /// The buggy player.
-    public var player: BuggyPlayer
+    package var player: BuggyPlayer
     /// Seeds tried.
-    public var seeds: Int
+    package var seeds: Int
     /// Seeds that found no failure within the case budget.
-    public var missed: Int
+    package var missed: Int
     /// Median milliseconds to the first failing case.
-    public var medianMillisecondsToFailure: Double
+    package var medianMillisecondsToFailure: Double
     /// Median milliseconds to the first failing case plus shrinking it.
-    public var medianMillisecondsToShrunk: Double
+    package var medianMillisecondsToShrunk: Double
     /// Median cases run up to and including the first failing one.
-    public var medianCases: Double
+    package var medianCases: Double
     /// Median length of the shrunk case.
-    public var medianShrunkLength: Double
+    package var medianShrunkLength: Double
     /// Seeds whose shrunk case has the known minimal length.
-    public var seedsAtMinimalLength: Int
+    package var seedsAtMinimalLength: Int
     /// Seeds whose shrunk case is at most one action longer than the minimal length.
-    public var seedsWithinOneOfMinimal = 0
+    package var seedsWithinOneOfMinimal = 0
 
     /// One table row.
-    public var description: String {
+    package var description: String {
       "\(player.name): median \(Self.format(medianMillisecondsToFailure)) ms / \(Self.format(medianCases)) cases to a failure, "
         + "\(Self.format(medianMillisecondsToShrunk)) ms to a shrunk one of median length \(Self.format(medianShrunkLength)) "
         + "(minimal \(player.minimalLength); \(seedsAtMinimalLength)/\(seeds) seeds at it, "
@@ -84,28 +84,14 @@ public enum FuzzMeasurement {
   public static func catching(
     _ subject: FuzzSubject, seeds: Int = 20, caseBudget: Int = 100_000
   ) -> SubjectFigures {
-    var toFailure: [Double] = []
-    var toShrunk: [Double] = []
-    var cases: [Double] = []
-    var lengths: [Int] = []
-    var missed = 0
-    for seed in 1...UInt64(max(1, seeds)) {
-      let result = Fuzzer.run(subject, FuzzConfiguration(seed: seed, budget: .cases(caseBudget)))
-      guard let failure = result.failure else {
-        missed += 1
-        continue
-      }
-      toFailure.append(result.seconds * 1000)
-      toShrunk.append((result.seconds + result.shrinkSeconds) * 1000)
-      cases.append(Double(result.cases))
-      lengths.append(failure.actions.count)
-    }
-    let shortest = lengths.min()
+    let runs = samples(subject, seeds: seeds, caseBudget: caseBudget)
+    let shortest = runs.lengths.min()
     return SubjectFigures(
-      subject: subject.name, seeds: max(1, seeds), missed: missed,
-      medianMillisecondsToFailure: median(toFailure), medianMillisecondsToShrunk: median(toShrunk),
-      medianCases: median(cases), medianShrunkLength: median(lengths.map(Double.init)),
-      shortest: shortest, seedsAtShortest: lengths.filter { $0 == shortest }.count)
+      subject: subject.name, seeds: max(1, seeds), missed: runs.missed,
+      medianMillisecondsToFailure: median(runs.toFailure),
+      medianMillisecondsToShrunk: median(runs.toShrunk), medianCases: median(runs.cases),
+      medianShrunkLength: median(runs.lengths.map(Double.init)),
+      shortest: shortest, seedsAtShortest: runs.lengths.filter { $0 == shortest }.count)
   }
 
   /// Catches each buggy player with seeds 1…`seeds`.
@@ -114,38 +100,47 @@ public enum FuzzMeasurement {
   ///   - seeds: seeds per player.
   ///   - caseBudget: the most cases one seed may run.
   /// - Returns: one row per player.
-  public static func buggyPlayers(
+  package static func buggyPlayers(
     _ players: [BuggyPlayer] = BuggyPlayer.catalog, seeds: Int = 20, caseBudget: Int = 100_000
   ) -> [BugFigures] {
     players.map { player in
-      var toFailure: [Double] = []
-      var toShrunk: [Double] = []
-      var cases: [Double] = []
-      var lengths: [Double] = []
-      var missed = 0
-      var atMinimal = 0
-      var withinOne = 0
-      for seed in 1...UInt64(max(1, seeds)) {
-        let result = Fuzzer.run(
-          player.subject, FuzzConfiguration(seed: seed, budget: .cases(caseBudget)))
-        guard let failure = result.failure else {
-          missed += 1
-          continue
-        }
-        toFailure.append(result.seconds * 1000)
-        toShrunk.append((result.seconds + result.shrinkSeconds) * 1000)
-        cases.append(Double(result.cases))
-        lengths.append(Double(failure.actions.count))
-        if failure.actions.count == player.minimalLength { atMinimal += 1 }
-        if failure.actions.count <= player.minimalLength + 1 { withinOne += 1 }
-      }
+      let runs = samples(player.subject, seeds: seeds, caseBudget: caseBudget)
       return BugFigures(
-        player: player, seeds: seeds, missed: missed,
-        medianMillisecondsToFailure: median(toFailure),
-        medianMillisecondsToShrunk: median(toShrunk), medianCases: median(cases),
-        medianShrunkLength: median(lengths), seedsAtMinimalLength: atMinimal,
-        seedsWithinOneOfMinimal: withinOne)
+        player: player, seeds: seeds, missed: runs.missed,
+        medianMillisecondsToFailure: median(runs.toFailure),
+        medianMillisecondsToShrunk: median(runs.toShrunk), medianCases: median(runs.cases),
+        medianShrunkLength: median(runs.lengths.map(Double.init)),
+        seedsAtMinimalLength: runs.lengths.filter { $0 == player.minimalLength }.count,
+        seedsWithinOneOfMinimal: runs.lengths.filter { $0 <= player.minimalLength + 1 }.count)
     }
+  }
+
+  /// What seeds 1…`seeds` gave a subject: for each seed that found a failure,
+  /// milliseconds to it and to it shrunk, cases run and the shrunk length.
+  private struct Samples {
+    var toFailure: [Double] = []
+    var toShrunk: [Double] = []
+    var cases: [Double] = []
+    var lengths: [Int] = []
+    /// Seeds that found no failure within the case budget.
+    var missed = 0
+  }
+
+  /// Runs seeds 1…`seeds` (at least one) on `subject`, `caseBudget` cases each at the most.
+  private static func samples(_ subject: FuzzSubject, seeds: Int, caseBudget: Int) -> Samples {
+    var samples = Samples()
+    for seed in 1...UInt64(max(1, seeds)) {
+      let result = Fuzzer.run(subject, FuzzConfiguration(seed: seed, budget: .cases(caseBudget)))
+      guard let failure = result.failure else {
+        samples.missed += 1
+        continue
+      }
+      samples.toFailure.append(result.seconds * 1000)
+      samples.toShrunk.append((result.seconds + result.shrinkSeconds) * 1000)
+      samples.cases.append(Double(result.cases))
+      samples.lengths.append(failure.actions.count)
+    }
+    return samples
   }
 
   /// Explores a subject (Playhead's `Player` by default) as deep as `seconds` allow.

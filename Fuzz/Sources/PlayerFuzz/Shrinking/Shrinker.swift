@@ -1,0 +1,123 @@
+package import PlayerState
+
+/// Shrinks a failing case on events, not bytes.
+///
+/// A candidate counts if it fails at all: it may break another property than
+/// the original case did, when a shorter case exposes the same mistake
+/// through another property (the report names the one it breaks).
+///
+/// In order, repeated until nothing changes: cut everything after the
+/// failing step; drop actions that had no effect; delete chunks from the back,
+/// halves first, then smaller (delta debugging); simplify each remaining
+/// action (an earlier or never-issued token becomes the current load, media B
+/// becomes A, a re-entrant or late report is sent directly, a seek id or
+/// watchdog id becomes the newest, a time becomes 0, a reason `network`);
+/// when all of these are stuck, the passes that try many candidates per
+/// action, last of them one that replaces two or three adjacent actions by
+/// one intent.
+package enum Shrinker {
+  /// The result of shrinking.
+  package struct Outcome: Sendable {
+    /// An outcome.
+    package init(actions: [FuzzAction], violation: FuzzViolation, attempts: Int) {
+      self.actions = actions
+      self.violation = violation
+      self.attempts = attempts
+    }
+
+    /// The smallest failing case found.
+    package var actions: [FuzzAction]
+    /// Its violation.
+    package var violation: FuzzViolation
+    /// How many candidate cases were replayed.
+    package var attempts: Int
+  }
+
+  /// Shrinks `actions`, which fail on `subject` with `violation`.
+  /// - Parameters:
+  ///   - subject: the player under test.
+  ///   - actions: a failing case.
+  ///   - violation: its violation.
+  ///   - limit: the most candidates to replay.
+  ///   - seconds: the most time to spend; the passes that try many
+  ///     candidates per action (delete-and-repair, replacing an intent) run at
+  ///     any length until then.
+  ///   - canPreload: whether the engine declares `.preload`.
+  ///   - retry: the player's retry policy.
+  /// - Returns: the smallest failing case found, with the events the end of
+  ///   the case adds made explicit.
+  package static func shrink(
+    _ subject: FuzzSubject, _ actions: [FuzzAction], violation: FuzzViolation, limit: Int = 20_000,
+    seconds: Double = 10, canPreload: Bool = false, retry: RetryPolicy = .standard
+  ) -> Outcome {
+    let clock = ContinuousClock()
+    var search = Search(
+      subject: subject, canPreload: canPreload, retry: retry, limit: limit,
+      deadline: clock.now.advanced(by: .nanoseconds(Int64(max(0, min(seconds, 1e6)) * 1e9))),
+      best: Outcome(actions: actions, violation: violation, attempts: 0),
+      tried: [actions])
+    var changed = true
+    while changed, !search.exhausted {
+      changed = false
+      // Everything after the failing step is irrelevant.
+      if search.best.violation.step < search.best.actions.count {
+        changed =
+          search.attempt(Array(search.best.actions.prefix(search.best.violation.step))) || changed
+      }
+      changed = search.dropNoEffect() || changed
+      changed = search.deleteChunks() || changed
+      changed = search.moveReports() || changed
+      changed = search.simplify() || changed
+      changed = search.merge() || changed
+      changed = search.collapse() || changed
+      if !changed { changed = search.deleteAndRepair() }
+      if !changed { changed = search.replaceIntents() }
+      if !changed { changed = search.replaceWindows() }
+    }
+    // A last polish with a fresh memory: a simplification refused earlier
+    // (same text, other identities) may hold for the final case.
+    search.tried = [search.best.actions]
+    while !search.exhausted, search.simplify() {}
+    return search.best
+  }
+
+  /// A search in progress: the best failing case so far, every case tried, and
+  /// the budget left. Its passes are in ShrinkPasses.swift.
+  struct Search {
+    let subject: FuzzSubject
+    let canPreload: Bool
+    let retry: RetryPolicy
+    let limit: Int
+    let deadline: ContinuousClock.Instant
+    let clock = ContinuousClock()
+    var best: Outcome
+    /// Every case tried: a simplification never returns to an earlier case,
+    /// so same-length rewrites cannot cycle.
+    var tried: Set<[FuzzAction]> = []
+
+    /// Whether the attempts or the time are spent.
+    var exhausted: Bool {
+      best.attempts >= limit || clock.now >= deadline
+    }
+
+    /// Replays `candidate`; keeps it if it fails and is new and no longer
+    /// (shorter, when `shorter`).
+    mutating func attempt(_ candidate: [FuzzAction], shorter: Bool = false) -> Bool {
+      guard !shorter || candidate.count < best.actions.count else { return false }
+      guard !exhausted, tried.insert(candidate).inserted else { return false }
+      best.attempts += 1
+      let (runner, violation) = CaseRunner.replay(
+        subject, candidate, canPreload: canPreload, retry: retry)
+      guard let found = violation else { return false }
+      // Keep the events the end of the case added, so the case stays explicit.
+      let explicit = Array(runner.trace.prefix(max(found.step, candidate.count)))
+      guard explicit.count <= best.actions.count,
+        !shorter || explicit.count < best.actions.count,
+        explicit == candidate || tried.insert(explicit).inserted
+      else { return false }
+      best.actions = explicit
+      best.violation = found
+      return true
+    }
+  }
+}
