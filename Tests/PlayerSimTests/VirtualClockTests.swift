@@ -1,5 +1,6 @@
 import PlayerEngine
 import PlayerSimulation
+import PlayerState
 import PlayerTesting
 import Testing
 

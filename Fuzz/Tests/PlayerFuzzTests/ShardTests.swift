@@ -1,4 +1,5 @@
 import PlayerFuzz
+import PlayerState
 import PlayerTesting
 import Testing
 

@@ -155,7 +155,7 @@ public struct PlayQueue: Hashable, Sendable, Codable, CustomStringConvertible {
       order.insert(order.remove(at: at), at: 0)
       offset = 1
     }
-    var generator = SeededGenerator(seed: seed)
+    var generator = SplitMix64(seed: seed)
     let restCount = order.count - offset
     if restCount > 1 {
       for index in stride(from: restCount - 1, to: 0, by: -1) {
@@ -175,21 +175,5 @@ public struct PlayQueue: Hashable, Sendable, Codable, CustomStringConvertible {
     entries = listOrder
     shuffle = nil
     if let entry { current = entries.firstIndex(of: entry) }
-  }
-}
-
-/// SplitMix64: the shuffle's source of randomness, seeded by the intent so the
-/// reducer stays pure and a run replays.
-struct SeededGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -1,3 +1,4 @@
+import PlayerState
 import PlayerTesting
 
 /// Where the action decoder takes its choices from: a seeded generator for

@@ -1,3 +1,4 @@
+import PlayerState
 import PlayerTesting
 
 /// How far a random run has got, for progress lines.

@@ -1,8 +1,10 @@
 /// A seedable pseudo-random generator: SplitMix64 (Steele, Lea and Flood, 2014).
 ///
 /// The standard library's generator cannot be seeded, so Playhead carries
-/// its own, shared by the fuzz harness, the fake media and the benchmark:
-/// one seed gives one sequence, on every platform and every Swift version.
+/// its own, one for the whole package: the shuffle draws its order from it
+/// (so a shuffle replays from its seed), and the fuzz harness, the fake media
+/// and the benchmark draw from it too. One seed gives one sequence, on every
+/// platform and every Swift version.
 ///
 /// ```swift
 /// var random = SplitMix64(seed: 42)

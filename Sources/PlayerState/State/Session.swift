@@ -1,0 +1,133 @@
+/// How far the engine has got with the current load, as reported by the engine.
+///
+/// This is the engine's side of the state. The user's side is
+/// ``PlaybackState/playWhenReady``; whether media is playing is derived from both.
+public enum EngineStage: Hashable, Sendable, Codable {
+  /// First buffering after `load`; not yet ready.
+  case buffering
+  /// Ready: playing if the user wants to play, paused otherwise.
+  case ready
+  /// Rebuffering after having been ready.
+  case stalled
+  /// Reached the end of the media.
+  case ended
+  /// Failed; the load has been stopped.
+  case failed(FailureReason)
+  /// Failed for want of the network, and stopped; a new load of the same entry
+  /// follows when the network is back or the backoff timer expires
+  /// (``PlayerConfiguration/retry``).
+  case waitingForNetwork
+}
+
+/// Everything the machine knows about the current load.
+public struct Session: Hashable, Sendable, Codable {
+  /// The current load: its queue entry and issued token.
+  public var load: Load
+  /// How far the engine has got.
+  public var stage: EngineStage
+  /// The newest seek issued for this load (0 when none was).
+  public var lastSeek: SeekID
+  /// Whether ``lastSeek`` is still waiting for its completion report.
+  public var seekPending: Bool
+  /// The newest watchdog armed for this load (0 when none was).
+  public var lastWatchdog: WatchdogID
+  /// What the newest timer (``lastWatchdog``) was armed for; meaningless
+  /// while none was (``lastWatchdog`` 0). An expiry is dispatched on this,
+  /// never on the stage.
+  public var timerPurpose: TimerPurpose
+  /// The last known position: where the load started, the newest seek's
+  /// target, or the newest position report. A reload resumes here.
+  public var position: MediaTime
+  /// The duration, if the engine reported one with `ready`.
+  public var duration: MediaTime?
+  /// Whether the engine reported that the system paused this load on its own
+  /// (``EngineReport/pausedBySystem(_:)``). Per load: a new load starts without it.
+  public var systemPaused: Bool
+  /// Reloads made for want of the network since this entry last became ready.
+  public var networkAttempts: UInt8
+
+  /// Describes a session. Any combination can be built, but only the
+  /// reducer's own results are reachable (see
+  /// ``PlaybackState/invariantViolation``), and the reducer requires one.
+  ///
+  /// `timerPurpose` nil means the purpose the reducer would have armed the
+  /// newest timer with in `stage`: a backoff while waiting for the network, a
+  /// stall watchdog while stalled, else the load watchdog.
+  public init(
+    load: Load, stage: EngineStage, lastSeek: SeekID = SeekID(0), seekPending: Bool = false,
+    lastWatchdog: WatchdogID = WatchdogID(0), position: MediaTime = .zero,
+    duration: MediaTime? = nil, systemPaused: Bool = false, networkAttempts: UInt8 = 0,
+    timerPurpose: TimerPurpose? = nil
+  ) {
+    self.timerPurpose = timerPurpose ?? Self.purpose(armedIn: stage)
+    self.load = load
+    self.stage = stage
+    self.lastSeek = lastSeek
+    self.seekPending = seekPending
+    self.lastWatchdog = lastWatchdog
+    self.position = position
+    self.duration = duration
+    self.systemPaused = systemPaused
+    self.networkAttempts = networkAttempts
+  }
+
+  /// The purpose the reducer arms a timer with in `stage`.
+  static func purpose(armedIn stage: EngineStage) -> TimerPurpose {
+    switch stage {
+    case .waitingForNetwork: .networkBackoff
+    case .stalled: .stallWatchdog
+    case .buffering, .ready, .ended, .failed: .loadWatchdog
+    }
+  }
+}
+
+extension Session {
+  private enum CodingKeys: String, CodingKey {
+    case load, stage, lastSeek, seekPending, lastWatchdog, position, duration, systemPaused,
+      networkAttempts, timerPurpose
+  }
+
+  /// Decodes a session; one written before timers stated their purpose gets
+  /// the purpose its stage implies (see ``init(load:stage:lastSeek:seekPending:lastWatchdog:position:duration:systemPaused:networkAttempts:timerPurpose:)``).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      load: try container.decode(Load.self, forKey: .load),
+      stage: try container.decode(EngineStage.self, forKey: .stage),
+      lastSeek: try container.decode(SeekID.self, forKey: .lastSeek),
+      seekPending: try container.decode(Bool.self, forKey: .seekPending),
+      lastWatchdog: try container.decode(WatchdogID.self, forKey: .lastWatchdog),
+      position: try container.decode(MediaTime.self, forKey: .position),
+      duration: try container.decodeIfPresent(MediaTime.self, forKey: .duration),
+      systemPaused: try container.decode(Bool.self, forKey: .systemPaused),
+      networkAttempts: try container.decode(UInt8.self, forKey: .networkAttempts),
+      timerPurpose: try container.decodeIfPresent(TimerPurpose.self, forKey: .timerPurpose))
+  }
+}
+
+/// How far the engine has got with a preload.
+public enum PreloadStage: Hashable, Sendable, Codable {
+  /// Buffering the next entry.
+  case buffering
+  /// Ready to start the moment the current entry ends.
+  case ready
+  /// The preload failed and was stopped; the entry gets a plain load when its turn comes.
+  case failed(FailureReason)
+}
+
+/// The next entry, loaded ahead under its own token while the current one plays (gapless).
+public struct Preload: Hashable, Sendable, Codable {
+  /// The preloading load.
+  public var load: Load
+  /// How far it has got.
+  public var stage: PreloadStage
+  /// The duration, if the engine reported one with its `ready`.
+  public var duration: MediaTime?
+
+  /// Describes a preload.
+  public init(load: Load, stage: PreloadStage, duration: MediaTime? = nil) {
+    self.load = load
+    self.stage = stage
+    self.duration = duration
+  }
+}
