@@ -2,7 +2,9 @@
 // seeks and its timers. A report is decided on a copy of the session
 // (`outcome(of:)` mutates nothing); the coordinator lifts the outcome.
 
-/// What a report about the current load means for that load.
+/// What a report about the current load means for that load. Plain data
+/// (the engine's failure detail stays in the report), so deciding costs no
+/// reference counting on the hot path.
 enum LoadOutcome {
   /// A position report: the last known position moves.
   case moved(MediaTime)
@@ -17,9 +19,9 @@ enum LoadOutcome {
   /// The media reached its end.
   case ended
   /// The load failed for want of the network (the retry decides).
-  case failedForNetwork(FailureDetail?)
+  case failedForNetwork
   /// The load failed for another reason, or for the network after its end.
-  case failed(FailureReason, FailureDetail?)
+  case failed(FailureReason)
   /// The engine says the system paused it (the play gate decides).
   case pausedBySystem
   /// The report does not apply to this load now.
@@ -54,14 +56,13 @@ extension Session {
     case (.reachedEnd, .ready), (.reachedEnd, .stalled):
       return seekPending ? .ignored(.seekPending) : .ended
 
-    case (.failed(_, .network, let detail), .buffering), (.failed(_, .network, let detail), .ready),
-      (.failed(_, .network, let detail), .stalled):
-      return .failedForNetwork(detail)
+    case (.failed(_, .network, _), .buffering), (.failed(_, .network, _), .ready),
+      (.failed(_, .network, _), .stalled):
+      return .failedForNetwork
 
-    case (.failed(_, let reason, let detail), .buffering),
-      (.failed(_, let reason, let detail), .ready),
-      (.failed(_, let reason, let detail), .stalled), (.failed(_, let reason, let detail), .ended):
-      return .failed(reason, detail)
+    case (.failed(_, let reason, _), .buffering), (.failed(_, let reason, _), .ready),
+      (.failed(_, let reason, _), .stalled), (.failed(_, let reason, _), .ended):
+      return .failed(reason)
 
     case (.pausedBySystem, .ready), (.pausedBySystem, .stalled):
       return .pausedBySystem

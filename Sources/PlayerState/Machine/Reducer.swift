@@ -153,7 +153,9 @@ extension PlaybackState {
     case .ignored(let reason):
       return reason
     case .moved(let time):
-      session.position = time
+      // The commonest report: one field written in place, no session copied back.
+      self.session?.position = time
+      return nil
     case .ready(let duration):
       session.becomeReady(duration: duration)
       startIfPlays(session, &effects)
@@ -167,11 +169,11 @@ extension PlaybackState {
       session.seekPending = false
     case .ended:
       return reachEnd(session, &effects)
-    case .failedForNetwork(let detail):
-      return waitForNetwork(session, detail, &effects)
-    case .failed(let reason, let detail):
+    case .failedForNetwork:
+      return waitForNetwork(session, report.failureDetail, &effects)
+    case .failed(let reason):
       session.fail(reason, &effects)
-      failure = detail
+      failure = report.failureDetail
     case .pausedBySystem:
       guard let held = holdBySystem(session) else { return .unexpected }
       session = held
@@ -211,5 +213,13 @@ extension PlaybackState {
     case .networkLost: networkLost(&effects)
     case .networkAvailable: networkAvailable(&effects)
     }
+  }
+}
+
+extension EngineReport {
+  /// The engine's error detail of a `failed` report; nil for any other report.
+  fileprivate var failureDetail: FailureDetail? {
+    if case .failed(_, _, let detail) = self { return detail }
+    return nil
   }
 }

@@ -1,7 +1,7 @@
 import Dispatch
 import PlayerEngine
 package import PlayerState
-package import PlayerTesting
+import PlayerTesting
 
 /// The multi-threaded mode: several threads send random intents and reports
 /// to one player at once (Playhead's ``PlayerEngine/Player`` by default, or any
