@@ -243,10 +243,23 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
   public var load: Load? { session?.load }
 
   /// The media of a queue entry, if the entry is still in the queue.
-  /// - Complexity: O(n) in the queue's length; for printing, not for the hot path.
+  /// - Complexity: O(1) for the entries a step names (the current one, its
+  ///   neighbours, the preload's, which is always the next to play), so
+  ///   describing every step of a long queue stays linear; O(n) for any other.
   public func media(of item: ItemID) -> MediaID? {
-    if let entry = queue.currentEntry, entry.item == item { return entry.media }
-    return queue.entries.first { $0.item == item }?.media
+    let entries = queue.entries
+    func at(_ index: Int) -> MediaID? {
+      entries.indices.contains(index) && entries[index].item == item ? entries[index].media : nil
+    }
+    // The current entry, then the ones a step leaves or preloads: the entries
+    // around it and the next to play (the first, under repeat all).
+    if let current = queue.current,
+      let media = at(current) ?? at(current + 1) ?? at(current - 1)
+        ?? queue.nextIndex.flatMap(at)
+    {
+      return media
+    }
+    return entries.first { $0.item == item }?.media
   }
 
   /// The compact form: `idle`, `buffering(A#2, autoplay)`, `playing(A#2)`,
