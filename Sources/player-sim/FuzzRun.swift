@@ -35,7 +35,7 @@ struct FuzzRun {
     var json: (String, JSONValue) {
       switch self {
       case .shard(let shard): ("shard", .string("\(shard)"))
-      case .single(let index): ("case", .int(index))
+      case .single(let index): ("case", .caseIndex(index))
       }
     }
   }
@@ -94,7 +94,7 @@ struct FuzzRun {
       "result",
       [
         ("command", .string("fuzz")), ("mode", .string("random")),
-        ("subject", .string(result.subject)), ("seed", .unsigned(result.configuration.seed)),
+        ("subject", .string(result.subject)), ("seed", .seed(result.configuration.seed)),
         ("budget", budget), ("cases", .int(result.cases)), ("events", .int(result.events)),
         ("seconds", .double(result.seconds)),
         ("exercised", .int(result.coverage.exercisedCount)),

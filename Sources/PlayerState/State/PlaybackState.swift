@@ -31,6 +31,11 @@ public struct PlayerConfiguration: Hashable, Sendable, Codable {
 /// reported back, or when the backoff expires: `backoff` after the first
 /// failure, doubling each time, at most `maximumBackoff`. After `attempts`
 /// reloads that failed the same way, the entry fails.
+///
+/// The reducer and the decoder need `backoff` above 0 and `maximumBackoff` at
+/// least `backoff`: decoding refuses any other policy, and so does
+/// ``PlaybackState/invariantViolation``. ``delay(before:)`` never traps, even
+/// for a policy built by hand without them.
 public struct RetryPolicy: Hashable, Sendable, Codable {
   /// Reloads allowed after the failure that started the wait; 0 turns waiting off.
   public var attempts: UInt8
@@ -53,15 +58,48 @@ public struct RetryPolicy: Hashable, Sendable, Codable {
   public static let off = RetryPolicy(
     attempts: 0, backoff: .seconds(1), maximumBackoff: .seconds(1))
 
-  /// The backoff before reload number `attempt` (1-based): `backoff` × 2^(attempt − 1), capped.
+  /// The backoff before reload number `attempt` (1-based): `backoff` × 2^(attempt − 1), capped
+  /// at `maximumBackoff`.
+  ///
+  /// Total: the doubling saturates, and the result is never negative, for
+  /// any values (a policy the decoder refuses included).
   public func delay(before attempt: UInt8) -> MediaTime {
+    let maximum = maximumBackoff.milliseconds
     var delay = backoff.milliseconds
     var step: UInt8 = 1
-    while step < attempt, delay < maximumBackoff.milliseconds {
-      delay = delay > Int64.max / 2 ? Int64.max : delay * 2
+    while step < attempt, delay < maximum {
+      let (doubled, overflow) = delay.multipliedReportingOverflow(by: 2)
+      delay = overflow ? (delay < 0 ? .min : .max) : doubled
       step += 1
     }
-    return .milliseconds(min(delay, maximumBackoff.milliseconds))
+    return .milliseconds(max(0, min(delay, maximum)))
+  }
+
+  /// The first rule of a policy the reducer can take that this one breaks
+  /// (`backoff` above 0, `maximumBackoff` at least `backoff`); nil if none.
+  var violation: String? {
+    if backoff.milliseconds <= 0 { return "retry backoff \(backoff) is not positive" }
+    if maximumBackoff < backoff {
+      return "retry maximumBackoff \(maximumBackoff) is below the backoff \(backoff)"
+    }
+    return nil
+  }
+
+  private enum CodingKeys: String, CodingKey { case attempts, backoff, maximumBackoff }
+
+  /// Decodes a policy.
+  /// - Throws: `DecodingError.dataCorrupted` for a backoff not above 0, or a
+  ///   longest backoff below the first.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      attempts: try container.decode(UInt8.self, forKey: .attempts),
+      backoff: try container.decode(MediaTime.self, forKey: .backoff),
+      maximumBackoff: try container.decode(MediaTime.self, forKey: .maximumBackoff))
+    if let violation {
+      throw DecodingError.dataCorruptedError(
+        forKey: .backoff, in: container, debugDescription: "unusable retry policy: \(violation)")
+    }
   }
 }
 

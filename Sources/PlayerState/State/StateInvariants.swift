@@ -61,6 +61,13 @@ extension PlaybackState {
       {
         return "a \(session.stage) session whose newest timer is a \(session.timerPurpose)"
       }
+      // A load waits only while the policy allows another reload.
+      if session.stage == .waitingForNetwork,
+        session.networkAttempts >= configuration.retry.attempts
+      {
+        return "waiting for the network after \(session.networkAttempts) reloads, "
+          + "with a retry policy of \(configuration.retry.attempts)"
+      }
     }
     if let preload {
       guard let session else { return "a preload without a current load" }
@@ -72,6 +79,7 @@ extension PlaybackState {
         return "the preload's entry \(preload.load.item) is not in the queue"
       }
     }
+    if let violation = configuration.retry.violation { return violation }
     return nil
   }
 
