@@ -168,6 +168,8 @@ enum FuzzCommand: Command {
     }
     guard let failure = Fuzzer.check(subject, fuzzCase) else {
       if json {
+        var timeline: [JSONValue] = []
+        Fuzzer.timeline(subject, fuzzCase) { timeline.append(.string($0)) }
         Terminal.out(
           JSONValue.line(
             "result",
@@ -175,18 +177,13 @@ enum FuzzCommand: Command {
               ("command", .string("fuzz")), ("mode", .string("replay")),
               ("subject", .string(subject.name)), ("file", .string(name)),
               ("actions", .array(lines.map { .string($0) })),
-              (
-                "timeline",
-                .array(
-                  Fuzzer.timeline(subject, fuzzCase).split(separator: "\n").map {
-                    .string(String($0))
-                  })
-              ),
+              ("timeline", .array(timeline)),
               ("passed", .bool(true)),
             ]))
         return .success
       }
-      Terminal.out(terminalSafe(Fuzzer.timeline(subject, fuzzCase), keepingNewlines: true))
+      // Row by row: the timeline is never held whole.
+      Fuzzer.timeline(subject, fuzzCase) { Terminal.out(terminalSafe($0)) }
       Terminal.out(
         "passed: \(subject.name) kept every property over the \(actions.count) saved action\(actions.count == 1 ? "" : "s")"
       )

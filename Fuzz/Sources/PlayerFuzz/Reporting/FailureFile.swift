@@ -21,6 +21,18 @@ public enum FailureFile {
   /// timeline, about 100 bytes per byte of file) grows with its length.
   public static let maximumActions = 10_000
 
+  /// The most media names a saved failure may hold in all its actions (each
+  /// `queue`, `append`, `insert` and `play` counts its names): 10,000. One action
+  /// can hold a whole queue, and a replay's work grows with the queue times the
+  /// actions after it, so the action limit alone bounds nothing.
+  public static let maximumMedia = 10_000
+
+  /// The longest media name a saved failure may use: 64 UTF-8 bytes. A replay
+  /// prints the names of the current load and the preload on every row of its
+  /// timeline, so with longer names its output would grow with the name times
+  /// the rows, not with the file (the fuzzer's own names are one letter).
+  public static let maximumMediaNameBytes = 64
+
   /// Parses a saved case for an engine that does not preload (see ``parseCase(_:file:)``).
   /// - Parameters:
   ///   - text: the file's contents.
@@ -64,6 +76,7 @@ public enum FailureFile {
     var retry = RetryPolicy.standard
     var replay = NameReplay(canPreload: false)
     var armedLines: [Int: String] = [:]
+    var mediaCount = 0
     let scalars = text.unicodeScalars
     var start = scalars.startIndex
     if start < scalars.endIndex, scalars[start] == "\u{FEFF}" {
@@ -125,6 +138,9 @@ public enum FailureFile {
           replay = NameReplay(canPreload: canPreload ?? false, retry: retry)
         } else {
           canPreload = canPreload ?? false
+          try countMedia(
+            words, indent: line.count - words.count, number: number, file: file,
+            total: &mediaCount)
           let probe: FuzzAction
           do {
             probe = try FuzzAction(parsing: line)
@@ -164,6 +180,60 @@ public enum FailureFile {
       }
     }
     return FuzzCase(actions, canPreload: canPreload ?? false, retry: retry)
+  }
+
+  /// Counts the media names a `queue`, `append`, `insert` or `play` line
+  /// names (its first argument, split at spaces, as the parser reads it) into
+  /// `total`, and throws at the first name past ``maximumMedia`` or longer
+  /// than ``maximumMediaNameBytes``. It reads the line before the parser
+  /// does and stops at the first name too many, so a line of millions of
+  /// names costs no more than the names up to the limit.
+  /// - Parameters:
+  ///   - words: the line without its indent.
+  ///   - indent: the indent's length, in characters.
+  private static func countMedia(
+    _ words: String, indent: Int, number: Int, file: String?, total: inout Int
+  ) throws(FuzzParseError) {
+    guard ["queue(", "append(", "insert(", "play("].contains(where: { words.hasPrefix($0) }),
+      let open = words.firstIndex(of: "("), let close = words.lastIndex(of: ")"), open < close
+    else { return }
+    var column = indent + words.distance(from: words.startIndex, to: open) + 2
+    var nameStart: Int?
+    var nameBytes = 0
+    func finishName() throws(FuzzParseError) {
+      guard let start = nameStart else { return }
+      nameStart = nil
+      if nameBytes > maximumMediaNameBytes {
+        throw FuzzParseError(
+          file: file, line: number, column: start,
+          message:
+            "a media name longer than \(maximumMediaNameBytes) bytes; expected a short name such as A (a replay prints the names on every row of its timeline)"
+        )
+      }
+      total += 1
+      if total > maximumMedia {
+        throw FuzzParseError(
+          file: file, line: number, column: start,
+          message:
+            "more than \(maximumMedia) media in the file; expected a saved (minimal) case")
+      }
+    }
+    for character in words[words.index(after: open)..<close] {
+      if character == "," { break }
+      if character == " " {
+        try finishName()
+      } else {
+        if nameStart == nil {
+          nameStart = column
+          nameBytes = 0
+        }
+        nameBytes += character.utf8.count
+        // A name past the limit fails at once, however long it goes on.
+        if nameBytes > maximumMediaNameBytes { try finishName() }
+      }
+      column += 1
+    }
+    try finishName()
   }
 
   /// The line breaks `Character.isNewline` knows, as scalars.

@@ -83,11 +83,21 @@ public struct FuzzObservation: Hashable, Sendable {
   /// What a ``PlayerState/PlaybackState`` says about itself.
   /// - Parameter state: the state to read.
   public init(_ state: PlaybackState) {
+    self.init(state, itemsHash: Self.itemsHash(state.queue.entries))
+  }
+
+  /// The part of the queue's fingerprint that reads every entry (O(n)).
+  static func itemsHash(_ entries: [QueueEntry]) -> UInt64 {
+    var hash = Self.seed
+    for entry in entries { Self.mix(&hash, UInt64(entry.item.rawValue)) }
+    return hash
+  }
+
+  /// ``init(_:)`` with ``itemsHash(_:)`` of the state's entries already computed.
+  init(_ state: PlaybackState, itemsHash hash: UInt64) {
     kind = state.kind
     isPlaying = state.isPlaying
     seekPending = state.session?.seekPending ?? false
-    var hash = Self.seed
-    for entry in state.queue.entries { Self.mix(&hash, UInt64(entry.item.rawValue)) }
     queue = Self.finish(
       hash, count: state.queue.entries.count, current: state.queue.current,
       repeatMode: state.queue.repeatMode, shuffleSeed: state.queue.shuffle?.seed)
@@ -255,6 +265,11 @@ public final class PlayerTarget: FuzzTarget, Sendable {
   /// The adapted player.
   public let player: Player
 
+  /// The entries the last observation hashed, and their hash: most events
+  /// leave the queue as it was (the same buffer, compared in O(1)), so an
+  /// observation costs O(queue) only after the queue changed.
+  private let hashed = Locked<(entries: [QueueEntry], hash: UInt64)?>(nil)
+
   /// Adapts a player.
   /// - Parameter player: a player whose engine is the harness's engine.
   public init(_ player: Player) { self.player = player }
@@ -263,7 +278,17 @@ public final class PlayerTarget: FuzzTarget, Sendable {
   public func send(_ event: PlaybackEvent) { player.send(event) }
 
   /// The player's state, read once under its lock.
-  public var observation: FuzzObservation { FuzzObservation(player.state) }
+  public var observation: FuzzObservation {
+    let state = player.state
+    let entries = state.queue.entries
+    let hash = hashed.withLock { hashed in
+      if let hashed, hashed.entries == entries { return hashed.hash }
+      let hash = FuzzObservation.itemsHash(entries)
+      hashed = (entries, hash)
+      return hash
+    }
+    return FuzzObservation(state, itemsHash: hash)
+  }
 
   /// The compact form of the player's state, as in `playing(A#1)`.
   public var stateDescription: String { player.state.description }

@@ -236,6 +236,25 @@ public enum Fuzzer {
   /// The case as a numbered timeline: each action, the commands it caused and
   /// the player's state after it, with the failing step marked.
   public static func timeline(_ subject: FuzzSubject, _ fuzzCase: FuzzCase) -> String {
+    var text = ""
+    timeline(subject, fuzzCase) { row in
+      if !text.isEmpty { text += "\n" }
+      text += row
+    }
+    return text
+  }
+
+  /// The widest an action or a commands column is padded to: a longer text
+  /// (a long `queue(…)`) pushes the rest of its own row only, so a timeline
+  /// is as long as its rows' texts, never rows times the longest one.
+  package static let timelineColumnLimit = 40
+
+  /// ``timeline(_:_:)-(_,FuzzCase)``, one row at a time, so a long case is
+  /// printed without holding its whole timeline twice.
+  /// - Parameter row: called with each row, in order, without its newline.
+  package static func timeline(
+    _ subject: FuzzSubject, _ fuzzCase: FuzzCase, row emit: (String) -> Void
+  ) {
     let actions = fuzzCase.actions
     let canPreload = fuzzCase.canPreload
     // The events the end of the case adds (held-back reports, cooperative
@@ -247,7 +266,8 @@ public enum Fuzzer {
     let lines = FuzzCase(full.trace, canPreload: canPreload, retry: fuzzCase.retry).lines
     var runner = CaseRunner(subject, canPreload: canPreload, retry: fuzzCase.retry)
     runner.recordsCoverage = false
-    var rows: [(String, String, String, String)] = []
+    var rows: [(label: String, action: String, commands: String, state: String)] = []
+    rows.reserveCapacity(full.trace.count + 1)
     var violation: FuzzViolation?
     for (index, action) in full.trace.enumerated() {
       let before = runner.log.count
@@ -264,15 +284,25 @@ public enum Fuzzer {
       rows.append(
         ("end", "(no more reports)", "-", runner.target.stateDescription + "   <- \(end.property)"))
     }
+    // Each column as wide as its widest text within the limit.
+    func width(_ texts: some Sequence<String>) -> Int {
+      texts.lazy.map(\.count).filter { $0 <= timelineColumnLimit }.max() ?? 0
+    }
     let widths = (
-      rows.map(\.0.count).max() ?? 0, rows.map(\.1.count).max() ?? 0, rows.map(\.2.count).max() ?? 0
+      rows.map(\.label.count).max() ?? 0, width(rows.lazy.map(\.action)),
+      width(rows.lazy.map(\.commands))
     )
     func pad(_ text: String, _ width: Int) -> String {
       text + String(repeating: " ", count: max(0, width - text.count))
     }
-    return rows.map {
-      "  \(pad($0.0, widths.0)) \(pad($0.1, widths.1))  -> \(pad($0.2, widths.2))  \($0.3)"
-    }.joined(separator: "\n")
+    for index in rows.indices {
+      let row = rows[index]
+      emit(
+        "  \(pad(row.label, widths.0)) \(pad(row.action, widths.1))  -> \(pad(row.commands, widths.2))  \(row.state)"
+      )
+      // Given back as printed.
+      rows[index] = ("", "", "", "")
+    }
   }
 
   static func secondsSince(_ start: ContinuousClock.Instant, _ clock: ContinuousClock) -> Double {
