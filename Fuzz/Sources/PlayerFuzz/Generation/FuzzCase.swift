@@ -83,15 +83,15 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
         replay.arm(index)
         continue
       }
-      if let load = action.load { names[index] = replay.model.name(load) }
-      replay.perform(action) { armed, model in
+      if let load = action.load { names[index] = replay.names.name(load) }
+      replay.perform(action) { armed, resolver in
         guard case .reentrant(let report) = actions[armed] else { return nil }
-        names[armed] = model.name(report.load)
+        names[armed] = resolver.name(report.load)
         return report
       }
     }
     for armed in replay.unfired {
-      if let load = actions[armed].load { names[armed] = replay.model.name(load) }
+      if let load = actions[armed].load { names[armed] = replay.names.name(load) }
     }
     return actions.indices.map { index in actions[index].description(naming: { _ in names[index] })
     }
@@ -107,24 +107,32 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
 /// Replays a case's processing order on the contract model alone, to name
 /// and resolve loads at the moment each event is processed (see ``FuzzCase``).
 struct NameReplay {
-  var model: ContractModel
+  private(set) var model: ContractModel
   /// The indices of re-entrant actions armed and not fired yet.
   private(set) var unfired: [Int] = []
   private var held: [EngineReport] = []
   private var scratch: [EngineCommand] = []
+  /// The newest item of each media, for ``LoadNames/resolve(_:)``: kept in
+  /// step with the model's issued items, so resolving a name is O(1), not a
+  /// search of every item ever issued.
+  private var newest: [MediaID: ItemID] = [:]
+  private var indexed: UInt32 = 0
 
   init(canPreload: Bool, retry: RetryPolicy = .standard) {
     model = ContractModel(canPreload: canPreload, retry: retry)
   }
+
+  /// The names as the model stands now.
+  var names: LoadNames { LoadNames(model: model, newest: newest) }
 
   /// Arms re-entrant action `index`: it fires with the next command.
   mutating func arm(_ index: Int) { unfired.append(index) }
 
   /// Performs a direct, held-back or deliver action (its load was read by
   /// the caller first). `fire` gives each armed report when a command fires
-  /// it, reading its load from the model at that moment.
+  /// it, reading its load from the names at that moment.
   mutating func perform(
-    _ action: FuzzAction, fire: (Int, ContractModel) -> EngineReport?
+    _ action: FuzzAction, fire: (Int, LoadNames) -> EngineReport?
   ) {
     switch action {
     case .send(let event):
@@ -140,38 +148,56 @@ struct NameReplay {
     }
   }
 
-  private mutating func process(_ event: PlaybackEvent, fire: (Int, ContractModel) -> EngineReport?)
-  {
+  private mutating func process(_ event: PlaybackEvent, fire: (Int, LoadNames) -> EngineReport?) {
     scratch.removeAll(keepingCapacity: true)
     model.apply(event, commands: &scratch)
+    index()
     guard !scratch.isEmpty, !unfired.isEmpty else { return }
     // The first command fires every armed report; they are read now and
     // processed after the event, in order.
-    let fired = unfired.compactMap { fire($0, model) }
+    let names = self.names
+    let fired = unfired.compactMap { fire($0, names) }
     unfired.removeAll()
     for report in fired {
       scratch.removeAll(keepingCapacity: true)
       model.apply(.engine(report), commands: &scratch)
+      index()
+    }
+  }
+
+  /// Records the items issued since the last call (ids grow: the last one of
+  /// a media is its newest).
+  private mutating func index() {
+    while indexed < model.issuedItems {
+      indexed += 1
+      let item = ItemID(indexed)
+      if let media = model.media[item] { newest[media] = item }
     }
   }
 }
 
-extension ContractModel {
-  /// The load a spelled name stands for now (see ``FuzzCase``).
-  package func resolve(_ name: LoadName) -> Load {
+/// How a case spells loads at one moment of its replay (see ``FuzzCase``).
+struct LoadNames {
+  let model: ContractModel
+  /// The newest item of each media.
+  let newest: [MediaID: ItemID]
+
+  /// The load a spelled name stands for now: token `T` of media `M` if `T`
+  /// was issued for an entry of `M`, otherwise token `T` with the newest entry of `M`.
+  func resolve(_ name: LoadName) -> Load {
     if let item = name.item { return Load(item: item, token: name.token) }
     let media = name.media ?? ""
     let token = Int(name.token.rawValue)
-    if token >= 1, token <= tokenItems.count, self.media[tokenItems[token - 1]] == media {
+    let tokenItems = model.tokenItems
+    if token >= 1, token <= tokenItems.count, model.media[tokenItems[token - 1]] == media {
       return Load(item: tokenItems[token - 1], token: name.token)
     }
-    let newest = self.media.filter { $0.value == media }.keys.max() ?? ItemID(0)
-    return Load(item: newest, token: name.token)
+    return Load(item: newest[media] ?? ItemID(0), token: name.token)
   }
 
   /// The media to spell `load` with now, or nil when `MEDIA#TOKEN` would resolve to another load.
-  package func name(_ load: Load) -> MediaID? {
-    guard let media = media[load.item],
+  func name(_ load: Load) -> MediaID? {
+    guard let media = model.media[load.item],
       resolve(LoadName(media: media, item: nil, token: load.token)) == load
     else { return nil }
     return media

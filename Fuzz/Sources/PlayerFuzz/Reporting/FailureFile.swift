@@ -151,19 +151,19 @@ public enum FailureFile {
             throw located
           }
           // Loads are read when the case processes them (see FuzzCase).
-          let model = replay.model
+          let names = replay.names
           let action: FuzzAction
           if case .reentrant = probe {
             action = probe
             armedLines[actions.count] = line
             replay.arm(actions.count)
           } else {
-            action = (try? FuzzAction(parsing: line, resolve: model.resolve)) ?? probe
+            action = (try? FuzzAction(parsing: line, resolve: names.resolve)) ?? probe
           }
           actions.append(action)
-          replay.perform(action) { index, model in
+          replay.perform(action) { index, names in
             guard let line = armedLines.removeValue(forKey: index),
-              case .reentrant(let report)? = try? FuzzAction(parsing: line, resolve: model.resolve)
+              case .reentrant(let report)? = try? FuzzAction(parsing: line, resolve: names.resolve)
             else { return nil }
             actions[index] = .reentrant(report)
             return report
@@ -174,7 +174,7 @@ public enum FailureFile {
     }
     for index in replay.unfired {
       if let line = armedLines[index],
-        let action = try? FuzzAction(parsing: line, resolve: replay.model.resolve)
+        let action = try? FuzzAction(parsing: line, resolve: replay.names.resolve)
       {
         actions[index] = action
       }
