@@ -316,8 +316,9 @@ package struct ContractModel: Hashable, Sendable {
       else { return }
       session.seekPending = false
     case .position(_, let time):
-      // Property 7: a position report never causes a command.
-      guard !session.stage.isStopped, !session.seekPending else { return }
+      // Property 7: a position report never causes a command. A negative
+      // position is not one (invariant 7: a position is never negative): ignored.
+      guard !session.stage.isStopped, !session.seekPending, time >= .zero else { return }
       session.position = time.milliseconds
     case .reachedEnd:
       guard session.stage == .ready || session.stage == .stalled, !session.seekPending else {
