@@ -21,12 +21,8 @@ extension PlaybackState {
     } else if !entries.isEmpty {
       return "a queue of \(entries.count) entries has no current position"
     }
-    if let shuffle = queue.shuffle {
-      if shuffle.unshuffled.count != entries.count
-        || Set(shuffle.unshuffled.map(\.item)) != items
-      {
-        return "the shuffle's list order holds other entries than the queue"
-      }
+    if let shuffle = queue.shuffle, !shuffle.holdsExactly(entries) {
+      return "the shuffle's list order holds other entries than the queue"
     }
     if rate.thousandths <= 0 { return "rate \(rate) is not positive" }
     if failure != nil, !(session?.stage.isStopped ?? false) {
