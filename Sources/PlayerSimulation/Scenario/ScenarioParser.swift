@@ -48,14 +48,25 @@ public enum ScenarioParser {
   public static func parse(_ text: String, file: String) throws(ScenarioError) -> Scenario {
     var declared = Set<MediaID>()
     var steps: [ScenarioStep] = []
+    // Room for every step at once: no line is shorter than `stop`, so a script
+    // has at most one step per 5 bytes and per line break. Pages never written
+    // are never resident, and growing by doubling would hold the old buffer and
+    // one twice its size at once: 3 steps' worth of memory per step at the peak.
+    steps.reserveCapacity(Self.stepBound(text))
     var started = false
     var setupSeen = Set<String>()
+    // The previous `media` line's action: an identical line shares its box
+    // (216 bytes) instead of allocating its own.
+    var lastMedia: ScenarioAction?
     for line in ScenarioLexer(text) where !line.tokens.isEmpty {
       var reader = LineReader(file: file, line: line)
-      let action = try reader.action(declared: declared)
+      var action = try reader.action(declared: declared)
       let word = line.tokens[0]
       switch action {
-      case .media(let media, _): declared.insert(media)
+      case .media(let media, _):
+        declared.insert(media)
+        if action == lastMedia, let lastMedia { action = lastMedia }
+        lastMedia = action
       case .engine, .previousThreshold, .retryPolicy:
         guard !started else {
           throw ScenarioError(
@@ -76,6 +87,14 @@ public enum ScenarioParser {
       steps.append(ScenarioStep(line: line.number, column: word.column, action: action))
     }
     return Scenario(file: file, steps: steps)
+  }
+
+  /// At most how many steps `text` can hold: its lines, and one per 5 bytes
+  /// (the shortest action and its line break, as in `stop`).
+  static func stepBound(_ text: String) -> Int {
+    var lines = 1
+    for byte in text.utf8 where byte == UInt8(ascii: "\n") { lines += 1 }
+    return min(lines, text.utf8.count / 5 + 1)
   }
 }
 

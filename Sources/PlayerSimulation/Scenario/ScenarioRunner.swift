@@ -88,6 +88,31 @@ public struct ScenarioRunner: Sendable {
     ) { recorder.record($0) }
     engine.systemEvents = { [weak player] event in player?.send(.system(event)) }
 
+    // A `media` line's profile reaches the engine once the media can be loaded:
+    // at once for a media an intent has named, otherwise when an intent first
+    // names it (only an intent puts a media in the queue, and only queue entries
+    // load). A script of many `media` lines that are never queued then costs
+    // its parse and an index per media, not an engine profile each.
+    var named = Set<MediaID>()
+    // The newest `media` line (its step) of each media not named yet whose
+    // profile the engine does not have.
+    var pending: [MediaID: Int] = [:]
+    // The media whose engine profile was set (so may not be the default).
+    var profiled = Set<MediaID>()
+    func profile(_ media: MediaID, _ profile: MediaProfile) {
+      engine.setProfile(profile, for: media)
+      profiled.insert(media)
+    }
+    func name(_ media: some Sequence<MediaID>) {
+      for media in media where named.insert(media).inserted {
+        if let index = pending.removeValue(forKey: media),
+          case .media(_, let newest) = scenario.steps[index].action
+        {
+          profile(media, newest)
+        }
+      }
+    }
+
     var entries: [TimelineEntry] = []
     var sinceCheck: [String] = []
     var ignoredSinceCheck: [IgnoreReason] = []
@@ -111,15 +136,21 @@ public struct ScenarioRunner: Sendable {
     }
     let overLimit = { processed >= limit }
 
-    for step in scenario.steps {
+    for (index, step) in scenario.steps.enumerated() {
       let fail = { (expected: String, found: String) in
         ExpectationFailure(
           file: scenario.file, line: step.line, column: step.column, expected: expected,
           found: found)
       }
       switch step.action {
-      case .media(let media, let profile):
-        engine.setProfile(profile, for: media)
+      case .media(let media, let newest):
+        if named.contains(media) {
+          profile(media, newest)
+        } else if newest == .standard, !profiled.contains(media) {
+          pending[media] = nil  // the engine's default already
+        } else {
+          pending[media] = index
+        }
       case .engine, .previousThreshold, .retryPolicy:
         break
       case .system(let event):
@@ -131,6 +162,11 @@ public struct ScenarioRunner: Sendable {
       case .watchdog(let timeout):
         recorder.watchdogTimeout = timeout
       case .intent(let intent):
+        switch intent {
+        case .play(let media, _): name(CollectionOfOne(media))
+        case .replaceQueue(let list, _, _, _), .append(let list), .insert(let list, _): name(list)
+        default: break
+        }
         player.send(.user(intent))
         flush()
       case .wait(let interval):
