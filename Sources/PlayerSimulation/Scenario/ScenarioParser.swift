@@ -429,6 +429,17 @@ extension LineReader {
     let kinds =
       "one of ready, stalled, resumed, ended, failed, seeked, position, timeout, paused-by-system"
     let kind = try next(kinds)
+    // Each kind's own example: an option word of another kind's would mislead.
+    let example: String?
+    switch kind.text {
+    case "ready": example = "duration=3s"
+    case "failed": example = "reason=network"
+    case "seeked": example = "seek=1"
+    case "timeout": example = "watchdog=2"
+    case "stalled", "resumed", "ended", "position", "paused-by-system": example = nil
+    default:
+      throw error(kind, found: "unknown report \(ScenarioError.quoted(kind.text))", expected: kinds)
+    }
     let load = try loadName(try next("a load such as A#1"), declared: declared)
     var time: MediaTime?
     if kind.text == "position" {
@@ -437,7 +448,19 @@ extension LineReader {
     var options: [String: ScenarioToken] = [:]
     var keys: [String: ScenarioToken] = [:]
     while let option = nextIfAny() {
-      let (key, value) = try keyValue(option, example: "seek=1")
+      guard let example else {
+        // A word that is not key=value, after a report that takes no option.
+        guard option.text.unicodeScalars.dropFirst().contains("=") else {
+          throw error(
+            option, found: "found \(ScenarioError.quoted(option.text))",
+            expected: "the end of the line ('\(kind.text)' takes no option)")
+        }
+        let (key, _) = try keyValue(option, example: "")
+        throw error(
+          key, found: "unknown option \(ScenarioError.quoted(key.text)) for '\(kind.text)'",
+          expected: "no option for '\(kind.text)'")
+      }
+      let (key, value) = try keyValue(option, example: example)
       guard options[key.text] == nil else {
         throw error(key, found: "option '\(key.text)' given twice", expected: "each option once")
       }
