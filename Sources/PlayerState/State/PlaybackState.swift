@@ -319,7 +319,7 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     }
     if case .failed(let reason) = session.stage { parts.insert(reason.description, at: 1) }
     if session.stage == .waitingForNetwork {
-      parts.insert("network, attempt \(session.networkAttempts + 1)", at: 1)
+      parts.insert("network, attempt \(Int(session.networkAttempts) + 1)", at: 1)
     }
     if let suppression {
       parts.append(suppression == .interruption ? "interrupted" : "system pause")
