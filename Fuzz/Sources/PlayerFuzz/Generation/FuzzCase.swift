@@ -28,6 +28,11 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
   public var canPreload: Bool
   /// The player's retry policy for network failures (``FuzzEngine/retry(for:)``).
   public var retry: RetryPolicy
+  /// The player's `previousThreshold` (``FuzzEngine/configuration(for:)``).
+  public var previousThreshold: MediaTime
+  /// The timeout of the harness's watchdog clock (``FuzzEngine/watchdog``):
+  /// every load and stall watchdog must be scheduled with it.
+  public var watchdogTimeout: MediaTime
   /// The actions, in order.
   public var actions: [FuzzAction]
 
@@ -36,17 +41,49 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
   ///   - actions: the actions.
   ///   - canPreload: whether the engine declares `.preload`.
   ///   - retry: the player's retry policy; ``PlayerState/RetryPolicy/standard`` by default.
-  public init(_ actions: [FuzzAction], canPreload: Bool = false, retry: RetryPolicy = .standard) {
+  ///   - previousThreshold: the player's `previousThreshold`; 3 s (a new
+  ///     `PlayerConfiguration`'s) by default.
+  ///   - watchdogTimeout: the watchdog clock's timeout; 10 s by default.
+  public init(
+    _ actions: [FuzzAction], canPreload: Bool = false, retry: RetryPolicy = .standard,
+    previousThreshold: MediaTime = PlayerConfiguration().previousThreshold,
+    watchdogTimeout: MediaTime = .seconds(10)
+  ) {
     self.actions = actions
     self.canPreload = canPreload
     self.retry = retry
+    self.previousThreshold = previousThreshold
+    self.watchdogTimeout = watchdogTimeout
   }
 
-  /// The engine line: `engine preload=yes` or `engine preload=no`, then
-  /// ` retry=off` or ` retry=1/500ms/1000ms` unless the policy is the standard one.
+  /// A case set up as `setup` says.
+  package init(_ actions: [FuzzAction], setup: FuzzSetup) {
+    self.init(
+      actions, canPreload: setup.canPreload, retry: setup.retry,
+      previousThreshold: setup.previousThreshold, watchdogTimeout: setup.watchdogTimeout)
+  }
+
+  /// What the case runs with besides its actions.
+  package var setup: FuzzSetup {
+    FuzzSetup(
+      canPreload: canPreload, previousThreshold: previousThreshold, retry: retry,
+      watchdogTimeout: watchdogTimeout)
+  }
+
+  /// The engine line: `engine preload=yes` or `engine preload=no`, then what
+  /// differs from a new `PlayerConfiguration` and the 10 s clock, each as one
+  /// field: ` retry=off` or ` retry=1/500ms/1000ms`, ` previous=1000ms`,
+  /// ` watchdog=5000ms`.
   public var header: String {
-    let policy = retry == .standard ? "" : " retry=\(Self.spelling(retry))"
-    return "engine preload=\(canPreload ? "yes" : "no")\(policy)"
+    var line = "engine preload=\(canPreload ? "yes" : "no")"
+    if retry != .standard { line += " retry=\(Self.spelling(retry))" }
+    if previousThreshold != PlayerConfiguration().previousThreshold {
+      line += " previous=\(previousThreshold.milliseconds)ms"
+    }
+    if watchdogTimeout != FuzzSetup.defaultTimeout {
+      line += " watchdog=\(watchdogTimeout.milliseconds)ms"
+    }
+    return line
   }
 
   /// `off` or `ATTEMPTS/BACKOFFms/MAXms`.
@@ -63,10 +100,6 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
     if value == "off" { return .off }
     let parts = value.split(separator: "/", omittingEmptySubsequences: false)
     guard parts.count == 3, let attempts = UInt8(parts[0]) else { return nil }
-    func time(_ text: Substring) -> Int64? {
-      guard text.hasSuffix("ms"), let ms = Int64(text.dropLast(2)), ms >= 0 else { return nil }
-      return ms
-    }
     guard let backoff = time(parts[1]), let maximum = time(parts[2]), maximum >= backoff else {
       return nil
     }
@@ -74,9 +107,22 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
       attempts: attempts, backoff: .milliseconds(backoff), maximumBackoff: .milliseconds(maximum))
   }
 
+  /// Reads `NAME=TIMEms` (`previous=1000ms`, `watchdog=5000ms`); nil when
+  /// the field is another or the time is malformed or negative.
+  static func time(_ field: Substring, named name: String) -> MediaTime? {
+    guard field.hasPrefix(name + "=") else { return nil }
+    return time(field.dropFirst(name.count + 1)).map(MediaTime.milliseconds)
+  }
+
+  /// `1000ms` as 1000; nil unless a non-negative whole number of milliseconds.
+  private static func time(_ text: Substring) -> Int64? {
+    guard text.hasSuffix("ms"), let ms = Int64(text.dropLast(2)), ms >= 0 else { return nil }
+    return ms
+  }
+
   /// Each action's line, loads spelled `MEDIA#TOKEN` where the name resolves to them.
   public var lines: [String] {
-    var replay = NameReplay(canPreload: canPreload, retry: retry)
+    var replay = NameReplay(setup)
     var names: [MediaID?] = Array(repeating: nil, count: actions.count)
     for (index, action) in actions.enumerated() {
       if case .reentrant = action {
@@ -118,8 +164,8 @@ struct NameReplay {
   private var newest: [MediaID: ItemID] = [:]
   private var indexed: UInt32 = 0
 
-  init(canPreload: Bool, retry: RetryPolicy = .standard) {
-    model = ContractModel(canPreload: canPreload, retry: retry)
+  init(_ setup: FuzzSetup = FuzzSetup()) {
+    model = ContractModel(setup)
   }
 
   /// The names as the model stands now.

@@ -61,7 +61,7 @@ extension ContractModel {
       // Past the threshold (or at the first entry, repeat off) the entry
       // restarts; a failed load has nothing to restart and goes back whatever the position.
       if let current, !current.stage.isStopped,
-        current.position > Self.previousThreshold || before == nil
+        current.position > previousThreshold || before == nil
       {
         return user(.seek(to: .zero), &out)
       }

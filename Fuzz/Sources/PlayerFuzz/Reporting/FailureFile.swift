@@ -1,10 +1,13 @@
 import PlayerState
 
 /// Saved failures: an optional engine line (`engine preload=yes|no`, then
-/// optionally the retry policy, `retry=off` or `retry=ATTEMPTS/BACKOFF/MAX` as in
-/// `retry=1/500ms/1000ms`; before any action; `preload=no` and
-/// ``PlayerState/RetryPolicy/standard`` when absent), then one action a line; `#` starts a
-/// comment, blank lines are skipped. Loads are spelled as ``FuzzCase`` says.
+/// optionally, in any order, the retry policy, `retry=off` or
+/// `retry=ATTEMPTS/BACKOFF/MAX` as in `retry=1/500ms/1000ms`, the `previous`
+/// threshold, `previous=1000ms`, and the watchdog clock's timeout,
+/// `watchdog=5000ms`; before any action; `preload=no`, a new
+/// `PlayerConfiguration`'s policy and threshold and a 10 s clock when absent),
+/// then one action a line; `#` starts a comment, blank lines are skipped. Loads
+/// are spelled as ``FuzzCase`` says.
 /// Files under Fuzz/Failures replay as regression tests on every run.
 ///
 /// ```text
@@ -45,11 +48,11 @@ public enum FailureFile {
     -> [FuzzAction]
   {
     let parsed = try parseCase(text, file: file)
-    guard !parsed.canPreload, parsed.retry == .standard else {
+    guard !parsed.canPreload, parsed.setup.isDefaultConfiguration else {
       throw FuzzParseError(
         file: file, line: 1, column: 1,
         message:
-          "this case runs on an engine that preloads or with another retry policy (\(parsed.header)): read it with FailureFile.parseCase"
+          "this case runs on an engine that preloads or with another configuration (\(parsed.header)): read it with FailureFile.parseCase"
       )
     }
     return parsed.actions
@@ -73,8 +76,8 @@ public enum FailureFile {
   {
     var actions: [FuzzAction] = []
     var canPreload: Bool?
-    var retry = RetryPolicy.standard
-    var replay = NameReplay(canPreload: false)
+    var setup = FuzzSetup()
+    var replay = NameReplay()
     var armedLines: [Int: String] = [:]
     var mediaCount = 0
     let scalars = text.unicodeScalars
@@ -114,28 +117,57 @@ public enum FailureFile {
           let trimmed = String(
             value.reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed())
           let fields = trimmed.split(separator: " ")
-          guard canPreload == nil, actions.isEmpty, (1...2).contains(fields.count),
+          guard canPreload == nil, actions.isEmpty, (1...4).contains(fields.count),
             fields[0] == "preload=yes" || fields[0] == "preload=no"
           else {
             throw FuzzParseError(
               file: file, line: number, column: line.count - words.count + 1,
               message:
-                "expected one engine line, `engine preload=yes` or `engine preload=no` (then optionally `retry=off` or `retry=N/TIME/TIME`), before any action; got `\(line)`"
+                "expected one engine line, `engine preload=yes` or `engine preload=no` (then optionally `retry=off` or `retry=N/TIME/TIME`, `previous=TIME`, `watchdog=TIME`), before any action; got `\(line)`"
             )
           }
-          if fields.count == 2 {
-            guard let policy = FuzzCase.retryPolicy(fields[1]) else {
-              throw FuzzParseError(
-                file: file, line: number,
-                column: line.count - words.count + 1 + words.count - fields[1].count,
-                message:
-                  "expected `retry=off` or `retry=ATTEMPTS/BACKOFF/MAX` such as retry=3/1000ms/30000ms (MAX at least BACKOFF); got `\(fields[1])`"
-              )
+          var seen: Set<Substring> = []
+          for field in fields.dropFirst() {
+            let key = field.prefix { $0 != "=" }
+            let column =
+              line.count - words.count
+              + words.distance(from: words.startIndex, to: value.startIndex)
+              + trimmed.distance(from: trimmed.startIndex, to: field.startIndex) + 1
+            var problem: String?
+            switch key {
+            case _ where !seen.insert(key).inserted:
+              problem = "`\(key)` given twice on the engine line"
+            case "retry":
+              if let policy = FuzzCase.retryPolicy(field) {
+                setup.retry = policy
+              } else {
+                problem =
+                  "expected `retry=off` or `retry=ATTEMPTS/BACKOFF/MAX` such as retry=3/1000ms/30000ms (MAX at least BACKOFF); got `\(field)`"
+              }
+            case "previous":
+              if let time = FuzzCase.time(field, named: "previous") {
+                setup.previousThreshold = time
+              } else {
+                problem = "expected `previous=TIME` such as previous=1000ms; got `\(field)`"
+              }
+            case "watchdog":
+              if let time = FuzzCase.time(field, named: "watchdog"), time > .zero {
+                setup.watchdogTimeout = time
+              } else {
+                problem =
+                  "expected `watchdog=TIME` (more than 0ms) such as watchdog=5000ms; got `\(field)`"
+              }
+            default:
+              problem =
+                "expected `retry=…`, `previous=…` or `watchdog=…` after the engine's preload; got `\(field)`"
             }
-            retry = policy
+            if let problem {
+              throw FuzzParseError(file: file, line: number, column: column, message: problem)
+            }
           }
           canPreload = fields[0] == "preload=yes"
-          replay = NameReplay(canPreload: canPreload ?? false, retry: retry)
+          setup.canPreload = canPreload ?? false
+          replay = NameReplay(setup)
         } else {
           canPreload = canPreload ?? false
           try countMedia(
@@ -179,7 +211,8 @@ public enum FailureFile {
         actions[index] = action
       }
     }
-    return FuzzCase(actions, canPreload: canPreload ?? false, retry: retry)
+    setup.canPreload = canPreload ?? false
+    return FuzzCase(actions, setup: setup)
   }
 
   /// Counts the media names a `queue`, `append`, `insert` or `play` line

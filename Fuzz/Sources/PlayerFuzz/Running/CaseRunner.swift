@@ -35,10 +35,10 @@ package struct CaseRunner {
   private var received: [EngineCommand] = []
   private var sent: [EngineReport] = []
   private var arrivals: [Arrival] = []
-  /// The first watchdog the contract asked for in this step that the player did not request.
-  var missingWatchdog: WatchdogClaim?
-  /// The first backoff of this step that the player scheduled with another delay.
-  var wrongBackoff: (claim: WatchdogClaim, actual: Duration)?
+  /// The timers the contract armed in the current delivery, oldest first.
+  var requests: [WatchdogClaim] = []
+  /// The timers the player scheduled in the current delivery, oldest first.
+  var scheduled: [(after: Duration, fire: @Sendable () -> Void)] = []
   /// The model's queue fingerprint and what it was computed from: most events
   /// leave the queue as it was (the same buffer, compared in O(1)), so a step
   /// costs O(queue) only when it changes the queue, not on every report.
@@ -66,13 +66,21 @@ package struct CaseRunner {
   ///   - canPreload: whether the engine declares the `.preload` capability.
   ///   - retry: the player's retry policy for network failures.
   package init(_ subject: FuzzSubject, canPreload: Bool = false, retry: RetryPolicy = .standard) {
-    engine = FuzzEngine(canPreload: canPreload, retry: retry)
-    model = ContractModel(canPreload: canPreload, retry: retry)
+    self.init(subject, setup: FuzzSetup(canPreload: canPreload, retry: retry))
+  }
+
+  /// A runner around a fresh player made by `subject`, for a case set up as `setup` says.
+  package init(_ subject: FuzzSubject, setup: FuzzSetup) {
+    engine = FuzzEngine(setup)
+    model = ContractModel(setup)
     target = subject.make(engine)
     log.reserveCapacity(64)
     expected.reserveCapacity(64)
     trace.reserveCapacity(64)
   }
+
+  /// What the case runs with.
+  package var setup: FuzzSetup { engine.setup }
 
   /// Starts over with a fresh player made by `subject` and a fresh model,
   /// keeping the buffers' capacity (a random run resets one runner per case
@@ -84,8 +92,13 @@ package struct CaseRunner {
   package mutating func reset(
     _ subject: FuzzSubject, canPreload: Bool, retry: RetryPolicy = .standard
   ) {
-    engine = FuzzEngine(canPreload: canPreload, retry: retry)
-    model = ContractModel(canPreload: canPreload, retry: retry)
+    reset(subject, setup: FuzzSetup(canPreload: canPreload, retry: retry))
+  }
+
+  /// Starts over for a case set up as `setup` says (see ``reset(_:canPreload:retry:)``).
+  package mutating func reset(_ subject: FuzzSubject, setup: FuzzSetup) {
+    engine = FuzzEngine(setup)
+    model = ContractModel(setup)
     target = subject.make(engine)
     log.removeAll(keepingCapacity: true)
     expected.removeAll(keepingCapacity: true)
@@ -96,8 +109,8 @@ package struct CaseRunner {
     received.removeAll(keepingCapacity: true)
     sent.removeAll(keepingCapacity: true)
     arrivals.removeAll(keepingCapacity: true)
-    missingWatchdog = nil
-    wrongBackoff = nil
+    requests.removeAll(keepingCapacity: true)
+    scheduled.removeAll(keepingCapacity: true)
     queueCache = nil
   }
 
@@ -207,15 +220,7 @@ package struct CaseRunner {
     if recordsCoverage { coverage.record(variantsOf: event, at: model) }
     let session = model.current
     let accepted = model.apply(event, commands: &expected)
-    if let request = model.watchdogRequest(since: session) {
-      if let after = engine.claimWatchdog(request.load, request.id) {
-        if let delay = request.delay, after != .milliseconds(delay), wrongBackoff == nil {
-          wrongBackoff = (request, after)
-        }
-      } else {
-        missingWatchdog = missingWatchdog ?? request
-      }
-    }
+    if let request = model.watchdogRequest(since: session) { requests.append(request) }
     if !recordsCoverage {
       // Only the verdict is wanted.
     } else if accepted {
@@ -345,7 +350,16 @@ extension CaseRunner {
     _ subject: FuzzSubject, _ actions: [FuzzAction], canPreload: Bool = false,
     retry: RetryPolicy = .standard
   ) -> FuzzViolation? {
-    replay(subject, actions, canPreload: canPreload, retry: retry).violation
+    replay(subject, actions, setup: FuzzSetup(canPreload: canPreload, retry: retry)).violation
+  }
+
+  /// Replays `actions` on a fresh player made by `subject`, set up as
+  /// `setup` says, finishing the case.
+  /// - Returns: the first violation, or nil when every property held.
+  package static func check(
+    _ subject: FuzzSubject, _ actions: [FuzzAction], setup: FuzzSetup
+  ) -> FuzzViolation? {
+    replay(subject, actions, setup: setup).violation
   }
 
   /// Replays `actions` on a fresh player made by `subject`, finishing the case.
@@ -360,7 +374,16 @@ extension CaseRunner {
     _ subject: FuzzSubject, _ actions: [FuzzAction], canPreload: Bool = false,
     retry: RetryPolicy = .standard
   ) -> (runner: CaseRunner, violation: FuzzViolation?) {
-    var runner = CaseRunner(subject, canPreload: canPreload, retry: retry)
+    replay(subject, actions, setup: FuzzSetup(canPreload: canPreload, retry: retry))
+  }
+
+  /// Replays `actions` on a fresh player made by `subject`, set up as
+  /// `setup` says, finishing the case.
+  /// - Returns: the runner afterwards and the first violation.
+  package static func replay(
+    _ subject: FuzzSubject, _ actions: [FuzzAction], setup: FuzzSetup
+  ) -> (runner: CaseRunner, violation: FuzzViolation?) {
+    var runner = CaseRunner(subject, setup: setup)
     runner.recordsCoverage = false
     for action in actions {
       if let violation = runner.perform(action) { return (runner, violation) }

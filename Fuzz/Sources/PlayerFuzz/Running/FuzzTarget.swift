@@ -184,6 +184,26 @@ public struct FuzzObservation: Hashable, Sendable {
 /// never requests its watchdogs fails ``FuzzProperty/watchdogRequested``), and,
 /// for ``ConcurrentFuzz``, call ``FuzzEngine/onProcessed`` after each event.
 public struct FuzzSubject: Sendable {
+  /// What a player takes from the harness, beyond the engine and the watchdog
+  /// clock (``FuzzEngine/watchdog(for:)``, whose timeout every subject must
+  /// schedule its watchdogs with): the harness draws per case only what the
+  /// player says it reads, and keeps the rest at a new `PlayerConfiguration`'s.
+  public struct Inputs: OptionSet, Hashable, Sendable {
+    /// The raw bits.
+    public let rawValue: UInt8
+    /// A set of inputs.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// The retry policy, ``FuzzEngine/retry(for:)``: read by every subject,
+    /// so drawn for every case (off, one attempt, a cap that is reached, the standard one).
+    public static let retryPolicy = Inputs(rawValue: 1)
+    /// The whole configuration, ``FuzzEngine/configuration(for:)``: the
+    /// `previous` threshold is drawn too (0, 1 s, 3 s, 10 s).
+    public static let configuration = Inputs(rawValue: 2)
+    /// Everything the harness can vary.
+    public static let all: Inputs = [.retryPolicy, .configuration]
+  }
+
   /// The name printed in reports.
   public let name: String
   /// Builds a fresh, idle player that sends its commands to the given engine.
@@ -194,6 +214,9 @@ public struct FuzzSubject: Sendable {
   /// they reproduce on this player. Nil when the subject has none: the printed
   /// test then says so and leaves a placeholder to fill in.
   public let swiftExpression: String?
+  /// What the player takes from the harness; ``Inputs/retryPolicy`` unless
+  /// the subject says more (``reading(_:)``).
+  public private(set) var inputs: Inputs = .retryPolicy
   /// Whether the player may be sent events from several threads at once
   /// (``ConcurrentFuzz`` runs only such subjects): made with
   /// ``threadSafe(name:swiftExpression:make:)``.
@@ -229,6 +252,16 @@ public struct FuzzSubject: Sendable {
     makeSendable = sendable
   }
 
+  /// The same subject, saying it takes `inputs` from the harness: a player
+  /// built with ``FuzzEngine/configuration(for:)`` reads ``Inputs/configuration``.
+  /// - Parameter inputs: what the player reads.
+  /// - Returns: the subject with its inputs.
+  public func reading(_ inputs: Inputs) -> FuzzSubject {
+    var subject = self
+    subject.inputs = inputs.union(.retryPolicy)
+    return subject
+  }
+
   /// A subject whose player is thread-safe, so ``ConcurrentFuzz`` can send to it
   /// from several threads at once. The player must call
   /// ``FuzzEngine/onProcessed(for:)``'s closure, when there is one, after each
@@ -252,12 +285,13 @@ public struct FuzzSubject: Sendable {
       if let processed = FuzzEngine.onProcessed(for: engine) {
         onStep = { step in processed(step.event) }
       }
-      let configuration = PlayerConfiguration(retry: FuzzEngine.retry(for: engine))
       return PlayerTarget(
         Player(
-          engine: engine, state: PlaybackState(configuration: configuration),
+          engine: engine,
+          state: PlaybackState(configuration: FuzzEngine.configuration(for: engine)),
           watchdog: FuzzEngine.watchdog(for: engine), onStep: onStep))
-    })
+    }
+  ).reading(.all)
 }
 
 /// Adapts ``PlayerEngine/Player`` to ``FuzzTarget``.

@@ -99,11 +99,10 @@ public enum Fuzzer {
     result.seconds = secondsSince(started, clock)
     if let (runner, violation, caseIndex, seed) = found {
       let shrinkStart = clock.now
+      let setup = runner.setup
       let outcome =
         configuration.shrink
-        ? Shrinker.shrink(
-          subject, runner.trace, violation: violation, canPreload: runner.model.canPreload,
-          retry: runner.model.retry)
+        ? Shrinker.shrink(subject, runner.trace, violation: violation, setup: setup)
         : Shrinker.Outcome(actions: runner.trace, violation: violation, attempts: 0)
       result.shrinkSeconds = secondsSince(shrinkStart, clock)
       result.failure = FuzzFailure(
@@ -111,10 +110,7 @@ public enum Fuzzer {
         origin: .random(seed: configuration.seed, caseIndex: caseIndex, caseSeed: seed),
         original: runner.trace, actions: outcome.actions, violation: outcome.violation,
         shrinkAttempts: outcome.attempts,
-        timeline: timeline(
-          subject,
-          FuzzCase(outcome.actions, canPreload: runner.model.canPreload, retry: runner.model.retry)),
-        canPreload: runner.model.canPreload, retry: runner.model.retry)
+        timeline: timeline(subject, FuzzCase(outcome.actions, setup: setup)), setup: setup)
     }
     return result
   }
@@ -136,9 +132,7 @@ public enum Fuzzer {
     _ subject: FuzzSubject, _ decoder: ActionDecoder, _ bytes: inout some ByteSource,
     coverage: inout FuzzCoverage
   ) -> (CaseRunner, FuzzViolation?) {
-    let canPreload = decoder.engine(from: &bytes)
-    let retry = decoder.retry(from: &bytes)
-    var runner = CaseRunner(subject, canPreload: canPreload, retry: retry)
+    var runner = CaseRunner(subject, setup: decoder.setup(from: &bytes, inputs: subject.inputs))
     swap(&runner.coverage, &coverage)
     let (length, mask) = decoder.header(from: &bytes)
     for _ in 0..<length {
@@ -159,8 +153,7 @@ public enum Fuzzer {
     _ subject: FuzzSubject, _ decoder: ActionDecoder, _ bytes: inout some ByteSource,
     reusing runner: inout CaseRunner
   ) -> FuzzViolation? {
-    let canPreload = decoder.engine(from: &bytes)
-    runner.reset(subject, canPreload: canPreload, retry: decoder.retry(from: &bytes))
+    runner.reset(subject, setup: decoder.setup(from: &bytes, inputs: subject.inputs))
     let (length, mask) = decoder.header(from: &bytes)
     for _ in 0..<length {
       if bytes.isExhausted { break }
@@ -202,10 +195,7 @@ public enum Fuzzer {
       maxLength: configuration.maxLength, swarm: configuration.swarm, preload: configuration.preload
     )
     let (runner, violation) = runCase(subject, decoder, &bytes)
-    return (
-      FuzzCase(runner.trace, canPreload: runner.model.canPreload, retry: runner.model.retry),
-      violation
-    )
+    return (FuzzCase(runner.trace, setup: runner.setup), violation)
   }
 
   /// Checks a given case (a saved failure, a hand-written scenario).
@@ -218,14 +208,13 @@ public enum Fuzzer {
   /// - Returns: its failure, unshrunk, or nil when every property held.
   public static func check(_ subject: FuzzSubject, _ fuzzCase: FuzzCase) -> FuzzFailure? {
     let actions = fuzzCase.actions
-    guard
-      let violation = CaseRunner.check(
-        subject, actions, canPreload: fuzzCase.canPreload, retry: fuzzCase.retry)
-    else { return nil }
+    guard let violation = CaseRunner.check(subject, actions, setup: fuzzCase.setup) else {
+      return nil
+    }
     return FuzzFailure(
       subject: subject, origin: .given, original: actions, actions: actions,
       violation: violation, shrinkAttempts: 0, timeline: timeline(subject, fuzzCase),
-      canPreload: fuzzCase.canPreload, retry: fuzzCase.retry)
+      setup: fuzzCase.setup)
   }
 
   /// The case as a numbered timeline on an engine that does not preload.
@@ -256,15 +245,15 @@ public enum Fuzzer {
     _ subject: FuzzSubject, _ fuzzCase: FuzzCase, row emit: (String) -> Void
   ) {
     let actions = fuzzCase.actions
-    let canPreload = fuzzCase.canPreload
+    let setup = fuzzCase.setup
     // The events the end of the case adds (held-back reports, cooperative
     // answers) are shown as the explicit actions they become.
-    var full = CaseRunner(subject, canPreload: canPreload, retry: fuzzCase.retry)
+    var full = CaseRunner(subject, setup: setup)
     full.recordsCoverage = false
     for action in actions where full.perform(action) != nil { break }
     if full.trace.count == actions.count { _ = full.finish() }
-    let lines = FuzzCase(full.trace, canPreload: canPreload, retry: fuzzCase.retry).lines
-    var runner = CaseRunner(subject, canPreload: canPreload, retry: fuzzCase.retry)
+    let lines = FuzzCase(full.trace, setup: setup).lines
+    var runner = CaseRunner(subject, setup: setup)
     runner.recordsCoverage = false
     var rows: [(label: String, action: String, commands: String, state: String)] = []
     rows.reserveCapacity(full.trace.count + 1)
