@@ -139,10 +139,12 @@ enum Terminal {
   }
 
   /// Whether standard output should be coloured: a terminal, `NO_COLOR`
-  /// unset, and `TERM` not `dumb`.
+  /// unset or empty (no-color.org: only a non-empty value turns colour off),
+  /// and `TERM` not `dumb`.
   static var colorOutput: Bool {
     let environment = ProcessInfo.processInfo.environment
-    if environment["NO_COLOR"] != nil || environment["TERM"] == "dumb" { return false }
+    if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+    if environment["TERM"] == "dumb" { return false }
     return isatty(STDOUT_FILENO) != 0
   }
 
