@@ -141,7 +141,11 @@ import Testing
 /// each drain, only the newest timer the drain's events asked for (or, with
 /// `keepOldest`, wrongly, only the oldest): a legal driver, since a
 /// superseded timer's expiry is ignored anyway.
-final class CoalescingPlayer: FuzzTarget, @unchecked Sendable {
+///
+/// `@unchecked Sendable` is safe here: the subject is not `isThreadSafe`, so
+/// the fuzzer sends to it from one thread only, and the harness's virtual clock
+/// fires its timers on that thread, inside `deliver`; nothing else touches it.
+final class CoalescingPlayer: FuzzTarget, @unchecked Sendable {  // single-threaded: see above
   private var state: PlaybackState
   private let engine: any PlaybackEngine
   private let watchdog: WatchdogPolicy
