@@ -94,16 +94,23 @@ public struct FuzzObservation: Hashable, Sendable {
   }
 
   /// ``init(_:)`` with ``itemsHash(_:)`` of the state's entries already computed.
+  ///
+  /// Every field is read into a local first: Swift 6.3.1's optimizer (CopyPropagation) crashed
+  /// on the direct reads through `state.queue.shuffle?.seed` in a release build.
   init(_ state: PlaybackState, itemsHash hash: UInt64) {
+    let queueState = state.queue
+    let shuffleSeed: UInt64? = queueState.shuffle.map(\.seed)
+    let session = state.session
+    let preload = state.preload
     kind = state.kind
     isPlaying = state.isPlaying
-    seekPending = state.session?.seekPending ?? false
+    seekPending = session?.seekPending ?? false
     queue = Self.finish(
-      hash, count: state.queue.entries.count, current: state.queue.current,
-      repeatMode: state.queue.repeatMode, shuffleSeed: state.queue.shuffle?.seed)
-    loads = (state.session?.load, state.preload?.load)
-    position = state.session?.position
-    preloadReady = state.preload?.stage == .ready
+      hash, count: queueState.entries.count, current: queueState.current,
+      repeatMode: queueState.repeatMode, shuffleSeed: shuffleSeed)
+    loads = (session?.load, preload?.load)
+    position = session?.position
+    preloadReady = preload?.stage == .ready
     failure = .some(state.failure)
   }
 
