@@ -83,7 +83,7 @@ public struct FuzzObservation: Hashable, Sendable {
   /// What a ``PlayerState/PlaybackState`` says about itself.
   /// - Parameter state: the state to read.
   public init(_ state: PlaybackState) {
-    self.init(state, itemsHash: Self.itemsHash(state.queue.entries))
+    self.init(state, itemsHash: nil)
   }
 
   /// The part of the queue's fingerprint that reads every entry (O(n)).
@@ -93,14 +93,21 @@ public struct FuzzObservation: Hashable, Sendable {
     return hash
   }
 
-  /// ``init(_:)`` with ``itemsHash(_:)`` of the state's entries already computed.
-  init(_ state: PlaybackState, itemsHash hash: UInt64) {
+  /// ``init(_:)`` with ``itemsHash(_:)`` of the state's entries already
+  /// computed, or computed here when nil.
+  init(_ state: PlaybackState, itemsHash known: UInt64?) {
     kind = state.kind
     isPlaying = state.isPlaying
     seekPending = state.session?.seekPending ?? false
+    // Read into locals first: reading the shuffle's seed straight out of the
+    // borrowed state crashed the release build's optimizer (Swift 6.3.1,
+    // CopyPropagation: "Found outside of lifetime use").
+    let playQueue = state.queue
+    let shuffleSeed: UInt64? = playQueue.shuffle.map { $0.seed }
+    let hash = known ?? Self.itemsHash(playQueue.entries)
     queue = Self.finish(
-      hash, count: state.queue.entries.count, current: state.queue.current,
-      repeatMode: state.queue.repeatMode, shuffleSeed: state.queue.shuffle?.seed)
+      hash, count: playQueue.entries.count, current: playQueue.current,
+      repeatMode: playQueue.repeatMode, shuffleSeed: shuffleSeed)
     loads = (state.session?.load, state.preload?.load)
     position = state.session?.position
     preloadReady = state.preload?.stage == .ready
