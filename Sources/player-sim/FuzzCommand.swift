@@ -205,17 +205,25 @@ enum FuzzCommand: Command {
       return .usage
     }
     let actions = fuzzCase.actions
-    // The engine line, then one action a line: what --replay reads back.
-    let lines = [fuzzCase.header] + fuzzCase.lines
+    // The engine line, then one action a line: what --replay reads back (for --json only).
+    var lines: [String] { [fuzzCase.header] + fuzzCase.lines }
     guard !actions.isEmpty else {
       Terminal.error(
         "\(terminalSafe(name)):1:1: error: no actions; expected one action a line, such as play(A)")
       return .usage
     }
-    guard let failure = Fuzzer.check(subject, fuzzCase) else {
+    // Row by row as the passing case is checked: the timeline is never held whole
+    // (with --json, it is the result line's array).
+    var timeline: [JSONValue] = []
+    let found = Fuzzer.replay(subject, fuzzCase) { row in
       if json {
-        var timeline: [JSONValue] = []
-        Fuzzer.timeline(subject, fuzzCase) { timeline.append(.string($0)) }
+        timeline.append(.string(row))
+      } else {
+        Terminal.out(terminalSafe(row))
+      }
+    }
+    guard let failure = found else {
+      if json {
         Terminal.out(
           JSONValue.line(
             "result",
@@ -228,8 +236,6 @@ enum FuzzCommand: Command {
             ]))
         return .success
       }
-      // Row by row: the timeline is never held whole.
-      Fuzzer.timeline(subject, fuzzCase) { Terminal.out(terminalSafe($0)) }
       Terminal.out(
         "passed: \(subject.name) kept every property over the \(actions.count) saved action\(actions.count == 1 ? "" : "s")"
       )

@@ -39,43 +39,39 @@ import Testing
     #expect(extra <= bound, "\(extra) bytes beyond a one-line script")
   }
 
-  /// A name that resolves to no token of its media means "the newest entry of
-  /// that media": found by searching every item ever issued, per line (10,000
-  /// lines over 10,000 items: 93 s in a debug build), now kept up to date.
-  @Test func namesResolveWithoutSearchingEveryItem() throws {
-    let text =
-      "queue(" + Array(repeating: "A", count: 9_999).joined(separator: " ") + " B)\nready(A#1)\n"
-      + String(repeating: "position(C#1, 5ms)\n", count: 9_990)
-    let path = try CLI.scratchFile("names.txt", Data(text.utf8))
-    let clock = ContinuousClock()
-    let started = clock.now
-    let output = try CLI.run(["fuzz", "--replay", path, "--quiet"])
-    let elapsed = clock.now - started
-    #expect(output.status == 0, "\(output.stderr.prefix(300))")
-    #expect(elapsed < .seconds(30), "\(elapsed)")
-  }
-
   @Test func theMediaOfAFileAreBounded() throws {
-    let text =
-      "play(A)\n" + "queue(" + Array(repeating: "A", count: 9_999).joined(separator: " ")
-      + " B C)\n"
+    // Queues of 5, replaced each time: 10,005 media in 2,001 lines.
+    let text = String(repeating: "queue(A B C D E)\n", count: 2_001)
     let path = try CLI.scratchFile("many-media.txt", Data(text.utf8))
     let output = try CLI.run(["fuzz", "--replay", path])
     #expect(output.status == 2)
-    // Media 10,001 of the file is the second line's 10,000th name, B.
+    // Media 10,001 of the file is the last line's first name.
     #expect(
       output.stderr
-        == "\(path):2:20005: error: more than 10000 media in the file; expected a saved (minimal) case\n"
+        == "\(path):2001:7: error: more than 10000 media in the file; expected a saved (minimal) case\n"
     )
     #expect(output.stdout == "")
+    // 10,000 are fine.
+    let fine = try CLI.scratchFile(
+      "media-10000.txt", Data(String(repeating: "queue(A B C D E)\n", count: 2_000).utf8))
+    #expect(try CLI.run(["fuzz", "--replay", fine, "--quiet"]).status == 0)
   }
 
-  @Test func theMediaAreCountedOverEveryLine() throws {
-    let text = String(repeating: "append(A B C D)\n", count: 2_501)
-    let path = try CLI.scratchFile("appends.txt", Data(text.utf8))
+  @Test func theQueueOfAFileIsBounded() throws {
+    let long = "queue(" + Array(repeating: "A", count: 2_001).joined(separator: " ") + ")\n"
+    let path = try CLI.scratchFile("long-queue.txt", Data(long.utf8))
     let output = try CLI.run(["fuzz", "--replay", path])
     #expect(output.status == 2)
-    #expect(output.stderr.hasPrefix("\(path):2501:8: error: more than 10000 media in the file"))
+    #expect(
+      output.stderr
+        == "\(path):1:1: error: a queue of 2001 entries, more than 2000; expected a saved (minimal) case\n"
+    )
+    // Grown by appends: the line that passes the limit.
+    let grown = try CLI.scratchFile(
+      "appends.txt", Data(String(repeating: "append(A B C D)\n", count: 501).utf8))
+    let appended = try CLI.run(["fuzz", "--replay", grown])
+    #expect(appended.status == 2)
+    #expect(appended.stderr.hasPrefix("\(grown):501:1: error: a queue of 2004 entries"))
   }
 
   @Test func aMillionMediaStopAtTheLimit() throws {

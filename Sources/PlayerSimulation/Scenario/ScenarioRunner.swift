@@ -114,7 +114,11 @@ public struct ScenarioRunner: Sendable {
     }
 
     var entries: [TimelineEntry] = []
-    var sinceCheck: [String] = []
+    // The commands since the previous `expect commands`, checked against the
+    // next one as they come: a script's commands are not kept for a check that
+    // never comes, nor whole for one that does (each names its media, so a
+    // long run of a long name once held every command's text).
+    var sinceCheck = CommandCheck(expected: Self.nextCommandCheck(in: scenario, from: 0))
     var ignoredSinceCheck: [IgnoreReason] = []
     var failure: ExpectationFailure?
     var processed = 0
@@ -123,7 +127,7 @@ public struct ScenarioRunner: Sendable {
       for entry in recorder.take() {
         processed += 1
         if keepsEntries { entries.append(entry) }
-        sinceCheck += entry.commandTexts
+        for text in entry.commandTexts { sinceCheck.append(text) }
         // Reports and expiries count whatever the reason; intents and system
         // events only when refused (`noEffect` is not checked).
         if let reason = entry.ignored,
@@ -214,10 +218,10 @@ public struct ScenarioRunner: Sendable {
             milliseconds: clock.milliseconds, line: step.line, text: "expect queue \(expected)"))
       case .expectCommands(let expected):
         let found = sinceCheck
-        sinceCheck = []
+        sinceCheck = CommandCheck(expected: Self.nextCommandCheck(in: scenario, from: index + 1))
         let expectedTexts = expected.map(\.text)
-        guard found == expectedTexts else {
-          failure = fail("commands \(Self.list(expectedTexts))", "commands \(Self.list(found))")
+        guard found.matches else {
+          failure = fail("commands \(Self.list(expectedTexts))", "commands \(found.text)")
           break
         }
         output(
@@ -257,6 +261,61 @@ public struct ScenarioRunner: Sendable {
     return ScenarioResult(
       entries: entries, failure: failure, finalState: player.state, commands: engine.commands,
       milliseconds: clock.milliseconds)
+  }
+
+  /// The commands of the first `expect commands` line at or after step
+  /// `start`, or nil when none follows (the commands are then not kept).
+  static func nextCommandCheck(in scenario: Scenario, from start: Int) -> [String]? {
+    for step in scenario.steps[min(start, scenario.steps.count)...] {
+      if case .expectCommands(let commands) = step.action { return commands.map(\.text) }
+    }
+    return nil
+  }
+
+  /// The commands sent since the previous `expect commands`, compared with
+  /// the next one's as they come. Those that match it are not kept (they are
+  /// its own first ones); from the first that differs, the texts are kept for
+  /// the failure, up to ``shownLimit`` bytes, with how many there were in all.
+  struct CommandCheck {
+    /// The next check's commands, or nil when no check follows.
+    let expected: [String]?
+    private(set) var count = 0
+    /// The position of the first command that differs from the expected one.
+    private var mismatch: Int?
+    private var tail: [String] = []
+    private var tailBytes = 0
+
+    /// The most bytes of found commands a failure quotes from the first that
+    /// differs: 1 MB (its JSON line quotes them whole below that).
+    static let shownLimit = 1 << 20
+
+    init(expected: [String]?) { self.expected = expected }
+
+    mutating func append(_ text: String) {
+      guard let expected else { return }
+      if mismatch == nil, count < expected.count, expected[count] == text {
+        count += 1
+        return
+      }
+      if mismatch == nil { mismatch = count }
+      if tailBytes <= Self.shownLimit {
+        tail.append(text)
+        tailBytes += text.utf8.count + 1
+      }
+      count += 1
+    }
+
+    /// Whether the commands are exactly the expected ones.
+    var matches: Bool { mismatch == nil && count == (expected?.count ?? 0) }
+
+    /// The commands as a failure quotes them: `none`, all of them, or the
+    /// first ones and how many there were in all.
+    var text: String {
+      guard count > 0 else { return "none" }
+      let shown = Array((expected ?? [])[0..<(mismatch ?? count)]) + tail
+      let list = shown.joined(separator: " ")
+      return shown.count == count ? list : list + " … (\(count) commands in all)"
+    }
   }
 
   /// The watchdog policy's timeout, a marker: above any backoff a script can write.

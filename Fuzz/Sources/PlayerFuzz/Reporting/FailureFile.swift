@@ -25,10 +25,17 @@ public enum FailureFile {
   public static let maximumActions = 10_000
 
   /// The most media names a saved failure may hold in all its actions (each
-  /// `queue`, `append`, `insert` and `play` counts its names): 10,000. One action
-  /// can hold a whole queue, and a replay's work grows with the queue times the
-  /// actions after it, so the action limit alone bounds nothing.
+  /// `queue`, `append`, `insert` and `play` counts its names): 10,000, as many
+  /// as actions. One action can hold a whole queue, so the action limit alone
+  /// bounds neither a replay's memory nor its output.
   public static let maximumMedia = 10_000
+
+  /// The longest queue a saved failure may build: 2,000 entries. A replay's
+  /// work is its actions times its queue's length (a shuffle, an edit, a
+  /// check of the queue after each step), so 10,000 actions over 2,000 entries
+  /// (a shuffle and an unshuffle each time, the costliest) replay in about 5 s
+  /// in a release build, where 10,000 entries took 23 s.
+  public static let maximumQueue = 2_000
 
   /// The longest media name a saved failure may use: 64 UTF-8 bytes. A replay
   /// prints the names of the current load and the preload on every row of its
@@ -199,6 +206,13 @@ public enum FailureFile {
             else { return nil }
             actions[index] = .reentrant(report)
             return report
+          }
+          if replay.model.entries.count > maximumQueue {
+            throw FuzzParseError(
+              file: file, line: number, column: line.count - words.count + 1,
+              message:
+                "a queue of \(replay.model.entries.count) entries, more than \(maximumQueue); expected a saved (minimal) case"
+            )
           }
         }
       }

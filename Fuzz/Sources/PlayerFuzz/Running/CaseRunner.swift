@@ -158,8 +158,23 @@ package struct CaseRunner {
   /// and prints like any other.
   /// - Returns: the first broken property, or nil.
   package mutating func finish() -> FuzzViolation? {
+    finish(observe: nil)
+  }
+
+  /// ``finish()``, calling `observe` after each action it adds that kept
+  /// every property, with the commands it caused, the model and the player
+  /// (a timeline's rows, without replaying the case).
+  package mutating func finish(
+    observe: ((ArraySlice<EngineCommand>, ContractModel, any FuzzTarget) -> Void)?
+  ) -> FuzzViolation? {
+    func add(_ action: FuzzAction) -> FuzzViolation? {
+      let before = log.count
+      if let violation = perform(action) { return violation }
+      observe?(log[before...], model, target)
+      return nil
+    }
     _ = engine.takeArmed()
-    if !later.isEmpty, let violation = perform(.deliver) { return violation }
+    if !later.isEmpty, let violation = add(.deliver) { return violation }
     for _ in 0..<4 {
       guard let current = model.current else { break }
       let report: EngineReport
@@ -170,12 +185,12 @@ package struct CaseRunner {
         report = .seekCompleted(current.load, SeekID(current.lastSeek))
       case .waiting:
         // The network comes back: the entry reloads.
-        if let violation = perform(.send(.system(.networkAvailable))) { return violation }
+        if let violation = add(.send(.system(.networkAvailable))) { return violation }
         continue
       case .ready, .ended, .failed:
         return steadyCheck(step: trace.count)
       }
-      if let violation = perform(.send(.engine(report))) { return violation }
+      if let violation = add(.send(.engine(report))) { return violation }
     }
     return steadyCheck(step: trace.count)
   }

@@ -83,7 +83,7 @@ public struct FuzzObservation: Hashable, Sendable {
   /// What a ``PlayerState/PlaybackState`` says about itself.
   /// - Parameter state: the state to read.
   public init(_ state: PlaybackState) {
-    self.init(state, itemsHash: Self.itemsHash(state.queue.entries))
+    self.init(state, itemsHash: nil)
   }
 
   /// The part of the queue's fingerprint that reads every entry (O(n)).
@@ -93,21 +93,23 @@ public struct FuzzObservation: Hashable, Sendable {
     return hash
   }
 
-  /// ``init(_:)`` with ``itemsHash(_:)`` of the state's entries already computed.
-  ///
-  /// Every field is read into a local first: Swift 6.3.1's optimizer (CopyPropagation) crashed
-  /// on the direct reads through `state.queue.shuffle?.seed` in a release build.
-  init(_ state: PlaybackState, itemsHash hash: UInt64) {
-    let queueState = state.queue
-    let shuffleSeed: UInt64? = queueState.shuffle.map(\.seed)
+  /// ``init(_:)`` with ``itemsHash(_:)`` of the state's entries already
+  /// computed, or computed here when nil.
+  init(_ state: PlaybackState, itemsHash known: UInt64?) {
+    // Every field is read into a local first: reading the shuffle's seed straight out of the
+    // borrowed state crashed the release build's optimizer (Swift 6.3.1, CopyPropagation:
+    // "Found outside of lifetime use").
+    let playQueue = state.queue
+    let shuffleSeed: UInt64? = playQueue.shuffle.map { $0.seed }
     let session = state.session
     let preload = state.preload
+    let hash = known ?? Self.itemsHash(playQueue.entries)
     kind = state.kind
     isPlaying = state.isPlaying
     seekPending = session?.seekPending ?? false
     queue = Self.finish(
-      hash, count: queueState.entries.count, current: queueState.current,
-      repeatMode: queueState.repeatMode, shuffleSeed: shuffleSeed)
+      hash, count: playQueue.entries.count, current: playQueue.current,
+      repeatMode: playQueue.repeatMode, shuffleSeed: shuffleSeed)
     loads = (session?.load, preload?.load)
     position = session?.position
     preloadReady = preload?.stage == .ready

@@ -252,13 +252,78 @@ public enum Fuzzer {
     full.recordsCoverage = false
     for action in actions where full.perform(action) != nil { break }
     if full.trace.count == actions.count { _ = full.finish() }
-    let lines = FuzzCase(full.trace, setup: setup).lines
-    var runner = CaseRunner(subject, setup: setup)
+    rows(subject, fuzzCase, trace: full.trace, row: emit)
+  }
+
+  /// Checks a case (as ``check(_:_:)-(_,FuzzCase)``) and, when every property held, gives its
+  /// timeline row by row, from the same run: a passing replay runs the case once
+  /// (``check(_:_:)-(_,FuzzCase)`` then ``timeline(_:_:)-(_,FuzzCase)`` run it three times).
+  /// - Parameter row: called with each row of a passing case's timeline.
+  /// - Returns: the failure, unshrunk (its timeline run apart), or nil when every property held.
+  package static func replay(
+    _ subject: FuzzSubject, _ fuzzCase: FuzzCase, row: (String) -> Void
+  ) -> FuzzFailure? {
+    let actions = fuzzCase.actions
+    var runner = CaseRunner(subject, setup: fuzzCase.setup)
     runner.recordsCoverage = false
-    var rows: [(label: String, action: String, commands: String, state: String)] = []
-    rows.reserveCapacity(full.trace.count + 1)
+    var steps: [(commands: String, state: String)] = []
+    steps.reserveCapacity(actions.count)
+    func step(
+      _ commands: ArraySlice<EngineCommand>, _ model: ContractModel, _ target: any FuzzTarget
+    ) {
+      let text = commands.map { model.describe($0) }.joined(separator: " ")
+      steps.append((text.isEmpty ? "-" : text, target.stateDescription))
+    }
     var violation: FuzzViolation?
-    for (index, action) in full.trace.enumerated() {
+    for action in actions {
+      let before = runner.log.count
+      violation = runner.perform(action)
+      if violation != nil { break }
+      step(runner.log[before...], runner.model, runner.target)
+    }
+    if violation == nil { violation = runner.finish(observe: step) }
+    if let violation {
+      return FuzzFailure(
+        subject: subject, origin: .given, original: actions, actions: actions,
+        violation: violation, shrinkAttempts: 0, timeline: timeline(subject, fuzzCase),
+        setup: fuzzCase.setup)
+    }
+    let lines = FuzzCase(runner.trace, setup: fuzzCase.setup).lines
+    var rows: [Row] = []
+    rows.reserveCapacity(steps.count)
+    for index in steps.indices {
+      let label = index < actions.count ? "\(index + 1)." : "\(index + 1).*"
+      rows.append(Row(label, lines[index], steps[index].commands, steps[index].state))
+    }
+    steps = []
+    emit(&rows, row)
+    return nil
+  }
+
+  /// One row of a timeline: its label, the action as written, the commands, the state after.
+  private struct Row {
+    var label: String
+    var action: String
+    var commands: String
+    var state: String
+
+    init(_ label: String, _ action: String, _ commands: String, _ state: String) {
+      (self.label, self.action, self.commands, self.state) = (label, action, commands, state)
+    }
+  }
+
+  /// The timeline's rows for `trace`: the case's actions, then those its end added.
+  private static func rows(
+    _ subject: FuzzSubject, _ fuzzCase: FuzzCase, trace: [FuzzAction], row emit: (String) -> Void
+  ) {
+    let actions = fuzzCase.actions
+    let lines = FuzzCase(trace, setup: fuzzCase.setup).lines
+    var runner = CaseRunner(subject, setup: fuzzCase.setup)
+    runner.recordsCoverage = false
+    var rows: [Row] = []
+    rows.reserveCapacity(trace.count + 1)
+    var violation: FuzzViolation?
+    for (index, action) in trace.enumerated() {
       let before = runner.log.count
       violation = runner.perform(action)
       let commands = runner.log[before...].map { runner.model.describe($0) }.joined(
@@ -266,19 +331,26 @@ public enum Fuzzer {
       var state = runner.target.stateDescription
       if let violation { state += "   <- \(violation.property)" }
       let label = index < actions.count ? "\(index + 1)." : "\(index + 1).*"
-      rows.append((label, lines[index], commands.isEmpty ? "-" : commands, state))
+      rows.append(Row(label, lines[index], commands.isEmpty ? "-" : commands, state))
       if violation != nil { break }
     }
     if violation == nil, let end = runner.finish() {
       rows.append(
-        ("end", "(no more reports)", "-", runner.target.stateDescription + "   <- \(end.property)"))
+        Row(
+          "end", "(no more reports)", "-", runner.target.stateDescription + "   <- \(end.property)")
+      )
     }
-    // Each column as wide as its widest text within the limit.
+    Self.emit(&rows, emit)
+  }
+
+  /// Pads and emits `rows`, giving each back as it is printed. A column is as
+  /// wide as its widest text within ``timelineColumnLimit``.
+  private static func emit(_ rows: inout [Row], _ emit: (String) -> Void) {
     func width(_ texts: some Sequence<String>) -> Int {
       texts.lazy.map(\.count).filter { $0 <= timelineColumnLimit }.max() ?? 0
     }
     let widths = (
-      rows.map(\.label.count).max() ?? 0, width(rows.lazy.map(\.action)),
+      rows.lazy.map(\.label.count).max() ?? 0, width(rows.lazy.map(\.action)),
       width(rows.lazy.map(\.commands))
     )
     func pad(_ text: String, _ width: Int) -> String {
@@ -289,8 +361,7 @@ public enum Fuzzer {
       emit(
         "  \(pad(row.label, widths.0)) \(pad(row.action, widths.1))  -> \(pad(row.commands, widths.2))  \(row.state)"
       )
-      // Given back as printed.
-      rows[index] = ("", "", "", "")
+      rows[index] = Row("", "", "", "")
     }
   }
 
