@@ -9,7 +9,7 @@ final class MyPlayer: CustomStringConvertible {
   func handle(_ intent: UserIntent) {}
   func handle(_ report: EngineReport) {}
   func handle(_ event: SystemEvent) {}
-  func timedOut(_ load: Load) {}
+  func timedOut(_ load: Load, watchdog: WatchdogID) {}
   var kind: StateKind { .idle }
   var isPlaying: Bool { false }
   var description: String { "idle" }

@@ -250,6 +250,29 @@ public enum EngineReport: Hashable, Sendable, Codable, CustomStringConvertible {
     }
   }
 
+  /// The same report about another load: how a driver that numbers loads its own way
+  /// re-tags a report between its numbering and the machine's (every other field is kept).
+  ///
+  /// ```swift
+  /// // The engine reports with its own ids; the machine wants its tokens back.
+  /// let report = EngineReport.ready(engineLoad, duration: .seconds(30))
+  /// player.send(.engine(report.withLoad(machineLoad)))
+  /// ```
+  /// - Parameter load: the load the returned report is about.
+  /// - Returns: this report, about `load`.
+  public func withLoad(_ load: Load) -> EngineReport {
+    switch self {
+    case .ready(_, let duration): .ready(load, duration: duration)
+    case .stalled: .stalled(load)
+    case .resumed: .resumed(load)
+    case .seekCompleted(_, let id): .seekCompleted(load, id)
+    case .reachedEnd: .reachedEnd(load)
+    case .failed(_, let reason, let detail): .failed(load, reason, detail: detail)
+    case .position(_, let time): .position(load, time)
+    case .pausedBySystem: .pausedBySystem(load)
+    }
+  }
+
   /// The compact form without names: `ready(item1#1)`.
   public var description: String { description(naming: { _ in nil }) }
 
@@ -306,6 +329,32 @@ public enum PlaybackEvent: Hashable, Sendable, Codable, CustomStringConvertible 
     case .engine: .engine
     case .watchdogExpired: .timer
     case .system: .system
+    }
+  }
+
+  /// The load an engine report or a watchdog expiry names; nil for a user intent or a
+  /// system event, which name none.
+  public var load: Load? {
+    switch self {
+    case .engine(let report): report.load
+    case .watchdogExpired(let load, _): load
+    case .user, .system: nil
+    }
+  }
+
+  /// The same event with the load it names re-tagged by `transform` (an engine report or a
+  /// watchdog expiry, whose watchdog id is kept); a user intent or a system event unchanged.
+  ///
+  /// The one re-tagging a driver with its own load ids needs, in either direction: every
+  /// event it hands the machine must name the machine's loads (the tokens of the commands it
+  /// was sent), and every event it shows outside in its own numbering.
+  /// - Parameter transform: the load to name instead of the event's.
+  /// - Returns: the event about `transform(load)`.
+  public func withLoad(_ transform: (Load) -> Load) -> PlaybackEvent {
+    switch self {
+    case .engine(let report): .engine(report.withLoad(transform(report.load)))
+    case .watchdogExpired(let load, let id): .watchdogExpired(transform(load), id)
+    case .user, .system: self
     }
   }
 

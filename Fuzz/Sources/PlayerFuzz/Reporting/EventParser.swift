@@ -1,4 +1,4 @@
-public import PlayerState
+import PlayerState
 
 /// Parses the compact forms `PlaybackEvent.description` prints: every intent
 /// (positions 1-based, as printed) and every report and expiry; the system's
@@ -332,17 +332,6 @@ enum EventParser {
         message:
           "expected a reason (network, decoding, unsupported, notFound, timeout, engine(N)); got `\(text)`"
       )
-    }
-  }
-}
-
-extension PlaybackEvent {
-  /// The load a report or a watchdog expiry names; nil for a user intent.
-  public var load: Load? {
-    switch self {
-    case .user, .system: nil
-    case .engine(let report): report.load
-    case .watchdogExpired(let load, _): load
     }
   }
 }

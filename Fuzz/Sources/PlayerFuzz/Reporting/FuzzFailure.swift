@@ -113,7 +113,7 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     \(violation)
     minimal case: \(actions.count) action\(actions.count == 1 ? "" : "s") (shrunk from \(original.count) in \(shrinkAttempts) replays):
     \(timeline)
-    as a saved failure (Fuzz/Failures/NAME.txt):
+    as a saved failure (FailureFile.save(failure, in: DIRECTORY) writes it; FailureFile.parseCase reads it):
     \(([fuzzCase.header] + fuzzCase.lines).map { "  \($0)" }.joined(separator: "\n"))
     as a Swift Testing test:
     \(swiftTest)

@@ -371,22 +371,6 @@ struct TokenMap {
   }
 }
 
-extension EngineReport {
-  /// The same report about another load.
-  package func withLoad(_ load: Load) -> EngineReport {
-    switch self {
-    case .ready(_, let duration): .ready(load, duration: duration)
-    case .stalled: .stalled(load)
-    case .resumed: .resumed(load)
-    case .seekCompleted(_, let id): .seekCompleted(load, id)
-    case .reachedEnd: .reachedEnd(load)
-    case .failed(_, let reason, let detail): .failed(load, reason, detail: detail)
-    case .position(_, let time): .position(load, time)
-    case .pausedBySystem: .pausedBySystem(load)
-    }
-  }
-}
-
 extension ContractModel {
   /// The watchdog the contract asks the player to request for the event just
   /// applied: when a load starts buffering (a new load, or a preload promoted
