@@ -222,6 +222,8 @@ package struct ActionDecoder: Sendable {
       ? (model.entries.first { $0.item != current.item }?.item
         ?? ItemID(current.item.rawValue &+ 1)) : nil
     let stale = FuzzCoverage.Variant.newestStale(model)
+    // The load the next intent creates, worked out once (it replays an intent on a copy).
+    var upcoming: Load?
     func candidate(_ index: Int) -> Load? {
       switch index {
       case 0, 1, 2: return current
@@ -237,7 +239,9 @@ package struct ActionDecoder: Sendable {
         return Load(item: model.tokenItems[Int(token) - 1], token: LoadToken(token))
       case 10, 11:
         // The load the next intent will create (see `upcoming`).
-        return on(3) ? Self.upcoming(after: model, detail) : nil
+        guard on(3) else { return nil }
+        if upcoming == nil { upcoming = Self.upcoming(after: model, detail) }
+        return upcoming
       case 12: return on(3) ? Load(item: current.item, token: LoadToken(model.issued &+ 2)) : nil
       default: return other.map { Load(item: $0, token: current.token) }
       }

@@ -16,6 +16,9 @@ public struct FuzzResult: Sendable, CustomStringConvertible {
   public var failure: FuzzFailure?
   /// What the run exercised.
   public var coverage: FuzzCoverage
+  /// What the player left unsaid in some step (``FuzzObservable``): checked
+  /// through the engine's commands only, never compared directly.
+  public var notCompared: [FuzzObservable] = []
 
   /// Checked events per second.
   public var eventsPerSecond: Double { seconds > 0 ? Double(events) / seconds : 0 }
@@ -31,6 +34,11 @@ public struct FuzzResult: Sendable, CustomStringConvertible {
       "fuzz \(subject): seed \(configuration.seed), \(cases) cases, \(events) events in "
         + "\(Self.format(seconds)) s (\(Int(eventsPerSecond)) events/s), swarm \(configuration.swarm ? "on" : "off")"
     ]
+    if !notCompared.isEmpty {
+      lines.append(
+        "not compared (the player does not say them): "
+          + notCompared.map(\.rawValue).joined(separator: ", "))
+    }
     if let failure {
       lines.append(failure.report)
     } else if configuration.requireFullCoverage, !coverage.isFull {

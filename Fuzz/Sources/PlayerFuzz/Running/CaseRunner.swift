@@ -57,8 +57,18 @@ package struct CaseRunner {
   /// clear (the events themselves are not copied on the hot path).
   private struct Arrival {
     var offset: Int
-    var accepted: Bool
+    /// Why the contract ignored it; nil when it accepted it.
+    var reason: IgnoreReason?
+    var accepted: Bool { reason == nil }
   }
+
+  /// What the player reported for each event of the current delivery.
+  private var reasons: [IgnoreReason?] = []
+  /// The observables the player left unsaid in some step so far (one bit
+  /// each, ``FuzzObservable``), kept across ``reset(_:setup:)``.
+  package private(set) var unsaid: UInt16 = 0
+  /// The observables the player left unsaid so far.
+  package var notCompared: [FuzzObservable] { FuzzObservable.decode(unsaid) }
 
   /// A runner around a fresh player made by `subject`.
   /// - Parameters:
@@ -96,8 +106,12 @@ package struct CaseRunner {
   }
 
   /// Starts over for a case set up as `setup` says (see ``reset(_:canPreload:retry:)``).
-  package mutating func reset(_ subject: FuzzSubject, setup: FuzzSetup) {
-    engine = FuzzEngine(setup)
+  /// - Parameter costlyReasons: whether a subject whose ignore reasons cost
+  ///   a step record per event reports them (``FuzzEngine/reportsCostlyReasons``).
+  package mutating func reset(
+    _ subject: FuzzSubject, setup: FuzzSetup, costlyReasons: Bool = true
+  ) {
+    engine = FuzzEngine(setup, costlyReasons: costlyReasons)
     model = ContractModel(setup)
     target = subject.make(engine)
     log.removeAll(keepingCapacity: true)
@@ -212,7 +226,7 @@ package struct CaseRunner {
     // The reports of the previous delivery are kept until now: a violation
     // names its culprit from them.
     sent.removeAll(keepingCapacity: true)
-    engine.deliver(event, to: target)
+    let fired = engine.deliver(event, to: target)
     engine.drain(commands: &received, sent: &sent)
     log.append(contentsOf: received)
     received.removeAll(keepingCapacity: true)
@@ -226,7 +240,55 @@ package struct CaseRunner {
       return commandViolation(step: step, from: mark, event: event)
     }
     if let violation = observationViolation(event, step: step) { return violation }
+    if let violation = reasonViolation(event, step: step, fired: fired) { return violation }
     return watchdogViolation(event, step: step)
+  }
+
+  /// After one delivery: each event the player reduced was ignored exactly
+  /// when the contract ignores it, and for its reason. A player that reports
+  /// no reasons (``FuzzEngine/onReduced(for:)``) is not compared; one whose
+  /// timer was cancelled may report nothing for its stale expiry.
+  private mutating func reasonViolation(
+    _ event: PlaybackEvent, step: Int, fired: Bool
+  ) -> FuzzViolation? {
+    engine.takeReasons(into: &reasons)
+    defer { reasons.removeAll(keepingCapacity: true) }
+    if reasons.isEmpty {
+      // Nothing said: not compared (unless this case did not ask, see
+      // FuzzEngine.reportsCostlyReasons); a cancelled timer's closure sends nothing.
+      if engine.reportsCostlyReasons, !fired || arrivals.count > 1 || arrivals[0].accepted {
+        unsaid |= FuzzObservable.ignoreReasons.bit
+      }
+      return nil
+    }
+    var culprit: Int?
+    var said: IgnoreReason??
+    if reasons.count != arrivals.count {
+      culprit = min(reasons.count, arrivals.count) - 1
+    } else {
+      for index in arrivals.indices where reasons[index] != arrivals[index].reason {
+        culprit = index
+        said = .some(reasons[index])
+        break
+      }
+    }
+    guard let culprit else { return nil }
+    let named = arrivalEvent(culprit, outer: event)
+    let expected = arrivals[culprit].reason
+    let detail =
+      said == nil
+      ? "the player reported \(reasons.count) reduced events where the contract processed \(arrivals.count)"
+      : "the player \(Self.verdict(said ?? nil)) \(named.description(naming: { model.media[$0] })); the contract \(Self.verdict(expected))"
+    var violation = FuzzViolation(
+      property: .ignoreReasonMatchesContract, step: step, event: named, expected: self.expected,
+      actual: log, detail: detail)
+    violation.media = model.media
+    return violation
+  }
+
+  /// `accepted` or `ignored (reason)`, as in a report.
+  private static func verdict(_ reason: IgnoreReason?) -> String {
+    reason.map { "ignored (\($0.rawValue): \($0))" } ?? "accepted"
   }
 
   private mutating func record(_ event: PlaybackEvent) {
@@ -234,7 +296,8 @@ package struct CaseRunner {
     let offset = expected.count
     if recordsCoverage { coverage.record(variantsOf: event, at: model) }
     let session = model.current
-    let accepted = model.apply(event, commands: &expected)
+    let reason = model.process(event, commands: &expected)
+    let accepted = reason == nil
     if let request = model.watchdogRequest(since: session) { requests.append(request) }
     if !recordsCoverage {
       // Only the verdict is wanted.
@@ -244,7 +307,7 @@ package struct CaseRunner {
     } else {
       coverage.record(from: before, event: event.kind)
     }
-    arrivals.append(Arrival(offset: offset, accepted: accepted))
+    arrivals.append(Arrival(offset: offset, reason: reason))
   }
 
   /// The event of arrival `position` of a delivery whose outer event is `event`.
@@ -298,11 +361,11 @@ package struct CaseRunner {
     return fingerprint
   }
 
-  private mutating func observationViolation(_ event: PlaybackEvent, step: Int)
-    -> FuzzViolation?
-  {
+  private mutating func observationViolation(_ event: PlaybackEvent, step: Int) -> FuzzViolation? {
     let seen = engine.contract(target.observation)
+    unsaid |= FuzzObservable.unsaid(in: seen)
     let property: FuzzProperty
+    var difference: PublicStateDifference?
     if event == .stop, seen.kind != .idle {
       property = .idleAfterStop
     } else if let pending = seen.seekPending, pending != model.seekPending {
@@ -325,6 +388,9 @@ package struct CaseRunner {
       property = .queueMatchesContract
     } else if let failure = seen.failure, failure != model.current?.failure {
       property = .stateMatchesContract
+    } else if let box = seen.box, let found = model.difference(from: box.state) {
+      difference = found
+      property = found.property
     } else {
       return nil
     }
@@ -336,6 +402,7 @@ package struct CaseRunner {
       + "\(model.preload.map { ", preload \($0.stage)" } ?? "")"
       + "\(model.current.map { ", position \($0.position)ms" } ?? "")"
       + Self.failureDescription(seen: seen.failure, expected: model.current?.failure)
+      + (difference.map { "; \($0.text)" } ?? "")
     let culprit = arrivalEvent(arrivals.count - 1, outer: event)
     var violation = FuzzViolation(
       property: property, step: step, event: culprit, expected: expected, actual: log,

@@ -33,10 +33,13 @@ public final class FuzzEngine: PlaybackEngine {
     /// with the delay it asked for.
     var scheduled: [(after: Duration, fire: @Sendable () -> Void)] = []
     /// Watchdogs matched to the contract's requests: (load, id) in contract numbering.
-    var timers: [Load: [UInt32: @Sendable () -> Void]] = [:]
+    var timers: [TimerKey: @Sendable () -> Void] = [:]
     var tokens = TokenMap()
     /// Events in the order the player processed them (contract numbering), when recorded.
     var processed: [PlaybackEvent] = []
+    /// Why each event the player reduced was ignored (nil: accepted), in
+    /// processing order, since the runner last took them.
+    var reasons: [IgnoreReason?] = []
   }
 
   private let log = Locked(Log())
@@ -54,6 +57,11 @@ public final class FuzzEngine: PlaybackEngine {
   public var configuration: PlayerConfiguration { setup.configuration }
   /// What the case runs with.
   let setup: FuzzSetup
+  /// Whether a subject whose ignore reasons cost a step record per event
+  /// (Playhead's `Player`, through `onStep`) reports them in this case: in
+  /// every replayed case, and in one random case in four (``Fuzzer``), so
+  /// that a random run keeps its rate. Other subjects report them always.
+  package let reportsCostlyReasons: Bool
 
   /// An engine with an empty log.
   /// - Parameters:
@@ -68,7 +76,8 @@ public final class FuzzEngine: PlaybackEngine {
   }
 
   /// An engine for a case set up as `setup` says.
-  init(_ setup: FuzzSetup, recordsProcessing: Bool = false) {
+  init(_ setup: FuzzSetup, recordsProcessing: Bool = false, costlyReasons: Bool = true) {
+    reportsCostlyReasons = costlyReasons
     capabilities = setup.canPreload ? .preload : []
     self.setup = setup
     self.recordsProcessing = recordsProcessing
@@ -163,6 +172,36 @@ public final class FuzzEngine: PlaybackEngine {
     (engine as? FuzzEngine)?.onProcessed
   }
 
+  /// Call after reducing each event, in processing order, from the thread
+  /// that reduced it, with why it was ignored (nil when it was accepted):
+  /// the harness compares each with the contract's reason
+  /// (``FuzzProperty/ignoreReasonMatchesContract``). Playhead's `Player` does
+  /// it through `onStep` (`step.transition.ignored`).
+  public var onReduced: @Sendable (IgnoreReason?) -> Void {
+    { [weak self] reason in self?.record(reason) }
+  }
+
+  /// Records why the event the player just reduced was ignored (nil: accepted).
+  func record(_ reason: IgnoreReason?) {
+    log.withLock { $0.reasons.append(reason) }
+  }
+
+  /// The harness's reason recorder when `engine` is the harness's engine (as
+  /// in a ``FuzzSubject/make`` closure); otherwise nil. A player that never
+  /// calls it has its reasons left uncompared (``FuzzResult/notCompared``).
+  /// - Parameter engine: the engine handed to ``FuzzSubject/make``.
+  public static func onReduced(for engine: any PlaybackEngine)
+    -> (@Sendable (IgnoreReason?) -> Void)?
+  {
+    (engine as? FuzzEngine)?.onReduced
+  }
+
+  /// Moves the reasons the player reported since the last call into
+  /// `buffer` (which must be empty), without copying.
+  func takeReasons(into buffer: inout [IgnoreReason?]) {
+    log.withLock { swap(&$0.reasons, &buffer) }
+  }
+
   /// The events the player processed so far, in order, in the contract's numbering.
   var processed: [PlaybackEvent] { log.withLock { $0.processed } }
 
@@ -205,16 +244,19 @@ public final class FuzzEngine: PlaybackEngine {
   /// the closure the player scheduled for it, if it scheduled one; any other
   /// event, or an expiry the player never asked for (stale, forged), is sent
   /// with its tokens in the player's numbering.
-  func deliver(_ event: PlaybackEvent, to target: any FuzzTarget) {
+  /// - Returns: whether it ran a timer the player scheduled.
+  @discardableResult
+  func deliver(_ event: PlaybackEvent, to target: any FuzzTarget) -> Bool {
     let (event, fire) = log.withLock { log -> (PlaybackEvent, (@Sendable () -> Void)?) in
       if case .watchdogExpired(let load, let id) = event,
-        let fire = log.timers[load]?[id.rawValue]
+        let fire = log.timers[TimerKey(load: load, id: id.rawValue)]
       {
         return (event, fire)
       }
       return (log.tokens.player(event), nil)
     }
     if let fire { fire() } else { target.send(event) }
+    return fire != nil
   }
 
   /// Moves the watchdogs the player scheduled since the last call, oldest
@@ -226,7 +268,7 @@ public final class FuzzEngine: PlaybackEngine {
   /// Records `fire` as the player's timer for `load` (contract numbering) and
   /// `id`: a `timeout(load, id)` in the case runs it.
   func register(_ fire: @escaping @Sendable () -> Void, load: Load, id: UInt32) {
-    log.withLock { $0.timers[load, default: [:]][id] = fire }
+    log.withLock { $0.timers[TimerKey(load: load, id: id)] = fire }
   }
 
   /// An observation with its loads in the contract's numbering.
@@ -251,6 +293,12 @@ public final class FuzzEngine: PlaybackEngine {
   func player(_ event: PlaybackEvent) -> PlaybackEvent {
     log.withLock { $0.tokens.player(event) }
   }
+}
+
+/// A timer the player scheduled: the load and the watchdog id (contract numbering).
+struct TimerKey: Hashable {
+  var load: Load
+  var id: UInt32
 }
 
 /// The two numberings of load tokens: the player's (any scheme that never
