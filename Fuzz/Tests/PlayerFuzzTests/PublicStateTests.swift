@@ -73,7 +73,7 @@ import Testing
     let player: Player
     init(engine: any PlaybackEngine) {
       player = Player(
-        engine: engine, state: PlaybackState(configuration: FuzzEngine.configuration(for: engine)),
+        engine: engine, state: FuzzEngine.state(for: engine),
         watchdog: FuzzEngine.watchdog(for: engine))
     }
     func send(_ event: PlaybackEvent) { player.send(event) }

@@ -86,6 +86,10 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     /// The identity check does not tell a token never issued from a stale one:
     /// both are ignored as `staleLoad`.
     case neverIssuedCalledStale
+    /// At the last seek id a seek is refused (`idsExhausted`), but its target
+    /// is kept as the last known position: an ignored event changes the state.
+    /// Only a start state reaches it (``startsFromGivenStates``).
+    case exhaustedSeekMovesPosition
   }
 
   /// The mistake.
@@ -144,7 +148,20 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     // play(A), ready(A#1), pausedBySystem(A#1), pause
     case .pauseKeepsSystemPause: 4
     case .neverIssuedCalledStale: 1  // ready(item1#1)
+    // start(… session=N:ready seek=4294967295 …): seek(0ms)
+    case .exhaustedSeekMovesPosition: 1
     }
+  }
+
+  /// Whether the player starts from generated states (``FuzzSubject/Inputs/startState``)
+  /// in the catalog's runs: only where the bug needs one (ids near
+  /// exhaustion). The others start from a new player, so that their minimal
+  /// lengths count the actions from one (a start state stands for any prefix).
+  package var startsFromGivenStates: Bool { bug == .exhaustedSeekMovesPosition }
+
+  /// What the catalog's player reads from the harness.
+  private var inputs: FuzzSubject.Inputs {
+    startsFromGivenStates ? .all : [.retryPolicy, .configuration]
   }
 
   /// The player as a fuzz subject.
@@ -153,7 +170,7 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     return FuzzSubject(
       name: bug.rawValue, swiftExpression: "BuggyPlayer(.\(bug.rawValue)).subject"
     ) { (engine: any PlaybackEngine) -> any FuzzTarget in CatalogPlayer(bug: bug, engine: engine) }
-    .reading(.all)
+    .reading(inputs)
   }
 
   /// The player as a thread-safe fuzz subject, for ``ConcurrentFuzz``: its
@@ -169,7 +186,7 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     ) { (engine: any PlaybackEngine) -> any FuzzTarget & Sendable in
       CatalogPlayer(bug: bug, engine: engine)
     }
-    .reading(.all)
+    .reading(inputs)
   }
 
   /// The bug's name.
@@ -216,13 +233,13 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     watchdog = FuzzEngine.watchdog(for: engine)
     processed = FuzzEngine.onProcessed(for: engine)
     reduced = FuzzEngine.onReduced(for: engine)
-    var configuration = FuzzEngine.configuration(for: engine)
+    var state = FuzzEngine.state(for: engine)
     switch bug {
-    case .ignoresPreviousThreshold: configuration.previousThreshold = .seconds(3)
-    case .backoffCapIgnored: configuration.retry.maximumBackoff = .milliseconds(.max)
+    case .ignoresPreviousThreshold: state.configuration.previousThreshold = .seconds(3)
+    case .backoffCapIgnored: state.configuration.retry.maximumBackoff = .milliseconds(.max)
     default: break
     }
-    core.withLock { $0.state.configuration = configuration }
+    core.withLock { $0.state = state }
   }
 
   /// What `FuzzObservation(state)` says, read in place under the lock: the
@@ -397,6 +414,12 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     }
     var effects = core.state.handle(event)
     core.ignored = effects.ignored
+    if bug == .exhaustedSeekMovesPosition, effects.ignored == .idsExhausted,
+      case .user(.seek(let time)) = event
+    {
+      // The mistake: the target is written before the seek id is issued.
+      core.state.session?.position = time
+    }
     if bug == .pauseKeepsSystemPause, effects.ignored == nil, session?.systemPaused == true,
       event == .pause || event == .system(.routeLost)
     {

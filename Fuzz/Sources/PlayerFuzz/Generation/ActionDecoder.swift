@@ -111,7 +111,9 @@ package struct ActionDecoder: Sendable {
 
   /// Reads what the case runs with: the engine and the retry policy as
   /// before, then one byte for the `previous` threshold (drawn only when the
-  /// subject reads its configuration) and the watchdog clock's timeout.
+  /// subject reads its configuration), the watchdog clock's timeout and, for
+  /// a subject that starts from a given state, whether this case does (one in
+  /// four: ``FuzzStart/generate(from:setup:)`` then reads eight more).
   /// - Parameters:
   ///   - source: where the choices come from.
   ///   - inputs: what the subject takes from the harness.
@@ -122,9 +124,14 @@ package struct ActionDecoder: Sendable {
     let threshold =
       inputs.contains(.configuration)
       ? Self.thresholds[Int(byte & 3)] : PlayerConfiguration().previousThreshold
-    return FuzzSetup(
+    var setup = FuzzSetup(
       canPreload: canPreload, previousThreshold: threshold, retry: retry,
       watchdogTimeout: Self.timeouts[Int(byte >> 2 & 3)])
+    // A start state in one case in four, for a subject that can start from one.
+    if inputs.contains(.startState), byte >> 4 & 3 == 0 {
+      setup.start = FuzzStart.generate(from: &source, setup: setup)
+    }
+    return setup
   }
 
   /// Reads whether the case's engine preloads (one byte, unless fixed).
@@ -176,7 +183,11 @@ package struct ActionDecoder: Sendable {
   /// above) and past it; with the 3 s threshold 0, 1000, 2999, 3000, 3001,
   /// 5000, 0, 4000 ms.
   static func time(_ index: UInt8, _ model: ContractModel) -> Int64 {
-    let threshold = model.previousThreshold
+    time(index, threshold: model.previousThreshold)
+  }
+
+  /// ``time(_:_:)`` for a threshold `threshold` in milliseconds.
+  static func time(_ index: UInt8, threshold: Int64) -> Int64 {
     switch index % 8 {
     case 0, 6: return 0
     case 1: return 1000
@@ -233,10 +244,12 @@ package struct ActionDecoder: Sendable {
       case 7: return on(2) && model.removed != model.dropped ? model.removed : nil
       case 8: return on(2) && model.left != model.previous ? model.left : nil
       case 9:
-        // An earlier load, not only the one just before: any stale token.
+        // An earlier load, not only the one just before: any stale token
+        // (one issued before a start state names the current item).
         guard on(2), stale >= 2 else { return nil }
-        let token = UInt32(first) % (stale - 1) + 1
-        return Load(item: model.tokenItems[Int(token) - 1], token: LoadToken(token))
+        let lowest = stale - 1 > 64 ? stale - 64 : 1
+        let token = lowest + UInt32(first) % (stale - lowest)
+        return Load(item: model.item(ofToken: token) ?? current.item, token: LoadToken(token))
       case 10, 11:
         // The load the next intent will create (see `upcoming`).
         guard on(3) else { return nil }

@@ -127,8 +127,12 @@ package struct ContractModel: Hashable, Sendable {
   package internal(set) var left: Load?
   /// Every item's media, removed or not (for printing and generating).
   package internal(set) var media: [ItemID: MediaID] = [:]
-  /// The item each issued token was issued for: token `t` at index `t - 1`.
+  /// The item each token issued in the case was issued for: token `t` at
+  /// index `t - 1 - tokenBase` (``item(ofToken:)``).
   package internal(set) var tokenItems: [ItemID] = []
+  /// The tokens issued before the case began (a start state's `issuedLoads`);
+  /// 0 for a new player.
+  package internal(set) var tokenBase: UInt32 = 0
 
   /// The player's `previousThreshold`, in milliseconds: `previous` restarts
   /// the entry past this position. Read from the case's configuration.

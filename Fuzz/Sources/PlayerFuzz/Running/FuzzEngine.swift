@@ -79,6 +79,8 @@ public final class FuzzEngine: PlaybackEngine {
   init(_ setup: FuzzSetup, recordsProcessing: Bool = false, costlyReasons: Bool = true) {
     reportsCostlyReasons = costlyReasons
     capabilities = setup.canPreload ? .preload : []
+    // A start state's tokens are their own numbers: the player goes on from them.
+    if let start = setup.start { log.withLock { $0.tokens = TokenMap(issued: start.issuedLoads) } }
     self.setup = setup
     self.recordsProcessing = recordsProcessing
     log.withLock {
@@ -143,6 +145,17 @@ public final class FuzzEngine: PlaybackEngine {
   public static func configuration(for engine: any PlaybackEngine) -> PlayerConfiguration {
     (engine as? FuzzEngine)?.configuration
       ?? PlayerConfiguration(canPreload: engine.capabilities.contains(.preload))
+  }
+
+  /// The state the case starts from when `engine` is the harness's engine
+  /// (as in a ``FuzzSubject/make`` closure: build the player with it, and say
+  /// so with ``FuzzSubject/Inputs/startState``): a new player's with the case's
+  /// configuration, or a generated valid state (ids near exhaustion
+  /// included); otherwise a new player's with ``configuration(for:)``.
+  /// - Parameter engine: the engine handed to ``FuzzSubject/make``.
+  public static func state(for engine: any PlaybackEngine) -> PlaybackState {
+    (engine as? FuzzEngine)?.setup.state
+      ?? PlaybackState(configuration: configuration(for: engine))
   }
 
   /// The harness's watchdog clock when `engine` is the harness's engine (as in
@@ -309,10 +322,20 @@ struct TokenMap {
   private(set) var isIdentity = true
   /// How many tokens have been seen.
   private var count: UInt32 = 0
-  /// Player token to contract token, once not the identity.
+  /// Once not the identity: the tokens 1…`kept` stay their own numbers (the
+  /// ones seen while it was the identity, and a start state's).
+  private var kept: UInt32 = 0
+  /// Player token to contract token, once not the identity (above ``kept``).
   private var toContract: [UInt32: UInt32] = [:]
-  /// Contract token `t` is `toPlayer[t - 1]`, once not the identity.
-  private var toPlayer: [UInt32] = []
+  /// Contract token to player token, once not the identity (above ``kept``).
+  private var toPlayer: [UInt32: UInt32] = [:]
+
+  /// A map for a new player.
+  init() {}
+
+  /// A map for a player that starts with `issued` tokens issued: they are
+  /// their own contract numbers.
+  init(issued: UInt32) { count = issued }
 
   /// The contract's number for a token the player names (in a command: a
   /// token seen for the first time gets the next number).
@@ -325,14 +348,14 @@ struct TokenMap {
       }
       // The first token off the 1, 2, 3 scheme: keep the table from now on.
       isIdentity = false
-      toPlayer = count == 0 ? [] : Array(1...count)
-      for token in toPlayer { toContract[token] = token }
+      kept = count
     }
+    if token != 0, token <= kept { return token }
     if let known = toContract[token] { return known }
     guard count < UInt32.max else { return 0 }
     count += 1
     toContract[token] = count
-    toPlayer.append(token)
+    toPlayer[count] = token
     return count
   }
 
@@ -340,7 +363,8 @@ struct TokenMap {
   /// (an observation, an event it processed): an unseen token is none of the
   /// contract's (0 when the map is not the identity).
   func lookup(token: UInt32) -> UInt32 {
-    isIdentity ? token : toContract[token] ?? 0
+    if isIdentity || (token != 0 && token <= kept) { return token }
+    return toContract[token] ?? 0
   }
 
   /// Whether a contract number is one of the next two the player will issue
@@ -352,10 +376,12 @@ struct TokenMap {
   /// The player's token for a contract number; a number the player has not
   /// issued yet becomes a token the player has not used either.
   func player(token: UInt32) -> UInt32 {
-    if isIdentity { return token }
-    if token >= 1, token <= count { return toPlayer[Int(token - 1)] }
+    if isIdentity || (token != 0 && token <= kept) { return token }
+    if let known = toPlayer[token] { return known }
     var candidate = token
-    while toContract[candidate] != nil { candidate = candidate &- 0x1000_0001 }
+    while toContract[candidate] != nil || (candidate != 0 && candidate <= kept) {
+      candidate = candidate &- 0x1000_0001
+    }
     return candidate
   }
 

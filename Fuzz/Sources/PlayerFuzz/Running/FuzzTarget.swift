@@ -229,8 +229,13 @@ public struct FuzzSubject: Sendable {
     /// The whole configuration, ``FuzzEngine/configuration(for:)``: the
     /// `previous` threshold is drawn too (0, 1 s, 3 s, 10 s).
     public static let configuration = Inputs(rawValue: 2)
+    /// The state to start from, ``FuzzEngine/state(for:)`` (with the whole
+    /// configuration): one case in four starts from a generated valid state,
+    /// ids within a few of exhaustion included. The player must take it as it
+    /// is, its load tokens too (it goes on numbering from them).
+    public static let startState = Inputs(rawValue: 4)
     /// Everything the harness can vary.
-    public static let all: Inputs = [.retryPolicy, .configuration]
+    public static let all: Inputs = [.retryPolicy, .configuration, .startState]
   }
 
   /// The name printed in reports.
@@ -328,8 +333,7 @@ public struct FuzzSubject: Sendable {
       }
       return PlayerTarget(
         Player(
-          engine: engine,
-          state: PlaybackState(configuration: FuzzEngine.configuration(for: engine)),
+          engine: engine, state: FuzzEngine.state(for: engine),
           watchdog: FuzzEngine.watchdog(for: engine), onStep: onStep))
     }
   ).reading(.all)

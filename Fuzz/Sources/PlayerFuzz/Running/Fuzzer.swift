@@ -102,18 +102,19 @@ public enum Fuzzer {
     result.seconds = secondsSince(started, clock)
     if let (runner, violation, caseIndex, seed) = found {
       let shrinkStart = clock.now
-      let setup = runner.setup
       let outcome =
         configuration.shrink
-        ? Shrinker.shrink(subject, runner.trace, violation: violation, setup: setup)
-        : Shrinker.Outcome(actions: runner.trace, violation: violation, attempts: 0)
+        ? Shrinker.shrink(subject, runner.trace, violation: violation, setup: runner.setup)
+        : Shrinker.Outcome(
+          actions: runner.trace, violation: violation, attempts: 0, setup: runner.setup)
       result.shrinkSeconds = secondsSince(shrinkStart, clock)
       result.failure = FuzzFailure(
         subject: subject,
         origin: .random(seed: configuration.seed, caseIndex: caseIndex, caseSeed: seed),
         original: runner.trace, actions: outcome.actions, violation: outcome.violation,
         shrinkAttempts: outcome.attempts,
-        timeline: timeline(subject, FuzzCase(outcome.actions, setup: setup)), setup: setup)
+        timeline: timeline(subject, FuzzCase(outcome.actions, setup: outcome.setup)),
+        setup: outcome.setup)
     }
     return result
   }
