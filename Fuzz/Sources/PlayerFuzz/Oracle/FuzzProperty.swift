@@ -41,6 +41,11 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
   /// An event the player ignored was ignored for the contract's reason
   /// (`IgnoreReason`), and one it accepted is one the contract accepts.
   case ignoreReasonMatchesContract
+  /// The driver's promise under several threads: events are reduced one at a
+  /// time and none is lost. After every burst, once every sender has
+  /// returned, every event sent has been processed (none stranded in a
+  /// queue nobody drains), and no command ever began while another ran.
+  case driverIsSerial
 
   /// The property as one sentence.
   public var summary: String {
@@ -64,6 +69,8 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
       "the player requests a watchdog exactly when a load starts buffering or stalls"
     case .ignoreReasonMatchesContract:
       "an event is ignored exactly when the contract ignores it, and for its reason"
+    case .driverIsSerial:
+      "one drain at a time, and at every quiescence every event sent has been processed"
     }
   }
 

@@ -1,6 +1,14 @@
 public import PlayerEngine
 public import PlayerState
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The engine the harness gives each player under test: it records every
 /// command, sends the reports the fuzz case scripts from inside `execute`
 /// (re-entrantly) when asked to, and is the player's watchdog clock.
@@ -40,6 +48,13 @@ public final class FuzzEngine: PlaybackEngine {
     /// Why each event the player reduced was ignored (nil: accepted), in
     /// processing order, since the runner last took them.
     var reasons: [IgnoreReason?] = []
+    /// Commands being executed right now (concurrent mode): more than one
+    /// means two threads drain at once, or a drain runs inside another.
+    var executing = 0
+    /// How many commands began while another was being executed.
+    var overlaps = 0
+    /// How many commands have finished executing (concurrent mode).
+    var executed = 0
   }
 
   private let log = Locked(Log())
@@ -91,6 +106,27 @@ public final class FuzzEngine: PlaybackEngine {
 
   /// Records the command, then sends every armed report through `reports`.
   public func execute(_ command: EngineCommand, reports: ReportSink) {
+    if recordsProcessing {
+      // Concurrent mode: a command begun while another runs is a second drain.
+      log.withLock { log in
+        log.executing += 1
+        if log.executing > 1 { log.overlaps += 1 }
+      }
+      // A command takes a while (a real engine's does): a second drainer,
+      // if there is one, gets in meanwhile and is seen.
+      var overlapping = false
+      for _ in 0..<Self.commandSpins where !overlapping {
+        overlapping = log.withLock { $0.executing > 1 }
+      }
+    }
+    defer {
+      if recordsProcessing {
+        log.withLock { log in
+          log.executing -= 1
+          log.executed += 1
+        }
+      }
+    }
     let due = log.withLock { log -> [EngineReport] in
       log.commands.append(log.tokens.contract(command))
       guard !log.armed.isEmpty else { return [] }
@@ -172,7 +208,12 @@ public final class FuzzEngine: PlaybackEngine {
   public var onProcessed: (@Sendable (PlaybackEvent) -> Void)? {
     guard recordsProcessing else { return nil }
     return { [weak self] event in
-      self?.log.withLock { $0.processed.append($0.tokens.contract(event)) }
+      self?.log.withLock { log in
+        // An event processed while a command runs: a second drain, or one
+        // inside another (a serial driver runs an event's commands between events).
+        if log.executing > 0 { log.overlaps += 1 }
+        log.processed.append(log.tokens.contract(event))
+      }
     }
   }
 
@@ -217,6 +258,29 @@ public final class FuzzEngine: PlaybackEngine {
 
   /// The events the player processed so far, in order, in the contract's numbering.
   var processed: [PlaybackEvent] { log.withLock { $0.processed } }
+
+  /// At a moment of quiescence (concurrent mode): events processed, reports
+  /// sent from inside `execute`, and commands begun while another ran.
+  var quiescence: (processed: Int, fired: Int, overlaps: Int) {
+    log.withLock { ($0.processed.count, $0.sent.count, $0.overlaps) }
+  }
+
+  /// The processed events and the commands recorded so far (concurrent
+  /// mode), all of them, into `events` and `commands` (kept between calls:
+  /// only what is new is appended).
+  func progress(events: inout [PlaybackEvent], commands: inout [EngineCommand]) {
+    log.withLock { log in
+      events.append(contentsOf: log.processed[events.count...])
+      commands.append(contentsOf: log.commands[commands.count...])
+    }
+  }
+
+  /// How long a command takes in the concurrent mode, in lock reads (~1 µs).
+  static let commandSpins = 40
+
+  /// How many commands have finished executing (concurrent mode): a sender
+  /// that trails a drain waits for this to move.
+  var executed: Int { log.withLock { $0.executed } }
 
   // MARK: For the runner
 
