@@ -44,6 +44,38 @@ package struct CaseRunner {
   /// costs O(queue) only when it changes the queue, not on every report.
   private var queueCache: QueueCache?
 
+  /// The entries and shuffle list orders of the player's and the contract's
+  /// queues when they were last found equal: most events leave both as they
+  /// were (the same buffers, recognised in O(1)), so comparing the whole public
+  /// state costs O(queue) only on a step that rebuilt a queue, not on every event.
+  private var agreedEntries: AgreedEntries?
+
+  private struct AgreedEntries {
+    var player: [QueueEntry]
+    var playerList: [QueueEntry]
+    var model: [ContractModel.Entry]
+    var modelList: [ContractModel.Entry]
+
+    /// Whether each array is the very buffer held here (and so still equal).
+    func holds(
+      _ player: [QueueEntry], _ playerList: [QueueEntry], _ model: [ContractModel.Entry],
+      _ modelList: [ContractModel.Entry]
+    ) -> Bool {
+      Self.same(player, self.player) && Self.same(playerList, self.playerList)
+        && Self.same(model, self.model) && Self.same(modelList, self.modelList)
+    }
+
+    /// Whether two arrays share their storage, in O(1) (false says nothing).
+    /// The storage held here stays alive, so an equal address is the same buffer.
+    private static func same<Element>(_ lhs: [Element], _ rhs: [Element]) -> Bool {
+      guard lhs.count == rhs.count else { return false }
+      if lhs.isEmpty { return true }
+      return lhs.withUnsafeBufferPointer { left in
+        rhs.withUnsafeBufferPointer { right in left.baseAddress == right.baseAddress }
+      }
+    }
+  }
+
   private struct QueueCache {
     var entries: [ContractModel.Entry]
     var position: Int?
@@ -126,6 +158,7 @@ package struct CaseRunner {
     requests.removeAll(keepingCapacity: true)
     scheduled.removeAll(keepingCapacity: true)
     queueCache = nil
+    agreedEntries = nil
   }
 
   /// The held-back reports waiting for a `deliver`.
@@ -361,6 +394,22 @@ package struct CaseRunner {
     return fingerprint
   }
 
+  /// ``ContractModel/difference(from:entriesAgree:)``, with the queue's
+  /// entries compared only when a buffer changed since they last agreed.
+  private mutating func publicStateDifference(_ state: PlaybackState) -> PublicStateDifference? {
+    let queue = state.queue
+    let playerList = queue.shuffle?.unshuffled ?? []
+    let modelList = model.shuffle?.list ?? []
+    let agree =
+      agreedEntries?.holds(queue.entries, playerList, model.entries, modelList) ?? false
+    let found = model.difference(from: state, entriesAgree: agree)
+    if found == nil, !agree {
+      agreedEntries = AgreedEntries(
+        player: queue.entries, playerList: playerList, model: model.entries, modelList: modelList)
+    }
+    return found
+  }
+
   private mutating func observationViolation(_ event: PlaybackEvent, step: Int) -> FuzzViolation? {
     let seen = engine.contract(target.observation)
     unsaid |= FuzzObservable.unsaid(in: seen)
@@ -388,7 +437,7 @@ package struct CaseRunner {
       property = .queueMatchesContract
     } else if let failure = seen.failure, failure != model.current?.failure {
       property = .stateMatchesContract
-    } else if let box = seen.box, let found = model.difference(from: box.state) {
+    } else if let box = seen.box, let found = publicStateDifference(box.state) {
       difference = found
       property = found.property
     } else {

@@ -65,7 +65,12 @@ extension ContractModel {
   /// from the contract's, or nil when every field agrees. Loads are compared
   /// by item: their tokens are the player's numbering (compared through
   /// ``FuzzObservation/loads`` in the contract's).
-  func difference(from state: PlaybackState) -> PublicStateDifference? {
+  /// - Parameter entriesAgree: whether the queue's entries and the shuffle's
+  ///   list order are already known to agree (the only parts that cost
+  ///   O(queue)); they are then not compared again.
+  func difference(from state: PlaybackState, entriesAgree: Bool = false)
+    -> PublicStateDifference?
+  {
     func differs(
       _ field: String, _ player: some CustomStringConvertible,
       _ contract: some CustomStringConvertible, queue: Bool = false
@@ -74,9 +79,7 @@ extension ContractModel {
     }
     // The queue: entries with their media, position, repeat, shuffle and its list order.
     let queue = state.queue
-    if queue.entries.count != entries.count
-      || !zip(queue.entries, entries).allSatisfy({ $0.item == $1.item && $0.media == $1.media })
-    {
+    if !entriesAgree, !Self.same(queue.entries, entries) {
       return differs(
         "queue entries", queue.entries.map { "\($0.media)(\($0.item))" }.joined(separator: " "),
         entries.map { "\($0.media)(\($0.item))" }.joined(separator: " "), queue: true)
@@ -94,9 +97,8 @@ extension ContractModel {
         "shuffle seed", queue.shuffle.map { String($0.seed) } ?? "none",
         shuffle.map { String($0.seed) } ?? "none", queue: true)
     }
-    if let list = queue.shuffle?.unshuffled, let expected = shuffle?.list,
-      list.count != expected.count
-        || !zip(list, expected).allSatisfy({ $0.item == $1.item && $0.media == $1.media })
+    if !entriesAgree, let list = queue.shuffle?.unshuffled, let expected = shuffle?.list,
+      !Self.same(list, expected)
     {
       return differs(
         "shuffle's list order", list.map(\.item.description).joined(separator: " "),
@@ -151,6 +153,18 @@ extension ContractModel {
       }
     }
     return nil
+  }
+
+  /// Whether the player's entries are the contract's, item and media, in order
+  /// (an index loop: the debug build's `zip` costs a metadata lookup an entry).
+  private static func same(_ player: [QueueEntry], _ contract: [Entry]) -> Bool {
+    guard player.count == contract.count else { return false }
+    for index in player.indices
+    where player[index].item != contract[index].item || player[index].media != contract[index].media
+    {
+      return false
+    }
+    return true
   }
 
   /// What the contract says holds playback: an interruption, or a system
