@@ -48,7 +48,7 @@ import Testing
     ),
     (
       ["fuzz", "--subject", "nope"],
-      "player-sim: bad value 'nope' for '--subject' of 'fuzz'; expected one of player, twoBools, ignoresIdentity, checksMediaNotToken, doubleStartOnRepeatedReady, stopNotSent, pauseLostWhileBuffering, staleStallOrEndAccepted, reentrantProcessedRecursively, supersededSeekCompletes, staleWatchdogFires, advanceTwiceOnDuplicatedEnd, droppedPreloadReportAccepted, repeatOneStartsWithoutSeek, removeCurrentKeepsLoad, previousIgnoresThreshold, shuffleNotReplayable, systemPauseKeptAcrossItems, resumesAfterUserPauseInInterruption, readyDuringInterruptionStarts, staleBackoffReloads, interruptionEndWithoutHintResumes, routeLossResumesLater, retryReusesToken, ignoresPreviousThreshold, backoffCapIgnored, watchdogAtZero, pauseKeepsSystemPause, neverIssuedCalledStale"
+      "player-sim: bad value 'nope' for '--subject' of 'fuzz'; expected one of player, twoBools, ignoresIdentity, checksMediaNotToken, doubleStartOnRepeatedReady, stopNotSent, pauseLostWhileBuffering, staleStallOrEndAccepted, reentrantProcessedRecursively, supersededSeekCompletes, staleWatchdogFires, advanceTwiceOnDuplicatedEnd, droppedPreloadReportAccepted, repeatOneStartsWithoutSeek, removeCurrentKeepsLoad, previousIgnoresThreshold, shuffleNotReplayable, systemPauseKeptAcrossItems, resumesAfterUserPauseInInterruption, readyDuringInterruptionStarts, staleBackoffReloads, interruptionEndWithoutHintResumes, routeLossResumesLater, retryReusesToken, ignoresPreviousThreshold, backoffCapIgnored, watchdogAtZero, pauseKeepsSystemPause, neverIssuedCalledStale, exhaustedSeekMovesPosition"
     ),
     (
       ["fuzz", "--replay", "no/such.txt"],
