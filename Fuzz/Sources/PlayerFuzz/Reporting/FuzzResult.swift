@@ -33,6 +33,8 @@ public struct FuzzResult: Sendable, CustomStringConvertible {
     var lines = [
       "fuzz \(subject): seed \(configuration.seed), \(cases) cases, \(events) events in "
         + "\(Self.format(seconds)) s (\(Int(eventsPerSecond)) events/s), swarm \(configuration.swarm ? "on" : "off")"
+        // Only a run of part of the contract says which part: a whole run's line stays as it was.
+        + (configuration.features == .all ? "" : ", features \(configuration.features)")
     ]
     if !notCompared.isEmpty {
       lines.append(

@@ -19,6 +19,9 @@ package struct FuzzSetup: Hashable, Sendable {
   /// The state the player starts from (its configuration is this setup's),
   /// or nil for a new player (``FuzzStart``).
   package var start: PlaybackState?
+  /// The features the case was generated within (``FuzzFeatures``): the
+  /// shrinker keeps its candidates within them. Not part of a saved case.
+  package var features: FuzzFeatures = .all
 
   /// A setup; each part defaults to what a new `PlayerConfiguration` and the
   /// harness's clock say.

@@ -186,6 +186,9 @@ package enum Shrinker {
     mutating func attempt(_ candidate: [FuzzAction], shorter: Bool = false) -> Bool {
       guard !shorter || candidate.count < best.actions.count else { return false }
       guard !exhausted, tried.insert(candidate).inserted else { return false }
+      // A candidate outside the features the case was generated within (a
+      // queue for a single-item player) would fail for a reason the player disowns.
+      guard setup.features.admits(candidate, setup: setup) else { return false }
       best.attempts += 1
       let (runner, violation) = CaseRunner.replay(
         subject, candidate, setup: setup)
@@ -193,6 +196,7 @@ package enum Shrinker {
       // Keep the events the end of the case added, so the case stays explicit.
       let explicit = Array(runner.trace.prefix(max(found.step, candidate.count)))
       guard explicit.count <= best.actions.count,
+        explicit == candidate || setup.features.admits(explicit, setup: setup),
         !shorter || explicit.count < best.actions.count,
         explicit == candidate || tried.insert(explicit).inserted
       else { return false }
