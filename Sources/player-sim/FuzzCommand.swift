@@ -16,6 +16,10 @@ enum FuzzCommand: Command {
     .toggle("--no-swarm", "use the whole alphabet in every case (swarm testing is on by default)"),
     .toggle("--no-shrink", "report failures as found, unshrunk"),
     .option(
+      "--features", "LIST",
+      "the parts of the contract the player implements, a comma-separated subset of queue, preload, system, network (all by default; the single-item core is always on)"
+    ),
+    .option(
       "--subject", "NAME", "player (default), or a deliberately broken player: \(subjectNames)"),
     .option("--replay", "FILE", "check a saved failure instead of running random cases"),
     .option("--save", "FILE", "write a failure found to FILE, ready for --replay"),
@@ -31,7 +35,7 @@ enum FuzzCommand: Command {
   static let help = CommandHelp(
     name: "fuzz", summary: "fuzz the Player against the contract model, from a seed",
     usage:
-      "fuzz [--seed N] [--budget N|Ns] [--shard I/N | --case K] [--max-length N] [--no-swarm] [--no-shrink] [--subject NAME] [--replay FILE] [--save FILE] [--require-coverage] [--json] [--quiet]",
+      "fuzz [--seed N] [--budget N|Ns] [--shard I/N | --case K] [--max-length N] [--no-swarm] [--no-shrink] [--features LIST] [--subject NAME] [--replay FILE] [--save FILE] [--require-coverage] [--json] [--quiet]",
     flags: flags,
     details: [
       "Each case is decoded from the run's seed and its index, so 'seed N, case K' always",
@@ -41,6 +45,9 @@ enum FuzzCommand: Command {
       "(N CI jobs) share no case, and a case budget counts indices of the whole run, so",
       "--budget 1000 --shard 1/4 runs cases 1, 5, ..., 997. A failure prints its seed and case",
       "index; --seed S --case K replays that case alone, without the shard.",
+      "With --features the cases use only those parts of the contract (and a failure shrinks",
+      "within them): --features none fuzzes a player of one item at a time, without the",
+      "system's or the network's events; the oracle is the same.",
     ],
     example: [
       "player-sim fuzz --seed 42 --budget 30s",
@@ -48,6 +55,7 @@ enum FuzzCommand: Command {
       "player-sim fuzz --seed 42 --case 1234                # the case a shard's failure names",
       "player-sim fuzz --subject twoBools --save two-bools.txt   # finds the seeds' bug",
       "player-sim fuzz --replay two-bools.txt --subject twoBools",
+      "player-sim fuzz --features queue,system --budget 30s   # no preload, no network",
     ])
 
   static func run(_ parsed: Arguments) throws(UsageError) -> ExitStatus {
@@ -65,6 +73,13 @@ enum FuzzCommand: Command {
     // Before the run: a path that cannot take the failure is known now, not
     // after minutes of fuzzing.
     if let path = parsed.values["--save"] { try checkSavePath(path) }
+    let features = try features(parsed)
+    if features != .all, parsed.has("--require-coverage") {
+      throw UsageError(
+        message:
+          "'--require-coverage' and '--features' of 'fuzz' cannot be combined; the declared transitions include those of the features left out"
+      )
+    }
     var random = SystemRandomNumberGenerator()
     let seed = try parsed.integer("--seed", in: 0...UInt64.max) ?? random.next()
     let maxLength = try parsed.integer("--max-length", in: 1...10_000) ?? 32
@@ -87,13 +102,14 @@ enum FuzzCommand: Command {
     let configuration = FuzzConfiguration(
       seed: seed, budget: budget, maxLength: maxLength,
       swarm: !parsed.has("--no-swarm"), shrink: !parsed.has("--no-shrink"),
-      requireFullCoverage: parsed.has("--require-coverage"), shard: shard)
+      requireFullCoverage: parsed.has("--require-coverage"), shard: shard, features: features)
     var replayFlags: [String] = []
     if let name = parsed.values["--subject"], name != "player" {
       replayFlags += ["--subject", name]
     }
     if maxLength != 32 { replayFlags += ["--max-length", "\(maxLength)"] }
     if !configuration.swarm { replayFlags.append("--no-swarm") }
+    if features != .all { replayFlags += ["--features", features.description] }
     return FuzzRun(
       subject: subject, configuration: configuration, quiet: parsed.has("--quiet"), json: json,
       replayFlags: replayFlags, slice: slice
@@ -132,6 +148,18 @@ enum FuzzCommand: Command {
       throw UsageError(
         message: prefix
           + "the directory \(Arguments.quoted(parent)) is not writable; expected a writable path")
+    }
+  }
+
+  /// `--features LIST`: a comma-separated subset of queue, preload, system,
+  /// network, or `none`; all of them when absent.
+  static func features(_ parsed: Arguments) throws(UsageError) -> FuzzFeatures {
+    guard let text = parsed.values["--features"] else { return .all }
+    do {
+      return try FuzzFeatures(parsing: text)
+    } catch {
+      throw UsageError(
+        message: "bad value \(Arguments.quoted(text)) for '--features' of 'fuzz'; \(error)")
     }
   }
 

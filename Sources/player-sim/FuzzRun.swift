@@ -101,6 +101,9 @@ struct FuzzRun {
         ("unexercised", .array(result.coverage.unexercised.map { .string("\($0)") })),
         ("passed", .bool(result.passed)),
       ]
+        // Only a run of part of the contract says which part (keys as before otherwise).
+        + (result.configuration.features == .all
+          ? [] : [("features", JSONValue.string(result.configuration.features.description))])
         // Only a run of part of the seed says which part: a whole run's line keeps its keys.
         + (slice.map { [$0.json] } ?? []))
   }

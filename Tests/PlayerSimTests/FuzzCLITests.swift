@@ -41,6 +41,22 @@ import Testing
       againstPlayer.lines.contains("passed: Player kept every property over the 2 saved actions"))
   }
 
+  @Test func aRunOfPartOfTheContractSaysSoAndReplaysWithIt() throws {
+    // A single-item run: the core's events only, shrunk within them.
+    let output = try CLI.run(
+      ["fuzz", "--features", "none", "--subject", "stopNotSent", "--seed", "1", "--quiet"])
+    #expect(output.status == 1)
+    #expect(output.lines.first?.hasSuffix(", swarm on, features none") == true)
+    #expect(
+      output.lines.last { !$0.isEmpty }
+        == "replay this case alone: player-sim fuzz --seed 1 --case 8 --subject stopNotSent --features none"
+    )
+    let alone = try CLI.run(
+      ["fuzz", "--seed", "1", "--case", "8", "--subject", "stopNotSent", "--features", "none"])
+    #expect(alone.status == 1)
+    #expect(alone.lines.contains("found by: seed 1, case 8 (case seed 0x8b60a25e49283157)"))
+  }
+
   @Test(arguments: [
     (
       ["fuzz", "--budget", "0"],
@@ -48,11 +64,19 @@ import Testing
     ),
     (
       ["fuzz", "--subject", "nope"],
-      "player-sim: bad value 'nope' for '--subject' of 'fuzz'; expected one of player, twoBools, ignoresIdentity, checksMediaNotToken, doubleStartOnRepeatedReady, stopNotSent, pauseLostWhileBuffering, staleStallOrEndAccepted, reentrantProcessedRecursively, supersededSeekCompletes, staleWatchdogFires, advanceTwiceOnDuplicatedEnd, droppedPreloadReportAccepted, repeatOneStartsWithoutSeek, removeCurrentKeepsLoad, previousIgnoresThreshold, shuffleNotReplayable, systemPauseKeptAcrossItems, resumesAfterUserPauseInInterruption, readyDuringInterruptionStarts, staleBackoffReloads, interruptionEndWithoutHintResumes, routeLossResumesLater, retryReusesToken, ignoresPreviousThreshold, backoffCapIgnored, watchdogAtZero"
+      "player-sim: bad value 'nope' for '--subject' of 'fuzz'; expected one of player, twoBools, ignoresIdentity, checksMediaNotToken, doubleStartOnRepeatedReady, stopNotSent, pauseLostWhileBuffering, staleStallOrEndAccepted, reentrantProcessedRecursively, supersededSeekCompletes, staleWatchdogFires, advanceTwiceOnDuplicatedEnd, droppedPreloadReportAccepted, repeatOneStartsWithoutSeek, removeCurrentKeepsLoad, previousIgnoresThreshold, shuffleNotReplayable, systemPauseKeptAcrossItems, resumesAfterUserPauseInInterruption, readyDuringInterruptionStarts, staleBackoffReloads, interruptionEndWithoutHintResumes, routeLossResumesLater, retryReusesToken, ignoresPreviousThreshold, backoffCapIgnored, watchdogAtZero, pauseKeepsSystemPause, neverIssuedCalledStale, exhaustedSeekMovesPosition"
     ),
     (
       ["fuzz", "--replay", "no/such.txt"],
       "no/such.txt:1:1: error: no such file; expected a readable scenario file"
+    ),
+    (
+      ["fuzz", "--features", "queue,radio"],
+      "player-sim: bad value 'queue,radio' for '--features' of 'fuzz'; unknown feature 'radio'; expected a comma-separated subset of queue, preload, system, network (or none)"
+    ),
+    (
+      ["fuzz", "--features", "queue", "--require-coverage"],
+      "player-sim: '--require-coverage' and '--features' of 'fuzz' cannot be combined; the declared transitions include those of the features left out"
     ),
   ])
   func badFuzzUsageExitsTwo(arguments: [String], message: String) throws {

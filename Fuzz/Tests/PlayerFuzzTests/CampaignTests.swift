@@ -155,6 +155,28 @@ import Testing
     }
   }
 
+  /// Every planted race (RacyPlayer), seeds 1 to 20: the concurrent mode
+  /// finds each on every seed (issue 21, item 4), with two senders, within the
+  /// CI campaign's first 80 rounds (500 events a sender, one a burst).
+  /// Run it in release mode.
+  @Test(.enabled(if: catalog))
+  func everyPlantedRaceOnTwentySeeds() throws {
+    for racy in RacyPlayer.catalog {
+      var missed: [UInt64] = []
+      var rounds: [Int] = []
+      let clock = ContinuousClock()
+      let started = clock.now
+      for seed in UInt64(1)...20 {
+        let result = try ConcurrentFuzz.run(racy.subject, seed: seed, rounds: 80, threads: 2)
+        if let round = result.failedRound { rounds.append(round + 1) } else { missed.append(seed) }
+      }
+      print(
+        "\(racy): found \(20 - missed.count)/20, rounds to find: \(rounds.sorted()), "
+          + "\(clock.now - started)")
+      #expect(missed.isEmpty, "\(racy) missed on seeds \(missed)")
+    }
+  }
+
   /// Median milliseconds to find and to shrink, shrink attempts and original length.
   static func medians(
     _ costs: [(find: Double, shrink: Double, attempts: Int, original: Int, cases: Int)]

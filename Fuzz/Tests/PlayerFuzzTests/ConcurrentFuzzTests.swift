@@ -92,3 +92,41 @@ import Testing
     #expect(result.failedRound != nil)
   }
 }
+
+/// Issue 21, item 4: a stranded event is found at the quiescence after the
+/// burst that strands it, and two drains at once as soon as two commands
+/// overlap, on every seed.
+@Suite struct ConcurrentRaceTests {
+  /// Seed 1 of each here; seeds 1–20 run with PLAYHEAD_FUZZ_CATALOG=1
+  /// (CampaignTests.everyPlantedRaceOnTwentySeeds).
+  @Test(arguments: RacyPlayer.catalog)
+  func eachPlantedRaceIsFound(_ racy: RacyPlayer) throws {
+    let result = try ConcurrentFuzz.run(racy.subject, seed: 1, rounds: 40, threads: 2)
+    let violation = try #require(result.violation, "\(racy) missed: \(result)")
+    #expect(violation.property == .driverIsSerial || result.failedRound != nil)
+  }
+
+  @Test func aStrandedEventIsNamedAtItsQuiescence() throws {
+    let result = try ConcurrentFuzz.run(
+      RacyPlayer(.lostWakeUp).subject, seed: 1, rounds: 20, threads: 4, eventsPerThread: 200)
+    let violation = try #require(result.violation)
+    #expect(violation.property == .driverIsSerial)
+    #expect(violation.detail.contains("stranded in a queue nobody drains"), "\(violation.detail)")
+  }
+
+  @Test func serialDriversPassTheBursts() throws {
+    #expect(
+      ConcurrentFuzz.run(seed: 9, rounds: 20, threads: 4, eventsPerThread: 200).violation == nil)
+    let serial = try ConcurrentFuzz.run(
+      BuggyPlayer(.shuffleNotReplayable).concurrentSubject, seed: 9, rounds: 10, threads: 4,
+      eventsPerThread: 200)
+    #expect(serial.violation == nil, "\(serial)")
+  }
+
+  @Test func theSerialRunnerCannotTellTheRacyDriversFromACorrectOne() {
+    for racy in RacyPlayer.catalog {
+      let result = Fuzzer.run(racy.subject, FuzzConfiguration(seed: 4, budget: .cases(500)))
+      #expect(result.passed, "\(racy): \(result)")
+    }
+  }
+}

@@ -157,7 +157,7 @@ final class CoalescingPlayer: FuzzTarget, @unchecked Sendable {  // single-threa
     self.engine = engine
     self.keepOldest = keepOldest
     watchdog = FuzzEngine.watchdog(for: engine)
-    state = PlaybackState(configuration: FuzzEngine.configuration(for: engine))
+    state = FuzzEngine.state(for: engine)
   }
 
   static let subject = FuzzSubject(name: "Coalescing") {

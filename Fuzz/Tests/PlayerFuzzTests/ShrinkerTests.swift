@@ -42,10 +42,10 @@ import Testing
     let violation = try #require(CaseRunner.check(subject, actions))
     let outcome = Shrinker.shrink(subject, actions, violation: violation)
     // Media become A and the unused C goes: the tokens follow their roles.
+    // (The duplicate applied to B#2 is ignored for the wrong reason while B#2
+    // buffers: since issue 21 the reasons are compared, so its ready goes.)
     #expect(
-      FuzzCase(outcome.actions).lines == [
-        "queue(A A)", "ready(A#1)", "ended(A#1)", "ready(A#2)", "ended(A#1)",
-      ])
+      FuzzCase(outcome.actions).lines == ["queue(A A)", "ready(A#1)", "ended(A#1)", "ended(A#1)"])
     #expect(outcome.actions.count == BuggyPlayer(.advanceTwiceOnDuplicatedEnd).minimalLength)
   }
 
@@ -74,9 +74,7 @@ import Testing
     let violation = try #require(CaseRunner.check(subject, actions))
     let outcome = Shrinker.shrink(subject, actions, violation: violation)
     #expect(
-      FuzzCase(outcome.actions).lines == [
-        "queue(A A)", "ready(A#1)", "ended(A#1)", "ready(A#2)", "ended(A#1)",
-      ])
+      FuzzCase(outcome.actions).lines == ["queue(A A)", "ready(A#1)", "ended(A#1)", "ended(A#1)"])
   }
 
   @Test func aReentrantReportIsSentDirectlyAfterTheCommandThatFiresIt() throws {
@@ -91,7 +89,9 @@ import Testing
       """)
     let violation = try #require(CaseRunner.check(subject, actions))
     let outcome = Shrinker.shrink(subject, actions, violation: violation)
-    #expect(FuzzCase(outcome.actions).lines == ["play(A)", "ready(A#1)", "stalled(A#2)"])
+    // Sent directly, the stale stall is ignored for the wrong reason even
+    // while A#1 buffers (issue 21 compares the reasons): its ready goes too.
+    #expect(FuzzCase(outcome.actions).lines == ["play(A)", "stalled(A#2)"])
   }
 
   @Test func aHeldBackReportGoesWhereItIsDelivered() throws {
@@ -115,7 +115,8 @@ import Testing
     (
       BuggyPlayer.Bug.reentrantProcessedRecursively,
       "queue(A A, paused)\nready(A#1)\nreentrant ended(A#1)\nended(A#1)",
-      ["reentrant ready(A#1)", "play(A)"]
+      // (Since issue 21 the recursive end's wrong reason shows: it stays an end.)
+      ["reentrant ended(A#1)", "play(A)"]
     ),
     // droppedPreloadReportAccepted seed 169: a failure and an end become one edit.
     (
@@ -166,9 +167,11 @@ import Testing
     let outcome = Shrinker.shrink(
       buggy.subject, fuzzCase.actions, violation: violation, canPreload: fuzzCase.canPreload,
       retry: fuzzCase.retry)
+    // (Since issue 21 the new load's system pause shows in the state at once:
+    // B's ready is no longer needed.)
     #expect(
       FuzzCase(outcome.actions, canPreload: true).lines == [
-        "play(A)", "ready(A#1)", "pausedBySystem(A#1)", "play(A, from 5000ms)", "ready(A#2)",
+        "play(A)", "ready(A#1)", "pausedBySystem(A#1)", "play(B)",
       ])
     #expect(outcome.actions.count == buggy.minimalLength)
   }

@@ -79,6 +79,17 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     /// The driver schedules every watchdog at once, instead of after the clock's
     /// timeout: in production every load fails the moment it starts.
     case watchdogAtZero
+    /// A `pause` while the system holds the load (`pausedBySystem`) leaves the
+    /// system-pause flag set: the commands are right, the state says
+    /// `paused(A#1, system pause)`.
+    case pauseKeepsSystemPause
+    /// The identity check does not tell a token never issued from a stale one:
+    /// both are ignored as `staleLoad`.
+    case neverIssuedCalledStale
+    /// At the last seek id a seek is refused (`idsExhausted`), but its target
+    /// is kept as the last known position: an ignored event changes the state.
+    /// Only a start state reaches it (``startsFromGivenStates``).
+    case exhaustedSeekMovesPosition
   }
 
   /// The mistake.
@@ -101,29 +112,32 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     case .checksMediaNotToken: 2  // play(A), ready(A#2)
     case .doubleStartOnRepeatedReady: 3  // play(A), ready(A#1), ready(A#1)
     case .stopNotSent: 2  // play(A), stop
-    case .pauseLostWhileBuffering: 3  // play(A), pause, ready(A#1)
-    case .staleStallOrEndAccepted: 3  // play(A), ready(A#1), stalled(A#2)
+    // play(A), pause: the intent is visible before the ready that starts playback.
+    case .pauseLostWhileBuffering: 2
+    // play(A), stalled(A#2): ignored for the wrong reason (unexpected, not never issued).
+    case .staleStallOrEndAccepted: 2
     case .reentrantProcessedRecursively: 2  // reentrant ready(A#1), play(A)
     case .supersededSeekCompletes: 3  // play(A), seek(0ms), seeked(A#1, seek#2)
     case .staleWatchdogFires: 2  // play(A), timeout(A#1, watchdog#2)
-    // queue(A B), ready(A#1), ended(A#1), ready(B#2), ended(A#1)
-    case .advanceTwiceOnDuplicatedEnd: 5
+    // queue(A B), ready(A#1), ended(A#1), ended(A#1): the duplicate, applied
+    // to the buffering B#2, is ignored as unexpected, not as stale.
+    case .advanceTwiceOnDuplicatedEnd: 4
     // engine preload=yes: queue(A B), ready(A#1), insert(C, at 2), ready(B#2)
     case .droppedPreloadReportAccepted: 4
     case .repeatOneStartsWithoutSeek: 4  // play(A), repeat(one), ready(A#1), ended(A#1)
     case .removeCurrentKeepsLoad: 2  // queue(A B), remove(1)
     case .previousIgnoresThreshold: 2  // queue(A B, start 2, from 3001ms), previous
     case .shuffleNotReplayable: 2  // queue(A B C), shuffle(seed 1)
-    // play(A), ready(A#1), pausedBySystem(A#1), play(B), ready(B#2)
-    case .systemPauseKeptAcrossItems: 5
-    // interrupt begin, queue(A, paused), interrupt end resume, ready(A#1)
-    case .resumesAfterUserPauseInInterruption: 4
+    // play(A), ready(A#1), pausedBySystem(A#1), play(B): B#2 starts system-paused.
+    case .systemPauseKeptAcrossItems: 4
+    // interrupt begin, queue(A, paused), interrupt end resume: the intent comes back.
+    case .resumesAfterUserPauseInInterruption: 3
     case .readyDuringInterruptionStarts: 3  // play(A), interrupt begin, ready(A#1)
     // play(A), failed(A#1, network), stop, timeout(A#1, watchdog#2)
     case .staleBackoffReloads: 4
-    // play(A), ready(A#1), interrupt begin, interrupt end
-    case .interruptionEndWithoutHintResumes: 4
-    case .routeLossResumesLater: 3  // play(A), ready(A#1), route lost
+    // interrupt begin, interrupt end: the intent stays play.
+    case .interruptionEndWithoutHintResumes: 2
+    case .routeLossResumesLater: 1  // route lost: interrupted, where the contract ignores it
     case .retryReusesToken: 3  // play(A), failed(A#1, network), network available
     // engine preload=no previous=1000ms: queue(A B, start 2, from 2000ms), previous
     case .ignoresPreviousThreshold: 2
@@ -131,7 +145,23 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     // network available, failed(A#2, network) (the second backoff is capped)
     case .backoffCapIgnored: 4
     case .watchdogAtZero: 1  // play(A)
+    // play(A), ready(A#1), pausedBySystem(A#1), pause
+    case .pauseKeepsSystemPause: 4
+    case .neverIssuedCalledStale: 1  // ready(item1#1)
+    // start(… session=N:ready seek=4294967295 …): seek(0ms)
+    case .exhaustedSeekMovesPosition: 1
     }
+  }
+
+  /// Whether the player starts from generated states (``FuzzSubject/Inputs/startState``)
+  /// in the catalog's runs: only where the bug needs one (ids near
+  /// exhaustion). The others start from a new player, so that their minimal
+  /// lengths count the actions from one (a start state stands for any prefix).
+  package var startsFromGivenStates: Bool { bug == .exhaustedSeekMovesPosition }
+
+  /// What the catalog's player reads from the harness.
+  private var inputs: FuzzSubject.Inputs {
+    startsFromGivenStates ? .all : [.retryPolicy, .configuration]
   }
 
   /// The player as a fuzz subject.
@@ -140,7 +170,7 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     return FuzzSubject(
       name: bug.rawValue, swiftExpression: "BuggyPlayer(.\(bug.rawValue)).subject"
     ) { (engine: any PlaybackEngine) -> any FuzzTarget in CatalogPlayer(bug: bug, engine: engine) }
-    .reading(.all)
+    .reading(inputs)
   }
 
   /// The player as a thread-safe fuzz subject, for ``ConcurrentFuzz``: its
@@ -156,7 +186,7 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     ) { (engine: any PlaybackEngine) -> any FuzzTarget & Sendable in
       CatalogPlayer(bug: bug, engine: engine)
     }
-    .reading(.all)
+    .reading(inputs)
   }
 
   /// The bug's name.
@@ -184,6 +214,8 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     var wasPlaying = false
     /// staleBackoffReloads: the backoff timers armed, never cancelled.
     var backoffs: Set<Load> = []
+    /// Why the event being reduced was ignored (nil: accepted).
+    var ignored: IgnoreReason?
   }
 
   private let bug: BuggyPlayer.Bug
@@ -191,6 +223,8 @@ final class CatalogPlayer: FuzzTarget, Sendable {
   private let watchdog: WatchdogPolicy
   /// The concurrent mode's record of the processing order; nil otherwise.
   private let processed: (@Sendable (PlaybackEvent) -> Void)?
+  /// The harness's record of each event's ignore reason; nil outside it.
+  private let reduced: (@Sendable (IgnoreReason?) -> Void)?
   private let core = Locked(Core())
 
   init(bug: BuggyPlayer.Bug, engine: any PlaybackEngine) {
@@ -198,13 +232,14 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     self.engine = engine
     watchdog = FuzzEngine.watchdog(for: engine)
     processed = FuzzEngine.onProcessed(for: engine)
-    var configuration = FuzzEngine.configuration(for: engine)
+    reduced = FuzzEngine.onReduced(for: engine)
+    var state = FuzzEngine.state(for: engine)
     switch bug {
-    case .ignoresPreviousThreshold: configuration.previousThreshold = .seconds(3)
-    case .backoffCapIgnored: configuration.retry.maximumBackoff = .milliseconds(.max)
+    case .ignoresPreviousThreshold: state.configuration.previousThreshold = .seconds(3)
+    case .backoffCapIgnored: state.configuration.retry.maximumBackoff = .milliseconds(.max)
     default: break
     }
-    core.withLock { $0.state.configuration = configuration }
+    core.withLock { $0.state = state }
   }
 
   /// What `FuzzObservation(state)` says, read in place under the lock: the
@@ -220,7 +255,8 @@ final class CatalogPlayer: FuzzTarget, Sendable {
           items: queue.entries.lazy.map(\.item), current: queue.current,
           repeatMode: queue.repeatMode, shuffleSeed: queue.shuffle?.seed),
         loads: (session?.load, core.state.preload?.load), position: session?.position,
-        preloadReady: core.state.preload?.stage == .ready, failure: .some(core.state.failure))
+        preloadReady: core.state.preload?.stage == .ready, failure: .some(core.state.failure),
+        state: core.state)
     }
   }
 
@@ -231,6 +267,7 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       // The mistake: reduce now, run the commands (whose re-entrant reports
       // recurse into `send` and see the old state), then commit.
       let transition = core.withLock { $0.state.transition(on: event) }
+      reduced?(transition.ignored)
       perform(Array(transition.commands))
       core.withLock { $0.state = transition.next }
       schedule(transition.watchdog)
@@ -278,6 +315,16 @@ final class CatalogPlayer: FuzzTarget, Sendable {
   private func reduce(_ event: PlaybackEvent, _ core: inout Core) -> [EngineCommand] {
     // Under the lock, so in processing order.
     processed?(event)
+    core.ignored = nil
+    let commands = reduceWithBug(event, &core)
+    if bug == .neverIssuedCalledStale, core.ignored == .neverIssuedLoad {
+      core.ignored = .staleLoad
+    }
+    reduced?(core.ignored)
+    return commands
+  }
+
+  private func reduceWithBug(_ event: PlaybackEvent, _ core: inout Core) -> [EngineCommand] {
     // Reads of the state before the event, without copying it: the reducer
     // then runs in place.
     let session = core.state.session
@@ -307,7 +354,7 @@ final class CatalogPlayer: FuzzTarget, Sendable {
         return [.start(load, rate: core.state.rate)]
       }
     case (.stopNotSent, .user(.stop)):
-      _ = core.state.handle(event)
+      core.ignored = core.state.handle(event).ignored
       return []
     case (.pauseLostWhileBuffering, .user(.pause)):
       if session?.stage == .buffering { return [] }
@@ -344,7 +391,7 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       if let session, session.load == load, session.stage == .buffering, core.state.interrupted,
         core.state.playWhenReady
       {
-        _ = core.state.handle(event)
+        core.ignored = core.state.handle(event).ignored
         return [.start(load, rate: core.state.rate)]
       }
     case (.staleBackoffReloads, .watchdogExpired(let load, _)):
@@ -366,6 +413,19 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       break
     }
     var effects = core.state.handle(event)
+    core.ignored = effects.ignored
+    if bug == .exhaustedSeekMovesPosition, effects.ignored == .idsExhausted,
+      case .user(.seek(let time)) = event
+    {
+      // The mistake: the target is written before the seek id is issued.
+      core.state.session?.position = time
+    }
+    if bug == .pauseKeepsSystemPause, effects.ignored == nil, session?.systemPaused == true,
+      event == .pause || event == .system(.routeLost)
+    {
+      // The mistake: the user's pause does not take the system's over.
+      core.state.session?.systemPaused = true
+    }
     if bug == .repeatOneStartsWithoutSeek, case .engine(.reachedEnd) = event,
       effects.ignored == nil, var next = core.state.session, next.seekPending,
       effects.commands.contains(where: { $0.kind == .seek })

@@ -44,9 +44,14 @@ package struct ActionDecoder: Sendable {
     let enabled: [EventKind?]
 
     /// A mask.
-    package init(kinds: UInt64, variations: UInt8) {
-      // play and queue always stay on: without them nothing happens.
-      self.kinds = kinds | 0b11
+    /// - Parameters:
+    ///   - kinds: the enabled kinds, as in ``kinds``.
+    ///   - variations: the enabled variations, as in ``variations``.
+    ///   - allowed: the kinds the run's features allow (``ActionDecoder/allowed(_:)``);
+    ///     every one by default.
+    package init(kinds: UInt64, variations: UInt8, allowed: UInt64 = 0x1_FFFF_FFFF) {
+      // play and queue always stay on (when allowed): without them nothing happens.
+      self.kinds = (kinds | 0b11) & allowed
       self.variations = variations
       var enabled: [EventKind?] = []
       for (bit, choice) in ActionDecoder.choices.enumerated() where self.kinds & (1 << bit) != 0 {
@@ -64,6 +69,13 @@ package struct ActionDecoder: Sendable {
   package var preload: Bool?
   /// The player's retry policy: fixed, or nil to draw it per case (see ``policies``).
   package var retry: RetryPolicy?
+  /// The parts of the contract the player implements: nothing outside them is
+  /// generated (``FuzzFeatures``).
+  package var features: FuzzFeatures = .all {
+    didSet { allowed = Self.allowed(features) }
+  }
+  /// ``kinds`` of a ``Mask`` the features allow, `deliver` included.
+  private var allowed = Self.allowed(.all)
 
   /// A decoder.
   /// - Parameters:
@@ -78,6 +90,39 @@ package struct ActionDecoder: Sendable {
     self.swarm = swarm
     self.preload = preload
     self.retry = retry
+  }
+
+  /// The decoder of a random run's cases.
+  /// - Parameter configuration: the run's case length, swarm setting, engine and features.
+  package init(_ configuration: FuzzConfiguration) {
+    self.init(
+      maxLength: configuration.maxLength, swarm: configuration.swarm,
+      preload: configuration.preload)
+    // Set here, the property's observer does not run: `allowed` is set too.
+    features = configuration.features
+    allowed = Self.allowed(features)
+  }
+
+  /// Whether the features allow `action`'s event.
+  private func allows(_ action: FuzzAction) -> Bool {
+    let kind: EventKind
+    switch action {
+    case .send(let event): kind = event.kind
+    case .reentrant(let report), .later(let report): kind = PlaybackEvent.engine(report).kind
+    case .deliver: return true
+    }
+    guard let bit = EventKind.allCases.firstIndex(of: kind) else { return false }
+    return allowed & (1 << UInt64(bit)) != 0
+  }
+
+  /// The bits of a ``Mask``'s kinds that `features` allow, `deliver` included.
+  package static func allowed(_ features: FuzzFeatures) -> UInt64 {
+    let kinds = features.kinds
+    var mask: UInt64 = 1 << 32
+    for (bit, choice) in choices.enumerated() {
+      if let choice, kinds.contains(choice) { mask |= 1 << UInt64(bit) }
+    }
+    return mask
   }
 
   /// The retry policies a case draws from, a quarter each: the standard one
@@ -111,20 +156,32 @@ package struct ActionDecoder: Sendable {
 
   /// Reads what the case runs with: the engine and the retry policy as
   /// before, then one byte for the `previous` threshold (drawn only when the
-  /// subject reads its configuration) and the watchdog clock's timeout.
+  /// subject reads its configuration), the watchdog clock's timeout and, for
+  /// a subject that starts from a given state, whether this case does (one in
+  /// four: ``FuzzStart/generate(from:setup:)`` then reads eight more).
   /// - Parameters:
   ///   - source: where the choices come from.
   ///   - inputs: what the subject takes from the harness.
   package func setup(from source: inout some ByteSource, inputs: FuzzSubject.Inputs) -> FuzzSetup {
-    let canPreload = engine(from: &source)
-    let retry = retry(from: &source)
+    // Outside the features: no preloading engine, no retry that waits for the network.
+    let canPreload = engine(from: &source) && features.contains(.preload)
+    let drawn = retry(from: &source)
+    let retry = features.contains(.network) ? drawn : .off
     let byte = source.nextByte()
     let threshold =
       inputs.contains(.configuration)
       ? Self.thresholds[Int(byte & 3)] : PlayerConfiguration().previousThreshold
-    return FuzzSetup(
+    var setup = FuzzSetup(
       canPreload: canPreload, previousThreshold: threshold, retry: retry,
       watchdogTimeout: Self.timeouts[Int(byte >> 2 & 3)])
+    setup.features = features
+    // A start state in one case in four, for a subject that can start from one
+    // (within the features: otherwise the case starts new).
+    if inputs.contains(.startState), byte >> 4 & 3 == 0 {
+      setup.start = FuzzStart.generate(from: &source, setup: setup)
+      if !features.admits(setup) { setup.start = nil }
+    }
+    return setup
   }
 
   /// Reads whether the case's engine preloads (one byte, unless fixed).
@@ -137,7 +194,9 @@ package struct ActionDecoder: Sendable {
   package func header(from source: inout some ByteSource) -> (length: Int, mask: Mask) {
     let high = Int(source.nextByte())
     let length = (high << 8 | Int(source.nextByte())) % maxLength + 1
-    guard swarm else { return (length, .all) }
+    guard swarm else {
+      return (length, features == .all ? .all : Mask(kinds: ~0, variations: 0x7F, allowed: allowed))
+    }
     var kinds: UInt64 = 0
     var more: UInt64 = 0
     for shift in stride(from: 0, to: 40, by: 8) {
@@ -145,7 +204,11 @@ package struct ActionDecoder: Sendable {
       more |= UInt64(source.nextByte()) << UInt64(shift)
     }
     // Each kind is disabled with probability 1/4, so most of the alphabet stays.
-    return (length, Mask(kinds: kinds | more, variations: source.nextByte() | source.nextByte()))
+    return (
+      length,
+      Mask(
+        kinds: kinds | more, variations: source.nextByte() | source.nextByte(), allowed: allowed)
+    )
   }
 
   fileprivate static let choices: [EventKind?] = EventKind.allCases + [nil]
@@ -176,7 +239,11 @@ package struct ActionDecoder: Sendable {
   /// above) and past it; with the 3 s threshold 0, 1000, 2999, 3000, 3001,
   /// 5000, 0, 4000 ms.
   static func time(_ index: UInt8, _ model: ContractModel) -> Int64 {
-    let threshold = model.previousThreshold
+    time(index, threshold: model.previousThreshold)
+  }
+
+  /// ``time(_:_:)`` for a threshold `threshold` in milliseconds.
+  static func time(_ index: UInt8, threshold: Int64) -> Int64 {
     switch index % 8 {
     case 0, 6: return 0
     case 1: return 1000
@@ -205,7 +272,9 @@ package struct ActionDecoder: Sendable {
     let on = { (bit: UInt8) in mask.variations & (1 << bit) != 0 }
     // A quarter of the actions are what a cooperative engine or user would
     // do next, so that cases get deep (advances, repeats, preloads) quickly.
-    if first < 64, let action = cooperative(model, detail, extra) { return action }
+    if first < 64, let action = cooperative(model, detail, extra) {
+      if features == .all || allows(action) { return action }
+    }
     var position = Int(first) % enabled.count
     // `deliver` with nothing held back would do nothing: take the next choice.
     if enabled[position] == nil, held == 0 { position = (position + 1) % enabled.count }
@@ -222,6 +291,8 @@ package struct ActionDecoder: Sendable {
       ? (model.entries.first { $0.item != current.item }?.item
         ?? ItemID(current.item.rawValue &+ 1)) : nil
     let stale = FuzzCoverage.Variant.newestStale(model)
+    // The load the next intent creates, worked out once (it replays an intent on a copy).
+    var upcoming: Load?
     func candidate(_ index: Int) -> Load? {
       switch index {
       case 0, 1, 2: return current
@@ -231,13 +302,17 @@ package struct ActionDecoder: Sendable {
       case 7: return on(2) && model.removed != model.dropped ? model.removed : nil
       case 8: return on(2) && model.left != model.previous ? model.left : nil
       case 9:
-        // An earlier load, not only the one just before: any stale token.
+        // An earlier load, not only the one just before: any stale token
+        // (one issued before a start state names the current item).
         guard on(2), stale >= 2 else { return nil }
-        let token = UInt32(first) % (stale - 1) + 1
-        return Load(item: model.tokenItems[Int(token) - 1], token: LoadToken(token))
+        let lowest = stale - 1 > 64 ? stale - 64 : 1
+        let token = lowest + UInt32(first) % (stale - lowest)
+        return Load(item: model.item(ofToken: token) ?? current.item, token: LoadToken(token))
       case 10, 11:
         // The load the next intent will create (see `upcoming`).
-        return on(3) ? Self.upcoming(after: model, detail) : nil
+        guard on(3) else { return nil }
+        if upcoming == nil { upcoming = Self.upcoming(after: model, detail) }
+        return upcoming
       case 12: return on(3) ? Load(item: current.item, token: LoadToken(model.issued &+ 2)) : nil
       default: return other.map { Load(item: $0, token: current.token) }
       }

@@ -33,6 +33,10 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
   /// The timeout of the harness's watchdog clock (``FuzzEngine/watchdog``):
   /// every load and stall watchdog must be scheduled with it.
   public var watchdogTimeout: MediaTime
+  /// The state the player starts from, or nil for a new player: a valid
+  /// `PlaybackState` (``FuzzEngine/state(for:)``), its ids possibly within a
+  /// few of exhaustion; spelled `start(…)` on the engine line.
+  public var start: PlaybackState?
   /// The actions, in order.
   public var actions: [FuzzAction]
 
@@ -44,11 +48,13 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
   ///   - previousThreshold: the player's `previousThreshold`; 3 s (a new
   ///     `PlayerConfiguration`'s) by default.
   ///   - watchdogTimeout: the watchdog clock's timeout; 10 s by default.
+  ///   - start: the state the player starts from; nil for a new player.
   public init(
     _ actions: [FuzzAction], canPreload: Bool = false, retry: RetryPolicy = .standard,
     previousThreshold: MediaTime = PlayerConfiguration().previousThreshold,
-    watchdogTimeout: MediaTime = .seconds(10)
+    watchdogTimeout: MediaTime = .seconds(10), start: PlaybackState? = nil
   ) {
+    self.start = start
     self.actions = actions
     self.canPreload = canPreload
     self.retry = retry
@@ -60,20 +66,21 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
   package init(_ actions: [FuzzAction], setup: FuzzSetup) {
     self.init(
       actions, canPreload: setup.canPreload, retry: setup.retry,
-      previousThreshold: setup.previousThreshold, watchdogTimeout: setup.watchdogTimeout)
+      previousThreshold: setup.previousThreshold, watchdogTimeout: setup.watchdogTimeout,
+      start: setup.start)
   }
 
   /// What the case runs with besides its actions.
   package var setup: FuzzSetup {
     FuzzSetup(
       canPreload: canPreload, previousThreshold: previousThreshold, retry: retry,
-      watchdogTimeout: watchdogTimeout)
+      watchdogTimeout: watchdogTimeout, start: start)
   }
 
   /// The engine line: `engine preload=yes` or `engine preload=no`, then what
   /// differs from a new `PlayerConfiguration` and the 10 s clock, each as one
   /// field: ` retry=off` or ` retry=1/500ms/1000ms`, ` previous=1000ms`,
-  /// ` watchdog=5000ms`.
+  /// ` watchdog=5000ms`; last, the start state, ` start(…)` (``FuzzStart``).
   public var header: String {
     var line = "engine preload=\(canPreload ? "yes" : "no")"
     if retry != .standard { line += " retry=\(Self.spelling(retry))" }
@@ -83,6 +90,7 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
     if watchdogTimeout != FuzzSetup.defaultTimeout {
       line += " watchdog=\(watchdogTimeout.milliseconds)ms"
     }
+    if let start { line += " " + FuzzStart.spelling(start) }
     return line
   }
 
@@ -166,6 +174,12 @@ struct NameReplay {
 
   init(_ setup: FuzzSetup = FuzzSetup()) {
     model = ContractModel(setup)
+    // A start state's items were issued before the case: index them at once
+    // (its ids may be near exhaustion, so counting up to them is no option).
+    for (item, media) in model.media where item > newest[media] ?? ItemID(0) {
+      newest[media] = item
+    }
+    indexed = model.issuedItems
   }
 
   /// The names as the model stands now.
@@ -233,10 +247,8 @@ struct LoadNames {
   func resolve(_ name: LoadName) -> Load {
     if let item = name.item { return Load(item: item, token: name.token) }
     let media = name.media ?? ""
-    let token = Int(name.token.rawValue)
-    let tokenItems = model.tokenItems
-    if token >= 1, token <= tokenItems.count, model.media[tokenItems[token - 1]] == media {
-      return Load(item: tokenItems[token - 1], token: name.token)
+    if let item = model.item(ofToken: name.token.rawValue), model.media[item] == media {
+      return Load(item: item, token: name.token)
     }
     return Load(item: newest[media] ?? ItemID(0), token: name.token)
   }

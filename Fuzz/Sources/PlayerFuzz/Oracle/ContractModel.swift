@@ -56,6 +56,8 @@ package struct ContractModel: Hashable, Sendable {
     package var attempts: UInt8 = 0
     /// The engine's own error of the newest failure, if it gave one.
     package var failure: FailureDetail?
+    /// Why the load failed, once it has.
+    package var reason: FailureReason?
   }
 
   /// The next entry's load, loading ahead of the current one.
@@ -66,6 +68,8 @@ package struct ContractModel: Hashable, Sendable {
     package var stage: Stage
     /// The duration reported with its `ready`.
     package var duration: Int64?
+    /// Why the preload failed, once it has.
+    package var reason: FailureReason?
   }
 
   /// A queue entry: the item id the machine issued and its media.
@@ -123,8 +127,12 @@ package struct ContractModel: Hashable, Sendable {
   package internal(set) var left: Load?
   /// Every item's media, removed or not (for printing and generating).
   package internal(set) var media: [ItemID: MediaID] = [:]
-  /// The item each issued token was issued for: token `t` at index `t - 1`.
+  /// The item each token issued in the case was issued for: token `t` at
+  /// index `t - 1 - tokenBase` (``item(ofToken:)``).
   package internal(set) var tokenItems: [ItemID] = []
+  /// The tokens issued before the case began (a start state's `issuedLoads`);
+  /// 0 for a new player.
+  package internal(set) var tokenBase: UInt32 = 0
 
   /// The player's `previousThreshold`, in milliseconds: `previous` restarts
   /// the entry past this position. Read from the case's configuration.
@@ -231,35 +239,29 @@ package struct ContractModel: Hashable, Sendable {
   }
 
   /// Applies one event; appends the commands the engine must receive to
-  /// `commands` and returns whether the event was accepted (changed the state
-  /// or sent a command). An ignored event must send nothing (property 2).
+  /// `commands` and returns whether the event was accepted. An ignored event
+  /// changes nothing and must send nothing (property 2).
   @discardableResult
   package mutating func apply(_ event: PlaybackEvent, commands: inout [EngineCommand]) -> Bool {
-    let count = commands.count
-    var accepted: Bool
+    process(event, commands: &commands) == nil
+  }
+
+  /// Applies one event unless the contract ignores it (``ignoreReason(for:)``,
+  /// decided before anything changes); appends the commands the engine must
+  /// receive to `commands`.
+  /// - Returns: why the event was ignored, or nil when it was accepted.
+  package mutating func process(
+    _ event: PlaybackEvent, commands: inout [EngineCommand]
+  ) -> IgnoreReason? {
+    if let reason = ignoreReason(for: event) { return reason }
     switch event {
-    case .user(let intent):
-      let before = self
-      user(intent, &commands)
-      accepted = self != before
-    case .engine(let report):
-      // Reports and expiries change only the current load and the preload:
-      // comparing those avoids copying the queue on the hot path.
-      let (session, preloading) = (current, preload)
-      engine(report, &commands)
-      accepted = current != session || preload != preloading
-    case .watchdogExpired(let load, let id):
-      let (session, preloading) = (current, preload)
-      watchdog(load, id.rawValue, &commands)
-      accepted = current != session || preload != preloading
-    case .system(let event):
-      let before = self
-      system(event, &commands)
-      accepted = self != before
+    case .user(let intent): user(intent, &commands)
+    case .engine(let report): engine(report, &commands)
+    case .watchdogExpired(let load, let id): watchdog(load, id.rawValue, &commands)
+    case .system(let event): system(event, &commands)
     }
-    accepted = accepted || commands.count != count
-    if accepted { refreshPreload(&commands) }
-    return accepted
+    refreshPreload(&commands)
+    return nil
   }
 
   // MARK: Engine reports and timers
@@ -292,8 +294,9 @@ package struct ContractModel: Hashable, Sendable {
       case .ready(_, let duration) where preload.stage == .buffering:
         preload.stage = .ready
         preload.duration = duration?.milliseconds
-      case .failed where preload.stage != .failed:
+      case .failed(_, let reason, _) where preload.stage != .failed:
         preload.stage = .failed
+        preload.reason = reason
         out.append(.stop(preload.load))
       default: return
       }
@@ -343,10 +346,10 @@ package struct ContractModel: Hashable, Sendable {
         if reason == .network {
           waitForNetwork(&session, detail, &out)
         } else {
-          fail(&session, detail, &out)
+          fail(&session, reason, detail, &out)
         }
       case .ended:
-        fail(&session, detail, &out)
+        fail(&session, reason, detail, &out)
       }
     case .pausedBySystem:
       // The engine paused itself while it was told to play.
@@ -365,7 +368,7 @@ package struct ContractModel: Hashable, Sendable {
       // The backoff expired: reload.
       reload(&out)
     case .buffering, .stalled:
-      fail(&session, nil, &out)
+      fail(&session, .timeout, nil, &out)
       current = session
     case .ready, .ended, .failed:
       return
@@ -373,9 +376,11 @@ package struct ContractModel: Hashable, Sendable {
   }
 
   private func fail(
-    _ session: inout Current, _ detail: FailureDetail?, _ out: inout [EngineCommand]
+    _ session: inout Current, _ reason: FailureReason, _ detail: FailureDetail?,
+    _ out: inout [EngineCommand]
   ) {
     session.stage = .failed
+    session.reason = reason
     session.seekPending = false
     session.started = false
     session.failure = detail
@@ -447,10 +452,11 @@ package struct ContractModel: Hashable, Sendable {
     _ session: inout Current, _ detail: FailureDetail?, _ out: inout [EngineCommand]
   ) {
     guard session.attempts < retry.attempts, session.lastWatchdog < UInt32.max else {
-      return fail(&session, detail, &out)
+      return fail(&session, .network, detail, &out)
     }
-    fail(&session, detail, &out)
+    fail(&session, .network, detail, &out)
     session.stage = .waiting
+    session.reason = nil
     session.lastWatchdog += 1
   }
 

@@ -22,17 +22,30 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
   /// not name, such as a missing `start` after `ready` or a missing `seek`.
   case commandsMatchContract
   /// The player's named state differs from the contract's, or the failure
-  /// detail it says the current load keeps (`PlaybackState.failure`) does.
+  /// detail it says the current load keeps (`PlaybackState.failure`) does, or
+  /// (for a player that says its whole public state) any other field a caller
+  /// can read: the intent, rate, interruption and system pause, the ids
+  /// issued, the current load's stage, seeks, timers, duration and attempts.
   case stateMatchesContract
-  /// The player's queue (play order, current entry, repeat, shuffle), its
-  /// current and preloading loads, whether the preload is ready, or its last
-  /// known position differ from the contract's.
+  /// The player's queue (play order, current entry, repeat, shuffle; for a
+  /// player that says its whole public state also each entry's media and the
+  /// list order kept while shuffled), its current and preloading loads, the
+  /// preload's stage and duration, or its last known position differ from the
+  /// contract's.
   case queueMatchesContract
   /// Liveness: a few cooperative engine reports bring the player to a steady state.
   case reachesSteadyState
   /// The player requests its watchdogs from the harness's clock exactly where the
   /// contract arms them: when a load starts buffering and when it stalls.
   case watchdogRequested
+  /// An event the player ignored was ignored for the contract's reason
+  /// (`IgnoreReason`), and one it accepted is one the contract accepts.
+  case ignoreReasonMatchesContract
+  /// The driver's promise under several threads: events are reduced one at a
+  /// time and none is lost. After every burst, once every sender has
+  /// returned, every event sent has been processed (none stranded in a
+  /// queue nobody drains), and no command ever began while another ran.
+  case driverIsSerial
 
   /// The property as one sentence.
   public var summary: String {
@@ -47,13 +60,17 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
     case .isPlayingMatchesEngine: "6. isPlaying agrees with the engine's command log"
     case .commandsMatchContract: "the engine receives exactly the commands of the contract"
     case .stateMatchesContract:
-      "the player's state kind, and the failure detail it keeps, agree with the contract"
+      "the player's state (kind, failure detail, and every other field it says) agrees with the contract"
     case .queueMatchesContract:
       "the player's queue, current and preloading loads, preload readiness and position agree with the contract"
     case .reachesSteadyState:
       "liveness: cooperative reports bring the player to playing, paused, idle, ended or failed"
     case .watchdogRequested:
       "the player requests a watchdog exactly when a load starts buffering or stalls"
+    case .ignoreReasonMatchesContract:
+      "an event is ignored exactly when the contract ignores it, and for its reason"
+    case .driverIsSerial:
+      "one drain at a time, and at every quiescence every event sent has been processed"
     }
   }
 

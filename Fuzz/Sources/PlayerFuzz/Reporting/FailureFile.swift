@@ -4,8 +4,10 @@ import PlayerState
 /// optionally, in any order, the retry policy, `retry=off` or
 /// `retry=ATTEMPTS/BACKOFF/MAX` as in `retry=1/500ms/1000ms`, the `previous`
 /// threshold, `previous=1000ms`, and the watchdog clock's timeout,
-/// `watchdog=5000ms`; before any action; `preload=no`, a new
-/// `PlayerConfiguration`'s policy and threshold and a 10 s clock when absent),
+/// `watchdog=5000ms`, and last the state the player starts from,
+/// `start(…)` (``FuzzStart``); before any action; `preload=no`, a new
+/// `PlayerConfiguration`'s policy and threshold, a 10 s clock and a new
+/// player when absent),
 /// then one action a line; `#` starts a comment, blank lines are skipped. Loads
 /// are spelled as ``FuzzCase`` says.
 /// Files under Fuzz/Failures replay as regression tests on every run.
@@ -121,8 +123,33 @@ public enum FailureFile {
         let words = String(content)
         if words.hasPrefix("engine ") || words == "engine" {
           let value = words.dropFirst(6).drop(while: { $0 == " " })
-          let trimmed = String(
+          var trimmed = String(
             value.reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed())
+          // The start state, last: `start(FIELDS)`.
+          if let open = trimmed.firstRange(of: "start(") {
+            let column =
+              line.count - words.count
+              + words.distance(from: words.startIndex, to: value.startIndex)
+              + trimmed.distance(from: trimmed.startIndex, to: open.upperBound) + 1
+            guard trimmed.hasSuffix(")") else {
+              throw FuzzParseError(
+                file: file, line: number, column: column - 6,
+                message:
+                  "expected `start(…)` to end the engine line; got `\(trimmed[open.lowerBound...])`"
+              )
+            }
+            do {
+              setup.start = try FuzzStart.parse(
+                trimmed[open.upperBound..<trimmed.index(before: trimmed.endIndex)], column: column)
+            } catch {
+              var located = error
+              located.file = file
+              located.line = number
+              throw located
+            }
+            trimmed = String(
+              trimmed[..<open.lowerBound].reversed().drop(while: { $0 == " " }).reversed())
+          }
           let fields = trimmed.split(separator: " ")
           guard canPreload == nil, actions.isEmpty, (1...4).contains(fields.count),
             fields[0] == "preload=yes" || fields[0] == "preload=no"
@@ -130,7 +157,7 @@ public enum FailureFile {
             throw FuzzParseError(
               file: file, line: number, column: line.count - words.count + 1,
               message:
-                "expected one engine line, `engine preload=yes` or `engine preload=no` (then optionally `retry=off` or `retry=N/TIME/TIME`, `previous=TIME`, `watchdog=TIME`), before any action; got `\(line)`"
+                "expected one engine line, `engine preload=yes` or `engine preload=no` (then optionally `retry=off` or `retry=N/TIME/TIME`, `previous=TIME`, `watchdog=TIME`, and last `start(…)`), before any action; got `\(line)`"
             )
           }
           var seen: Set<Substring> = []

@@ -116,8 +116,7 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
       let token = load.token.rawValue
       if token == model.issued &+ 1 { return .upcoming }
       if token == 0 || token > model.issued { return .neverIssued }
-      let index = Int(token) - 1
-      if index < model.tokenItems.count, model.tokenItems[index] != load.item { return .wrongItem }
+      if let item = model.item(ofToken: token), item != load.item { return .wrongItem }
       if load == model.dropped { return .dropped }
       return token == newestStale(model) ? .previous : .older
     }

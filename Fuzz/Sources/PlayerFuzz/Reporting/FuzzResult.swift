@@ -16,6 +16,9 @@ public struct FuzzResult: Sendable, CustomStringConvertible {
   public var failure: FuzzFailure?
   /// What the run exercised.
   public var coverage: FuzzCoverage
+  /// What the player left unsaid in some step (``FuzzObservable``): checked
+  /// through the engine's commands only, never compared directly.
+  public var notCompared: [FuzzObservable] = []
 
   /// Checked events per second.
   public var eventsPerSecond: Double { seconds > 0 ? Double(events) / seconds : 0 }
@@ -30,7 +33,14 @@ public struct FuzzResult: Sendable, CustomStringConvertible {
     var lines = [
       "fuzz \(subject): seed \(configuration.seed), \(cases) cases, \(events) events in "
         + "\(Self.format(seconds)) s (\(Int(eventsPerSecond)) events/s), swarm \(configuration.swarm ? "on" : "off")"
+        // Only a run of part of the contract says which part: a whole run's line stays as it was.
+        + (configuration.features == .all ? "" : ", features \(configuration.features)")
     ]
+    if !notCompared.isEmpty {
+      lines.append(
+        "not compared (the player does not say them): "
+          + notCompared.map(\.rawValue).joined(separator: ", "))
+    }
     if let failure {
       lines.append(failure.report)
     } else if configuration.requireFullCoverage, !coverage.isFull {

@@ -44,6 +44,38 @@ package struct CaseRunner {
   /// costs O(queue) only when it changes the queue, not on every report.
   private var queueCache: QueueCache?
 
+  /// The entries and shuffle list orders of the player's and the contract's
+  /// queues when they were last found equal: most events leave both as they
+  /// were (the same buffers, recognised in O(1)), so comparing the whole public
+  /// state costs O(queue) only on a step that rebuilt a queue, not on every event.
+  private var agreedEntries: AgreedEntries?
+
+  private struct AgreedEntries {
+    var player: [QueueEntry]
+    var playerList: [QueueEntry]
+    var model: [ContractModel.Entry]
+    var modelList: [ContractModel.Entry]
+
+    /// Whether each array is the very buffer held here (and so still equal).
+    func holds(
+      _ player: [QueueEntry], _ playerList: [QueueEntry], _ model: [ContractModel.Entry],
+      _ modelList: [ContractModel.Entry]
+    ) -> Bool {
+      Self.same(player, self.player) && Self.same(playerList, self.playerList)
+        && Self.same(model, self.model) && Self.same(modelList, self.modelList)
+    }
+
+    /// Whether two arrays share their storage, in O(1) (false says nothing).
+    /// The storage held here stays alive, so an equal address is the same buffer.
+    private static func same<Element>(_ lhs: [Element], _ rhs: [Element]) -> Bool {
+      guard lhs.count == rhs.count else { return false }
+      if lhs.isEmpty { return true }
+      return lhs.withUnsafeBufferPointer { left in
+        rhs.withUnsafeBufferPointer { right in left.baseAddress == right.baseAddress }
+      }
+    }
+  }
+
   private struct QueueCache {
     var entries: [ContractModel.Entry]
     var position: Int?
@@ -57,8 +89,18 @@ package struct CaseRunner {
   /// clear (the events themselves are not copied on the hot path).
   private struct Arrival {
     var offset: Int
-    var accepted: Bool
+    /// Why the contract ignored it; nil when it accepted it.
+    var reason: IgnoreReason?
+    var accepted: Bool { reason == nil }
   }
+
+  /// What the player reported for each event of the current delivery.
+  private var reasons: [IgnoreReason?] = []
+  /// The observables the player left unsaid in some step so far (one bit
+  /// each, ``FuzzObservable``), kept across ``reset(_:setup:)``.
+  package private(set) var unsaid: UInt16 = 0
+  /// The observables the player left unsaid so far.
+  package var notCompared: [FuzzObservable] { FuzzObservable.decode(unsaid) }
 
   /// A runner around a fresh player made by `subject`.
   /// - Parameters:
@@ -96,8 +138,12 @@ package struct CaseRunner {
   }
 
   /// Starts over for a case set up as `setup` says (see ``reset(_:canPreload:retry:)``).
-  package mutating func reset(_ subject: FuzzSubject, setup: FuzzSetup) {
-    engine = FuzzEngine(setup)
+  /// - Parameter costlyReasons: whether a subject whose ignore reasons cost
+  ///   a step record per event reports them (``FuzzEngine/reportsCostlyReasons``).
+  package mutating func reset(
+    _ subject: FuzzSubject, setup: FuzzSetup, costlyReasons: Bool = true
+  ) {
+    engine = FuzzEngine(setup, costlyReasons: costlyReasons)
     model = ContractModel(setup)
     target = subject.make(engine)
     log.removeAll(keepingCapacity: true)
@@ -112,6 +158,7 @@ package struct CaseRunner {
     requests.removeAll(keepingCapacity: true)
     scheduled.removeAll(keepingCapacity: true)
     queueCache = nil
+    agreedEntries = nil
   }
 
   /// The held-back reports waiting for a `deliver`.
@@ -212,7 +259,7 @@ package struct CaseRunner {
     // The reports of the previous delivery are kept until now: a violation
     // names its culprit from them.
     sent.removeAll(keepingCapacity: true)
-    engine.deliver(event, to: target)
+    let fired = engine.deliver(event, to: target)
     engine.drain(commands: &received, sent: &sent)
     log.append(contentsOf: received)
     received.removeAll(keepingCapacity: true)
@@ -226,7 +273,55 @@ package struct CaseRunner {
       return commandViolation(step: step, from: mark, event: event)
     }
     if let violation = observationViolation(event, step: step) { return violation }
+    if let violation = reasonViolation(event, step: step, fired: fired) { return violation }
     return watchdogViolation(event, step: step)
+  }
+
+  /// After one delivery: each event the player reduced was ignored exactly
+  /// when the contract ignores it, and for its reason. A player that reports
+  /// no reasons (``FuzzEngine/onReduced(for:)``) is not compared; one whose
+  /// timer was cancelled may report nothing for its stale expiry.
+  private mutating func reasonViolation(
+    _ event: PlaybackEvent, step: Int, fired: Bool
+  ) -> FuzzViolation? {
+    engine.takeReasons(into: &reasons)
+    defer { reasons.removeAll(keepingCapacity: true) }
+    if reasons.isEmpty {
+      // Nothing said: not compared (unless this case did not ask, see
+      // FuzzEngine.reportsCostlyReasons); a cancelled timer's closure sends nothing.
+      if engine.reportsCostlyReasons, !fired || arrivals.count > 1 || arrivals[0].accepted {
+        unsaid |= FuzzObservable.ignoreReasons.bit
+      }
+      return nil
+    }
+    var culprit: Int?
+    var said: IgnoreReason??
+    if reasons.count != arrivals.count {
+      culprit = min(reasons.count, arrivals.count) - 1
+    } else {
+      for index in arrivals.indices where reasons[index] != arrivals[index].reason {
+        culprit = index
+        said = .some(reasons[index])
+        break
+      }
+    }
+    guard let culprit else { return nil }
+    let named = arrivalEvent(culprit, outer: event)
+    let expected = arrivals[culprit].reason
+    let detail =
+      said == nil
+      ? "the player reported \(reasons.count) reduced events where the contract processed \(arrivals.count)"
+      : "the player \(Self.verdict(said ?? nil)) \(named.description(naming: { model.media[$0] })); the contract \(Self.verdict(expected))"
+    var violation = FuzzViolation(
+      property: .ignoreReasonMatchesContract, step: step, event: named, expected: self.expected,
+      actual: log, detail: detail)
+    violation.media = model.media
+    return violation
+  }
+
+  /// `accepted` or `ignored (reason)`, as in a report.
+  private static func verdict(_ reason: IgnoreReason?) -> String {
+    reason.map { "ignored (\($0.rawValue): \($0))" } ?? "accepted"
   }
 
   private mutating func record(_ event: PlaybackEvent) {
@@ -234,7 +329,8 @@ package struct CaseRunner {
     let offset = expected.count
     if recordsCoverage { coverage.record(variantsOf: event, at: model) }
     let session = model.current
-    let accepted = model.apply(event, commands: &expected)
+    let reason = model.process(event, commands: &expected)
+    let accepted = reason == nil
     if let request = model.watchdogRequest(since: session) { requests.append(request) }
     if !recordsCoverage {
       // Only the verdict is wanted.
@@ -244,7 +340,7 @@ package struct CaseRunner {
     } else {
       coverage.record(from: before, event: event.kind)
     }
-    arrivals.append(Arrival(offset: offset, accepted: accepted))
+    arrivals.append(Arrival(offset: offset, reason: reason))
   }
 
   /// The event of arrival `position` of a delivery whose outer event is `event`.
@@ -298,11 +394,27 @@ package struct CaseRunner {
     return fingerprint
   }
 
-  private mutating func observationViolation(_ event: PlaybackEvent, step: Int)
-    -> FuzzViolation?
-  {
+  /// ``ContractModel/difference(from:entriesAgree:)``, with the queue's
+  /// entries compared only when a buffer changed since they last agreed.
+  private mutating func publicStateDifference(_ state: PlaybackState) -> PublicStateDifference? {
+    let queue = state.queue
+    let playerList = queue.shuffle?.unshuffled ?? []
+    let modelList = model.shuffle?.list ?? []
+    let agree =
+      agreedEntries?.holds(queue.entries, playerList, model.entries, modelList) ?? false
+    let found = model.difference(from: state, entriesAgree: agree)
+    if found == nil, !agree {
+      agreedEntries = AgreedEntries(
+        player: queue.entries, playerList: playerList, model: model.entries, modelList: modelList)
+    }
+    return found
+  }
+
+  private mutating func observationViolation(_ event: PlaybackEvent, step: Int) -> FuzzViolation? {
     let seen = engine.contract(target.observation)
+    unsaid |= FuzzObservable.unsaid(in: seen)
     let property: FuzzProperty
+    var difference: PublicStateDifference?
     if event == .stop, seen.kind != .idle {
       property = .idleAfterStop
     } else if let pending = seen.seekPending, pending != model.seekPending {
@@ -325,6 +437,9 @@ package struct CaseRunner {
       property = .queueMatchesContract
     } else if let failure = seen.failure, failure != model.current?.failure {
       property = .stateMatchesContract
+    } else if let box = seen.box, let found = publicStateDifference(box.state) {
+      difference = found
+      property = found.property
     } else {
       return nil
     }
@@ -336,6 +451,7 @@ package struct CaseRunner {
       + "\(model.preload.map { ", preload \($0.stage)" } ?? "")"
       + "\(model.current.map { ", position \($0.position)ms" } ?? "")"
       + Self.failureDescription(seen: seen.failure, expected: model.current?.failure)
+      + (difference.map { "; \($0.text)" } ?? "")
     let culprit = arrivalEvent(arrivals.count - 1, outer: event)
     var violation = FuzzViolation(
       property: property, step: step, event: culprit, expected: expected, actual: log,

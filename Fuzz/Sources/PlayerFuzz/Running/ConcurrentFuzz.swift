@@ -3,6 +3,14 @@ import PlayerEngine
 package import PlayerState
 import PlayerTesting
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The multi-threaded mode: several threads send random intents and reports
 /// to one player at once (Playhead's ``PlayerEngine/Player`` by default, or any
 /// ``FuzzSubject`` whose ``FuzzSubject/isThreadSafe`` is true) (some reports armed to be sent by the engine
@@ -25,6 +33,14 @@ import PlayerTesting
 /// the contract model's commands for the processing order the player reports
 /// through ``FuzzEngine/onProcessed`` (Playhead's `Player` calls it from
 /// `onStep`), and every event sent must have been processed.
+///
+/// The senders send in bursts (``defaultBurst`` events each), started
+/// together and meeting again at a barrier; at each such quiescence, with no
+/// sender inside the player, every event sent so far must have been processed
+/// (a lost wake-up strands one in a queue nobody drains), and the engine
+/// must never have had a command begun, or an event processed, while another
+/// command ran (two drains at once, or a drain inside another):
+/// ``FuzzProperty/driverIsSerial``.
 ///
 /// ```swift
 /// let result = try ConcurrentFuzz.run(.player, seed: 42, rounds: 50)
@@ -74,9 +90,11 @@ public enum ConcurrentFuzz {
   ///   - rounds: how many fresh players to hammer.
   ///   - threads: concurrent senders per round.
   ///   - eventsPerThread: events each sender sends.
+  ///   - eventsPerBurst: events each sender sends between two quiescences.
   /// - Returns: counts and the first broken promise.
   public static func run(
-    seed: UInt64, rounds: Int = 20, threads: Int = 4, eventsPerThread: Int = 500
+    seed: UInt64, rounds: Int = 20, threads: Int = 4, eventsPerThread: Int = 500,
+    eventsPerBurst: Int = defaultBurst
   ) -> Result {
     execute(
       { engine in
@@ -86,7 +104,8 @@ public enum ConcurrentFuzz {
             engine: engine, state: PlaybackState(configuration: configuration),
             onStep: recorder(engine)))
       },
-      seed: seed, rounds: rounds, threads: threads, eventsPerThread: eventsPerThread)
+      seed: seed, rounds: rounds, threads: threads, eventsPerThread: eventsPerThread,
+      eventsPerBurst: eventsPerBurst)
   }
 
   /// Runs `rounds` rounds of `threads` threads sending `eventsPerThread` events
@@ -98,15 +117,17 @@ public enum ConcurrentFuzz {
   ///   - rounds: how many fresh players to hammer.
   ///   - threads: concurrent senders per round.
   ///   - eventsPerThread: events each sender sends.
+  ///   - eventsPerBurst: events each sender sends between two quiescences.
   /// - Returns: counts and the first broken promise.
   /// - Throws: ``NotThreadSafe`` when the subject does not say it is thread-safe.
   public static func run(
     _ subject: FuzzSubject, seed: UInt64, rounds: Int = 20, threads: Int = 4,
-    eventsPerThread: Int = 500
+    eventsPerThread: Int = 500, eventsPerBurst: Int = defaultBurst
   ) throws(NotThreadSafe) -> Result {
     guard let make = subject.makeSendable else { throw NotThreadSafe(subject: subject.name) }
     return execute(
-      make, seed: seed, rounds: rounds, threads: threads, eventsPerThread: eventsPerThread)
+      make, seed: seed, rounds: rounds, threads: threads, eventsPerThread: eventsPerThread,
+      eventsPerBurst: eventsPerBurst)
   }
 
   private static func recorder(_ engine: any PlaybackEngine) -> (@Sendable (PlayerStep) -> Void)? {
@@ -116,7 +137,7 @@ public enum ConcurrentFuzz {
 
   private static func execute(
     _ subject: @Sendable (any PlaybackEngine) -> any FuzzTarget & Sendable, seed: UInt64,
-    rounds: Int, threads: Int, eventsPerThread: Int
+    rounds: Int, threads: Int, eventsPerThread: Int, eventsPerBurst: Int
   ) -> Result {
     var result = Result(seed: seed, rounds: 0, events: 0, violation: nil, failedRound: nil)
     for round in 0..<rounds {
@@ -124,7 +145,8 @@ public enum ConcurrentFuzz {
       result.events += threads * eventsPerThread
       let roundSeed = SplitMix64.caseSeed(run: seed, case: round)
       if let violation = runRound(
-        subject, seed: roundSeed, threads: threads, eventsPerThread: eventsPerThread)
+        subject, seed: roundSeed, threads: threads, eventsPerThread: eventsPerThread,
+        eventsPerBurst: eventsPerBurst)
       {
         result.violation = violation
         result.failedRound = round
@@ -136,7 +158,7 @@ public enum ConcurrentFuzz {
 
   static func runRound(
     _ subject: @Sendable (any PlaybackEngine) -> any FuzzTarget & Sendable, seed: UInt64,
-    threads: Int, eventsPerThread: Int
+    threads: Int, eventsPerThread: Int, eventsPerBurst: Int = defaultBurst
   ) -> FuzzViolation? {
     // The engine records the processing order, read back in the contract's
     // token numbering at the moment each event was processed.
@@ -144,19 +166,88 @@ public enum ConcurrentFuzz {
     let engine = FuzzEngine(canPreload: false, retry: retry, recordsProcessing: true)
     let player = subject(engine)
     let direct = Locked(0)
-    DispatchQueue.concurrentPerform(iterations: threads) { thread in
-      var random = SplitMix64(seed: SplitMix64.caseSeed(run: seed, case: thread))
-      var sent = 0
-      for _ in 0..<eventsPerThread {
-        let event = randomEvent(&random, near: engine.newestLoad)
-        if case .engine(let report) = event, random.next() % 8 == 0 {
-          engine.arm(report)
-        } else {
-          player.send(engine.player(event))
-          sent += 1
+    // Bursts: the senders start together, send a few events each, and meet
+    // again; then, with no sender inside the player, everything sent must
+    // have been processed and no two commands may have run at once.
+    let perBurst = max(1, eventsPerBurst)
+    let bursts = (eventsPerThread + perBurst - 1) / perBurst
+    let barrier = Barrier(parties: threads + 1)
+    let arrived = Locked(0)
+    let stop = Locked(false)
+    let stranded = Locked<FuzzViolation?>(nil)
+    onNewThreads(threads + 1) { thread in
+      if thread == threads {
+        // The coordinator: checks each quiescence, and the contract so far.
+        var model = ContractModel(canPreload: false, retry: retry)
+        var expected: [EngineCommand] = []
+        var events: [PlaybackEvent] = []
+        var commands: [EngineCommand] = []
+        var applied = 0
+        for burst in 0..<bursts {
+          barrier.wait()
+          barrier.wait()
+          guard stop.withLock({ !$0 }) else { continue }
+          let (processed, fired, overlaps) = engine.quiescence
+          let sent = direct.withLock { $0 } + fired
+          var found: FuzzViolation?
+          if processed != sent || overlaps > 0 {
+            let detail =
+              overlaps > 0
+              ? "two drains at once: a command began, or an event was processed, while another command was being executed (\(overlaps) times by burst \(burst + 1) of \(bursts)); "
+              : "after burst \(burst + 1) of \(bursts), with every sender returned, \(sent) events were sent and \(processed) processed: \(sent - processed) stranded in a queue nobody drains (a lost wake-up); "
+            found = FuzzViolation(
+              property: .driverIsSerial, step: processed, event: nil, expected: [], actual: [],
+              detail: detail + "\(threads) threads sending \(perBurst) events each per burst, "
+                + describe(retry))
+          } else {
+            // Everything processed: the commands and the state so far agree
+            // with the contract replayed in processing order.
+            engine.progress(events: &events, commands: &commands)
+            found = check(
+              &model, &expected, events: events[applied...], actual: commands, player: player,
+              context: "at the quiescence after burst \(burst + 1) of \(bursts), "
+                + "\(threads) threads sending at once, " + describe(retry))
+            applied = events.count
+          }
+          if let found {
+            stranded.withLock { $0 = found }
+            stop.withLock { $0 = true }
+          }
         }
+        return
       }
-      direct.withLock { $0 += sent }
+      var random = SplitMix64(seed: SplitMix64.caseSeed(run: seed, case: thread))
+      for burst in 0..<bursts {
+        barrier.wait()
+        if !stop.withLock({ $0 }) {
+          // Line up: each sender checks in, then spins (briefly) until all
+          // have, so that they enter the player together, not a wake-up apart.
+          arrived.withLock { $0 += 1 }
+          let all = (burst + 1) * threads
+          var spins = 0
+          while spins < 20_000, arrived.withLock({ $0 }) < all { spins += 1 }
+          var sent = 0
+          for _ in 0..<min(perBurst, eventsPerThread - burst * perBurst) {
+            let event = randomEvent(&random, near: engine.newestLoad)
+            if case .engine(let report) = event, random.next() % 8 == 0 {
+              engine.arm(report)
+            } else {
+              player.send(engine.player(event))
+              sent += 1
+            }
+          }
+          direct.withLock { $0 += sent }
+        }
+        barrier.wait()
+      }
+    }
+    if let violation = stranded.withLock({ $0 }) {
+      var violation = violation
+      var actual: [EngineCommand] = []
+      var fired: [EngineReport] = []
+      engine.drain(commands: &actual, sent: &fired)
+      violation.actual = actual
+      return violation
     }
     let processed = engine.processed
     var actual: [EngineCommand] = []
@@ -198,6 +289,54 @@ public enum ConcurrentFuzz {
     }
     return nil
   }
+
+  /// Replays the events processed since the last check on `model` (the
+  /// commands predicted so far in `expected`); the engine's whole log must
+  /// equal `expected`, and the player's state (its whole public state when it
+  /// says it) the contract's.
+  private static func check(
+    _ model: inout ContractModel, _ expected: inout [EngineCommand],
+    events: ArraySlice<PlaybackEvent>, actual: [EngineCommand], player: any FuzzTarget,
+    context: String
+  ) -> FuzzViolation? {
+    var step = events.startIndex
+    for event in events {
+      step += 1
+      let offset = expected.count
+      let accepted = model.apply(event, commands: &expected)
+      guard expected.count <= actual.count, actual[offset..<expected.count] == expected[offset...]
+      else {
+        let property = FuzzViolation.classify(
+          expected: expected, actual: actual, from: offset, event: event, accepted: accepted)
+        return FuzzViolation(
+          property: property, step: step, event: event, expected: expected, actual: actual,
+          detail: "in processing order " + context)
+      }
+    }
+    if actual.count != expected.count {
+      return FuzzViolation(
+        property: .commandsMatchContract, step: step, event: events.last, expected: expected,
+        actual: actual,
+        detail: "\(expected.count) commands expected, \(actual.count) received " + context)
+    }
+    let state = player.observation
+    let difference = state.box.flatMap { model.difference(from: $0.state) }
+    if state.kind != model.kind || state.isPlaying != model.engineIsPlaying
+      || state.failure.map({ $0 != model.current?.failure }) == true || difference != nil
+    {
+      return FuzzViolation(
+        property: difference?.property ?? .stateMatchesContract, step: step, event: events.last,
+        expected: expected, actual: actual,
+        detail: "the player is \(player.stateDescription); the contract expects \(model.kind)"
+          + CaseRunner.failureDescription(seen: state.failure, expected: model.current?.failure)
+          + (difference.map { "; \($0.text)" } ?? "") + "; " + context)
+    }
+    return nil
+  }
+
+  /// Events each sender sends per burst by default: one, so that a round of
+  /// 500 events a thread has 500 quiescences to be checked at.
+  public static let defaultBurst = 1
 
   /// The round's retry policy, drawn from the serial mode's by the round's seed.
   package static func policy(_ seed: UInt64) -> RetryPolicy {

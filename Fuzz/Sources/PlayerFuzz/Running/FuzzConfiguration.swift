@@ -95,6 +95,12 @@ public struct FuzzConfiguration: Hashable, Sendable {
   public var preload: Bool?
   /// Which slice of the case indices this run covers (``FuzzShard/whole`` by default).
   public var shard: FuzzShard
+  /// The parts of the contract the player implements (``FuzzFeatures``): cases
+  /// are generated within them, and a failure shrinks within them. All of
+  /// them by default; without ``FuzzFeatures/preload`` no engine preloads
+  /// (whatever ``preload`` says), without ``FuzzFeatures/network`` every case
+  /// runs with `RetryPolicy.off`.
+  public var features: FuzzFeatures
 
   /// A configuration.
   /// - Parameters:
@@ -106,11 +112,13 @@ public struct FuzzConfiguration: Hashable, Sendable {
   ///   - requireFullCoverage: whether unexercised declared transitions fail the run.
   ///   - preload: whether the engine preloads; nil draws it per case.
   ///   - shard: the slice of case indices to run; the whole run by default.
+  ///   - features: the parts of the contract the player implements; all by default.
   public init(
     seed: UInt64, budget: FuzzBudget = .cases(1_000), maxLength: Int = 32, swarm: Bool = true,
     shrink: Bool = true, requireFullCoverage: Bool = false, preload: Bool? = nil,
-    shard: FuzzShard = .whole
+    shard: FuzzShard = .whole, features: FuzzFeatures = .all
   ) {
+    self.features = features
     self.shard = shard
     self.preload = preload
     self.seed = seed

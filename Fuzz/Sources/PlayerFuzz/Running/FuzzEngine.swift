@@ -1,6 +1,14 @@
 public import PlayerEngine
 public import PlayerState
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The engine the harness gives each player under test: it records every
 /// command, sends the reports the fuzz case scripts from inside `execute`
 /// (re-entrantly) when asked to, and is the player's watchdog clock.
@@ -33,10 +41,20 @@ public final class FuzzEngine: PlaybackEngine {
     /// with the delay it asked for.
     var scheduled: [(after: Duration, fire: @Sendable () -> Void)] = []
     /// Watchdogs matched to the contract's requests: (load, id) in contract numbering.
-    var timers: [Load: [UInt32: @Sendable () -> Void]] = [:]
+    var timers: [TimerKey: @Sendable () -> Void] = [:]
     var tokens = TokenMap()
     /// Events in the order the player processed them (contract numbering), when recorded.
     var processed: [PlaybackEvent] = []
+    /// Why each event the player reduced was ignored (nil: accepted), in
+    /// processing order, since the runner last took them.
+    var reasons: [IgnoreReason?] = []
+    /// Commands being executed right now (concurrent mode): more than one
+    /// means two threads drain at once, or a drain runs inside another.
+    var executing = 0
+    /// How many commands began while another was being executed.
+    var overlaps = 0
+    /// How many commands have finished executing (concurrent mode).
+    var executed = 0
   }
 
   private let log = Locked(Log())
@@ -54,6 +72,11 @@ public final class FuzzEngine: PlaybackEngine {
   public var configuration: PlayerConfiguration { setup.configuration }
   /// What the case runs with.
   let setup: FuzzSetup
+  /// Whether a subject whose ignore reasons cost a step record per event
+  /// (Playhead's `Player`, through `onStep`) reports them in this case: in
+  /// every replayed case, and in one random case in four (``Fuzzer``), so
+  /// that a random run keeps its rate. Other subjects report them always.
+  package let reportsCostlyReasons: Bool
 
   /// An engine with an empty log.
   /// - Parameters:
@@ -68,8 +91,11 @@ public final class FuzzEngine: PlaybackEngine {
   }
 
   /// An engine for a case set up as `setup` says.
-  init(_ setup: FuzzSetup, recordsProcessing: Bool = false) {
+  init(_ setup: FuzzSetup, recordsProcessing: Bool = false, costlyReasons: Bool = true) {
+    reportsCostlyReasons = costlyReasons
     capabilities = setup.canPreload ? .preload : []
+    // A start state's tokens are their own numbers: the player goes on from them.
+    if let start = setup.start { log.withLock { $0.tokens = TokenMap(issued: start.issuedLoads) } }
     self.setup = setup
     self.recordsProcessing = recordsProcessing
     log.withLock {
@@ -80,6 +106,27 @@ public final class FuzzEngine: PlaybackEngine {
 
   /// Records the command, then sends every armed report through `reports`.
   public func execute(_ command: EngineCommand, reports: ReportSink) {
+    if recordsProcessing {
+      // Concurrent mode: a command begun while another runs is a second drain.
+      log.withLock { log in
+        log.executing += 1
+        if log.executing > 1 { log.overlaps += 1 }
+      }
+      // A command takes a while (a real engine's does): a second drainer,
+      // if there is one, gets in meanwhile and is seen.
+      var overlapping = false
+      for _ in 0..<Self.commandSpins where !overlapping {
+        overlapping = log.withLock { $0.executing > 1 }
+      }
+    }
+    defer {
+      if recordsProcessing {
+        log.withLock { log in
+          log.executing -= 1
+          log.executed += 1
+        }
+      }
+    }
     let due = log.withLock { log -> [EngineReport] in
       log.commands.append(log.tokens.contract(command))
       guard !log.armed.isEmpty else { return [] }
@@ -136,6 +183,17 @@ public final class FuzzEngine: PlaybackEngine {
       ?? PlayerConfiguration(canPreload: engine.capabilities.contains(.preload))
   }
 
+  /// The state the case starts from when `engine` is the harness's engine
+  /// (as in a ``FuzzSubject/make`` closure: build the player with it, and say
+  /// so with ``FuzzSubject/Inputs/startState``): a new player's with the case's
+  /// configuration, or a generated valid state (ids near exhaustion
+  /// included); otherwise a new player's with ``configuration(for:)``.
+  /// - Parameter engine: the engine handed to ``FuzzSubject/make``.
+  public static func state(for engine: any PlaybackEngine) -> PlaybackState {
+    (engine as? FuzzEngine)?.setup.state
+      ?? PlaybackState(configuration: configuration(for: engine))
+  }
+
   /// The harness's watchdog clock when `engine` is the harness's engine (as in
   /// a ``FuzzSubject/make`` closure); otherwise a clock that never fires.
   /// - Parameter engine: the engine handed to ``FuzzSubject/make``.
@@ -150,7 +208,12 @@ public final class FuzzEngine: PlaybackEngine {
   public var onProcessed: (@Sendable (PlaybackEvent) -> Void)? {
     guard recordsProcessing else { return nil }
     return { [weak self] event in
-      self?.log.withLock { $0.processed.append($0.tokens.contract(event)) }
+      self?.log.withLock { log in
+        // An event processed while a command runs: a second drain, or one
+        // inside another (a serial driver runs an event's commands between events).
+        if log.executing > 0 { log.overlaps += 1 }
+        log.processed.append(log.tokens.contract(event))
+      }
     }
   }
 
@@ -163,8 +226,61 @@ public final class FuzzEngine: PlaybackEngine {
     (engine as? FuzzEngine)?.onProcessed
   }
 
+  /// Call after reducing each event, in processing order, from the thread
+  /// that reduced it, with why it was ignored (nil when it was accepted):
+  /// the harness compares each with the contract's reason
+  /// (``FuzzProperty/ignoreReasonMatchesContract``). Playhead's `Player` does
+  /// it through `onStep` (`step.transition.ignored`).
+  public var onReduced: @Sendable (IgnoreReason?) -> Void {
+    { [weak self] reason in self?.record(reason) }
+  }
+
+  /// Records why the event the player just reduced was ignored (nil: accepted).
+  func record(_ reason: IgnoreReason?) {
+    log.withLock { $0.reasons.append(reason) }
+  }
+
+  /// The harness's reason recorder when `engine` is the harness's engine (as
+  /// in a ``FuzzSubject/make`` closure); otherwise nil. A player that never
+  /// calls it has its reasons left uncompared (``FuzzResult/notCompared``).
+  /// - Parameter engine: the engine handed to ``FuzzSubject/make``.
+  public static func onReduced(for engine: any PlaybackEngine)
+    -> (@Sendable (IgnoreReason?) -> Void)?
+  {
+    (engine as? FuzzEngine)?.onReduced
+  }
+
+  /// Moves the reasons the player reported since the last call into
+  /// `buffer` (which must be empty), without copying.
+  func takeReasons(into buffer: inout [IgnoreReason?]) {
+    log.withLock { swap(&$0.reasons, &buffer) }
+  }
+
   /// The events the player processed so far, in order, in the contract's numbering.
   var processed: [PlaybackEvent] { log.withLock { $0.processed } }
+
+  /// At a moment of quiescence (concurrent mode): events processed, reports
+  /// sent from inside `execute`, and commands begun while another ran.
+  var quiescence: (processed: Int, fired: Int, overlaps: Int) {
+    log.withLock { ($0.processed.count, $0.sent.count, $0.overlaps) }
+  }
+
+  /// The processed events and the commands recorded so far (concurrent
+  /// mode), all of them, into `events` and `commands` (kept between calls:
+  /// only what is new is appended).
+  func progress(events: inout [PlaybackEvent], commands: inout [EngineCommand]) {
+    log.withLock { log in
+      events.append(contentsOf: log.processed[events.count...])
+      commands.append(contentsOf: log.commands[commands.count...])
+    }
+  }
+
+  /// How long a command takes in the concurrent mode, in lock reads (~1 µs).
+  static let commandSpins = 40
+
+  /// How many commands have finished executing (concurrent mode): a sender
+  /// that trails a drain waits for this to move.
+  var executed: Int { log.withLock { $0.executed } }
 
   // MARK: For the runner
 
@@ -205,16 +321,19 @@ public final class FuzzEngine: PlaybackEngine {
   /// the closure the player scheduled for it, if it scheduled one; any other
   /// event, or an expiry the player never asked for (stale, forged), is sent
   /// with its tokens in the player's numbering.
-  func deliver(_ event: PlaybackEvent, to target: any FuzzTarget) {
+  /// - Returns: whether it ran a timer the player scheduled.
+  @discardableResult
+  func deliver(_ event: PlaybackEvent, to target: any FuzzTarget) -> Bool {
     let (event, fire) = log.withLock { log -> (PlaybackEvent, (@Sendable () -> Void)?) in
       if case .watchdogExpired(let load, let id) = event,
-        let fire = log.timers[load]?[id.rawValue]
+        let fire = log.timers[TimerKey(load: load, id: id.rawValue)]
       {
         return (event, fire)
       }
       return (log.tokens.player(event), nil)
     }
     if let fire { fire() } else { target.send(event) }
+    return fire != nil
   }
 
   /// Moves the watchdogs the player scheduled since the last call, oldest
@@ -226,7 +345,7 @@ public final class FuzzEngine: PlaybackEngine {
   /// Records `fire` as the player's timer for `load` (contract numbering) and
   /// `id`: a `timeout(load, id)` in the case runs it.
   func register(_ fire: @escaping @Sendable () -> Void, load: Load, id: UInt32) {
-    log.withLock { $0.timers[load, default: [:]][id] = fire }
+    log.withLock { $0.timers[TimerKey(load: load, id: id)] = fire }
   }
 
   /// An observation with its loads in the contract's numbering.
@@ -253,6 +372,12 @@ public final class FuzzEngine: PlaybackEngine {
   }
 }
 
+/// A timer the player scheduled: the load and the watchdog id (contract numbering).
+struct TimerKey: Hashable {
+  var load: Load
+  var id: UInt32
+}
+
 /// The two numberings of load tokens: the player's (any scheme that never
 /// reuses a token) and the contract's (1, 2, 3 in the order the player first
 /// names them). Free while the player numbers 1, 2, 3 itself.
@@ -261,10 +386,20 @@ struct TokenMap {
   private(set) var isIdentity = true
   /// How many tokens have been seen.
   private var count: UInt32 = 0
-  /// Player token to contract token, once not the identity.
+  /// Once not the identity: the tokens 1…`kept` stay their own numbers (the
+  /// ones seen while it was the identity, and a start state's).
+  private var kept: UInt32 = 0
+  /// Player token to contract token, once not the identity (above ``kept``).
   private var toContract: [UInt32: UInt32] = [:]
-  /// Contract token `t` is `toPlayer[t - 1]`, once not the identity.
-  private var toPlayer: [UInt32] = []
+  /// Contract token to player token, once not the identity (above ``kept``).
+  private var toPlayer: [UInt32: UInt32] = [:]
+
+  /// A map for a new player.
+  init() {}
+
+  /// A map for a player that starts with `issued` tokens issued: they are
+  /// their own contract numbers.
+  init(issued: UInt32) { count = issued }
 
   /// The contract's number for a token the player names (in a command: a
   /// token seen for the first time gets the next number).
@@ -277,14 +412,14 @@ struct TokenMap {
       }
       // The first token off the 1, 2, 3 scheme: keep the table from now on.
       isIdentity = false
-      toPlayer = count == 0 ? [] : Array(1...count)
-      for token in toPlayer { toContract[token] = token }
+      kept = count
     }
+    if token != 0, token <= kept { return token }
     if let known = toContract[token] { return known }
     guard count < UInt32.max else { return 0 }
     count += 1
     toContract[token] = count
-    toPlayer.append(token)
+    toPlayer[count] = token
     return count
   }
 
@@ -292,7 +427,8 @@ struct TokenMap {
   /// (an observation, an event it processed): an unseen token is none of the
   /// contract's (0 when the map is not the identity).
   func lookup(token: UInt32) -> UInt32 {
-    isIdentity ? token : toContract[token] ?? 0
+    if isIdentity || (token != 0 && token <= kept) { return token }
+    return toContract[token] ?? 0
   }
 
   /// Whether a contract number is one of the next two the player will issue
@@ -304,10 +440,12 @@ struct TokenMap {
   /// The player's token for a contract number; a number the player has not
   /// issued yet becomes a token the player has not used either.
   func player(token: UInt32) -> UInt32 {
-    if isIdentity { return token }
-    if token >= 1, token <= count { return toPlayer[Int(token - 1)] }
+    if isIdentity || (token != 0 && token <= kept) { return token }
+    if let known = toPlayer[token] { return known }
     var candidate = token
-    while toContract[candidate] != nil { candidate = candidate &- 0x1000_0001 }
+    while toContract[candidate] != nil || (candidate != 0 && candidate <= kept) {
+      candidate = candidate &- 0x1000_0001
+    }
     return candidate
   }
 

@@ -16,6 +16,12 @@ package struct FuzzSetup: Hashable, Sendable {
   /// The timeout of the harness's watchdog clock (``FuzzEngine/watchdog``): the
   /// delay every load and stall watchdog must be scheduled with.
   package var watchdogTimeout: MediaTime
+  /// The state the player starts from (its configuration is this setup's),
+  /// or nil for a new player (``FuzzStart``).
+  package var start: PlaybackState?
+  /// The features the case was generated within (``FuzzFeatures``): the
+  /// shrinker keeps its candidates within them. Not part of a saved case.
+  package var features: FuzzFeatures = .all
 
   /// A setup; each part defaults to what a new `PlayerConfiguration` and the
   /// harness's clock say.
@@ -23,8 +29,9 @@ package struct FuzzSetup: Hashable, Sendable {
     canPreload: Bool = false,
     previousThreshold: MediaTime = PlayerConfiguration().previousThreshold,
     retry: RetryPolicy = PlayerConfiguration().retry,
-    watchdogTimeout: MediaTime = Self.defaultTimeout
+    watchdogTimeout: MediaTime = Self.defaultTimeout, start: PlaybackState? = nil
   ) {
+    self.start = start
     self.canPreload = canPreload
     self.previousThreshold = previousThreshold
     self.retry = retry
@@ -39,18 +46,34 @@ package struct FuzzSetup: Hashable, Sendable {
     PlayerConfiguration(canPreload: canPreload, previousThreshold: previousThreshold, retry: retry)
   }
 
+  /// The state the player starts from: ``start`` or a new player's, with this
+  /// case's configuration.
+  package var state: PlaybackState {
+    guard var state = start else { return PlaybackState(configuration: configuration) }
+    state.configuration = configuration
+    return state
+  }
+
   /// Whether every part but the engine's capability is the default (an engine
   /// line with `preload=` alone).
   package var isDefaultConfiguration: Bool {
     previousThreshold == PlayerConfiguration().previousThreshold
       && retry == PlayerConfiguration().retry && watchdogTimeout == Self.defaultTimeout
+      && start == nil
   }
 }
 
 extension ContractModel {
   /// A model of a new player set up as `setup` says.
   package init(_ setup: FuzzSetup) {
-    self.init(
-      canPreload: setup.canPreload, retry: setup.retry, previousThreshold: setup.previousThreshold)
+    if let start = setup.start {
+      self.init(
+        start: start, canPreload: setup.canPreload, retry: setup.retry,
+        previousThreshold: setup.previousThreshold)
+    } else {
+      self.init(
+        canPreload: setup.canPreload, retry: setup.retry, previousThreshold: setup.previousThreshold
+      )
+    }
   }
 }

@@ -53,6 +53,22 @@ public struct FuzzObservation: Hashable, Sendable {
   /// detail). Kept while the load is failed or waiting for the network; a
   /// reload starts without one.
   public var failure: FailureDetail??
+  /// The player's whole public state, when it keeps one (``init(_:)`` says it):
+  /// every field a caller can read is compared with the contract's after each
+  /// step: the queue (entries and their media, the list order kept while
+  /// shuffled), the intent, rate and interruption, the ids issued, the current
+  /// load's stage (with its failure's reason), seeks, timers, position,
+  /// duration, system pause and network attempts, the preload's stage and
+  /// duration, and so the kind and the suppression derived from them. Its loads
+  /// are compared by item; their tokens are the player's own numbering, so
+  /// ``loads`` says them. Nil when the player does not say.
+  public var state: PlaybackState? {
+    get { box?.state }
+    set { box = newValue.map(StateBox.init) }
+  }
+  /// The state, boxed: an observation is copied several times per step, and
+  /// a box is one reference where a state is a dozen.
+  private(set) var box: StateBox?
 
   /// An observation.
   /// - Parameters:
@@ -65,11 +81,13 @@ public struct FuzzObservation: Hashable, Sendable {
   ///   - preloadReady: whether the preload is ready; nil when not said.
   ///   - failure: the current load's failure detail (`.some(nil)`: none);
   ///     nil when not said.
+  ///   - state: the whole public state; nil when not said.
   public init(
     kind: StateKind, isPlaying: Bool, seekPending: Bool? = nil, queue: UInt64? = nil,
     loads: (current: Load?, preload: Load?)? = nil, position: MediaTime? = nil,
-    preloadReady: Bool? = nil, failure: FailureDetail?? = nil
+    preloadReady: Bool? = nil, failure: FailureDetail?? = nil, state: PlaybackState? = nil
   ) {
+    box = state.map(StateBox.init)
     self.preloadReady = preloadReady
     self.failure = failure
     self.kind = kind
@@ -114,6 +132,7 @@ public struct FuzzObservation: Hashable, Sendable {
     position = session?.position
     preloadReady = preload?.stage == .ready
     failure = .some(state.failure)
+    box = StateBox(state)
   }
 
   /// Whether two observations agree on everything both say.
@@ -122,10 +141,11 @@ public struct FuzzObservation: Hashable, Sendable {
       && lhs.queue == rhs.queue && lhs.loads?.current == rhs.loads?.current
       && lhs.loads?.preload == rhs.loads?.preload && (lhs.loads == nil) == (rhs.loads == nil)
       && lhs.position == rhs.position && lhs.preloadReady == rhs.preloadReady
-      && lhs.failure == rhs.failure
+      && lhs.failure == rhs.failure && lhs.box?.state == rhs.box?.state
   }
 
-  /// Hashes what the observation says.
+  /// Hashes what the observation says (not the whole state: equal
+  /// observations still hash alike).
   public func hash(into hasher: inout Hasher) {
     hasher.combine(kind)
     hasher.combine(isPlaying)
@@ -209,8 +229,13 @@ public struct FuzzSubject: Sendable {
     /// The whole configuration, ``FuzzEngine/configuration(for:)``: the
     /// `previous` threshold is drawn too (0, 1 s, 3 s, 10 s).
     public static let configuration = Inputs(rawValue: 2)
+    /// The state to start from, ``FuzzEngine/state(for:)`` (with the whole
+    /// configuration): one case in four starts from a generated valid state,
+    /// ids within a few of exhaustion included. The player must take it as it
+    /// is, its load tokens too (it goes on numbering from them).
+    public static let startState = Inputs(rawValue: 4)
     /// Everything the harness can vary.
-    public static let all: Inputs = [.retryPolicy, .configuration]
+    public static let all: Inputs = [.retryPolicy, .configuration, .startState]
   }
 
   /// The name printed in reports.
@@ -290,14 +315,25 @@ public struct FuzzSubject: Sendable {
   public static let player = FuzzSubject.threadSafe(
     name: "Player", swiftExpression: ".player",
     make: { engine in
+      // Each step's ignore reason (and, concurrently, its event) straight
+      // into the harness's engine, which does not own the player.
+      // (A step record costs Player ~2,000 instructions an event: a random
+      // run asks for it in one case in four, a replay always.)
       var onStep: (@Sendable (PlayerStep) -> Void)?
-      if let processed = FuzzEngine.onProcessed(for: engine) {
-        onStep = { step in processed(step.event) }
+      if let harness = engine as? FuzzEngine {
+        let processed = harness.onProcessed
+        if harness.reportsCostlyReasons {
+          onStep = { step in
+            processed?(step.event)
+            harness.record(step.transition.ignored)
+          }
+        } else if let processed {
+          onStep = { step in processed(step.event) }
+        }
       }
       return PlayerTarget(
         Player(
-          engine: engine,
-          state: PlaybackState(configuration: FuzzEngine.configuration(for: engine)),
+          engine: engine, state: FuzzEngine.state(for: engine),
           watchdog: FuzzEngine.watchdog(for: engine), onStep: onStep))
     }
   ).reading(.all)
@@ -335,4 +371,10 @@ public final class PlayerTarget: FuzzTarget, Sendable {
 
   /// The compact form of the player's state, as in `playing(A#1)`.
   public var stateDescription: String { player.state.description }
+}
+
+/// A player's public state, once, shared by the copies of an observation.
+final class StateBox: Sendable {
+  let state: PlaybackState
+  init(_ state: PlaybackState) { self.state = state }
 }

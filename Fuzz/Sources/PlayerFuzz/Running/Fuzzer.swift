@@ -50,9 +50,7 @@ public enum Fuzzer {
     _ subject: FuzzSubject, _ configuration: FuzzConfiguration,
     progress: ((FuzzProgress) -> Void)?, willRun: ((_ caseIndex: Int, _ caseSeed: UInt64) -> Void)?
   ) -> FuzzResult {
-    let decoder = ActionDecoder(
-      maxLength: configuration.maxLength, swarm: configuration.swarm, preload: configuration.preload
-    )
+    let decoder = ActionDecoder(configuration)
     let clock = ContinuousClock()
     let started = clock.now
     var deadline: ContinuousClock.Instant?
@@ -78,7 +76,9 @@ public enum Fuzzer {
       let seed = SplitMix64.caseSeed(run: configuration.seed, case: index)
       willRun?(index, seed)
       var bytes = RandomBytes(seed: seed)
-      let violation = runCase(subject, decoder, &bytes, reusing: &runner)
+      // Costly ignore reasons (Playhead's Player's step records) in one case in four.
+      let violation = runCase(
+        subject, decoder, &bytes, reusing: &runner, costlyReasons: seed & 3 == 0)
       result.events += runner.events
       done += 1
       if let violation {
@@ -95,22 +95,24 @@ public enum Fuzzer {
       index = next
     }
     if found == nil { swap(&runner.coverage, &result.coverage) }
+    result.notCompared = (found?.0 ?? runner).notCompared
     result.cases = done
     result.seconds = secondsSince(started, clock)
     if let (runner, violation, caseIndex, seed) = found {
       let shrinkStart = clock.now
-      let setup = runner.setup
       let outcome =
         configuration.shrink
-        ? Shrinker.shrink(subject, runner.trace, violation: violation, setup: setup)
-        : Shrinker.Outcome(actions: runner.trace, violation: violation, attempts: 0)
+        ? Shrinker.shrink(subject, runner.trace, violation: violation, setup: runner.setup)
+        : Shrinker.Outcome(
+          actions: runner.trace, violation: violation, attempts: 0, setup: runner.setup)
       result.shrinkSeconds = secondsSince(shrinkStart, clock)
       result.failure = FuzzFailure(
         subject: subject,
         origin: .random(seed: configuration.seed, caseIndex: caseIndex, caseSeed: seed),
         original: runner.trace, actions: outcome.actions, violation: outcome.violation,
         shrinkAttempts: outcome.attempts,
-        timeline: timeline(subject, FuzzCase(outcome.actions, setup: setup)), setup: setup)
+        timeline: timeline(subject, FuzzCase(outcome.actions, setup: outcome.setup)),
+        setup: outcome.setup)
     }
     return result
   }
@@ -151,9 +153,11 @@ public enum Fuzzer {
   /// - Returns: the first violation, or nil.
   static func runCase(
     _ subject: FuzzSubject, _ decoder: ActionDecoder, _ bytes: inout some ByteSource,
-    reusing runner: inout CaseRunner
+    reusing runner: inout CaseRunner, costlyReasons: Bool = true
   ) -> FuzzViolation? {
-    runner.reset(subject, setup: decoder.setup(from: &bytes, inputs: subject.inputs))
+    runner.reset(
+      subject, setup: decoder.setup(from: &bytes, inputs: subject.inputs),
+      costlyReasons: costlyReasons)
     let (length, mask) = decoder.header(from: &bytes)
     for _ in 0..<length {
       if bytes.isExhausted { break }
@@ -174,9 +178,7 @@ public enum Fuzzer {
     _ subject: FuzzSubject, caseSeed: UInt64, _ configuration: FuzzConfiguration
   ) -> ([FuzzAction], FuzzViolation?) {
     var bytes = RandomBytes(seed: caseSeed)
-    let decoder = ActionDecoder(
-      maxLength: configuration.maxLength, swarm: configuration.swarm, preload: configuration.preload
-    )
+    let decoder = ActionDecoder(configuration)
     let (runner, violation) = runCase(subject, decoder, &bytes)
     return (runner.trace, violation)
   }
@@ -191,9 +193,7 @@ public enum Fuzzer {
     _ subject: FuzzSubject, caseSeed: UInt64, _ configuration: FuzzConfiguration
   ) -> (FuzzCase, FuzzViolation?) {
     var bytes = RandomBytes(seed: caseSeed)
-    let decoder = ActionDecoder(
-      maxLength: configuration.maxLength, swarm: configuration.swarm, preload: configuration.preload
-    )
+    let decoder = ActionDecoder(configuration)
     let (runner, violation) = runCase(subject, decoder, &bytes)
     return (FuzzCase(runner.trace, setup: runner.setup), violation)
   }

@@ -26,20 +26,36 @@ public enum LibFuzzerEntry {
   public static func testOneInput(
     _ subject: FuzzSubject, _ data: UnsafePointer<UInt8>?, _ size: Int
   ) -> Int32 {
+    testOneInput(subject, features: .all, data, size)
+  }
+
+  /// ``testOneInput(_:_:_:)`` for a player that implements part of the
+  /// contract: the input decodes into a case within `features` only (the
+  /// same bytes give another case than with every feature), and a failure
+  /// shrinks within them.
+  /// - Parameters:
+  ///   - subject: the player under test.
+  ///   - features: what the player implements beyond the single-item core.
+  ///   - data: libFuzzer's input.
+  ///   - size: its length in bytes.
+  /// - Returns: 0 when every property held.
+  public static func testOneInput(
+    _ subject: FuzzSubject, features: FuzzFeatures, _ data: UnsafePointer<UInt8>?, _ size: Int
+  ) -> Int32 {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     var source = BufferBytes(bytes)
+    var decoder = decoder
+    if features != .all { decoder.features = features }
     let (runner, violation) = Fuzzer.runCase(subject, decoder, &source)
     guard let violation else { return 0 }
-    let canPreload = runner.model.canPreload
-    let outcome = Shrinker.shrink(
-      subject, runner.trace, violation: violation, canPreload: canPreload,
-      retry: runner.model.retry)
+    // The case's whole setup (engine, configuration, start state, features).
+    let setup = runner.setup
+    let outcome = Shrinker.shrink(subject, runner.trace, violation: violation, setup: setup)
     let failure = FuzzFailure(
       subject: subject, origin: .given, original: runner.trace, actions: outcome.actions,
       violation: outcome.violation, shrinkAttempts: outcome.attempts,
-      timeline: Fuzzer.timeline(
-        subject, FuzzCase(outcome.actions, canPreload: canPreload, retry: runner.model.retry)),
-      canPreload: canPreload, retry: runner.model.retry)
+      timeline: Fuzzer.timeline(subject, FuzzCase(outcome.actions, setup: outcome.setup)),
+      setup: outcome.setup)
     print(failure.report)
     // libFuzzer saves the input that crashed: replay it with the same binary.
     fatalError("\(subject.name) violated the contract: \(failure.property)")

@@ -135,6 +135,16 @@ extension Shrinker {
     }
   }
 
+  /// The intent an action sends, for merging: a user's own, or `pause` for
+  /// the route lost (which acts as the user's pause).
+  static func intent(of action: FuzzAction) -> UserIntent? {
+    switch action {
+    case .send(.user(let intent)): intent
+    case .send(.system(.routeLost)): .pause
+    default: nil
+    }
+  }
+
   /// One intent that does what `first` then `second` do, when there is one.
   static func merged(_ first: UserIntent, _ second: UserIntent) -> [UserIntent] {
     switch (first, second) {
@@ -312,5 +322,13 @@ extension FuzzAction {
     case .later: .later(report)
     case .send, .deliver: .send(.engine(report))
     }
+  }
+}
+
+extension FuzzAction {
+  /// Whether the action sends one of the system's events.
+  var isSystemEvent: Bool {
+    if case .send(.system) = self { return true }
+    return false
   }
 }

@@ -312,10 +312,10 @@ extension Shrinker.Search {
   mutating func merge() -> Bool {
     var index = 0
     while index + 1 < best.actions.count {
-      // Across one report: the merged intent, then the report.
+      // Across one report or system event: the merged intent, then it (or it first).
       if case .send(.user(let first)) = best.actions[index], index + 2 < best.actions.count,
-        best.actions[index + 1].load != nil,
-        case .send(.user(let third)) = best.actions[index + 2]
+        best.actions[index + 1].load != nil || best.actions[index + 1].isSystemEvent,
+        let third = Shrinker.intent(of: best.actions[index + 2])
       {
         let roles = Shrinker.roles(best.actions, setup: setup)
         for merged in Shrinker.merged(first, third) {
@@ -338,7 +338,7 @@ extension Shrinker.Search {
         }
       }
       guard case .send(.user(let first)) = best.actions[index],
-        case .send(.user(let second)) = best.actions[index + 1]
+        let second = Shrinker.intent(of: best.actions[index + 1])
       else {
         index += 1
         continue

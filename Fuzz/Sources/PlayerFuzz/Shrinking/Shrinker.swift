@@ -19,11 +19,18 @@ package enum Shrinker {
   /// The result of shrinking.
   package struct Outcome: Sendable {
     /// An outcome.
-    package init(actions: [FuzzAction], violation: FuzzViolation, attempts: Int) {
+    package init(
+      actions: [FuzzAction], violation: FuzzViolation, attempts: Int, setup: FuzzSetup = FuzzSetup()
+    ) {
       self.actions = actions
       self.violation = violation
       self.attempts = attempts
+      self.setup = setup
     }
+
+    /// What the smallest case runs with: the case's, its start state simplified
+    /// (dropped, or its ids moved to their last) when it still fails.
+    package var setup: FuzzSetup
 
     /// The smallest failing case found.
     package var actions: [FuzzAction]
@@ -65,11 +72,13 @@ package enum Shrinker {
     var search = Search(
       subject: subject, setup: setup, limit: limit,
       deadline: clock.now.advanced(by: .nanoseconds(Int64(max(0, min(seconds, 1e6)) * 1e9))),
-      best: Outcome(actions: actions, violation: violation, attempts: 0),
+      best: Outcome(actions: actions, violation: violation, attempts: 0, setup: setup),
       tried: [actions])
     var changed = true
     while changed, !search.exhausted {
       changed = false
+      // A start state closer to a new player, or to its ids' ends.
+      changed = search.simplifyStart() || changed
       // Everything after the failing step is irrelevant.
       if search.best.violation.step < search.best.actions.count {
         changed =
@@ -96,7 +105,8 @@ package enum Shrinker {
   /// the budget left. Its passes are in ShrinkPasses.swift.
   struct Search {
     let subject: FuzzSubject
-    let setup: FuzzSetup
+    /// What the cases run with (``simplifyStart()`` may change its start state).
+    var setup: FuzzSetup
     /// A time past the case's `previous` threshold (5 s at 3 s), for the
     /// candidates that start or report past it.
     var past: MediaTime { .milliseconds(setup.previousThreshold.milliseconds &+ 2000) }
@@ -113,11 +123,72 @@ package enum Shrinker {
       best.attempts >= limit || clock.now >= deadline
     }
 
+    /// Tries the best case from simpler start states: none (a new player),
+    /// then with each kind of id near its last (tokens, items, seeks,
+    /// watchdogs) at its last, so that the actions that only used ids up go.
+    /// Keeps the first under which the case still fails, no longer.
+    mutating func simplifyStart() -> Bool {
+      guard let start = setup.start else { return false }
+      var candidates: [PlaybackState?] = [nil]
+      let last = UInt32.max
+      func near(_ id: UInt32) -> Bool { id != last && id > last - 4 }
+      if near(start.issuedLoads) {
+        candidates.append(
+          try? PlaybackState(
+            checking: start.queue, session: start.session, preload: start.preload,
+            playWhenReady: start.playWhenReady, rate: start.rate, interrupted: start.interrupted,
+            issuedLoads: last, issuedItems: start.issuedItems, failure: start.failure))
+      }
+      if near(start.issuedItems) {
+        candidates.append(
+          try? PlaybackState(
+            checking: start.queue, session: start.session, preload: start.preload,
+            playWhenReady: start.playWhenReady, rate: start.rate, interrupted: start.interrupted,
+            issuedLoads: start.issuedLoads, issuedItems: last, failure: start.failure))
+      }
+      if var session = start.session,
+        near(session.lastSeek.rawValue) || near(session.lastWatchdog.rawValue)
+      {
+        if near(session.lastSeek.rawValue) { session.lastSeek = SeekID(last) }
+        if near(session.lastWatchdog.rawValue) { session.lastWatchdog = WatchdogID(last) }
+        candidates.append(
+          try? PlaybackState(
+            checking: start.queue, session: session, preload: start.preload,
+            playWhenReady: start.playWhenReady, rate: start.rate, interrupted: start.interrupted,
+            issuedLoads: start.issuedLoads, issuedItems: start.issuedItems, failure: start.failure))
+      }
+      for (index, candidate) in candidates.enumerated() where index == 0 || candidate != nil {
+        guard !exhausted else { return false }
+        var simpler = setup
+        simpler.start = candidate.map { state in
+          var state = state
+          state.configuration = start.configuration
+          return state
+        }
+        best.attempts += 1
+        let (runner, violation) = CaseRunner.replay(subject, best.actions, setup: simpler)
+        guard let violation else { continue }
+        let explicit = Array(runner.trace.prefix(max(violation.step, best.actions.count)))
+        guard explicit.count <= best.actions.count else { continue }
+        setup = simpler
+        best.setup = simpler
+        best.actions = explicit
+        best.violation = violation
+        // Cases tried under the old start may fail under this one.
+        tried = [explicit]
+        return true
+      }
+      return false
+    }
+
     /// Replays `candidate`; keeps it if it fails and is new and no longer
     /// (shorter, when `shorter`).
     mutating func attempt(_ candidate: [FuzzAction], shorter: Bool = false) -> Bool {
       guard !shorter || candidate.count < best.actions.count else { return false }
       guard !exhausted, tried.insert(candidate).inserted else { return false }
+      // A candidate outside the features the case was generated within (a
+      // queue for a single-item player) would fail for a reason the player disowns.
+      guard setup.features.admits(candidate, setup: setup) else { return false }
       best.attempts += 1
       let (runner, violation) = CaseRunner.replay(
         subject, candidate, setup: setup)
@@ -125,6 +196,7 @@ package enum Shrinker {
       // Keep the events the end of the case added, so the case stays explicit.
       let explicit = Array(runner.trace.prefix(max(found.step, candidate.count)))
       guard explicit.count <= best.actions.count,
+        explicit == candidate || setup.features.admits(explicit, setup: setup),
         !shorter || explicit.count < best.actions.count,
         explicit == candidate || tried.insert(explicit).inserted
       else { return false }

@@ -1,0 +1,242 @@
+package import PlayerState
+
+// Why the contract ignores an event, decided before anything changes, from
+// docs/machine.md: "Identity first", the tables of "The current load", "The
+// queue", "The preload" and "The system", and "Ids never wrap". Written apart
+// from the reducer (whose reasons it predicts): an event with a reason here
+// changes nothing in the model and sends nothing.
+
+extension ContractModel {
+  /// Why the contract ignores `event` in this state, or nil when it accepts it.
+  package func ignoreReason(for event: PlaybackEvent) -> IgnoreReason? {
+    switch event {
+    case .user(let intent): return ignoreReason(for: intent)
+    case .engine(let report): return ignoreReason(for: report)
+    case .watchdogExpired(let load, let id): return ignoreReason(expiry: load, id.rawValue)
+    case .system(let system): return ignoreReason(for: system)
+    }
+  }
+
+  // MARK: Identity first
+
+  private enum Identity {
+    case current(Current)
+    case preloading(Preloading)
+    case ignored(IgnoreReason)
+  }
+
+  /// "Identity first": never issued, then neither current nor preloading
+  /// (stale), then the right token with another item.
+  private func identity(of load: Load) -> Identity {
+    let token = load.token.rawValue
+    if token == 0 || token > issued { return .ignored(.neverIssuedLoad) }
+    if let current, current.load.token == load.token {
+      return current.load.item == load.item ? .current(current) : .ignored(.itemMismatch)
+    }
+    if let preload, preload.load.token == load.token {
+      return preload.load.item == load.item ? .preloading(preload) : .ignored(.itemMismatch)
+    }
+    return .ignored(.staleLoad)
+  }
+
+  // MARK: Reports and timers
+
+  private func ignoreReason(for report: EngineReport) -> IgnoreReason? {
+    let session: Current
+    switch identity(of: report.load) {
+    case .ignored(let reason): return reason
+    case .preloading(let preload):
+      // Only `ready` while buffering and `failed` before it failed count.
+      switch report {
+      case .ready where preload.stage == .buffering: return nil
+      case .failed where preload.stage == .buffering || preload.stage == .ready: return nil
+      default: return .unexpected
+      }
+    case .current(let current): session = current
+    }
+    let stage = session.stage
+    let started = stage == .ready || stage == .stalled
+    switch report {
+    case .ready: return stage == .buffering ? nil : .unexpected
+    case .stalled:
+      guard stage == .ready else { return .unexpected }
+      // A stall arms the next watchdog id.
+      return session.lastWatchdog == UInt32.max ? .idsExhausted : nil
+    case .resumed: return stage == .stalled ? nil : .unexpected
+    case .seekCompleted(_, let seek):
+      if stage.isStopped { return .unexpected }
+      if seek.rawValue == 0 || seek.rawValue > session.lastSeek { return .neverIssuedSeek }
+      if seek.rawValue < session.lastSeek { return .supersededSeek }
+      return session.seekPending ? nil : .unexpected
+    case .position(_, let time):
+      if stage.isStopped || time < .zero { return .unexpected }
+      return session.seekPending ? .seekPending : nil
+    case .reachedEnd:
+      guard started else { return .unexpected }
+      if session.seekPending { return .seekPending }
+      return endIgnoreReason(session)
+    case .failed(_, let reason, _):
+      switch stage {
+      case .failed, .waiting: return .unexpected
+      case .ended: return nil
+      case .buffering, .ready, .stalled:
+        // Waiting for the network arms the backoff timer: the next watchdog id.
+        let waits = reason == .network && session.attempts < retry.attempts
+        return waits && session.lastWatchdog == UInt32.max ? .idsExhausted : nil
+      }
+    case .pausedBySystem:
+      return started && playWhenReady && !suppressed ? nil : .unexpected
+    }
+  }
+
+  /// The end of the current entry: a replay needs a seek id, an advance a
+  /// token (unless the preload of the next entry is promoted).
+  private func endIgnoreReason(_ session: Current) -> IgnoreReason? {
+    guard let at = position else { return .unexpected }
+    let next = after(at)
+    if repeatMode == .one || next == at {
+      return session.lastSeek == UInt32.max ? .idsExhausted : nil
+    }
+    guard let next else { return nil }
+    return needsToken(toEnter: next, from: 0) ? .idsExhausted : nil
+  }
+
+  private func ignoreReason(expiry load: Load, _ id: UInt32) -> IgnoreReason? {
+    let session: Current
+    switch identity(of: load) {
+    case .ignored(let reason): return reason
+    case .preloading: return .staleWatchdog
+    case .current(let current): session = current
+    }
+    guard id != 0, id == session.lastWatchdog else { return .staleWatchdog }
+    switch session.stage {
+    case .waiting: return issued == UInt32.max ? .idsExhausted : nil
+    case .buffering, .stalled: return nil
+    case .ready, .ended, .failed: return .staleWatchdog
+    }
+  }
+
+  // MARK: The system
+
+  private func ignoreReason(for event: SystemEvent) -> IgnoreReason? {
+    switch event {
+    case .interruptionBegan: return interrupted ? .noEffect : nil
+    case .interruptionEnded: return interrupted ? nil : .notInterrupted
+    case .routeLost: return ignoreReason(for: UserIntent.pause)
+    case .networkLost:
+      guard let current, current.stage == .buffering || current.stage == .stalled else {
+        return .noEffect
+      }
+      let waits = current.attempts < retry.attempts
+      return waits && current.lastWatchdog == UInt32.max ? .idsExhausted : nil
+    case .networkAvailable:
+      guard current?.stage == .waiting else { return .noEffect }
+      return issued == UInt32.max ? .idsExhausted : nil
+    }
+  }
+
+  // MARK: User intents
+
+  private func ignoreReason(for intent: UserIntent) -> IgnoreReason? {
+    let live = current.map { !$0.stage.isStopped } ?? false
+    switch intent {
+    case .play(let media, let time):
+      if time < .zero { return .invalidArgument }
+      if time == .zero, entries.count == 1, entries[0].media == media, live {
+        return ignoreReason(for: UserIntent.resume)
+      }
+      return newQueueIgnoreReason(count: 1)
+    case .replaceQueue(let list, let start, let time, _):
+      if time < .zero { return .invalidArgument }
+      if list.isEmpty { return ignoreReason(for: UserIntent.clear) }
+      guard list.indices.contains(start) else { return .invalidPosition }
+      return newQueueIgnoreReason(count: list.count)
+    case .append(let list):
+      if list.isEmpty { return .noEffect }
+      return itemsLeft(list.count) ? nil : .idsExhausted
+    case .insert(let list, let at):
+      guard (0...entries.count).contains(at) else { return .invalidPosition }
+      if list.isEmpty { return .noEffect }
+      return itemsLeft(list.count) ? nil : .idsExhausted
+    case .remove(let at):
+      guard entries.indices.contains(at) else { return .invalidPosition }
+      // Removing the current entry of a loaded player loads the one that takes its place.
+      guard at == position, current != nil, at + 1 < entries.count else { return nil }
+      return needsToken(toEnter: at + 1, from: 0) ? .idsExhausted : nil
+    case .move(let from, let to):
+      guard entries.indices.contains(from), entries.indices.contains(to) else {
+        return .invalidPosition
+      }
+      return from == to ? .noEffect : nil
+    case .jump(let to, let time):
+      if time < .zero { return .invalidArgument }
+      guard entries.indices.contains(to) else { return .invalidPosition }
+      if to == position {
+        guard current != nil else { return .noEffect }
+        if live { return ignoreReason(for: UserIntent.seek(to: time)) }
+      }
+      return goIgnoreReason(to, from: time.milliseconds)
+    case .next:
+      guard let at = position, let target = after(at), target != at else { return .noEffect }
+      return goIgnoreReason(target, from: 0)
+    case .previous:
+      guard let at = position else { return .noEffect }
+      let before = at > 0 ? at - 1 : (repeatMode == .all ? entries.count - 1 : nil)
+      // Past the threshold, or with nowhere to go back to, a live load restarts.
+      if let current, live, current.position > previousThreshold || before == nil {
+        return ignoreReason(for: UserIntent.seek(to: .zero))
+      }
+      if let before { return goIgnoreReason(before, from: 0) }
+      // At the first entry: a failed load is reloaded; idle, nothing.
+      return current == nil ? .noEffect : goIgnoreReason(at, from: 0)
+    case .setRepeat(let mode): return mode == repeatMode ? .noEffect : nil
+    case .setShuffle(let seed): return seed == nil && shuffle == nil ? .noEffect : nil
+    case .setRate(let rate):
+      if rate.thousandths <= 0 { return .invalidArgument }
+      return rate == self.rate ? .noEffect : nil
+    case .clear: return entries.isEmpty && current == nil ? .noEffect : nil
+    case .pause: return current != nil && playWhenReady ? nil : .noEffect
+    case .resume:
+      guard let current else {
+        guard position != nil else { return .noEffect }
+        return issued == UInt32.max ? .idsExhausted : nil
+      }
+      if current.stage == .ended { return current.lastSeek == UInt32.max ? .idsExhausted : nil }
+      return !playWhenReady || current.systemPaused ? nil : .noEffect
+    case .stop: return current == nil && preload == nil ? .noEffect : nil
+    case .seek(let time):
+      if time < .zero { return .invalidArgument }
+      guard live, let current else { return .noEffect }
+      return current.lastSeek == UInt32.max ? .idsExhausted : nil
+    case .retry:
+      guard let current, current.stage.isStopped else { return .noEffect }
+      return issued == UInt32.max ? .idsExhausted : nil
+    }
+  }
+
+  /// A new queue of `count` entries: that many item ids and a token.
+  private func newQueueIgnoreReason(count: Int) -> IgnoreReason? {
+    itemsLeft(count) && issued < UInt32.max ? nil : .idsExhausted
+  }
+
+  /// Navigation to `target`: with a load current, the target loads and needs
+  /// a token unless its preload is promoted (from 0 only).
+  private func goIgnoreReason(_ target: Int, from time: Int64) -> IgnoreReason? {
+    guard current != nil else { return nil }
+    return needsToken(toEnter: target, from: time) ? .idsExhausted : nil
+  }
+
+  /// Whether entering the entry at `target` from `time` needs a token that
+  /// cannot be issued any more (the preload of that entry, unless it failed,
+  /// is promoted instead, from 0 only).
+  private func needsToken(toEnter target: Int, from time: Int64) -> Bool {
+    guard issued == UInt32.max else { return false }
+    guard time == 0, let preload, preload.stage != .failed else { return true }
+    return preload.load.item != entries[target].item
+  }
+
+  /// Whether `count` more item ids can be issued.
+  private func itemsLeft(_ count: Int) -> Bool {
+    UInt64(issuedItems) + UInt64(count) <= UInt64(UInt32.max)
+  }
+}

@@ -1,0 +1,157 @@
+package import PlayerState
+
+/// The parts of Playhead's contract a player implements, beyond the
+/// single-item core: a run generates only what they allow, and the oracle
+/// (unchanged) judges the player on that.
+///
+/// The core is always on: `play` of one media (from a time or not), `pause`,
+/// `resume`, `stop`, `seek`, `retry`, the rate, every engine report of the
+/// current load and its timers (`ready`, `stalled`, `resumed`, `ended`,
+/// `position`, `failed` for any reason, `seeked`, watchdog expiries).
+/// Each feature adds:
+/// - ``queue``: the queue's intents (`queue` of several entries, `append`,
+///   `insert`, `remove`, `move`, `jump`, `next`, `previous`, `repeat`,
+///   `shuffle`, `clear`), and start states of more than one entry or with a
+///   repeat mode;
+/// - ``preload``: engines that declare `.preload` (otherwise none does, so
+///   the next entry is never preloaded);
+/// - ``system``: the system's events (interruptions with and without the
+///   resume hint, route loss, `pausedBySystem`), and start states that are
+///   interrupted or paused by the system;
+/// - ``network``: the network's events (`networkLost`, `networkAvailable`)
+///   and retry policies that wait for it (otherwise every case runs with
+///   `RetryPolicy.off`, so a network failure fails the load at once).
+///
+/// Spelled as a comma-separated list of their names, `queue,preload,system,network`
+/// (``init(parsing:)``, ``description``); `none` is the core alone.
+public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvertible {
+  /// The features, one bit each.
+  public let rawValue: UInt8
+
+  /// Features from their bits (bits beyond the four features are dropped).
+  /// - Parameter rawValue: one bit a feature, as in ``queue``'s.
+  public init(rawValue: UInt8) { self.rawValue = rawValue & 0xF }
+
+  /// The queue's intents and queues of several entries.
+  public static let queue = FuzzFeatures(rawValue: 1)
+  /// Engines that preload the next entry.
+  public static let preload = FuzzFeatures(rawValue: 2)
+  /// The system's events: interruptions, route loss, pauses by the system.
+  public static let system = FuzzFeatures(rawValue: 4)
+  /// The network's events and waiting for the network before a retry.
+  public static let network = FuzzFeatures(rawValue: 8)
+  /// The whole contract (the default).
+  public static let all: FuzzFeatures = [.queue, .preload, .system, .network]
+  /// The single-item core alone.
+  public static let core: FuzzFeatures = []
+
+  /// Each feature with its name, in the order ``description`` lists them.
+  public static let named: [(name: String, feature: FuzzFeatures)] = [
+    ("queue", .queue), ("preload", .preload), ("system", .system), ("network", .network),
+  ]
+
+  /// A list that does not parse, with what was expected.
+  public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The word that is not a feature (empty for an empty item, as in `queue,,system`).
+    public var word: String
+    /// The error in words, as in ``FuzzFeatures/ParseError/description``:
+    /// `unknown feature 'x'; expected a comma-separated subset of queue, preload, system, network`.
+    public var description: String {
+      let names = FuzzFeatures.named.map(\.name).joined(separator: ", ")
+      let what = word.isEmpty ? "an empty feature" : "unknown feature '\(word)'"
+      return "\(what); expected a comma-separated subset of \(names) (or none)"
+    }
+  }
+
+  /// Parses a comma-separated list of feature names, as in `queue,system`;
+  /// `none` is the core alone. Names may repeat; spaces around them are allowed.
+  /// - Parameter list: the list.
+  /// - Throws: ``ParseError`` naming the first word that is not a feature.
+  public init(parsing list: String) throws(ParseError) {
+    var features = FuzzFeatures.core
+    let trimmed = list.trimmingSpaces
+    if trimmed == "none" {
+      self = features
+      return
+    }
+    for part in trimmed.split(separator: ",", omittingEmptySubsequences: false) {
+      let word = String(part).trimmingSpaces
+      guard let feature = Self.named.first(where: { $0.name == word })?.feature else {
+        throw ParseError(word: word)
+      }
+      features.insert(feature)
+    }
+    self = features
+  }
+
+  /// ``init(parsing:)``, nil when the list does not parse.
+  /// - Parameter description: a comma-separated list of feature names.
+  public init?(_ description: String) {
+    guard let features = try? FuzzFeatures(parsing: description) else { return nil }
+    self = features
+  }
+
+  /// The names, comma-separated in the order `queue,preload,system,network`;
+  /// `none` for the core alone.
+  public var description: String {
+    let names = Self.named.filter { contains($0.feature) }.map(\.name)
+    return names.isEmpty ? "none" : names.joined(separator: ",")
+  }
+
+  /// The event kinds a case may send (see ``FuzzFeatures``).
+  package var kinds: Set<EventKind> {
+    var kinds: Set<EventKind> = [
+      .play, .pause, .resume, .stop, .seek, .retry, .rate, .ready, .stalled, .resumed, .seeked,
+      .ended, .failed, .position, .timeout,
+    ]
+    if contains(.queue) {
+      kinds.formUnion([
+        .queue, .append, .insert, .remove, .move, .jump, .next, .previous, .repeat, .shuffle,
+        .clear,
+      ])
+    }
+    if contains(.system) {
+      kinds.formUnion([.interruptionBegan, .interruptionEnded, .routeLost, .pausedBySystem])
+    }
+    if contains(.network) { kinds.formUnion([.networkLost, .networkAvailable]) }
+    return kinds
+  }
+
+  /// Whether a case set up as `setup` says, with these actions, stays within
+  /// the features: its engine, retry policy, start state and every event.
+  package func admits(_ actions: [FuzzAction], setup: FuzzSetup) -> Bool {
+    guard self != .all else { return true }
+    guard admits(setup) else { return false }
+    let kinds = kinds
+    return actions.allSatisfy { action in
+      switch action {
+      case .send(let event): kinds.contains(event.kind)
+      case .reentrant(let report), .later(let report):
+        kinds.contains(PlaybackEvent.engine(report).kind)
+      case .deliver: true
+      }
+    }
+  }
+
+  /// Whether a setup stays within the features.
+  package func admits(_ setup: FuzzSetup) -> Bool {
+    if !contains(.preload), setup.canPreload { return false }
+    if !contains(.network), setup.retry.attempts != 0 { return false }
+    guard let start = setup.start else { return true }
+    if !contains(.queue), start.queue.entries.count > 1 || start.queue.repeatMode != .off {
+      return false
+    }
+    if !contains(.system), start.interrupted || start.session?.systemPaused == true {
+      return false
+    }
+    if !contains(.network), start.session?.stage == .waitingForNetwork { return false }
+    return true
+  }
+}
+
+extension String {
+  /// The string without leading and trailing spaces.
+  fileprivate var trimmingSpaces: String {
+    String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+  }
+}
