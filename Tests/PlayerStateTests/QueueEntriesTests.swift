@@ -38,7 +38,7 @@ private func appended(_ count: Int) -> PlaybackState {
 
   @Test func aLongQueueKeepsItsOrderThroughEveryEdit() {
     var state = appended(3_000)
-    #expect(state.queue.entries.height == 3)
+    #expect(state.queue.entries.height == 4)
     #expect(state.queue.entries.shapeViolation == nil)
     #expect(state.queue.entries[2_999].description == "M3000")
     state = state.transition(on: .user(.insert(["F"], at: 0))).next
@@ -68,10 +68,10 @@ private func appended(_ count: Int) -> PlaybackState {
     #expect(grown != QueueEntries(other))
   }
 
-  /// The review's R5: each edit of an observed queue copied all of it. Now the
-  /// state after an edit shares every node with the state before but the few
-  /// on the edit's path: a leaf, its parent and the root, and one more where a
-  /// node splits.
+  /// The review's R5: each edit of an observed queue copied all of it (about
+  /// 900 buffers here). Now the state after an edit shares every node with the
+  /// state before but those on the edit's path, one a level (6), and where
+  /// nodes split or join, one more a level and a new root: at most 13.
   @Test(arguments: [
     ("append", UserIntent.append(["N"])),
     ("insert at the front", .insert(["N"], at: 0)),
@@ -81,7 +81,7 @@ private func appended(_ count: Int) -> PlaybackState {
   ])
   func anEditCopiesOnlyItsPath(name: String, intent: UserIntent) {
     let before = appended(20_000)
-    #expect(before.queue.entries.height == 3)
+    #expect(before.queue.entries.height == 6)
     var state = before
     var copied: [Int] = []
     for _ in 0..<100 {
@@ -89,7 +89,7 @@ private func appended(_ count: Int) -> PlaybackState {
       copied.append(after.queue.entries.nodesNotShared(with: state.queue.entries))
       state = after
     }
-    #expect(copied.allSatisfy { $0 <= 6 }, "\(name): \(copied)")
+    #expect(copied.allSatisfy { $0 <= 13 }, "\(name): \(copied)")
     #expect(state.queue.entries.shapeViolation == nil)
     // And the state before is as it was.
     #expect(before.queue.entries.count == 20_000)

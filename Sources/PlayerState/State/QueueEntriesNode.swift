@@ -5,13 +5,20 @@
 // other states holding the tree keep it as it was.
 
 extension QueueEntries {
-  /// A node: a leaf of up to 64 entries, or an inner node of up to 64 children,
+  /// A node: a leaf of up to 32 entries, or an inner node of up to 8 children,
   /// all of one height and none empty.
+  ///
+  /// An edit of a shared tree copies one node a level, and each copy retains
+  /// what the node holds (two references a child, one a media name longer than
+  /// 15 bytes), then releases it when the old version goes. Small nodes keep
+  /// that short. `player-bench --queue-edits`, 200,000 observed appends: 64 and
+  /// 64 took 3.7 s, 32 and 16 took 2.5 s, 32 and 8 took 2.0 s; 16 and 8 did not
+  /// beat it (docs/benchmarks.md).
   struct Node: Sendable {
-    /// The most entries a leaf holds: 64 × 24 bytes, 1.5 KB to copy.
-    static let leafCapacity = 64
-    /// The most children an inner node holds.
-    static let innerCapacity = 64
+    /// The most entries a leaf holds: 32 × 24 bytes, 768 bytes to copy.
+    static let leafCapacity = 32
+    /// The most children an inner node holds: 8 × 24 bytes.
+    static let innerCapacity = 8
 
     /// The entries under this node.
     var count: Int
@@ -179,7 +186,7 @@ extension QueueEntries {
     }
 
     /// `total` items cut into the fewest ranges of at most `capacity`, their
-    /// sizes differing by at most one: 65 in leaves of 64 is 33 and 32.
+    /// sizes differing by at most one: 33 in leaves of 32 is 17 and 16.
     static func parts(of total: Int, capacity: Int) -> [Range<Int>] {
       let count = (total + capacity - 1) / capacity
       let base = total / count
