@@ -1,7 +1,7 @@
 /// The play queue's entries in play order: a random-access collection that
 /// copies of a state share, edit by edit.
 ///
-/// Every ``PlayerStep`` an observer holds keeps the state before its event, so
+/// Every `PlayerStep` an observer holds keeps the state before its event, so
 /// a queue that was one array was copied whole by every edit a subscriber
 /// could see (issue 23, R5: 96 µs an append at 10,000 entries, 13.5 s for
 /// 40,000). The entries are now the leaves of a balanced tree of small
