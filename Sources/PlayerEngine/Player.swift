@@ -153,7 +153,9 @@ public final class Player: Sendable {
   ///
   /// Drops by default: a consumer more than ``defaultBufferLimit`` steps
   /// behind loses the oldest unread steps (the newest are kept); the gap
-  /// shows in ``PlayerStep/sequence``. About 630 bytes per buffered step.
+  /// shows in ``PlayerStep/sequence``. About 630 bytes per buffered step,
+  /// and after a queue edit the queue nodes the edit copied, about 2 KB
+  /// (O(log n): steps share the rest of the queue; docs/memory.md).
   /// - Parameter bufferingPolicy: what to keep when the consumer falls
   ///   behind; `.unbounded` drops nothing and grows by one step per event.
   public func steps(
@@ -171,7 +173,8 @@ public final class Player: Sendable {
   /// Drops by default: a consumer more than ``defaultBufferLimit`` states
   /// behind loses the oldest unread states; the newest state is never
   /// dropped, so the consumer always ends at the current state. About 200
-  /// bytes per buffered state.
+  /// bytes per buffered state, and after a queue edit the queue nodes the
+  /// edit copied, about 2 KB (O(log n); docs/memory.md).
   /// - Parameter bufferingPolicy: what to keep when the consumer falls
   ///   behind; `.unbounded` drops nothing and grows by one state per change.
   public func stateChanges(

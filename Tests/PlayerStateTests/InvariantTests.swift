@@ -52,7 +52,8 @@ let forgedStates: [ForgedState] = [
   ForgedState(
     name: "entry twice",
     state: PlaybackState(
-      queue: PlayQueue(entries: queueOfA.entries + queueOfA.entries, current: 0), session: nil,
+      queue: PlayQueue(entries: Array(queueOfA.entries) + queueOfA.entries, current: 0),
+      session: nil,
       playWhenReady: true, issuedLoads: 0, issuedItems: 1),
     violation: "queue entry item1 appears twice"),
   ForgedState(

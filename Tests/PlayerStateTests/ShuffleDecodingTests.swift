@@ -81,7 +81,7 @@ import Testing
     let state = try JSONDecoder().decode(PlaybackState.self, from: data)
     let off = state.transition(on: .user(.setShuffle(seed: nil))).next
     #expect(off.invariantViolation == nil)
-    #expect(off.queue.entries == original.queue.shuffle?.unshuffled.reversed())
+    #expect(Array(off.queue.entries) == original.queue.shuffle?.unshuffled.reversed())
     #expect(off.queue.currentEntry == original.queue.currentEntry)
   }
 

@@ -28,6 +28,12 @@ struct Options {
   var floodSends = 2_000_000
   /// Rounds of events sent to each never-reading subscriber.
   var subscriberEvents = 100_000
+  /// Run only the observed queue edits (issue 23, R5 and R7; docs/benchmarks.md).
+  var queueEditsOnly = false
+  /// The edit counts of the queue-edits section.
+  var queueEditSizes = [50_000, 100_000, 200_000]
+  /// The queue lengths a stalled subscriber watches being edited.
+  var stalledQueueSizes = [1_000, 20_000, 200_000]
 
   /// The workloads `--profile` can run alone.
   enum Workload: String, CaseIterable {
@@ -40,7 +46,7 @@ struct Options {
 
   static let usage = """
     usage: player-bench [--json] [--smoke] [--events N] [--runs N] [--seed N] [--threads N]
-                        [--fuzz-seeds N] [--memory] [--burst N] [--flood N]
+                        [--fuzz-seeds N] [--memory] [--burst N] [--flood N] [--queue-edits]
 
     Measures the Playhead reducer, the Player driver (one thread and several) and a naive
     two-Bool player on one seeded event stream, the reducer and the driver on a queue stream
@@ -63,6 +69,9 @@ struct Options {
                       threads, and a never-reading subscriber on each stream (docs/memory.md)
       --burst N       events queued at once in the memory section (default 1000000; smoke 10000)
       --flood N       sends per thread in the memory section (default 2000000; smoke 10000)
+      --queue-edits   run only the observed queue edits: 50000, 100000 and 200000 appends,
+                      inserts, removes and moves through a Player with an observer, and a
+                      stalled subscriber while queues of 1000, 20000 and 200000 are edited
     """
 
   /// Bad command-line input: says which argument and what was expected.
@@ -86,6 +95,7 @@ struct Options {
       case "--smoke": options.smoke = true
       case "--help", "-h": options.help = true
       case "--memory": options.memoryOnly = true
+      case "--queue-edits": options.queueEditsOnly = true
       case "--burst": burst = try number(argument, remaining.popFirst(), atLeast: 1)
       case "--flood": flood = try number(argument, remaining.popFirst(), atLeast: 1)
       case "--events": events = try number(argument, remaining.popFirst(), atLeast: 1)
@@ -123,7 +133,11 @@ struct Options {
     options.fuzzSeeds = fuzzSeeds ?? (options.smoke ? 3 : options.fuzzSeeds)
     options.burstEvents = burst ?? (options.smoke ? 10_000 : options.burstEvents)
     options.floodSends = flood ?? (options.smoke ? 10_000 : options.floodSends)
-    if options.smoke { options.subscriberEvents = 2_000 }
+    if options.smoke {
+      options.subscriberEvents = 2_000
+      options.queueEditSizes = [1_000, 2_000]
+      options.stalledQueueSizes = [1_000]
+    }
     return options
   }
 

@@ -23,6 +23,16 @@ struct PlayerBench {
       print(Benchmark.profile(workload, options: options))
       return
     }
+    if options.queueEditsOnly {
+      let progress = { (line: String) in printError("player-bench: \(line)") }
+      let timings = QueueEditBenchmark.timings(sizes: options.queueEditSizes, progress: progress)
+      let stalled = options.stalledQueueSizes.map { entries in
+        progress("queue edits: a stalled subscriber over \(entries) entries")
+        return QueueEditBenchmark.stalled(entries: entries, edits: options.smoke ? 200 : 3_000)
+      }
+      print(QueueEditBenchmark.table(timings, stalled), terminator: "")
+      return
+    }
     if options.memoryOnly {
       let memory = MemoryBenchmark.run(options) { printError("player-bench: \($0)") }
       print(options.json ? MemoryReport.json(memory) : MemoryReport.table(memory), terminator: "")

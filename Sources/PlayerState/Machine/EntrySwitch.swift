@@ -60,13 +60,13 @@ extension PlaybackState {
       issuedItems += 1
       let entry = QueueEntry(item: ItemID(issuedItems), media: name)
       if index < queue.entries.count {
-        queue.entries[index] = entry
+        queue.entries.replace(at: index, with: entry)
       } else {
         queue.entries.append(entry)
       }
       index += 1
     }
-    if index < queue.entries.count { queue.entries.removeLast(queue.entries.count - index) }
+    if index < queue.entries.count { queue.entries.truncate(to: index) }
     queue.current = start
     if let seed { queue.shuffle(seed: seed) }
     playWhenReady = play

@@ -66,7 +66,7 @@ extension PlaybackState {
   mutating func clear(_ effects: inout Effects) -> IgnoreReason? {
     guard !queue.entries.isEmpty || session != nil else { return .noEffect }
     leave(keepingPreload: false, &effects)
-    queue.entries.removeAll(keepingCapacity: true)
+    queue.entries.removeAll()
     queue.current = nil
     if let seed = queue.shuffle?.seed { queue.shuffle = Shuffle(seed: seed, unshuffled: []) }
     return nil

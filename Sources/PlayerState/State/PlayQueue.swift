@@ -30,13 +30,13 @@ public struct Shuffle: Hashable, Sendable, Codable {
   /// The seed the order was drawn from; the same seed over the same queue gives the same order.
   public let seed: UInt64
   /// The entries in the order they had before shuffling, plus entries added since, at the end.
-  public internal(set) var unshuffled: [QueueEntry]
+  public internal(set) var unshuffled: QueueEntries
 
   /// Whether the list order holds exactly `entries`, entry for entry (item
   /// and media), as a multiset: what restoring it must give back
   /// (invariant 3). Comparing items alone let a decoded list restore other media.
   /// - Complexity: O(n).
-  func holdsExactly(_ entries: [QueueEntry]) -> Bool {
+  func holdsExactly(_ entries: QueueEntries) -> Bool {
     guard unshuffled.count == entries.count else { return false }
     var counts: [QueueEntry: Int] = [:]
     counts.reserveCapacity(entries.count)
@@ -55,8 +55,10 @@ public struct Shuffle: Hashable, Sendable, Codable {
 /// 0-based indices into ``entries``, which is the order of play (the shuffled
 /// order while shuffled).
 public struct PlayQueue: Hashable, Sendable, Codable, CustomStringConvertible {
-  /// The entries in play order.
-  public internal(set) var entries: [QueueEntry]
+  /// The entries in play order. Copies of a state share them edit by edit
+  /// (``QueueEntries``), so an observer holding earlier states costs
+  /// O(log n) a state, not O(n).
+  public internal(set) var entries: QueueEntries
   /// The index of the current entry in ``entries``; nil exactly when the queue is empty.
   public internal(set) var current: Int?
   /// What happens at the end of an entry.
@@ -77,9 +79,10 @@ public struct PlayQueue: Hashable, Sendable, Codable, CustomStringConvertible {
   /// checked, and the reducer requires one that passes (a current position
   /// outside the entries traps).
   public init(
-    entries: [QueueEntry], current: Int?, repeatMode: RepeatMode = .off, shuffle: Shuffle? = nil
+    entries: some Sequence<QueueEntry>, current: Int?, repeatMode: RepeatMode = .off,
+    shuffle: Shuffle? = nil
   ) {
-    self.entries = entries
+    self.entries = QueueEntries(entries)
     self.current = current
     self.repeatMode = repeatMode
     self.shuffle = shuffle
@@ -94,7 +97,7 @@ public struct PlayQueue: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The entries separated by spaces, the current one starred: `A B* C`; `none` when empty.
   public var description: String {
     guard !entries.isEmpty else { return "none" }
-    return entries.indices.map { $0 == current ? "\(entries[$0])*" : "\(entries[$0])" }
+    return entries.enumerated().map { $0.offset == current ? "\($0.element)*" : "\($0.element)" }
       .joined(separator: " ")
   }
 
@@ -122,15 +125,19 @@ public struct PlayQueue: Hashable, Sendable, Codable, CustomStringConvertible {
   // MARK: Edits (the reducer validates positions first)
 
   /// Inserts entries so the first ends at `position`; the current entry keeps playing.
+  /// - Complexity: O(log n + k) for k new entries, shared or not.
   mutating func insert(_ new: [QueueEntry], at position: Int) {
     entries.insert(contentsOf: new, at: position)
     if let current, position <= current { self.current = current + new.count }
     if entries.count == new.count { current = 0 }
-    shuffle?.unshuffled.append(contentsOf: new)
+    if let count = shuffle?.unshuffled.count {
+      shuffle?.unshuffled.insert(contentsOf: new, at: count)
+    }
   }
 
   /// Removes the entry at `position`. If it was the current one, the entry that
   /// takes its place becomes current (the new last entry if it was the last).
+  /// - Complexity: O(log n); O(n) while shuffled (the entry's place in the list order is searched).
   mutating func remove(at position: Int) {
     let removed = entries.remove(at: position)
     // One search and one removal (item ids are unique), not a pass over the whole list.
@@ -146,9 +153,10 @@ public struct PlayQueue: Hashable, Sendable, Codable, CustomStringConvertible {
   }
 
   /// Moves the entry at `source` so it ends at `destination`; the current entry follows its entry.
+  /// - Complexity: O(log n).
   mutating func move(from source: Int, to destination: Int) {
     let entry = entries.remove(at: source)
-    entries.insert(entry, at: destination)
+    entries.insert(contentsOf: [entry], at: destination)
     guard let current else { return }
     if current == source {
       self.current = destination
@@ -165,7 +173,7 @@ public struct PlayQueue: Hashable, Sendable, Codable, CustomStringConvertible {
     let listOrder = shuffle?.unshuffled ?? entries
     // In one buffer: the current entry moved to the front, then Durstenfeld's
     // Fisher–Yates over the rest (docs/machine.md, "The shuffle, exactly").
-    var order = listOrder
+    var order = Array(listOrder)
     var offset = 0
     if let item = currentEntry?.item, let at = order.firstIndex(where: { $0.item == item }) {
       order.insert(order.remove(at: at), at: 0)
@@ -179,7 +187,7 @@ public struct PlayQueue: Hashable, Sendable, Codable, CustomStringConvertible {
         order.swapAt(offset + index, offset + other)
       }
     }
-    entries = order
+    entries = QueueEntries(order)
     if current != nil { current = 0 }
     shuffle = Shuffle(seed: seed, unshuffled: listOrder)
   }
@@ -207,7 +215,7 @@ extension PlayQueue {
   /// - Throws: `DecodingError.dataCorrupted`.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    entries = try container.decode([QueueEntry].self, forKey: .entries)
+    entries = QueueEntries(try container.decode([QueueEntry].self, forKey: .entries))
     current = try container.decodeIfPresent(Int.self, forKey: .current)
     repeatMode = try container.decode(RepeatMode.self, forKey: .repeatMode)
     shuffle = try container.decodeIfPresent(Shuffle.self, forKey: .shuffle)
@@ -231,7 +239,7 @@ extension PlayQueue {
   /// Encodes the queue's four parts (the keys the decoder reads).
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(entries, forKey: .entries)
+    try container.encode(Array(entries), forKey: .entries)
     try container.encodeIfPresent(current, forKey: .current)
     try container.encode(repeatMode, forKey: .repeatMode)
     try container.encodeIfPresent(shuffle, forKey: .shuffle)

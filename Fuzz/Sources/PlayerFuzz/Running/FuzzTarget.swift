@@ -105,7 +105,7 @@ public struct FuzzObservation: Hashable, Sendable {
   }
 
   /// The part of the queue's fingerprint that reads every entry (O(n)).
-  static func itemsHash(_ entries: [QueueEntry]) -> UInt64 {
+  static func itemsHash(_ entries: QueueEntries) -> UInt64 {
     var hash = Self.seed
     for entry in entries { Self.mix(&hash, UInt64(entry.item.rawValue)) }
     return hash
@@ -347,7 +347,7 @@ public final class PlayerTarget: FuzzTarget, Sendable {
   /// The entries the last observation hashed, and their hash: most events
   /// leave the queue as it was (the same buffer, compared in O(1)), so an
   /// observation costs O(queue) only after the queue changed.
-  private let hashed = Locked<(entries: [QueueEntry], hash: UInt64)?>(nil)
+  private let hashed = Locked<(entries: QueueEntries, hash: UInt64)?>(nil)
 
   /// Adapts a player.
   /// - Parameter player: a player whose engine is the harness's engine.
