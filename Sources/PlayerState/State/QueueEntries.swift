@@ -44,6 +44,18 @@ public struct QueueEntries: RandomAccessCollection, Hashable, Sendable, Expressi
   /// The listed entries, in order.
   public init(arrayLiteral elements: QueueEntry...) { self.init(elements) }
 
+  /// Whether `other` is this very tree — a copy of this value that neither has edited
+  /// since — in O(1): true means the two are equal; false says nothing. While a copy is
+  /// held, an edit of either copies the root first, so an edited queue is never taken
+  /// for the one it was (the fuzz harness compares whole queues only when this is false).
+  package func sharesStorage(with other: QueueEntries) -> Bool {
+    guard count == other.count else { return false }
+    if roots.isEmpty { return true }
+    return roots.withUnsafeBufferPointer { left in
+      other.roots.withUnsafeBufferPointer { right in left.baseAddress == right.baseAddress }
+    }
+  }
+
   /// The position of the first entry: 0.
   public var startIndex: Int { 0 }
   /// The number of entries: the position after the last one.

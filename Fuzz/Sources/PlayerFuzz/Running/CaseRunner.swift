@@ -51,17 +51,17 @@ package struct CaseRunner {
   private var agreedEntries: AgreedEntries?
 
   private struct AgreedEntries {
-    var player: [QueueEntry]
-    var playerList: [QueueEntry]
+    var player: QueueEntries
+    var playerList: QueueEntries
     var model: [ContractModel.Entry]
     var modelList: [ContractModel.Entry]
 
-    /// Whether each array is the very buffer held here (and so still equal).
+    /// Whether each collection is the very storage held here (and so still equal).
     func holds(
-      _ player: [QueueEntry], _ playerList: [QueueEntry], _ model: [ContractModel.Entry],
+      _ player: QueueEntries, _ playerList: QueueEntries, _ model: [ContractModel.Entry],
       _ modelList: [ContractModel.Entry]
     ) -> Bool {
-      Self.same(player, self.player) && Self.same(playerList, self.playerList)
+      player.sharesStorage(with: self.player) && playerList.sharesStorage(with: self.playerList)
         && Self.same(model, self.model) && Self.same(modelList, self.modelList)
     }
 

@@ -157,7 +157,7 @@ extension ContractModel {
 
   /// Whether the player's entries are the contract's, item and media, in order
   /// (an index loop: the debug build's `zip` costs a metadata lookup an entry).
-  private static func same(_ player: [QueueEntry], _ contract: [Entry]) -> Bool {
+  private static func same(_ player: QueueEntries, _ contract: [Entry]) -> Bool {
     guard player.count == contract.count else { return false }
     for index in player.indices
     where player[index].item != contract[index].item || player[index].media != contract[index].media
