@@ -398,6 +398,11 @@ package struct CaseRunner {
   /// entries compared only when a buffer changed since they last agreed.
   private mutating func publicStateDifference(_ state: PlaybackState) -> PublicStateDifference? {
     let queue = state.queue
+    // A short queue is compared outright: cheaper than keeping the buffers
+    // (random cases hold a few entries; the cache is for long saved queues).
+    guard queue.entries.count > 16 || model.entries.count > 16 else {
+      return model.difference(from: state)
+    }
     let playerList = queue.shuffle?.unshuffled ?? []
     let modelList = model.shuffle?.list ?? []
     let agree =
