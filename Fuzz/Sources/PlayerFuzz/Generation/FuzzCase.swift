@@ -160,8 +160,12 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
 
 /// Replays a case's processing order on the contract model alone, to name
 /// and resolve loads at the moment each event is processed (see ``FuzzCase``).
-struct NameReplay {
+package struct NameReplay {
   private(set) var model: ContractModel
+  /// How many issued items ``index()`` has visited in all: each item once, however many
+  /// lines are replayed (ReplayNamesTests counts it; a search of every item per line,
+  /// which made 10,000 lines over 10,000 items take 93 s, would count items × lines).
+  package private(set) var indexedItems = 0
   /// The indices of re-entrant actions armed and not fired yet.
   private(set) var unfired: [Int] = []
   private var held: [EngineReport] = []
@@ -172,7 +176,7 @@ struct NameReplay {
   private var newest: [MediaID: ItemID] = [:]
   private var indexed: UInt32 = 0
 
-  init(_ setup: FuzzSetup = FuzzSetup()) {
+  package init(_ setup: FuzzSetup = FuzzSetup()) {
     model = ContractModel(setup)
     // A start state's items were issued before the case: index them at once
     // (its ids may be near exhaustion, so counting up to them is no option).
@@ -183,7 +187,7 @@ struct NameReplay {
   }
 
   /// The names as the model stands now.
-  var names: LoadNames { LoadNames(model: model, newest: newest) }
+  package var names: LoadNames { LoadNames(model: model, newest: newest) }
 
   /// Arms re-entrant action `index`: it fires with the next command.
   mutating func arm(_ index: Int) { unfired.append(index) }
@@ -191,7 +195,7 @@ struct NameReplay {
   /// Performs a direct, held-back or deliver action (its load was read by
   /// the caller first). `fire` gives each armed report when a command fires
   /// it, reading its load from the names at that moment.
-  mutating func perform(
+  package mutating func perform(
     _ action: FuzzAction, fire: (Int, LoadNames) -> EngineReport?
   ) {
     switch action {
@@ -230,6 +234,7 @@ struct NameReplay {
   private mutating func index() {
     while indexed < model.issuedItems {
       indexed += 1
+      indexedItems += 1
       let item = ItemID(indexed)
       if let media = model.media[item] { newest[media] = item }
     }
@@ -237,14 +242,14 @@ struct NameReplay {
 }
 
 /// How a case spells loads at one moment of its replay (see ``FuzzCase``).
-struct LoadNames {
+package struct LoadNames {
   let model: ContractModel
   /// The newest item of each media.
   let newest: [MediaID: ItemID]
 
   /// The load a spelled name stands for now: token `T` of media `M` if `T`
   /// was issued for an entry of `M`, otherwise token `T` with the newest entry of `M`.
-  func resolve(_ name: LoadName) -> Load {
+  package func resolve(_ name: LoadName) -> Load {
     if let item = name.item { return Load(item: item, token: name.token) }
     let media = name.media ?? ""
     if let item = model.item(ofToken: name.token.rawValue), model.media[item] == media {
@@ -254,7 +259,7 @@ struct LoadNames {
   }
 
   /// The media to spell `load` with now, or nil when `MEDIA#TOKEN` would resolve to another load.
-  func name(_ load: Load) -> MediaID? {
+  package func name(_ load: Load) -> MediaID? {
     guard let media = model.media[load.item],
       resolve(LoadName(media: media, item: nil, token: load.token)) == load
     else { return nil }
