@@ -1,0 +1,268 @@
+public import PlayerState
+
+/// A player's snapshot that the explorer can put in canonical form, so that
+/// states differing only in what the rules never read are merged: the
+/// numbers issued so far (item ids, load tokens, seek and watchdog ids), and
+/// data the machine only carries (rates, media names, failure reasons and
+/// details, the identities of stopped loads). That is what lets a search over
+/// a small scope reach its fixpoint and say `complete`.
+///
+/// ``ExplorationRenaming`` says how: identities by the role they play now
+/// (items by queue position; loads as current, preload, stopped, not issued
+/// yet), the newest seek and watchdog ids as 0, 1 or more, times by class.
+/// Append every field your player's future behaviour depends on, renamed; a
+/// field left out merges states that behave differently, which the
+/// explorer's differential check reports instead of a proof.
+///
+/// ```swift
+/// struct MySnapshot: Hashable, ExplorableSnapshot {
+///   var state: PlaybackState
+///   var pendingFlag: Bool
+///   func canonicalize(into key: inout [Int32], _ renaming: ExplorationRenaming) {
+///     state.canonicalize(into: &key, renaming)
+///     key.append(pendingFlag ? 1 : 0)
+///   }
+/// }
+/// ```
+public protocol ExplorableSnapshot: Hashable {
+  /// Appends this snapshot's canonical form to `key`.
+  /// - Parameters:
+  ///   - key: the canonical key being built.
+  ///   - renaming: how identities and times are renamed in this state.
+  func canonicalize(into key: inout [Int32], _ renaming: ExplorationRenaming)
+}
+
+/// How the explorer renames one state's identities and times: built from the
+/// contract model, shared by the model's, the held reports' and the player's
+/// canonical forms so that they agree.
+///
+/// The classes are the ones the rules tell apart (docs/machine.md): a report
+/// names the current load, the preload, a load that was stopped (all alike:
+/// `staleLoad`), a token not issued yet (by how far: the next one becomes the
+/// next load's), or token 0; an item is a queue position or gone; a seek or
+/// watchdog id is the newest, an older one or a later one; a time is 0,
+/// below, at or past the previous threshold, or the duration the letters report.
+public struct ExplorationRenaming: Sendable {
+  private var entries: [ItemID] = []
+  private var issued: UInt32 = 0
+  private var currentToken: UInt32?
+  private var preloadToken: UInt32?
+  private var lastSeek: UInt32 = 0
+  private var threshold: MediaTime
+  /// Fields deliberately left out (tests of the differential check only).
+  let forgetting: Set<ExplorationField>
+
+  /// The code of an item that is no longer in the queue: every such item is alike.
+  public static let gone: Int32 = -2
+
+  init(_ model: ContractModel, threshold: MediaTime, forgetting: Set<ExplorationField> = []) {
+    self.threshold = threshold
+    self.forgetting = forgetting
+    issued = model.issued
+    currentToken = model.current?.load.token.rawValue
+    preloadToken = model.preload?.load.token.rawValue
+    lastSeek = model.current?.lastSeek ?? 0
+    entries = model.entries.map(\.item)
+  }
+
+  /// An item's code: its queue position, or ``gone``.
+  public func item(_ item: ItemID) -> Int32 {
+    entries.firstIndex(of: item).map { Int32($0) } ?? Self.gone
+  }
+
+  /// A token's code: 0 for token 0, 1 the current load's, 2 the preload's,
+  /// 3 any other issued one (stopped), 10 + k for the k-th token not issued yet.
+  public func token(_ token: LoadToken) -> Int32 {
+    let raw = token.rawValue
+    if raw == 0 { return 0 }
+    if raw == currentToken { return 1 }
+    if raw == preloadToken { return 2 }
+    if raw > issued { return 10 + Int32(clamping: raw - issued) }
+    return 3
+  }
+
+  /// Appends a load: its token's code, and its item's when the token is the
+  /// current load's or the preload's (a stopped load's item is never read).
+  public func append(_ load: Load?, to key: inout [Int32]) {
+    guard let load else { return key.append(-1) }
+    let token = token(load.token)
+    key.append(token)
+    if token == 1 || token == 2 || token >= 10 { key.append(item(load.item)) }
+  }
+
+  /// The newest seek or watchdog id of a load: 0, 1, or 2 for any later one
+  /// (the letters name the newest, the one before it and the next).
+  public func counter(_ id: UInt32) -> Int32 { Int32(min(id, 2)) }
+
+  /// A seek id a report names, relative to the current load's newest seek
+  /// when it names the current load (the one before, the newest, the next…),
+  /// clamped otherwise.
+  public func seek(_ id: SeekID, of load: Load) -> Int32 {
+    guard load.token.rawValue == currentToken else { return counter(id.rawValue) }
+    let difference = Int64(id.rawValue) - Int64(lastSeek)
+    return 100 + Int32(max(-2, min(2, difference))) + (id.rawValue == 0 ? 10 : 0)
+  }
+
+  /// A time's class: 0, below the threshold, at it, past it, the duration the
+  /// letters report (each one value in the letters), other values as themselves.
+  public func time(_ time: MediaTime?) -> Int32 {
+    guard let time else { return -1 }
+    if forgetting.contains(.positions) { return 0 }
+    for letter in Explorer.Time.allCases where letter.value(threshold) == time {
+      return Int32(letter.rawValue)
+    }
+    return 1000 + Int32(clamping: time.milliseconds)
+  }
+}
+
+/// A field the canonical snapshot can be told to leave out, to show that the
+/// explorer never calls such a search complete (its differential check finds
+/// two merged states that behave differently). Tests only.
+package enum ExplorationField: Hashable, Sendable {
+  /// Whether a seek is pending.
+  case seekPending
+  /// Every position and duration (all times alike).
+  case positions
+  /// Whether the system paused the current load.
+  case systemPaused
+}
+
+extension PlaybackState: ExplorableSnapshot {
+  /// Playhead's state, renamed: every field the reducer reads (the queue's
+  /// shape and modes, the session's stage, seek, timer, position class,
+  /// system pause and attempts, the preload, the intent, the interruption, the
+  /// newest token). Data it only carries is left out: the rate (the letters
+  /// name it as the current one or another), media names, the failure reason
+  /// and detail, a stopped load's seek and timer ids and duration.
+  public func canonicalize(into key: inout [Int32], _ renaming: ExplorationRenaming) {
+    key.append(-100)
+    key.append(Int32(queue.entries.count))
+    key.append(Int32(queue.current ?? -1))
+    key.append(queue.repeatMode == .off ? 0 : queue.repeatMode == .one ? 1 : 2)
+    if let shuffle = queue.shuffle {
+      key.append(Int32(truncatingIfNeeded: shuffle.seed))
+      for entry in shuffle.unshuffled { key.append(renaming.item(entry.item)) }
+    } else {
+      key.append(-1)
+    }
+    key += [playWhenReady ? 1 : 0, interrupted ? 1 : 0]
+    key.append(renaming.token(LoadToken(issuedLoads)))
+    if let session {
+      renaming.append(session.load, to: &key)
+      var stopped = false
+      switch session.stage {
+      case .buffering: key.append(0)
+      case .ready: key.append(1)
+      case .stalled: key.append(2)
+      case .ended: key.append(3)
+      case .failed:
+        key.append(4)
+        stopped = true
+      case .waitingForNetwork:
+        key.append(5)
+        stopped = true
+      }
+      key.append(stopped ? -1 : renaming.counter(session.lastSeek.rawValue))
+      key.append(renaming.forgetting.contains(.seekPending) ? 0 : session.seekPending ? 1 : 0)
+      if case .failed = session.stage {
+        key.append(-1)
+      } else {
+        key.append(renaming.counter(session.lastWatchdog.rawValue))
+        key.append(
+          session.timerPurpose == .loadWatchdog ? 0 : session.timerPurpose == .stallWatchdog ? 1 : 2)
+      }
+      key.append(renaming.time(session.position))
+      key.append(stopped ? -1 : renaming.time(session.duration))
+      key.append(renaming.forgetting.contains(.systemPaused) ? 0 : session.systemPaused ? 1 : 0)
+      key.append(Int32(session.networkAttempts))
+    } else {
+      key.append(-1)
+    }
+    if let preload {
+      renaming.append(preload.load, to: &key)
+      switch preload.stage {
+      case .buffering: key.append(0)
+      case .ready: key.append(1)
+      case .failed: key.append(2)
+      }
+      key.append(renaming.time(preload.duration))
+    } else {
+      key.append(-1)
+    }
+  }
+}
+
+extension Explorer {
+  /// The harness's side of a state in canonical form: the contract model,
+  /// which roles a letter can name, the held-back reports and what the player
+  /// says about itself, renamed as ``PlaybackState``'s form is.
+  static func canonicalize(
+    _ model: ContractModel, held: [EngineReport], observation: FuzzObservation,
+    into key: inout [Int32], _ renaming: ExplorationRenaming
+  ) {
+    key.append(Int32(model.entries.count))
+    key.append(Int32(model.position ?? -1))
+    key.append(model.repeatMode == .off ? 0 : model.repeatMode == .one ? 1 : 2)
+    if let shuffle = model.shuffle {
+      key.append(Int32(truncatingIfNeeded: shuffle.seed))
+      for entry in shuffle.list { key.append(renaming.item(entry.item)) }
+    } else {
+      key.append(-1)
+    }
+    key += [model.playWhenReady ? 1 : 0, model.interrupted ? 1 : 0]
+    key.append(renaming.token(LoadToken(model.issued)))
+    if let current = model.current {
+      renaming.append(current.load, to: &key)
+      let stopped = current.stage.isStopped
+      key += [
+        Int32(current.stage.rawValue), stopped ? -1 : renaming.counter(current.lastSeek),
+        renaming.forgetting.contains(.seekPending) ? 0 : current.seekPending ? 1 : 0,
+        current.stage == .failed ? -1 : renaming.counter(current.lastWatchdog),
+        current.started ? 1 : 0, renaming.time(.milliseconds(current.position)),
+        stopped ? -1 : renaming.time(current.duration.map { .milliseconds($0) }),
+        renaming.forgetting.contains(.systemPaused) ? 0 : current.systemPaused ? 1 : 0,
+        Int32(current.attempts),
+      ]
+    } else {
+      key.append(-1)
+    }
+    if let preload = model.preload {
+      renaming.append(preload.load, to: &key)
+      key += [
+        Int32(preload.stage.rawValue), renaming.time(preload.duration.map { .milliseconds($0) }),
+      ]
+    } else {
+      key.append(-1)
+    }
+    // Whether the letters can name a stopped load (all alike to the rules).
+    key.append(previous(model) == nil ? 0 : 1)
+    for report in held {
+      key.append(-5)
+      renaming.append(report.load, to: &key)
+      switch report {
+      case .ready(_, let duration): key += [0, renaming.time(duration)]
+      case .stalled: key.append(1)
+      case .resumed: key.append(2)
+      case .reachedEnd: key.append(3)
+      case .failed(_, let reason, _): key += [4, reason == .network ? 0 : 1]
+      case .seekCompleted(let load, let id): key += [5, renaming.seek(id, of: load)]
+      case .position(_, let time): key += [6, renaming.time(time)]
+      case .pausedBySystem: key.append(7)
+      }
+    }
+    key.append(-6)
+    key.append(Int32(StateKind.allCases.firstIndex(of: observation.kind) ?? -1))
+    key.append(observation.isPlaying ? 1 : 0)
+    key.append(
+      renaming.forgetting.contains(.seekPending)
+        ? 0 : observation.seekPending.map { $0 ? 1 : 0 } ?? 2)
+    if let loads = observation.loads {
+      renaming.append(loads.current, to: &key)
+      renaming.append(loads.preload, to: &key)
+    } else {
+      key.append(-3)
+    }
+    key.append(renaming.time(observation.position))
+    key.append(observation.preloadReady.map { $0 ? 1 : 0 } ?? 2)
+  }
+}
