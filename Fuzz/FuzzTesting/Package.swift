@@ -44,6 +44,12 @@ let package = Package(
         .product(name: "PlayerFuzz", package: "Playhead"),
       ],
       swiftSettings: settings),
+    // States from outside: bytes -> a JSON PlaybackState -> every event kind ->
+    // every description, never a trap.
+    .executableTarget(
+      name: "StateFuzzer",
+      dependencies: ["CLibFuzzer", .product(name: "PlayerState", package: "Playhead")],
+      swiftSettings: settings),
     // The engine contract on player-sim's fake engine: bytes -> engine commands, every
     // report judged by the conformance kit's record.
     .executableTarget(

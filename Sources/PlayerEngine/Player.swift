@@ -46,7 +46,12 @@ public final class Player: Sendable {
   }
 
   deinit {
-    core.withLock { $0.finishSubscribers() }
+    // Finished outside the lock, as `perform` yields outside it: `finish()`
+    // resumes a waiting consumer under the runtime's lock for that task, and
+    // a consumer cancelled at this moment holds that lock while its
+    // `onTermination` waits for ours (issue 23, R1: a deadlock).
+    let subscribers = core.withLock { $0.takeSubscribers() }
+    for subscriber in subscribers { subscriber.finish() }
   }
 
   /// The current state: the result of every event processed so far.
@@ -96,6 +101,9 @@ public final class Player: Sendable {
     }
     while draining {
       perform(job)
+      // Released here, outside the lock: the step's subscriber list may hold
+      // the last reference to a stream's continuation.
+      job.observation = nil
       draining = core.withLock { core -> Bool in
         guard let next = core.dequeue() else {
           core.draining = false
@@ -211,10 +219,17 @@ public final class Player: Sendable {
     _ continuation: AsyncStream<Element>.Continuation, as kind: Subscriber.Kind
   ) {
     let id = core.withLock { core in
-      // Yielding under the lock keeps the current state ahead of any later one.
+      // Yielding under the lock keeps the current state ahead of any later
+      // one. It cannot block: the stream is not handed out yet, so no
+      // consumer waits on it, and a yield then only buffers the element.
+      // Nothing else touches a continuation under the lock.
       if case .states(let states) = kind { states.yield(core.state) }
       return core.add(kind)
     }
+    // Runs when the consumer stops (cancelled, or the stream dropped), maybe
+    // under the runtime's lock for the consumer's task: it takes the
+    // player's lock only to forget the subscriber, and the player never
+    // finishes or yields to a waiting consumer while holding its lock.
     continuation.onTermination = { [weak self] _ in
       self?.core.withLock { $0.remove(id) }
     }
@@ -279,8 +294,12 @@ private struct Core {
     subscribers.removeAll { $0.id == id }
   }
 
-  func finishSubscribers() {
-    for subscriber in subscribers { subscriber.finish() }
+  /// The subscribers, forgotten: the player's `deinit` finishes them
+  /// outside the lock.
+  mutating func takeSubscribers() -> [Subscriber] {
+    let taken = subscribers
+    subscribers = []
+    return taken
   }
 }
 

@@ -76,6 +76,14 @@ struct Arguments {
         )
       }
       if let valueName = spec.value {
+        // A value given twice is a mistake to point out, not one to settle by
+        // taking the last (`--shard 0/2 --shard 1/2`).
+        if values[name] != nil {
+          throw UsageError(
+            message:
+              "flag '\(name)' of '\(command)' given twice; expected it once, as in \(name) \(valueName)"
+          )
+        }
         if let inline {
           values[name] = inline
         } else if index < arguments.count {
@@ -140,15 +148,29 @@ struct Arguments {
   func seconds(_ flag: String, suffix: String?, expected: String) throws(UsageError) -> Double? {
     guard let text = values[flag] else { return nil }
     guard let value = Self.decimalSeconds(text, suffix: suffix) else {
+      // Plain decimal but past the limit: say the limit, not the form.
+      let limit = "10000000"
+      if Self.decimalSeconds(text, suffix: suffix, limit: .infinity) != nil {
+        throw UsageError(
+          message:
+            "bad value \(Self.quoted(text)) for '\(flag)' of '\(command)'; expected at most \(limit) seconds (about 115 days)"
+        )
+      }
       throw UsageError(
         message:
-          "bad value \(Self.quoted(text)) for '\(flag)' of '\(command)'; expected \(expected)")
+          "bad value \(Self.quoted(text)) for '\(flag)' of '\(command)'; expected \(expected) (at most \(limit) seconds)"
+      )
     }
     return value
   }
 
+  /// The most seconds a flag may give: 10^7 (about 115 days).
+  static let maximumSeconds: Double = 1e7
+
   /// `digits[.digits]` followed by `suffix`, above 0 and at most 10^7; nil otherwise.
-  static func decimalSeconds(_ text: String, suffix: String?) -> Double? {
+  static func decimalSeconds(
+    _ text: String, suffix: String?, limit: Double = maximumSeconds
+  ) -> Double? {
     var body = Substring(text)
     if let suffix {
       guard body.hasSuffix(suffix) else { return nil }
@@ -160,7 +182,7 @@ struct Arguments {
         && part.unicodeScalars.allSatisfy { ("0"..."9").contains($0) }
     }
     guard let whole = parts.first, digits(whole), parts.count == 1 || digits(parts[1]),
-      let value = Double(body), value > 0, value <= 1e7
+      let value = Double(body), value > 0, value <= limit
     else { return nil }
     return value
   }

@@ -53,7 +53,18 @@ enum FuzzCommand: Command {
   static func run(_ parsed: Arguments) throws(UsageError) -> ExitStatus {
     let subject = try subject(parsed)
     let json = parsed.has("--json")
-    if let path = parsed.values["--replay"] { return replay(path, subject: subject, json: json) }
+    if let path = parsed.values["--replay"] {
+      if parsed.values["--save"] != nil {
+        throw UsageError(
+          message:
+            "'--replay' and '--save' of 'fuzz' cannot be combined; --replay checks a saved failure, --save saves one a run finds"
+        )
+      }
+      return replay(path, subject: subject, json: json)
+    }
+    // Before the run: a path that cannot take the failure is known now, not
+    // after minutes of fuzzing.
+    if let path = parsed.values["--save"] { try checkSavePath(path) }
     var random = SystemRandomNumberGenerator()
     let seed = try parsed.integer("--seed", in: 0...UInt64.max) ?? random.next()
     let maxLength = try parsed.integer("--max-length", in: 1...10_000) ?? 32
@@ -87,6 +98,41 @@ enum FuzzCommand: Command {
       subject: subject, configuration: configuration, quiet: parsed.has("--quiet"), json: json,
       replayFlags: replayFlags, slice: slice
     ).execute(save: parsed.values["--save"])
+  }
+
+  /// Throws unless `path` names a file `--save` can write: not empty, not a
+  /// directory, in a directory that exists and is writable, and writable itself
+  /// if it exists.
+  static func checkSavePath(_ path: String) throws(UsageError) {
+    let prefix = "bad value \(Arguments.quoted(path)) for '--save' of 'fuzz'; "
+    guard !path.isEmpty else {
+      throw UsageError(message: prefix + "expected a file path, such as failure.txt")
+    }
+    let manager = FileManager.default
+    var isDirectory: ObjCBool = false
+    if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
+      if isDirectory.boolValue {
+        throw UsageError(
+          message: prefix + "it is a directory; expected a file path, such as \(path)/failure.txt")
+      }
+      if !manager.isWritableFile(atPath: path) {
+        throw UsageError(message: prefix + "the file is not writable; expected a writable path")
+      }
+      return
+    }
+    let url = URL(fileURLWithPath: path)
+    let parent = url.deletingLastPathComponent().path
+    guard manager.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue
+    else {
+      throw UsageError(
+        message: prefix
+          + "no directory \(Arguments.quoted(parent)); expected a path in an existing directory")
+    }
+    if !manager.isWritableFile(atPath: parent) {
+      throw UsageError(
+        message: prefix
+          + "the directory \(Arguments.quoted(parent)) is not writable; expected a writable path")
+    }
   }
 
   /// `--subject`: `player` or the name of a broken player from the harness's catalog.
@@ -159,14 +205,24 @@ enum FuzzCommand: Command {
       return .usage
     }
     let actions = fuzzCase.actions
-    // The engine line, then one action a line: what --replay reads back.
-    let lines = [fuzzCase.header] + fuzzCase.lines
+    // The engine line, then one action a line: what --replay reads back (for --json only).
+    var lines: [String] { [fuzzCase.header] + fuzzCase.lines }
     guard !actions.isEmpty else {
       Terminal.error(
         "\(terminalSafe(name)):1:1: error: no actions; expected one action a line, such as play(A)")
       return .usage
     }
-    guard let failure = Fuzzer.check(subject, fuzzCase) else {
+    // Row by row as the passing case is checked: the timeline is never held whole
+    // (with --json, it is the result line's array).
+    var timeline: [JSONValue] = []
+    let found = Fuzzer.replay(subject, fuzzCase) { row in
+      if json {
+        timeline.append(.string(row))
+      } else {
+        Terminal.out(terminalSafe(row))
+      }
+    }
+    guard let failure = found else {
       if json {
         Terminal.out(
           JSONValue.line(
@@ -175,18 +231,11 @@ enum FuzzCommand: Command {
               ("command", .string("fuzz")), ("mode", .string("replay")),
               ("subject", .string(subject.name)), ("file", .string(name)),
               ("actions", .array(lines.map { .string($0) })),
-              (
-                "timeline",
-                .array(
-                  Fuzzer.timeline(subject, fuzzCase).split(separator: "\n").map {
-                    .string(String($0))
-                  })
-              ),
+              ("timeline", .array(timeline)),
               ("passed", .bool(true)),
             ]))
         return .success
       }
-      Terminal.out(terminalSafe(Fuzzer.timeline(subject, fuzzCase), keepingNewlines: true))
       Terminal.out(
         "passed: \(subject.name) kept every property over the \(actions.count) saved action\(actions.count == 1 ? "" : "s")"
       )

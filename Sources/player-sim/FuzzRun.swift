@@ -35,7 +35,7 @@ struct FuzzRun {
     var json: (String, JSONValue) {
       switch self {
       case .shard(let shard): ("shard", .string("\(shard)"))
-      case .single(let index): ("case", .int(index))
+      case .single(let index): ("case", .caseIndex(index))
       }
     }
   }
@@ -74,10 +74,10 @@ struct FuzzRun {
           "player-sim: saved the failure to \(terminalSafe(path)); replay it with --replay \(terminalSafe(path))"
         )
       } catch {
+        // The failure was found and printed: the exit says so (1), whatever became of the copy.
         Terminal.error(
-          "player-sim: cannot write \(Arguments.quoted(path)): \(terminalSafe(error.localizedDescription))"
+          "player-sim: the failure above was not saved: cannot write \(Arguments.quoted(path)): \(terminalSafe(error.localizedDescription))"
         )
-        return .usage
       }
     }
     return .failure
@@ -94,7 +94,7 @@ struct FuzzRun {
       "result",
       [
         ("command", .string("fuzz")), ("mode", .string("random")),
-        ("subject", .string(result.subject)), ("seed", .unsigned(result.configuration.seed)),
+        ("subject", .string(result.subject)), ("seed", .seed(result.configuration.seed)),
         ("budget", budget), ("cases", .int(result.cases)), ("events", .int(result.events)),
         ("seconds", .double(result.seconds)),
         ("exercised", .int(result.coverage.exercisedCount)),

@@ -6,10 +6,13 @@ import PlayerSimulation
 ///
 /// Each line is an object with exactly one key that says what it is:
 /// `progress`, `failure` or `result` (or `expect_failed` for `run`).
+///
+/// A seed or a case index is a ``seed(_:)`` or ``caseIndex(_:)``: a string of
+/// decimal digits, never a JSON number, which jq and JavaScript read as a
+/// double and round past 2^53.
 indirect enum JSONValue {
   case string(String)
   case int(Int)
-  case unsigned(UInt64)
   case double(Double)
   case bool(Bool)
   case null
@@ -21,7 +24,6 @@ indirect enum JSONValue {
     switch self {
     case .string(let text): return JSONText.string(text)
     case .int(let value): return String(value)
-    case .unsigned(let value): return String(value)
     case .double(let value):
       guard value.isFinite else { return "null" }
       return String((value * 1000).rounded() / 1000)
@@ -33,6 +35,12 @@ indirect enum JSONValue {
         + "}"
     }
   }
+
+  /// A 64-bit seed, exact: `"7996932702728811589"`.
+  static func seed(_ value: UInt64) -> JSONValue { .string(String(value)) }
+
+  /// A case index, exact: `"1658"`.
+  static func caseIndex(_ value: Int) -> JSONValue { .string(String(value)) }
 
   /// A line: `{"kind":{…}}`.
   static func line(_ kind: String, _ pairs: [(String, JSONValue)]) -> String {
@@ -46,8 +54,8 @@ indirect enum JSONValue {
     var seed: JSONValue = .null
     var caseIndex: JSONValue = .null
     if case .random(let value, let index, _) = failure.origin {
-      seed = .unsigned(value)
-      caseIndex = .int(index)
+      seed = .seed(value)
+      caseIndex = .caseIndex(index)
     }
     return line(
       "failure",

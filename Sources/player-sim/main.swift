@@ -1,4 +1,6 @@
 import Foundation
 
 // player-sim: drives fake media through the real Player driver. See docs/player-sim.md.
-exit(PlayerSim.main(Array(CommandLine.arguments.dropFirst())).rawValue)
+// Standard output and error are checked: a write that failed exits 2 (Terminal.finish).
+Terminal.start()
+exit(Terminal.finish(PlayerSim.main(Array(CommandLine.arguments.dropFirst()))).rawValue)

@@ -28,8 +28,10 @@ import Testing
         == "player-sim: saved the failure to \(saved); replay it with --replay \(saved)\n")
     let text = try String(contentsOfFile: saved, encoding: .utf8)
     let lines = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
-    // The engine line, then the actions: a paused queue, and the ready it starts anyway.
-    #expect(lines == ["engine preload=no retry=off", "queue(A, paused)", "ready(A#1)"])
+    // The engine line (each case draws its configuration since issue 21: this
+    // seed's is a preloading engine with a 2.5 s watchdog), then the actions: a
+    // paused queue, and the ready it starts anyway.
+    #expect(lines == ["engine preload=yes watchdog=2500ms", "queue(A, paused)", "ready(A#1)"])
 
     let againstBug = try CLI.run(["fuzz", "--replay", saved, "--subject", "twoBools"])
     #expect(againstBug.status == 1)
@@ -46,7 +48,7 @@ import Testing
     ),
     (
       ["fuzz", "--subject", "nope"],
-      "player-sim: bad value 'nope' for '--subject' of 'fuzz'; expected one of player, twoBools, ignoresIdentity, checksMediaNotToken, doubleStartOnRepeatedReady, stopNotSent, pauseLostWhileBuffering, staleStallOrEndAccepted, reentrantProcessedRecursively, supersededSeekCompletes, staleWatchdogFires, advanceTwiceOnDuplicatedEnd, droppedPreloadReportAccepted, repeatOneStartsWithoutSeek, removeCurrentKeepsLoad, previousIgnoresThreshold, shuffleNotReplayable, systemPauseKeptAcrossItems, resumesAfterUserPauseInInterruption, readyDuringInterruptionStarts, staleBackoffReloads, interruptionEndWithoutHintResumes, routeLossResumesLater, retryReusesToken"
+      "player-sim: bad value 'nope' for '--subject' of 'fuzz'; expected one of player, twoBools, ignoresIdentity, checksMediaNotToken, doubleStartOnRepeatedReady, stopNotSent, pauseLostWhileBuffering, staleStallOrEndAccepted, reentrantProcessedRecursively, supersededSeekCompletes, staleWatchdogFires, advanceTwiceOnDuplicatedEnd, droppedPreloadReportAccepted, repeatOneStartsWithoutSeek, removeCurrentKeepsLoad, previousIgnoresThreshold, shuffleNotReplayable, systemPauseKeptAcrossItems, resumesAfterUserPauseInInterruption, readyDuringInterruptionStarts, staleBackoffReloads, interruptionEndWithoutHintResumes, routeLossResumesLater, retryReusesToken, ignoresPreviousThreshold, backoffCapIgnored, watchdogAtZero"
     ),
     (
       ["fuzz", "--replay", "no/such.txt"],

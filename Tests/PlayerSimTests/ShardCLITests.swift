@@ -39,7 +39,7 @@ import Testing
     let line = try #require(unsharded.stdout.split(separator: "\n").first)
     let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
     let failure = try #require((object as? [String: Any])?["failure"] as? [String: Any])
-    let index = try #require(failure["case"] as? Int)
+    let index = try #require((failure["case"] as? String).flatMap { Int($0) })
     let origin = try #require(failure["origin"] as? String)
     #expect(origin.hasPrefix("seed 1, case \(index) (case seed 0x"))
 

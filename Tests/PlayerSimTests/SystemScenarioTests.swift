@@ -210,7 +210,7 @@ import Testing
     ),
     (
       "media A\nreport paused-by-system A#1 now",
-      "t.play:2:29: error: found 'now'; expected an option key=value, such as seek=1"
+      "t.play:2:29: error: found 'now'; expected the end of the line ('paused-by-system' takes no option)"
     ),
     (
       "media A\nreport paused-by-system A#1 reason=network",

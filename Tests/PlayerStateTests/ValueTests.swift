@@ -191,3 +191,22 @@ struct ValueTests {
     #expect(again == decoded)
   }
 }
+
+/// R6 (issue 23): naming the entries a step names does not search the queue.
+@Suite struct MediaLookupTests {
+  @Test func theEntriesAStepNamesAreFoundAroundTheCurrentOne() {
+    var state = PlaybackState(configuration: PlayerConfiguration(canPreload: true))
+    let media = (0..<5).map { MediaID("M\($0)") }
+    _ = state.handle(.user(.replaceQueue(media, start: 2)))
+    _ = state.handle(.ready(Load(3, 1)))
+    #expect(state.description == "playing(M2#1, preloading M3#2)")
+    #expect(state.media(of: ItemID(2)) == "M1")
+    #expect(state.media(of: ItemID(4)) == "M3")
+    #expect(state.media(of: ItemID(5)) == "M4")
+    #expect(state.media(of: ItemID(1)) == "M0")
+    #expect(state.media(of: ItemID(9)) == nil)
+    _ = state.handle(.user(.setRepeat(.all)))
+    _ = state.handle(.user(.jump(to: 4)))
+    #expect(state.media(of: ItemID(1)) == "M0")
+  }
+}

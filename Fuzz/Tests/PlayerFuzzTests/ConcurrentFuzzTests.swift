@@ -62,10 +62,12 @@ import Testing
 
   @Test func roundsRunUnderEveryRetryPolicyOfTheSerialMode() {
     let policies = Set((0..<16).map { ConcurrentFuzz.policy(UInt64($0)) })
+    // Issue 21: off, a single reload, a cap that is reached, the standard one.
     #expect(
       policies == [
         .standard, .off,
-        RetryPolicy(attempts: 2, backoff: .milliseconds(500), maximumBackoff: .milliseconds(800)),
+        RetryPolicy(attempts: 1, backoff: .milliseconds(2000), maximumBackoff: .seconds(30)),
+        RetryPolicy(attempts: 3, backoff: .milliseconds(500), maximumBackoff: .milliseconds(800)),
       ])
   }
 

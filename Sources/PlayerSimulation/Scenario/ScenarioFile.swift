@@ -1,5 +1,13 @@
 public import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Reads scenario scripts from files or standard input, refusing anything
 /// that is not UTF-8 text of at most 10 MB with a positioned ``ScenarioError``.
 /// A UTF-8 byte-order mark at the start is accepted (and takes no column).
@@ -94,7 +102,19 @@ public enum ScenarioFile {
   }
 
   private static func readStandardInput(name: String) throws(ScenarioError) -> Data {
-    try readAll(FileHandle.standardInput, name: name)
+    // Say what standard input is, not Foundation's "error 256".
+    var status = stat()
+    if fstat(STDIN_FILENO, &status) != 0 {
+      throw ScenarioError(
+        file: name, line: 1, column: 1, found: "standard input is closed",
+        expected: "a scenario on standard input, or a file path instead of -")
+    }
+    if status.st_mode & S_IFMT == S_IFDIR {
+      throw ScenarioError(
+        file: name, line: 1, column: 1, found: "a directory on standard input",
+        expected: "a scenario file")
+    }
+    return try readAll(FileHandle.standardInput, name: name)
   }
 
   /// Reads until the end, but never more than one byte past the limit.
@@ -106,13 +126,26 @@ public enum ScenarioFile {
         chunk = try handle.read(upToCount: 1 << 20)
       } catch {
         throw ScenarioError(
-          file: name, line: 1, column: 1, found: "a read error (\(error.localizedDescription))",
+          file: name, line: 1, column: 1, found: "a read error (\(readError(error)))",
           expected: "a readable scenario file")
       }
       guard let chunk, !chunk.isEmpty else { return data }
       data.append(chunk)
       if data.count > maximumBytes { throw tooLarge(data.count, file: name, atLeast: true) }
     }
+  }
+
+  /// The system's reason for a failed read (`Is a directory`, `Input/output
+  /// error`) when Foundation gives one, rather than its generic "error 256".
+  private static func readError(_ error: any Error) -> String {
+    let error = error as NSError
+    if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError,
+      underlying.domain == NSPOSIXErrorDomain
+    {
+      return String(cString: strerror(Int32(underlying.code)))
+    }
+    if error.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(error.code))) }
+    return error.localizedDescription
   }
 
   private static func tooLarge(_ size: Int, file: String, atLeast: Bool = false) -> ScenarioError {

@@ -48,14 +48,25 @@ public enum ScenarioParser {
   public static func parse(_ text: String, file: String) throws(ScenarioError) -> Scenario {
     var declared = Set<MediaID>()
     var steps: [ScenarioStep] = []
+    // Room for every step at once: no line is shorter than `stop`, so a script
+    // has at most one step per 5 bytes and per line break. Pages never written
+    // are never resident, and growing by doubling would hold the old buffer and
+    // one twice its size at once: 3 steps' worth of memory per step at the peak.
+    steps.reserveCapacity(Self.stepBound(text))
     var started = false
     var setupSeen = Set<String>()
+    // The previous `media` line's action: an identical line shares its box
+    // (216 bytes) instead of allocating its own.
+    var lastMedia: ScenarioAction?
     for line in ScenarioLexer(text) where !line.tokens.isEmpty {
       var reader = LineReader(file: file, line: line)
-      let action = try reader.action(declared: declared)
+      var action = try reader.action(declared: declared)
       let word = line.tokens[0]
       switch action {
-      case .media(let media, _): declared.insert(media)
+      case .media(let media, _):
+        declared.insert(media)
+        if action == lastMedia, let lastMedia { action = lastMedia }
+        lastMedia = action
       case .engine, .previousThreshold, .retryPolicy:
         guard !started else {
           throw ScenarioError(
@@ -76,6 +87,14 @@ public enum ScenarioParser {
       steps.append(ScenarioStep(line: line.number, column: word.column, action: action))
     }
     return Scenario(file: file, steps: steps)
+  }
+
+  /// At most how many steps `text` can hold: its lines, and one per 5 bytes
+  /// (the shortest action and its line break, as in `stop`).
+  static func stepBound(_ text: String) -> Int {
+    var lines = 1
+    for byte in text.utf8 where byte == UInt8(ascii: "\n") { lines += 1 }
+    return min(lines, text.utf8.count / 5 + 1)
   }
 }
 
@@ -410,6 +429,17 @@ extension LineReader {
     let kinds =
       "one of ready, stalled, resumed, ended, failed, seeked, position, timeout, paused-by-system"
     let kind = try next(kinds)
+    // Each kind's own example: an option word of another kind's would mislead.
+    let example: String?
+    switch kind.text {
+    case "ready": example = "duration=3s"
+    case "failed": example = "reason=network"
+    case "seeked": example = "seek=1"
+    case "timeout": example = "watchdog=2"
+    case "stalled", "resumed", "ended", "position", "paused-by-system": example = nil
+    default:
+      throw error(kind, found: "unknown report \(ScenarioError.quoted(kind.text))", expected: kinds)
+    }
     let load = try loadName(try next("a load such as A#1"), declared: declared)
     var time: MediaTime?
     if kind.text == "position" {
@@ -418,7 +448,19 @@ extension LineReader {
     var options: [String: ScenarioToken] = [:]
     var keys: [String: ScenarioToken] = [:]
     while let option = nextIfAny() {
-      let (key, value) = try keyValue(option, example: "seek=1")
+      guard let example else {
+        // A word that is not key=value, after a report that takes no option.
+        guard option.text.unicodeScalars.dropFirst().contains("=") else {
+          throw error(
+            option, found: "found \(ScenarioError.quoted(option.text))",
+            expected: "the end of the line ('\(kind.text)' takes no option)")
+        }
+        let (key, _) = try keyValue(option, example: "")
+        throw error(
+          key, found: "unknown option \(ScenarioError.quoted(key.text)) for '\(kind.text)'",
+          expected: "no option for '\(kind.text)'")
+      }
+      let (key, value) = try keyValue(option, example: example)
       guard options[key.text] == nil else {
         throw error(key, found: "option '\(key.text)' given twice", expected: "each option once")
       }

@@ -88,8 +88,37 @@ public struct ScenarioRunner: Sendable {
     ) { recorder.record($0) }
     engine.systemEvents = { [weak player] event in player?.send(.system(event)) }
 
+    // A `media` line's profile reaches the engine once the media can be loaded:
+    // at once for a media an intent has named, otherwise when an intent first
+    // names it (only an intent puts a media in the queue, and only queue entries
+    // load). A script of many `media` lines that are never queued then costs
+    // its parse and an index per media, not an engine profile each.
+    var named = Set<MediaID>()
+    // The newest `media` line (its step) of each media not named yet whose
+    // profile the engine does not have.
+    var pending: [MediaID: Int] = [:]
+    // The media whose engine profile was set (so may not be the default).
+    var profiled = Set<MediaID>()
+    func profile(_ media: MediaID, _ profile: MediaProfile) {
+      engine.setProfile(profile, for: media)
+      profiled.insert(media)
+    }
+    func name(_ media: some Sequence<MediaID>) {
+      for media in media where named.insert(media).inserted {
+        if let index = pending.removeValue(forKey: media),
+          case .media(_, let newest) = scenario.steps[index].action
+        {
+          profile(media, newest)
+        }
+      }
+    }
+
     var entries: [TimelineEntry] = []
-    var sinceCheck: [String] = []
+    // The commands since the previous `expect commands`, checked against the
+    // next one as they come: a script's commands are not kept for a check that
+    // never comes, nor whole for one that does (each names its media, so a
+    // long run of a long name once held every command's text).
+    var sinceCheck = CommandCheck(expected: Self.nextCommandCheck(in: scenario, from: 0))
     var ignoredSinceCheck: [IgnoreReason] = []
     var failure: ExpectationFailure?
     var processed = 0
@@ -98,7 +127,7 @@ public struct ScenarioRunner: Sendable {
       for entry in recorder.take() {
         processed += 1
         if keepsEntries { entries.append(entry) }
-        sinceCheck += entry.commandTexts
+        for text in entry.commandTexts { sinceCheck.append(text) }
         // Reports and expiries count whatever the reason; intents and system
         // events only when refused (`noEffect` is not checked).
         if let reason = entry.ignored,
@@ -111,15 +140,21 @@ public struct ScenarioRunner: Sendable {
     }
     let overLimit = { processed >= limit }
 
-    for step in scenario.steps {
+    for (index, step) in scenario.steps.enumerated() {
       let fail = { (expected: String, found: String) in
         ExpectationFailure(
           file: scenario.file, line: step.line, column: step.column, expected: expected,
           found: found)
       }
       switch step.action {
-      case .media(let media, let profile):
-        engine.setProfile(profile, for: media)
+      case .media(let media, let newest):
+        if named.contains(media) {
+          profile(media, newest)
+        } else if newest == .standard, !profiled.contains(media) {
+          pending[media] = nil  // the engine's default already
+        } else {
+          pending[media] = index
+        }
       case .engine, .previousThreshold, .retryPolicy:
         break
       case .system(let event):
@@ -131,6 +166,11 @@ public struct ScenarioRunner: Sendable {
       case .watchdog(let timeout):
         recorder.watchdogTimeout = timeout
       case .intent(let intent):
+        switch intent {
+        case .play(let media, _): name(CollectionOfOne(media))
+        case .replaceQueue(let list, _, _, _), .append(let list), .insert(let list, _): name(list)
+        default: break
+        }
         player.send(.user(intent))
         flush()
       case .wait(let interval):
@@ -178,10 +218,10 @@ public struct ScenarioRunner: Sendable {
             milliseconds: clock.milliseconds, line: step.line, text: "expect queue \(expected)"))
       case .expectCommands(let expected):
         let found = sinceCheck
-        sinceCheck = []
+        sinceCheck = CommandCheck(expected: Self.nextCommandCheck(in: scenario, from: index + 1))
         let expectedTexts = expected.map(\.text)
-        guard found == expectedTexts else {
-          failure = fail("commands \(Self.list(expectedTexts))", "commands \(Self.list(found))")
+        guard found.matches else {
+          failure = fail("commands \(Self.list(expectedTexts))", "commands \(found.text)")
           break
         }
         output(
@@ -221,6 +261,61 @@ public struct ScenarioRunner: Sendable {
     return ScenarioResult(
       entries: entries, failure: failure, finalState: player.state, commands: engine.commands,
       milliseconds: clock.milliseconds)
+  }
+
+  /// The commands of the first `expect commands` line at or after step
+  /// `start`, or nil when none follows (the commands are then not kept).
+  static func nextCommandCheck(in scenario: Scenario, from start: Int) -> [String]? {
+    for step in scenario.steps[min(start, scenario.steps.count)...] {
+      if case .expectCommands(let commands) = step.action { return commands.map(\.text) }
+    }
+    return nil
+  }
+
+  /// The commands sent since the previous `expect commands`, compared with
+  /// the next one's as they come. Those that match it are not kept (they are
+  /// its own first ones); from the first that differs, the texts are kept for
+  /// the failure, up to ``shownLimit`` bytes, with how many there were in all.
+  struct CommandCheck {
+    /// The next check's commands, or nil when no check follows.
+    let expected: [String]?
+    private(set) var count = 0
+    /// The position of the first command that differs from the expected one.
+    private var mismatch: Int?
+    private var tail: [String] = []
+    private var tailBytes = 0
+
+    /// The most bytes of found commands a failure quotes from the first that
+    /// differs: 1 MB (its JSON line quotes them whole below that).
+    static let shownLimit = 1 << 20
+
+    init(expected: [String]?) { self.expected = expected }
+
+    mutating func append(_ text: String) {
+      guard let expected else { return }
+      if mismatch == nil, count < expected.count, expected[count] == text {
+        count += 1
+        return
+      }
+      if mismatch == nil { mismatch = count }
+      if tailBytes <= Self.shownLimit {
+        tail.append(text)
+        tailBytes += text.utf8.count + 1
+      }
+      count += 1
+    }
+
+    /// Whether the commands are exactly the expected ones.
+    var matches: Bool { mismatch == nil && count == (expected?.count ?? 0) }
+
+    /// The commands as a failure quotes them: `none`, all of them, or the
+    /// first ones and how many there were in all.
+    var text: String {
+      guard count > 0 else { return "none" }
+      let shown = Array((expected ?? [])[0..<(mismatch ?? count)]) + tail
+      let list = shown.joined(separator: " ")
+      return shown.count == count ? list : list + " … (\(count) commands in all)"
+    }
   }
 
   /// The watchdog policy's timeout, a marker: above any backoff a script can write.

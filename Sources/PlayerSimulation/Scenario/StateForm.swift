@@ -106,8 +106,15 @@ extension LineReader {
           // The number's column in the line, spaces included (`attempt 2`).
           let start = scalars.firstIndex { $0.column == part.column } ?? 0
           let column = scalars[min(start + 7, scalars.count - 1)].column
-          _ = try number(
-            ScenarioToken(text: digits, column: column), upTo: UInt32.max, what: "an attempt")
+          // Attempts are the reloads of a network wait, counted from 1 (a
+          // `UInt8`): any other number is a form no state prints.
+          let token = ScenarioToken(text: digits, column: column)
+          let attempt = try number(token, upTo: UInt8.max, what: "an attempt")
+          guard attempt >= 1 else {
+            throw error(
+              token, found: "attempt 0",
+              expected: "an attempt from 1 to 255 (the first reload is attempt 1)")
+          }
           matched = true
         }
         if !matched, slots[next].required { break }

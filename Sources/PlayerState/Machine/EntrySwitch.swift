@@ -78,7 +78,7 @@ extension PlaybackState {
   /// preload if it is of this entry and starts from 0, or issues a new load.
   mutating func enterCurrent(from time: MediaTime, _ effects: inout Effects) -> IgnoreReason? {
     guard let position = queue.current else { return .noEffect }
-    if let promoted = promotePreload(for: position, from: time, &effects) {
+    if preload != nil, let promoted = promotePreload(for: position, from: time, &effects) {
       session = promoted
       return nil
     }

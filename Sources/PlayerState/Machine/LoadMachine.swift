@@ -31,7 +31,7 @@ enum LoadOutcome {
 extension Session {
   /// What `report` (already identified as about this load) means, decided
   /// from the stage and the seek; nothing changes.
-  func outcome(of report: EngineReport) -> LoadOutcome {
+  @inline(__always) func outcome(of report: EngineReport) -> LoadOutcome {
     switch (report, stage) {
     case (.position(_, let time), _):
       if stage.isStopped || time < .zero { return .ignored(.unexpected) }

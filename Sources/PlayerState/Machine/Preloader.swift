@@ -7,8 +7,6 @@ extension PlaybackState {
   /// Keeps the preload in step with the queue: drops one whose entry is no
   /// longer next, and preloads the next entry once the current one is ready.
   mutating func keepPreloadInStep(_ effects: inout Effects) {
-    // Nothing to keep in step on an engine that cannot preload and holds none.
-    guard configuration.canPreload || preload != nil else { return }
     // Indices and item ids only: copying a `QueueEntry` would copy its string.
     var wanted: Int?
     if configuration.canPreload, let stage = session?.stage {

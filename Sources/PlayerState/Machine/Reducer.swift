@@ -83,7 +83,9 @@ extension PlaybackState {
     effects.ignored = ignored
     guard ignored == nil else { return }
     // The post-pass: what holds after every accepted event, written once.
-    keepPreloadInStep(&effects)
+    // (Tested here first: most players cannot preload, and the call is the
+    // costliest part of the check on the hot path.)
+    if configuration.canPreload || preload != nil { keepPreloadInStep(&effects) }
     // The detail belongs to the current load's failure: gone with it (a new
     // load, a reload, a stop). Touched only when there is one.
     if failure != nil, !(session?.stage.isStopped ?? false) { failure = nil }

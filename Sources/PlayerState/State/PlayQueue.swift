@@ -31,6 +31,22 @@ public struct Shuffle: Hashable, Sendable, Codable {
   public let seed: UInt64
   /// The entries in the order they had before shuffling, plus entries added since, at the end.
   public internal(set) var unshuffled: [QueueEntry]
+
+  /// Whether the list order holds exactly `entries`, entry for entry (item
+  /// and media), as a multiset: what restoring it must give back
+  /// (invariant 3). Comparing items alone let a decoded list restore other media.
+  /// - Complexity: O(n).
+  func holdsExactly(_ entries: [QueueEntry]) -> Bool {
+    guard unshuffled.count == entries.count else { return false }
+    var counts: [QueueEntry: Int] = [:]
+    counts.reserveCapacity(entries.count)
+    for entry in entries { counts[entry, default: 0] += 1 }
+    for entry in unshuffled {
+      guard let count = counts[entry], count > 0 else { return false }
+      counts[entry] = count - 1
+    }
+    return true
+  }
 }
 
 /// The play queue: entries in play order, the current position, repeat and shuffle.
@@ -175,5 +191,49 @@ public struct PlayQueue: Hashable, Sendable, Codable, CustomStringConvertible {
     entries = listOrder
     shuffle = nil
     if let entry { current = entries.firstIndex(of: entry) }
+  }
+}
+
+extension PlayQueue {
+  private enum CodingKeys: String, CodingKey {
+    case entries, current, repeatMode, shuffle
+  }
+
+  /// Decodes a queue, refusing one whose own parts disagree: a current
+  /// position outside the entries (``currentEntry`` would trap), none in a
+  /// non-empty queue, or a shuffle whose list order is not the entries, entry
+  /// for entry (item and media). The rules that need the rest of a state
+  /// (issued item ids) are ``PlaybackState/invariantViolation``'s.
+  /// - Throws: `DecodingError.dataCorrupted`.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    entries = try container.decode([QueueEntry].self, forKey: .entries)
+    current = try container.decodeIfPresent(Int.self, forKey: .current)
+    repeatMode = try container.decode(RepeatMode.self, forKey: .repeatMode)
+    shuffle = try container.decodeIfPresent(Shuffle.self, forKey: .shuffle)
+    if let current, !entries.indices.contains(current) {
+      throw DecodingError.dataCorruptedError(
+        forKey: .current, in: container,
+        debugDescription: "current position \(current) is outside the queue of \(entries.count)")
+    }
+    if current == nil, !entries.isEmpty {
+      throw DecodingError.dataCorruptedError(
+        forKey: .current, in: container,
+        debugDescription: "a queue of \(entries.count) entries has no current position")
+    }
+    if let shuffle, !shuffle.holdsExactly(entries) {
+      throw DecodingError.dataCorruptedError(
+        forKey: .shuffle, in: container,
+        debugDescription: "the shuffle's list order holds other entries than the queue")
+    }
+  }
+
+  /// Encodes the queue's four parts (the keys the decoder reads).
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(entries, forKey: .entries)
+    try container.encodeIfPresent(current, forKey: .current)
+    try container.encode(repeatMode, forKey: .repeatMode)
+    try container.encodeIfPresent(shuffle, forKey: .shuffle)
   }
 }

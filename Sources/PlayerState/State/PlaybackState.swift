@@ -31,6 +31,11 @@ public struct PlayerConfiguration: Hashable, Sendable, Codable {
 /// reported back, or when the backoff expires: `backoff` after the first
 /// failure, doubling each time, at most `maximumBackoff`. After `attempts`
 /// reloads that failed the same way, the entry fails.
+///
+/// The reducer and the decoder need `backoff` above 0 and `maximumBackoff` at
+/// least `backoff`: decoding refuses any other policy, and so does
+/// ``PlaybackState/invariantViolation``. ``delay(before:)`` never traps, even
+/// for a policy built by hand without them.
 public struct RetryPolicy: Hashable, Sendable, Codable {
   /// Reloads allowed after the failure that started the wait; 0 turns waiting off.
   public var attempts: UInt8
@@ -53,15 +58,48 @@ public struct RetryPolicy: Hashable, Sendable, Codable {
   public static let off = RetryPolicy(
     attempts: 0, backoff: .seconds(1), maximumBackoff: .seconds(1))
 
-  /// The backoff before reload number `attempt` (1-based): `backoff` × 2^(attempt − 1), capped.
+  /// The backoff before reload number `attempt` (1-based): `backoff` × 2^(attempt − 1), capped
+  /// at `maximumBackoff`.
+  ///
+  /// Total: the doubling saturates, and the result is never negative, for
+  /// any values (a policy the decoder refuses included).
   public func delay(before attempt: UInt8) -> MediaTime {
+    let maximum = maximumBackoff.milliseconds
     var delay = backoff.milliseconds
     var step: UInt8 = 1
-    while step < attempt, delay < maximumBackoff.milliseconds {
-      delay = delay > Int64.max / 2 ? Int64.max : delay * 2
+    while step < attempt, delay < maximum {
+      let (doubled, overflow) = delay.multipliedReportingOverflow(by: 2)
+      delay = overflow ? (delay < 0 ? .min : .max) : doubled
       step += 1
     }
-    return .milliseconds(min(delay, maximumBackoff.milliseconds))
+    return .milliseconds(max(0, min(delay, maximum)))
+  }
+
+  /// The first rule of a policy the reducer can take that this one breaks
+  /// (`backoff` above 0, `maximumBackoff` at least `backoff`); nil if none.
+  var violation: String? {
+    if backoff.milliseconds <= 0 { return "retry backoff \(backoff) is not positive" }
+    if maximumBackoff < backoff {
+      return "retry maximumBackoff \(maximumBackoff) is below the backoff \(backoff)"
+    }
+    return nil
+  }
+
+  private enum CodingKeys: String, CodingKey { case attempts, backoff, maximumBackoff }
+
+  /// Decodes a policy.
+  /// - Throws: `DecodingError.dataCorrupted` for a backoff not above 0, or a
+  ///   longest backoff below the first.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      attempts: try container.decode(UInt8.self, forKey: .attempts),
+      backoff: try container.decode(MediaTime.self, forKey: .backoff),
+      maximumBackoff: try container.decode(MediaTime.self, forKey: .maximumBackoff))
+    if let violation {
+      throw DecodingError.dataCorruptedError(
+        forKey: .backoff, in: container, debugDescription: "unusable retry policy: \(violation)")
+    }
   }
 }
 
@@ -243,10 +281,23 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
   public var load: Load? { session?.load }
 
   /// The media of a queue entry, if the entry is still in the queue.
-  /// - Complexity: O(n) in the queue's length; for printing, not for the hot path.
+  /// - Complexity: O(1) for the entries a step names (the current one, its
+  ///   neighbours, the preload's, which is always the next to play), so
+  ///   describing every step of a long queue stays linear; O(n) for any other.
   public func media(of item: ItemID) -> MediaID? {
-    if let entry = queue.currentEntry, entry.item == item { return entry.media }
-    return queue.entries.first { $0.item == item }?.media
+    let entries = queue.entries
+    func at(_ index: Int) -> MediaID? {
+      entries.indices.contains(index) && entries[index].item == item ? entries[index].media : nil
+    }
+    // The current entry, then the ones a step leaves or preloads: the entries
+    // around it and the next to play (the first, under repeat all).
+    if let current = queue.current,
+      let media = at(current) ?? at(current + 1) ?? at(current - 1)
+        ?? queue.nextIndex.flatMap(at)
+    {
+      return media
+    }
+    return entries.first { $0.item == item }?.media
   }
 
   /// The compact form: `idle`, `buffering(A#2, autoplay)`, `playing(A#2)`,
@@ -268,7 +319,7 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     }
     if case .failed(let reason) = session.stage { parts.insert(reason.description, at: 1) }
     if session.stage == .waitingForNetwork {
-      parts.insert("network, attempt \(session.networkAttempts + 1)", at: 1)
+      parts.insert("network, attempt \(Int(session.networkAttempts) + 1)", at: 1)
     }
     if let suppression {
       parts.append(suppression == .interruption ? "interrupted" : "system pause")

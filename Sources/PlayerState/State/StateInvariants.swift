@@ -21,12 +21,8 @@ extension PlaybackState {
     } else if !entries.isEmpty {
       return "a queue of \(entries.count) entries has no current position"
     }
-    if let shuffle = queue.shuffle {
-      if shuffle.unshuffled.count != entries.count
-        || Set(shuffle.unshuffled.map(\.item)) != items
-      {
-        return "the shuffle's list order holds other entries than the queue"
-      }
+    if let shuffle = queue.shuffle, !shuffle.holdsExactly(entries) {
+      return "the shuffle's list order holds other entries than the queue"
     }
     if rate.thousandths <= 0 { return "rate \(rate) is not positive" }
     if failure != nil, !(session?.stage.isStopped ?? false) {
@@ -61,6 +57,13 @@ extension PlaybackState {
       {
         return "a \(session.stage) session whose newest timer is a \(session.timerPurpose)"
       }
+      // A load waits only while the policy allows another reload.
+      if session.stage == .waitingForNetwork,
+        session.networkAttempts >= configuration.retry.attempts
+      {
+        return "waiting for the network after \(session.networkAttempts) reloads, "
+          + "with a retry policy of \(configuration.retry.attempts)"
+      }
     }
     if let preload {
       guard let session else { return "a preload without a current load" }
@@ -72,6 +75,7 @@ extension PlaybackState {
         return "the preload's entry \(preload.load.item) is not in the queue"
       }
     }
+    if let violation = configuration.retry.violation { return violation }
     return nil
   }
 

@@ -182,19 +182,27 @@ public enum UserIntent: Hashable, Sendable, Codable, CustomStringConvertible {
   case retry
 
   /// The compact form: `play(A)`, `queue(A B, start 2)`, `pause`, `seek(2000ms)`.
+  ///
+  /// Positions print 1-based, as the user counts; total for every value,
+  /// even one the reducer refuses (`remove(Int.max)` prints `remove(9223372036854775808)`).
   public var description: String {
     func from(_ time: MediaTime) -> String { time == .zero ? "" : ", from \(time)" }
     func list(_ media: [MediaID]) -> String { media.map(\.description).joined(separator: " ") }
+    // `position + 1` without overflow: Int.max + 1 is printed from its UInt.
+    func ordinal(_ position: Int) -> String {
+      position < Int.max ? String(position + 1) : String(UInt(position) + 1)
+    }
     switch self {
     case .play(let media, let time): return "play(\(media)\(from(time)))"
     case .replaceQueue(let media, let start, let time, let play):
-      return "queue(\(list(media))\(start == 0 ? "" : ", start \(start + 1)")\(from(time))"
+      return "queue(\(list(media))\(start == 0 ? "" : ", start \(ordinal(start))")\(from(time))"
         + "\(play ? "" : ", paused"))"
     case .append(let media): return "append(\(list(media)))"
-    case .insert(let media, let position): return "insert(\(list(media)), at \(position + 1))"
-    case .remove(let position): return "remove(\(position + 1))"
-    case .move(let source, let destination): return "move(\(source + 1), to \(destination + 1))"
-    case .jump(let position, let time): return "jump(\(position + 1)\(from(time)))"
+    case .insert(let media, let position): return "insert(\(list(media)), at \(ordinal(position)))"
+    case .remove(let position): return "remove(\(ordinal(position)))"
+    case .move(let source, let destination):
+      return "move(\(ordinal(source)), to \(ordinal(destination)))"
+    case .jump(let position, let time): return "jump(\(ordinal(position))\(from(time)))"
     case .next: return "next"
     case .previous: return "previous"
     case .setRepeat(let mode): return "repeat(\(mode.rawValue))"

@@ -71,6 +71,14 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     case routeLossResumesLater
     /// The reload after waiting for the network reuses the waiting load's token.
     case retryReusesToken
+    /// The reducer is built with `previous`'s threshold at 3 s whatever the
+    /// configuration says (`PlayerConfiguration.previousThreshold` ignored).
+    case ignoresPreviousThreshold
+    /// The backoff doubles without its cap (`RetryPolicy.maximumBackoff` ignored).
+    case backoffCapIgnored
+    /// The driver schedules every watchdog at once, instead of after the clock's
+    /// timeout: in production every load fails the moment it starts.
+    case watchdogAtZero
   }
 
   /// The mistake.
@@ -117,6 +125,12 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     case .interruptionEndWithoutHintResumes: 4
     case .routeLossResumesLater: 3  // play(A), ready(A#1), route lost
     case .retryReusesToken: 3  // play(A), failed(A#1, network), network available
+    // engine preload=no previous=1000ms: queue(A B, start 2, from 2000ms), previous
+    case .ignoresPreviousThreshold: 2
+    // engine preload=no retry=3/500ms/800ms: play(A), failed(A#1, network),
+    // network available, failed(A#2, network) (the second backoff is capped)
+    case .backoffCapIgnored: 4
+    case .watchdogAtZero: 1  // play(A)
     }
   }
 
@@ -126,6 +140,7 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     return FuzzSubject(
       name: bug.rawValue, swiftExpression: "BuggyPlayer(.\(bug.rawValue)).subject"
     ) { (engine: any PlaybackEngine) -> any FuzzTarget in CatalogPlayer(bug: bug, engine: engine) }
+    .reading(.all)
   }
 
   /// The player as a thread-safe fuzz subject, for ``ConcurrentFuzz``: its
@@ -141,6 +156,7 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     ) { (engine: any PlaybackEngine) -> any FuzzTarget & Sendable in
       CatalogPlayer(bug: bug, engine: engine)
     }
+    .reading(.all)
   }
 
   /// The bug's name.
@@ -182,12 +198,13 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     self.engine = engine
     watchdog = FuzzEngine.watchdog(for: engine)
     processed = FuzzEngine.onProcessed(for: engine)
-    let canPreload = engine.capabilities.contains(.preload)
-    let retry = FuzzEngine.retry(for: engine)
-    core.withLock {
-      $0.state.configuration.canPreload = canPreload
-      $0.state.configuration.retry = retry
+    var configuration = FuzzEngine.configuration(for: engine)
+    switch bug {
+    case .ignoresPreviousThreshold: configuration.previousThreshold = .seconds(3)
+    case .backoffCapIgnored: configuration.retry.maximumBackoff = .milliseconds(.max)
+    default: break
     }
+    core.withLock { $0.state.configuration = configuration }
   }
 
   /// What `FuzzObservation(state)` says, read in place under the lock: the
@@ -246,7 +263,8 @@ final class CatalogPlayer: FuzzTarget, Sendable {
 
   private func schedule(_ request: WatchdogRequest?) {
     guard let request else { return }
-    let after = request.delay.map { Duration.milliseconds($0.milliseconds) } ?? watchdog.timeout
+    var after = request.delay.map { Duration.milliseconds($0.milliseconds) } ?? watchdog.timeout
+    if bug == .watchdogAtZero, request.delay == nil { after = .zero }
     watchdog.schedule(after) { [weak self] in
       self?.send(.watchdogExpired(request.load, request.id))
     }

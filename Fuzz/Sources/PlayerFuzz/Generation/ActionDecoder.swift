@@ -18,12 +18,13 @@ import PlayerTesting
 /// engine's own error; the system's events (interruptions begun and ended, with
 /// and without the hint, duplicated and unpaired; the route lost; the network
 /// lost and back) and `pausedBySystem` for any of those loads; backoff timers
-/// (a watchdog id like any other, so stale ones come up); and a retry policy
-/// per case (``policies``). Intents pick positions in the queue (the
+/// (a watchdog id like any other, so stale ones come up); and a setup per
+/// case (``setup(from:inputs:)``: the retry policy, the `previous` threshold,
+/// the watchdog clock's timeout). Intents pick positions in the queue (the
 /// current one, its neighbours, the ends, one past the end), media from
 /// A–D (so the same media is queued twice), start times and positions around
-/// the `previous` threshold (2999, 3000, 3001 ms), shuffle seeds 1–4 and
-/// rates. In swarm mode, each case first reads a mask that disables some
+/// the case's `previous` threshold (just below, at, just above), shuffle seeds
+/// 1–4 and rates. In swarm mode, each case first reads a mask that disables some
 /// event kinds, identities and delivery modes, so that rare orderings (many
 /// edits during loads, no user stop, only late reports) come up.
 package struct ActionDecoder: Sendable {
@@ -79,20 +80,51 @@ package struct ActionDecoder: Sendable {
     self.retry = retry
   }
 
-  /// The retry policies a case draws from: half the cases the standard one
-  /// (3 reloads after 1 s, 2 s, 4 s), a quarter none (network failures fail at
-  /// once), a quarter 2 reloads after 500 ms and 800 ms (capped), so that
-  /// running out of attempts and the cap come up quickly.
+  /// The retry policies a case draws from, a quarter each: the standard one
+  /// (3 reloads after 1 s, 2 s, 4 s, its 30 s cap never reached), none
+  /// (network failures fail at once), a single reload (so the second failure
+  /// fails), and 3 reloads after 500 ms, 800 ms, 800 ms (a cap reached at the
+  /// second), so that running out of attempts and the cap come up quickly.
   package static let policies: [RetryPolicy] = [
     .standard, .off,
-    RetryPolicy(attempts: 2, backoff: .milliseconds(500), maximumBackoff: .milliseconds(800)),
-    .standard,
+    RetryPolicy(attempts: 1, backoff: .milliseconds(2000), maximumBackoff: .seconds(30)),
+    RetryPolicy(attempts: 3, backoff: .milliseconds(500), maximumBackoff: .milliseconds(800)),
+  ]
+
+  /// The `previous` thresholds a case draws from (a subject that reads its
+  /// configuration): a new `PlayerConfiguration`'s, 0, 1 s and 10 s.
+  package static let thresholds: [MediaTime] = [
+    PlayerConfiguration().previousThreshold, .zero, .seconds(1), .seconds(10),
+  ]
+
+  /// The watchdog clock's timeouts a case draws from (every subject
+  /// schedules with the clock's): never 0, so a watchdog scheduled at once is caught.
+  package static let timeouts: [MediaTime] = [
+    FuzzSetup.defaultTimeout, .seconds(1), .milliseconds(2500), .seconds(30),
   ]
 
   /// Reads the case's retry policy (one byte, unless fixed).
   package func retry(from source: inout some ByteSource) -> RetryPolicy {
     if let retry { return retry }
     return Self.policies[Int(source.nextByte() % 4)]
+  }
+
+  /// Reads what the case runs with: the engine and the retry policy as
+  /// before, then one byte for the `previous` threshold (drawn only when the
+  /// subject reads its configuration) and the watchdog clock's timeout.
+  /// - Parameters:
+  ///   - source: where the choices come from.
+  ///   - inputs: what the subject takes from the harness.
+  package func setup(from source: inout some ByteSource, inputs: FuzzSubject.Inputs) -> FuzzSetup {
+    let canPreload = engine(from: &source)
+    let retry = retry(from: &source)
+    let byte = source.nextByte()
+    let threshold =
+      inputs.contains(.configuration)
+      ? Self.thresholds[Int(byte & 3)] : PlayerConfiguration().previousThreshold
+    return FuzzSetup(
+      canPreload: canPreload, previousThreshold: threshold, retry: retry,
+      watchdogTimeout: Self.timeouts[Int(byte >> 2 & 3)])
   }
 
   /// Reads whether the case's engine preloads (one byte, unless fixed).
@@ -140,8 +172,21 @@ package struct ActionDecoder: Sendable {
     .next, .play("E"), .retry, .previous, .replaceQueue(["A", "B"]), .jump(to: 0),
   ]
   private static let media: [MediaID] = ["A", "B", "C", "D"]
-  /// Times around the `previous` threshold (3 s) and past it.
-  private static let times: [Int64] = [0, 1000, 2999, 3000, 3001, 5000, 0, 4000]
+  /// Times around the case's `previous` threshold `T` (just below, at, just
+  /// above) and past it; with the 3 s threshold 0, 1000, 2999, 3000, 3001,
+  /// 5000, 0, 4000 ms.
+  static func time(_ index: UInt8, _ model: ContractModel) -> Int64 {
+    let threshold = model.previousThreshold
+    switch index % 8 {
+    case 0, 6: return 0
+    case 1: return 1000
+    case 2: return max(threshold - 1, 0)
+    case 3: return threshold
+    case 4: return threshold + 1
+    case 5: return threshold + 2000
+    default: return threshold + 1000
+    }
+  }
   private static let rates: [Int32] = [1000, 1500, 500, 2000, 1000, 750, 0, -1000]
 
   /// The next action, chosen with `source` relative to `model`.
@@ -242,7 +287,7 @@ package struct ActionDecoder: Sendable {
       let length = Int(byte % 3) + 1
       return (0..<length).map { Self.media[Int(byte >> (2 + 2 * UInt8($0))) % Self.media.count] }
     }
-    let time = MediaTime.milliseconds(Self.times[Int(extra % 8)])
+    let time = MediaTime.milliseconds(Self.time(extra, model))
     // Read only by reports: intents skip choosing an identity.
     var target: Load { load(extra >> 2 ^ detail >> 3) }
     switch kind {
@@ -345,7 +390,7 @@ package struct ActionDecoder: Sendable {
         case 0: .stalled(late)
         case 1: .resumed(late)
         case 2: .reachedEnd(late)
-        case 3: .position(late, .milliseconds(Self.times[Int(extra >> 3 % 8)]))
+        case 3: .position(late, .milliseconds(Self.time(extra >> 3 % 8, model)))
         case 4: .pausedBySystem(late)
         case 5: .seekCompleted(late, SeekID(1))
         default: .ready(late)
@@ -366,14 +411,14 @@ package struct ActionDecoder: Sendable {
       // Mostly the completion; sometimes a second seek that supersedes it, or
       // the network failing while it is pending (so a wait keeps a seek history).
       switch detail % 8 {
-      case 6: return .send(.seek(to: .milliseconds(Self.times[Int(extra % 8)])))
+      case 6: return .send(.seek(to: .milliseconds(Self.time(extra, model))))
       case 7: return .send(.failed(load, .network))
       default: return .send(.seekCompleted(load, SeekID(current.lastSeek)))
       }
     case .ready:
       switch detail % 4 {
       case 0: return .send(.stalled(load))
-      case 1: return .send(.position(load, .milliseconds(Self.times[Int(extra % 8)])))
+      case 1: return .send(.position(load, .milliseconds(Self.time(extra, model))))
       default: return .send(.reachedEnd(load))
       }
     case .stalled:

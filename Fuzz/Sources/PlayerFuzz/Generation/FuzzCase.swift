@@ -28,6 +28,11 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
   public var canPreload: Bool
   /// The player's retry policy for network failures (``FuzzEngine/retry(for:)``).
   public var retry: RetryPolicy
+  /// The player's `previousThreshold` (``FuzzEngine/configuration(for:)``).
+  public var previousThreshold: MediaTime
+  /// The timeout of the harness's watchdog clock (``FuzzEngine/watchdog``):
+  /// every load and stall watchdog must be scheduled with it.
+  public var watchdogTimeout: MediaTime
   /// The actions, in order.
   public var actions: [FuzzAction]
 
@@ -36,17 +41,49 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
   ///   - actions: the actions.
   ///   - canPreload: whether the engine declares `.preload`.
   ///   - retry: the player's retry policy; ``PlayerState/RetryPolicy/standard`` by default.
-  public init(_ actions: [FuzzAction], canPreload: Bool = false, retry: RetryPolicy = .standard) {
+  ///   - previousThreshold: the player's `previousThreshold`; 3 s (a new
+  ///     `PlayerConfiguration`'s) by default.
+  ///   - watchdogTimeout: the watchdog clock's timeout; 10 s by default.
+  public init(
+    _ actions: [FuzzAction], canPreload: Bool = false, retry: RetryPolicy = .standard,
+    previousThreshold: MediaTime = PlayerConfiguration().previousThreshold,
+    watchdogTimeout: MediaTime = .seconds(10)
+  ) {
     self.actions = actions
     self.canPreload = canPreload
     self.retry = retry
+    self.previousThreshold = previousThreshold
+    self.watchdogTimeout = watchdogTimeout
   }
 
-  /// The engine line: `engine preload=yes` or `engine preload=no`, then
-  /// ` retry=off` or ` retry=1/500ms/1000ms` unless the policy is the standard one.
+  /// A case set up as `setup` says.
+  package init(_ actions: [FuzzAction], setup: FuzzSetup) {
+    self.init(
+      actions, canPreload: setup.canPreload, retry: setup.retry,
+      previousThreshold: setup.previousThreshold, watchdogTimeout: setup.watchdogTimeout)
+  }
+
+  /// What the case runs with besides its actions.
+  package var setup: FuzzSetup {
+    FuzzSetup(
+      canPreload: canPreload, previousThreshold: previousThreshold, retry: retry,
+      watchdogTimeout: watchdogTimeout)
+  }
+
+  /// The engine line: `engine preload=yes` or `engine preload=no`, then what
+  /// differs from a new `PlayerConfiguration` and the 10 s clock, each as one
+  /// field: ` retry=off` or ` retry=1/500ms/1000ms`, ` previous=1000ms`,
+  /// ` watchdog=5000ms`.
   public var header: String {
-    let policy = retry == .standard ? "" : " retry=\(Self.spelling(retry))"
-    return "engine preload=\(canPreload ? "yes" : "no")\(policy)"
+    var line = "engine preload=\(canPreload ? "yes" : "no")"
+    if retry != .standard { line += " retry=\(Self.spelling(retry))" }
+    if previousThreshold != PlayerConfiguration().previousThreshold {
+      line += " previous=\(previousThreshold.milliseconds)ms"
+    }
+    if watchdogTimeout != FuzzSetup.defaultTimeout {
+      line += " watchdog=\(watchdogTimeout.milliseconds)ms"
+    }
+    return line
   }
 
   /// `off` or `ATTEMPTS/BACKOFFms/MAXms`.
@@ -63,10 +100,6 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
     if value == "off" { return .off }
     let parts = value.split(separator: "/", omittingEmptySubsequences: false)
     guard parts.count == 3, let attempts = UInt8(parts[0]) else { return nil }
-    func time(_ text: Substring) -> Int64? {
-      guard text.hasSuffix("ms"), let ms = Int64(text.dropLast(2)), ms >= 0 else { return nil }
-      return ms
-    }
     guard let backoff = time(parts[1]), let maximum = time(parts[2]), maximum >= backoff else {
       return nil
     }
@@ -74,24 +107,37 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
       attempts: attempts, backoff: .milliseconds(backoff), maximumBackoff: .milliseconds(maximum))
   }
 
+  /// Reads `NAME=TIMEms` (`previous=1000ms`, `watchdog=5000ms`); nil when
+  /// the field is another or the time is malformed or negative.
+  static func time(_ field: Substring, named name: String) -> MediaTime? {
+    guard field.hasPrefix(name + "=") else { return nil }
+    return time(field.dropFirst(name.count + 1)).map(MediaTime.milliseconds)
+  }
+
+  /// `1000ms` as 1000; nil unless a non-negative whole number of milliseconds.
+  private static func time(_ text: Substring) -> Int64? {
+    guard text.hasSuffix("ms"), let ms = Int64(text.dropLast(2)), ms >= 0 else { return nil }
+    return ms
+  }
+
   /// Each action's line, loads spelled `MEDIA#TOKEN` where the name resolves to them.
   public var lines: [String] {
-    var replay = NameReplay(canPreload: canPreload, retry: retry)
+    var replay = NameReplay(setup)
     var names: [MediaID?] = Array(repeating: nil, count: actions.count)
     for (index, action) in actions.enumerated() {
       if case .reentrant = action {
         replay.arm(index)
         continue
       }
-      if let load = action.load { names[index] = replay.model.name(load) }
-      replay.perform(action) { armed, model in
+      if let load = action.load { names[index] = replay.names.name(load) }
+      replay.perform(action) { armed, resolver in
         guard case .reentrant(let report) = actions[armed] else { return nil }
-        names[armed] = model.name(report.load)
+        names[armed] = resolver.name(report.load)
         return report
       }
     }
     for armed in replay.unfired {
-      if let load = actions[armed].load { names[armed] = replay.model.name(load) }
+      if let load = actions[armed].load { names[armed] = replay.names.name(load) }
     }
     return actions.indices.map { index in actions[index].description(naming: { _ in names[index] })
     }
@@ -107,24 +153,32 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
 /// Replays a case's processing order on the contract model alone, to name
 /// and resolve loads at the moment each event is processed (see ``FuzzCase``).
 struct NameReplay {
-  var model: ContractModel
+  private(set) var model: ContractModel
   /// The indices of re-entrant actions armed and not fired yet.
   private(set) var unfired: [Int] = []
   private var held: [EngineReport] = []
   private var scratch: [EngineCommand] = []
+  /// The newest item of each media, for ``LoadNames/resolve(_:)``: kept in
+  /// step with the model's issued items, so resolving a name is O(1), not a
+  /// search of every item ever issued.
+  private var newest: [MediaID: ItemID] = [:]
+  private var indexed: UInt32 = 0
 
-  init(canPreload: Bool, retry: RetryPolicy = .standard) {
-    model = ContractModel(canPreload: canPreload, retry: retry)
+  init(_ setup: FuzzSetup = FuzzSetup()) {
+    model = ContractModel(setup)
   }
+
+  /// The names as the model stands now.
+  var names: LoadNames { LoadNames(model: model, newest: newest) }
 
   /// Arms re-entrant action `index`: it fires with the next command.
   mutating func arm(_ index: Int) { unfired.append(index) }
 
   /// Performs a direct, held-back or deliver action (its load was read by
   /// the caller first). `fire` gives each armed report when a command fires
-  /// it, reading its load from the model at that moment.
+  /// it, reading its load from the names at that moment.
   mutating func perform(
-    _ action: FuzzAction, fire: (Int, ContractModel) -> EngineReport?
+    _ action: FuzzAction, fire: (Int, LoadNames) -> EngineReport?
   ) {
     switch action {
     case .send(let event):
@@ -140,38 +194,56 @@ struct NameReplay {
     }
   }
 
-  private mutating func process(_ event: PlaybackEvent, fire: (Int, ContractModel) -> EngineReport?)
-  {
+  private mutating func process(_ event: PlaybackEvent, fire: (Int, LoadNames) -> EngineReport?) {
     scratch.removeAll(keepingCapacity: true)
     model.apply(event, commands: &scratch)
+    index()
     guard !scratch.isEmpty, !unfired.isEmpty else { return }
     // The first command fires every armed report; they are read now and
     // processed after the event, in order.
-    let fired = unfired.compactMap { fire($0, model) }
+    let names = self.names
+    let fired = unfired.compactMap { fire($0, names) }
     unfired.removeAll()
     for report in fired {
       scratch.removeAll(keepingCapacity: true)
       model.apply(.engine(report), commands: &scratch)
+      index()
+    }
+  }
+
+  /// Records the items issued since the last call (ids grow: the last one of
+  /// a media is its newest).
+  private mutating func index() {
+    while indexed < model.issuedItems {
+      indexed += 1
+      let item = ItemID(indexed)
+      if let media = model.media[item] { newest[media] = item }
     }
   }
 }
 
-extension ContractModel {
-  /// The load a spelled name stands for now (see ``FuzzCase``).
-  package func resolve(_ name: LoadName) -> Load {
+/// How a case spells loads at one moment of its replay (see ``FuzzCase``).
+struct LoadNames {
+  let model: ContractModel
+  /// The newest item of each media.
+  let newest: [MediaID: ItemID]
+
+  /// The load a spelled name stands for now: token `T` of media `M` if `T`
+  /// was issued for an entry of `M`, otherwise token `T` with the newest entry of `M`.
+  func resolve(_ name: LoadName) -> Load {
     if let item = name.item { return Load(item: item, token: name.token) }
     let media = name.media ?? ""
     let token = Int(name.token.rawValue)
-    if token >= 1, token <= tokenItems.count, self.media[tokenItems[token - 1]] == media {
+    let tokenItems = model.tokenItems
+    if token >= 1, token <= tokenItems.count, model.media[tokenItems[token - 1]] == media {
       return Load(item: tokenItems[token - 1], token: name.token)
     }
-    let newest = self.media.filter { $0.value == media }.keys.max() ?? ItemID(0)
-    return Load(item: newest, token: name.token)
+    return Load(item: newest[media] ?? ItemID(0), token: name.token)
   }
 
   /// The media to spell `load` with now, or nil when `MEDIA#TOKEN` would resolve to another load.
-  package func name(_ load: Load) -> MediaID? {
-    guard let media = media[load.item],
+  func name(_ load: Load) -> MediaID? {
+    guard let media = model.media[load.item],
       resolve(LoadName(media: media, item: nil, token: load.token)) == load
     else { return nil }
     return media

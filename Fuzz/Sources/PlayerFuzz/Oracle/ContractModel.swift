@@ -126,16 +126,22 @@ package struct ContractModel: Hashable, Sendable {
   /// The item each issued token was issued for: token `t` at index `t - 1`.
   package internal(set) var tokenItems: [ItemID] = []
 
-  /// `previousThreshold`: `previous` restarts the entry past this position.
-  package static let previousThreshold: Int64 = 3000
+  /// The player's `previousThreshold`, in milliseconds: `previous` restarts
+  /// the entry past this position. Read from the case's configuration.
+  package let previousThreshold: Int64
 
   /// A model of a new, idle player.
   /// - Parameters:
   ///   - canPreload: whether the engine declared `.preload`.
   ///   - retry: the player's retry policy for network failures.
-  package init(canPreload: Bool = false, retry: RetryPolicy = .standard) {
+  ///   - previousThreshold: the player's `previousThreshold`.
+  package init(
+    canPreload: Bool = false, retry: RetryPolicy = PlayerConfiguration().retry,
+    previousThreshold: MediaTime = PlayerConfiguration().previousThreshold
+  ) {
     self.canPreload = canPreload
     self.retry = retry
+    self.previousThreshold = previousThreshold.milliseconds
   }
 
   /// Whether two models are in the same contract state: queue, intent,
@@ -143,7 +149,8 @@ package struct ContractModel: Hashable, Sendable {
   /// generating and naming: newest, previous, dropped, removed, left, media).
   package static func == (lhs: ContractModel, rhs: ContractModel) -> Bool {
     lhs.canPreload == rhs.canPreload && lhs.retry == rhs.retry
-      && lhs.interrupted == rhs.interrupted && lhs.entries == rhs.entries
+      && lhs.previousThreshold == rhs.previousThreshold && lhs.interrupted == rhs.interrupted
+      && lhs.entries == rhs.entries
       && lhs.position == rhs.position
       && lhs.repeatMode == rhs.repeatMode && lhs.shuffleSeed == rhs.shuffleSeed
       && lhs.shuffleList == rhs.shuffleList && lhs.playWhenReady == rhs.playWhenReady
@@ -316,8 +323,9 @@ package struct ContractModel: Hashable, Sendable {
       else { return }
       session.seekPending = false
     case .position(_, let time):
-      // Property 7: a position report never causes a command.
-      guard !session.stage.isStopped, !session.seekPending else { return }
+      // Property 7: a position report never causes a command. A negative
+      // position is not one (invariant 7: a position is never negative): ignored.
+      guard !session.stage.isStopped, !session.seekPending, time >= .zero else { return }
       session.position = time.milliseconds
     case .reachedEnd:
       guard session.stage == .ready || session.stage == .stalled, !session.seekPending else {

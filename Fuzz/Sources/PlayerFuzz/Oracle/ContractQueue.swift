@@ -10,6 +10,8 @@ extension ContractModel {
   mutating func user(_ intent: UserIntent, _ out: inout [EngineCommand]) {
     switch intent {
     case .play(let media, let time):
+      // A negative time is refused (`invalidArgument`): a position is never negative.
+      guard time >= .zero else { return }
       if time == .zero, entries.count == 1, entries[0].media == media, let current,
         !current.stage.isStopped
       {
@@ -18,6 +20,8 @@ extension ContractModel {
         replace([media], start: 0, from: time.milliseconds, play: true, &out)
       }
     case .replaceQueue(let list, let start, let time, let play):
+      // Refused before anything else, even with an empty list (which would clear).
+      guard time >= .zero else { return }
       if list.isEmpty { return user(.clear, &out) }
       guard list.indices.contains(start) else { return }
       replace(list, start: start, from: time.milliseconds, play: play, &out)
@@ -42,7 +46,7 @@ extension ContractModel {
       position = entries.firstIndex { $0.item == currentItem }
       _ = moving
     case .jump(let to, let time):
-      guard entries.indices.contains(to) else { return }
+      guard time >= .zero, entries.indices.contains(to) else { return }
       if to == position {
         guard let current else { return }
         if !current.stage.isStopped { return user(.seek(to: time), &out) }
@@ -57,7 +61,7 @@ extension ContractModel {
       // Past the threshold (or at the first entry, repeat off) the entry
       // restarts; a failed load has nothing to restart and goes back whatever the position.
       if let current, !current.stage.isStopped,
-        current.position > Self.previousThreshold || before == nil
+        current.position > previousThreshold || before == nil
       {
         return user(.seek(to: .zero), &out)
       }
@@ -141,7 +145,9 @@ extension ContractModel {
       stopCurrent(&out)
       dropPreload(&out)
     case .seek(let time):
-      guard var session = current, !session.stage.isStopped, session.lastSeek < UInt32.max else {
+      guard time >= .zero, var session = current, !session.stage.isStopped,
+        session.lastSeek < UInt32.max
+      else {
         return
       }
       session.lastSeek &+= 1

@@ -1,10 +1,13 @@
 import PlayerState
 
 /// Saved failures: an optional engine line (`engine preload=yes|no`, then
-/// optionally the retry policy, `retry=off` or `retry=ATTEMPTS/BACKOFF/MAX` as in
-/// `retry=1/500ms/1000ms`; before any action; `preload=no` and
-/// ``PlayerState/RetryPolicy/standard`` when absent), then one action a line; `#` starts a
-/// comment, blank lines are skipped. Loads are spelled as ``FuzzCase`` says.
+/// optionally, in any order, the retry policy, `retry=off` or
+/// `retry=ATTEMPTS/BACKOFF/MAX` as in `retry=1/500ms/1000ms`, the `previous`
+/// threshold, `previous=1000ms`, and the watchdog clock's timeout,
+/// `watchdog=5000ms`; before any action; `preload=no`, a new
+/// `PlayerConfiguration`'s policy and threshold and a 10 s clock when absent),
+/// then one action a line; `#` starts a comment, blank lines are skipped. Loads
+/// are spelled as ``FuzzCase`` says.
 /// Files under Fuzz/Failures replay as regression tests on every run.
 ///
 /// ```text
@@ -21,6 +24,25 @@ public enum FailureFile {
   /// timeline, about 100 bytes per byte of file) grows with its length.
   public static let maximumActions = 10_000
 
+  /// The most media names a saved failure may hold in all its actions (each
+  /// `queue`, `append`, `insert` and `play` counts its names): 10,000, as many
+  /// as actions. One action can hold a whole queue, so the action limit alone
+  /// bounds neither a replay's memory nor its output.
+  public static let maximumMedia = 10_000
+
+  /// The longest queue a saved failure may build: 2,000 entries. A replay's
+  /// work is its actions times its queue's length (a shuffle, an edit, a
+  /// check of the queue after each step), so 10,000 actions over 2,000 entries
+  /// (a shuffle and an unshuffle each time, the costliest) replay in about 5 s
+  /// in a release build, where 10,000 entries took 23 s.
+  public static let maximumQueue = 2_000
+
+  /// The longest media name a saved failure may use: 64 UTF-8 bytes. A replay
+  /// prints the names of the current load and the preload on every row of its
+  /// timeline, so with longer names its output would grow with the name times
+  /// the rows, not with the file (the fuzzer's own names are one letter).
+  public static let maximumMediaNameBytes = 64
+
   /// Parses a saved case for an engine that does not preload (see ``parseCase(_:file:)``).
   /// - Parameters:
   ///   - text: the file's contents.
@@ -33,11 +55,11 @@ public enum FailureFile {
     -> [FuzzAction]
   {
     let parsed = try parseCase(text, file: file)
-    guard !parsed.canPreload, parsed.retry == .standard else {
+    guard !parsed.canPreload, parsed.setup.isDefaultConfiguration else {
       throw FuzzParseError(
         file: file, line: 1, column: 1,
         message:
-          "this case runs on an engine that preloads or with another retry policy (\(parsed.header)): read it with FailureFile.parseCase"
+          "this case runs on an engine that preloads or with another configuration (\(parsed.header)): read it with FailureFile.parseCase"
       )
     }
     return parsed.actions
@@ -61,9 +83,10 @@ public enum FailureFile {
   {
     var actions: [FuzzAction] = []
     var canPreload: Bool?
-    var retry = RetryPolicy.standard
-    var replay = NameReplay(canPreload: false)
+    var setup = FuzzSetup()
+    var replay = NameReplay()
     var armedLines: [Int: String] = [:]
+    var mediaCount = 0
     let scalars = text.unicodeScalars
     var start = scalars.startIndex
     if start < scalars.endIndex, scalars[start] == "\u{FEFF}" {
@@ -101,30 +124,62 @@ public enum FailureFile {
           let trimmed = String(
             value.reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed())
           let fields = trimmed.split(separator: " ")
-          guard canPreload == nil, actions.isEmpty, (1...2).contains(fields.count),
+          guard canPreload == nil, actions.isEmpty, (1...4).contains(fields.count),
             fields[0] == "preload=yes" || fields[0] == "preload=no"
           else {
             throw FuzzParseError(
               file: file, line: number, column: line.count - words.count + 1,
               message:
-                "expected one engine line, `engine preload=yes` or `engine preload=no` (then optionally `retry=off` or `retry=N/TIME/TIME`), before any action; got `\(line)`"
+                "expected one engine line, `engine preload=yes` or `engine preload=no` (then optionally `retry=off` or `retry=N/TIME/TIME`, `previous=TIME`, `watchdog=TIME`), before any action; got `\(line)`"
             )
           }
-          if fields.count == 2 {
-            guard let policy = FuzzCase.retryPolicy(fields[1]) else {
-              throw FuzzParseError(
-                file: file, line: number,
-                column: line.count - words.count + 1 + words.count - fields[1].count,
-                message:
-                  "expected `retry=off` or `retry=ATTEMPTS/BACKOFF/MAX` such as retry=3/1000ms/30000ms (MAX at least BACKOFF); got `\(fields[1])`"
-              )
+          var seen: Set<Substring> = []
+          for field in fields.dropFirst() {
+            let key = field.prefix { $0 != "=" }
+            let column =
+              line.count - words.count
+              + words.distance(from: words.startIndex, to: value.startIndex)
+              + trimmed.distance(from: trimmed.startIndex, to: field.startIndex) + 1
+            var problem: String?
+            switch key {
+            case _ where !seen.insert(key).inserted:
+              problem = "`\(key)` given twice on the engine line"
+            case "retry":
+              if let policy = FuzzCase.retryPolicy(field) {
+                setup.retry = policy
+              } else {
+                problem =
+                  "expected `retry=off` or `retry=ATTEMPTS/BACKOFF/MAX` such as retry=3/1000ms/30000ms (MAX at least BACKOFF); got `\(field)`"
+              }
+            case "previous":
+              if let time = FuzzCase.time(field, named: "previous") {
+                setup.previousThreshold = time
+              } else {
+                problem = "expected `previous=TIME` such as previous=1000ms; got `\(field)`"
+              }
+            case "watchdog":
+              if let time = FuzzCase.time(field, named: "watchdog"), time > .zero {
+                setup.watchdogTimeout = time
+              } else {
+                problem =
+                  "expected `watchdog=TIME` (more than 0ms) such as watchdog=5000ms; got `\(field)`"
+              }
+            default:
+              problem =
+                "expected `retry=…`, `previous=…` or `watchdog=…` after the engine's preload; got `\(field)`"
             }
-            retry = policy
+            if let problem {
+              throw FuzzParseError(file: file, line: number, column: column, message: problem)
+            }
           }
           canPreload = fields[0] == "preload=yes"
-          replay = NameReplay(canPreload: canPreload ?? false, retry: retry)
+          setup.canPreload = canPreload ?? false
+          replay = NameReplay(setup)
         } else {
           canPreload = canPreload ?? false
+          try countMedia(
+            words, indent: line.count - words.count, number: number, file: file,
+            total: &mediaCount)
           let probe: FuzzAction
           do {
             probe = try FuzzAction(parsing: line)
@@ -135,22 +190,29 @@ public enum FailureFile {
             throw located
           }
           // Loads are read when the case processes them (see FuzzCase).
-          let model = replay.model
+          let names = replay.names
           let action: FuzzAction
           if case .reentrant = probe {
             action = probe
             armedLines[actions.count] = line
             replay.arm(actions.count)
           } else {
-            action = (try? FuzzAction(parsing: line, resolve: model.resolve)) ?? probe
+            action = (try? FuzzAction(parsing: line, resolve: names.resolve)) ?? probe
           }
           actions.append(action)
-          replay.perform(action) { index, model in
+          replay.perform(action) { index, names in
             guard let line = armedLines.removeValue(forKey: index),
-              case .reentrant(let report)? = try? FuzzAction(parsing: line, resolve: model.resolve)
+              case .reentrant(let report)? = try? FuzzAction(parsing: line, resolve: names.resolve)
             else { return nil }
             actions[index] = .reentrant(report)
             return report
+          }
+          if replay.model.entries.count > maximumQueue {
+            throw FuzzParseError(
+              file: file, line: number, column: line.count - words.count + 1,
+              message:
+                "a queue of \(replay.model.entries.count) entries, more than \(maximumQueue); expected a saved (minimal) case"
+            )
           }
         }
       }
@@ -158,12 +220,67 @@ public enum FailureFile {
     }
     for index in replay.unfired {
       if let line = armedLines[index],
-        let action = try? FuzzAction(parsing: line, resolve: replay.model.resolve)
+        let action = try? FuzzAction(parsing: line, resolve: replay.names.resolve)
       {
         actions[index] = action
       }
     }
-    return FuzzCase(actions, canPreload: canPreload ?? false, retry: retry)
+    setup.canPreload = canPreload ?? false
+    return FuzzCase(actions, setup: setup)
+  }
+
+  /// Counts the media names a `queue`, `append`, `insert` or `play` line
+  /// names (its first argument, split at spaces, as the parser reads it) into
+  /// `total`, and throws at the first name past ``maximumMedia`` or longer
+  /// than ``maximumMediaNameBytes``. It reads the line before the parser
+  /// does and stops at the first name too many, so a line of millions of
+  /// names costs no more than the names up to the limit.
+  /// - Parameters:
+  ///   - words: the line without its indent.
+  ///   - indent: the indent's length, in characters.
+  private static func countMedia(
+    _ words: String, indent: Int, number: Int, file: String?, total: inout Int
+  ) throws(FuzzParseError) {
+    guard ["queue(", "append(", "insert(", "play("].contains(where: { words.hasPrefix($0) }),
+      let open = words.firstIndex(of: "("), let close = words.lastIndex(of: ")"), open < close
+    else { return }
+    var column = indent + words.distance(from: words.startIndex, to: open) + 2
+    var nameStart: Int?
+    var nameBytes = 0
+    func finishName() throws(FuzzParseError) {
+      guard let start = nameStart else { return }
+      nameStart = nil
+      if nameBytes > maximumMediaNameBytes {
+        throw FuzzParseError(
+          file: file, line: number, column: start,
+          message:
+            "a media name longer than \(maximumMediaNameBytes) bytes; expected a short name such as A (a replay prints the names on every row of its timeline)"
+        )
+      }
+      total += 1
+      if total > maximumMedia {
+        throw FuzzParseError(
+          file: file, line: number, column: start,
+          message:
+            "more than \(maximumMedia) media in the file; expected a saved (minimal) case")
+      }
+    }
+    for character in words[words.index(after: open)..<close] {
+      if character == "," { break }
+      if character == " " {
+        try finishName()
+      } else {
+        if nameStart == nil {
+          nameStart = column
+          nameBytes = 0
+        }
+        nameBytes += character.utf8.count
+        // A name past the limit fails at once, however long it goes on.
+        if nameBytes > maximumMediaNameBytes { try finishName() }
+      }
+      column += 1
+    }
+    try finishName()
   }
 
   /// The line breaks `Character.isNewline` knows, as scalars.

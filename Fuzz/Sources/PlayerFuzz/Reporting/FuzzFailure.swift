@@ -41,9 +41,17 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
   /// The minimal case as a numbered timeline (see `Fuzzer.timeline(_:_:)`).
   public var timeline: String
   /// Whether the engine declared `.preload`.
-  public var canPreload: Bool
+  public var canPreload: Bool {
+    get { setup.canPreload }
+    set { setup.canPreload = newValue }
+  }
   /// The player's retry policy in the case.
-  public var retry: RetryPolicy
+  public var retry: RetryPolicy {
+    get { setup.retry }
+    set { setup.retry = newValue }
+  }
+  /// What the case ran with besides its actions (``FuzzCase/header`` spells it).
+  package var setup: FuzzSetup
 
   /// Describes a failure.
   public init(
@@ -51,8 +59,7 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     violation: FuzzViolation, shrinkAttempts: Int, timeline: String, canPreload: Bool = false,
     retry: RetryPolicy = .standard
   ) {
-    self.canPreload = canPreload
-    self.retry = retry
+    setup = FuzzSetup(canPreload: canPreload, retry: retry)
     self.subject = subject
     self.origin = origin
     self.original = original
@@ -76,6 +83,17 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     subjectExpression = subject.swiftExpression
   }
 
+  /// Describes a failure of `subject` in a case set up as `setup` says.
+  package init(
+    subject: FuzzSubject, origin: Origin, original: [FuzzAction], actions: [FuzzAction],
+    violation: FuzzViolation, shrinkAttempts: Int, timeline: String, setup: FuzzSetup
+  ) {
+    self.init(
+      subject: subject, origin: origin, original: original, actions: actions,
+      violation: violation, shrinkAttempts: shrinkAttempts, timeline: timeline)
+    self.setup = setup
+  }
+
   /// The expression the printed test replays on: ``subjectExpression``, or an
   /// editor placeholder that does not compile until it is filled in.
   var replaySubject: String { subjectExpression ?? "<#FuzzSubject for \(subject)#>" }
@@ -84,7 +102,7 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
   public var property: FuzzProperty { violation.property }
 
   /// The minimal case with its engine.
-  public var fuzzCase: FuzzCase { FuzzCase(actions, canPreload: canPreload, retry: retry) }
+  public var fuzzCase: FuzzCase { FuzzCase(actions, setup: setup) }
 
   /// The full report: seed, property, expected and actual logs, the minimal
   /// timeline, and a ready-to-paste Swift Testing test.
@@ -119,9 +137,9 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     let direct =
       subjectExpression == ".player"
       && actions.allSatisfy { if case .send = $0 { true } else { false } }
-    var model = ContractModel(canPreload: canPreload, retry: retry)
+    var model = ContractModel(setup)
     var commands: [EngineCommand] = []
-    if direct, !canPreload, retry == .standard, violation.step <= actions.count {
+    if direct, !canPreload, setup.isDefaultConfiguration, violation.step <= actions.count {
       for action in actions {
         if let event = action.event { model.apply(event, commands: &commands) }
       }

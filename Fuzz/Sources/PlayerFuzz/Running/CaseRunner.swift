@@ -35,10 +35,22 @@ package struct CaseRunner {
   private var received: [EngineCommand] = []
   private var sent: [EngineReport] = []
   private var arrivals: [Arrival] = []
-  /// The first watchdog the contract asked for in this step that the player did not request.
-  var missingWatchdog: WatchdogClaim?
-  /// The first backoff of this step that the player scheduled with another delay.
-  var wrongBackoff: (claim: WatchdogClaim, actual: Duration)?
+  /// The timers the contract armed in the current delivery, oldest first.
+  var requests: [WatchdogClaim] = []
+  /// The timers the player scheduled in the current delivery, oldest first.
+  var scheduled: [(after: Duration, fire: @Sendable () -> Void)] = []
+  /// The model's queue fingerprint and what it was computed from: most events
+  /// leave the queue as it was (the same buffer, compared in O(1)), so a step
+  /// costs O(queue) only when it changes the queue, not on every report.
+  private var queueCache: QueueCache?
+
+  private struct QueueCache {
+    var entries: [ContractModel.Entry]
+    var position: Int?
+    var repeatMode: RepeatMode
+    var seed: UInt64?
+    var fingerprint: UInt64
+  }
 
   /// One event the player processed in the current delivery: the outer
   /// event first, then ``sent``'s reports in order. Trivial to store and
@@ -54,13 +66,21 @@ package struct CaseRunner {
   ///   - canPreload: whether the engine declares the `.preload` capability.
   ///   - retry: the player's retry policy for network failures.
   package init(_ subject: FuzzSubject, canPreload: Bool = false, retry: RetryPolicy = .standard) {
-    engine = FuzzEngine(canPreload: canPreload, retry: retry)
-    model = ContractModel(canPreload: canPreload, retry: retry)
+    self.init(subject, setup: FuzzSetup(canPreload: canPreload, retry: retry))
+  }
+
+  /// A runner around a fresh player made by `subject`, for a case set up as `setup` says.
+  package init(_ subject: FuzzSubject, setup: FuzzSetup) {
+    engine = FuzzEngine(setup)
+    model = ContractModel(setup)
     target = subject.make(engine)
     log.reserveCapacity(64)
     expected.reserveCapacity(64)
     trace.reserveCapacity(64)
   }
+
+  /// What the case runs with.
+  package var setup: FuzzSetup { engine.setup }
 
   /// Starts over with a fresh player made by `subject` and a fresh model,
   /// keeping the buffers' capacity (a random run resets one runner per case
@@ -72,8 +92,13 @@ package struct CaseRunner {
   package mutating func reset(
     _ subject: FuzzSubject, canPreload: Bool, retry: RetryPolicy = .standard
   ) {
-    engine = FuzzEngine(canPreload: canPreload, retry: retry)
-    model = ContractModel(canPreload: canPreload, retry: retry)
+    reset(subject, setup: FuzzSetup(canPreload: canPreload, retry: retry))
+  }
+
+  /// Starts over for a case set up as `setup` says (see ``reset(_:canPreload:retry:)``).
+  package mutating func reset(_ subject: FuzzSubject, setup: FuzzSetup) {
+    engine = FuzzEngine(setup)
+    model = ContractModel(setup)
     target = subject.make(engine)
     log.removeAll(keepingCapacity: true)
     expected.removeAll(keepingCapacity: true)
@@ -84,8 +109,9 @@ package struct CaseRunner {
     received.removeAll(keepingCapacity: true)
     sent.removeAll(keepingCapacity: true)
     arrivals.removeAll(keepingCapacity: true)
-    missingWatchdog = nil
-    wrongBackoff = nil
+    requests.removeAll(keepingCapacity: true)
+    scheduled.removeAll(keepingCapacity: true)
+    queueCache = nil
   }
 
   /// The held-back reports waiting for a `deliver`.
@@ -132,8 +158,23 @@ package struct CaseRunner {
   /// and prints like any other.
   /// - Returns: the first broken property, or nil.
   package mutating func finish() -> FuzzViolation? {
+    finish(observe: nil)
+  }
+
+  /// ``finish()``, calling `observe` after each action it adds that kept
+  /// every property, with the commands it caused, the model and the player
+  /// (a timeline's rows, without replaying the case).
+  package mutating func finish(
+    observe: ((ArraySlice<EngineCommand>, ContractModel, any FuzzTarget) -> Void)?
+  ) -> FuzzViolation? {
+    func add(_ action: FuzzAction) -> FuzzViolation? {
+      let before = log.count
+      if let violation = perform(action) { return violation }
+      observe?(log[before...], model, target)
+      return nil
+    }
     _ = engine.takeArmed()
-    if !later.isEmpty, let violation = perform(.deliver) { return violation }
+    if !later.isEmpty, let violation = add(.deliver) { return violation }
     for _ in 0..<4 {
       guard let current = model.current else { break }
       let report: EngineReport
@@ -144,12 +185,12 @@ package struct CaseRunner {
         report = .seekCompleted(current.load, SeekID(current.lastSeek))
       case .waiting:
         // The network comes back: the entry reloads.
-        if let violation = perform(.send(.system(.networkAvailable))) { return violation }
+        if let violation = add(.send(.system(.networkAvailable))) { return violation }
         continue
       case .ready, .ended, .failed:
         return steadyCheck(step: trace.count)
       }
-      if let violation = perform(.send(.engine(report))) { return violation }
+      if let violation = add(.send(.engine(report))) { return violation }
     }
     return steadyCheck(step: trace.count)
   }
@@ -194,15 +235,7 @@ package struct CaseRunner {
     if recordsCoverage { coverage.record(variantsOf: event, at: model) }
     let session = model.current
     let accepted = model.apply(event, commands: &expected)
-    if let request = model.watchdogRequest(since: session) {
-      if let after = engine.claimWatchdog(request.load, request.id) {
-        if let delay = request.delay, after != .milliseconds(delay), wrongBackoff == nil {
-          wrongBackoff = (request, after)
-        }
-      } else {
-        missingWatchdog = missingWatchdog ?? request
-      }
-    }
+    if let request = model.watchdogRequest(since: session) { requests.append(request) }
     if !recordsCoverage {
       // Only the verdict is wanted.
     } else if accepted {
@@ -250,7 +283,24 @@ package struct CaseRunner {
     return violation
   }
 
-  private func observationViolation(_ event: PlaybackEvent, step: Int) -> FuzzViolation? {
+  /// ``ContractModel/queueFingerprint``, from ``queueCache`` when the queue is unchanged.
+  private mutating func modelQueueFingerprint() -> UInt64 {
+    let seed = model.shuffle?.seed
+    if let cache = queueCache, cache.position == model.position,
+      cache.repeatMode == model.repeatMode, cache.seed == seed, cache.entries == model.entries
+    {
+      return cache.fingerprint
+    }
+    let fingerprint = model.queueFingerprint
+    queueCache = QueueCache(
+      entries: model.entries, position: model.position, repeatMode: model.repeatMode, seed: seed,
+      fingerprint: fingerprint)
+    return fingerprint
+  }
+
+  private mutating func observationViolation(_ event: PlaybackEvent, step: Int)
+    -> FuzzViolation?
+  {
     let seen = engine.contract(target.observation)
     let property: FuzzProperty
     if event == .stop, seen.kind != .idle {
@@ -263,7 +313,7 @@ package struct CaseRunner {
       property = .isPlayingMatchesEngine
     } else if seen.kind != model.kind {
       property = .stateMatchesContract
-    } else if let queue = seen.queue, queue != model.queueFingerprint {
+    } else if let queue = seen.queue, queue != modelQueueFingerprint() {
       property = .queueMatchesContract
     } else if let loads = seen.loads,
       loads.current != model.current?.load || loads.preload != model.preload?.load
@@ -315,7 +365,16 @@ extension CaseRunner {
     _ subject: FuzzSubject, _ actions: [FuzzAction], canPreload: Bool = false,
     retry: RetryPolicy = .standard
   ) -> FuzzViolation? {
-    replay(subject, actions, canPreload: canPreload, retry: retry).violation
+    replay(subject, actions, setup: FuzzSetup(canPreload: canPreload, retry: retry)).violation
+  }
+
+  /// Replays `actions` on a fresh player made by `subject`, set up as
+  /// `setup` says, finishing the case.
+  /// - Returns: the first violation, or nil when every property held.
+  package static func check(
+    _ subject: FuzzSubject, _ actions: [FuzzAction], setup: FuzzSetup
+  ) -> FuzzViolation? {
+    replay(subject, actions, setup: setup).violation
   }
 
   /// Replays `actions` on a fresh player made by `subject`, finishing the case.
@@ -330,7 +389,16 @@ extension CaseRunner {
     _ subject: FuzzSubject, _ actions: [FuzzAction], canPreload: Bool = false,
     retry: RetryPolicy = .standard
   ) -> (runner: CaseRunner, violation: FuzzViolation?) {
-    var runner = CaseRunner(subject, canPreload: canPreload, retry: retry)
+    replay(subject, actions, setup: FuzzSetup(canPreload: canPreload, retry: retry))
+  }
+
+  /// Replays `actions` on a fresh player made by `subject`, set up as
+  /// `setup` says, finishing the case.
+  /// - Returns: the runner afterwards and the first violation.
+  package static func replay(
+    _ subject: FuzzSubject, _ actions: [FuzzAction], setup: FuzzSetup
+  ) -> (runner: CaseRunner, violation: FuzzViolation?) {
+    var runner = CaseRunner(subject, setup: setup)
     runner.recordsCoverage = false
     for action in actions {
       if let violation = runner.perform(action) { return (runner, violation) }

@@ -47,19 +47,30 @@ public final class FuzzEngine: PlaybackEngine {
   /// The retry policy the case runs with: give it to the player under test
   /// (``FuzzEngine/retry(for:)``), since the contract model waits for the
   /// network (or fails at once) exactly as it says.
-  public let retry: RetryPolicy
+  public var retry: RetryPolicy { setup.retry }
+  /// The player configuration the case runs with (the `previous` threshold,
+  /// the retry policy, whether the engine preloads): give it to the player under
+  /// test (``FuzzEngine/configuration(for:)``); the contract model reads it.
+  public var configuration: PlayerConfiguration { setup.configuration }
+  /// What the case runs with.
+  let setup: FuzzSetup
 
   /// An engine with an empty log.
   /// - Parameters:
   ///   - canPreload: whether it declares the `.preload` capability.
   ///   - retry: the retry policy the player under test must use.
   public convenience init(canPreload: Bool = false, retry: RetryPolicy = .standard) {
-    self.init(canPreload: canPreload, retry: retry, recordsProcessing: false)
+    self.init(FuzzSetup(canPreload: canPreload, retry: retry), recordsProcessing: false)
   }
 
-  init(canPreload: Bool, retry: RetryPolicy = .standard, recordsProcessing: Bool) {
-    capabilities = canPreload ? .preload : []
-    self.retry = retry
+  convenience init(canPreload: Bool, retry: RetryPolicy = .standard, recordsProcessing: Bool) {
+    self.init(FuzzSetup(canPreload: canPreload, retry: retry), recordsProcessing: recordsProcessing)
+  }
+
+  /// An engine for a case set up as `setup` says.
+  init(_ setup: FuzzSetup, recordsProcessing: Bool = false) {
+    capabilities = setup.canPreload ? .preload : []
+    self.setup = setup
     self.recordsProcessing = recordsProcessing
     log.withLock {
       $0.commands.reserveCapacity(64)
@@ -97,9 +108,11 @@ public final class FuzzEngine: PlaybackEngine {
   /// The watchdog clock to give the player under test: `schedule` hands the
   /// expiry closure to the harness, which checks that it was requested where
   /// the contract says and runs it when the case says the watchdog expires.
-  /// The timeout is irrelevant (the harness's time is the case's order).
+  /// Its timeout is the case's (drawn per case): every load and stall watchdog
+  /// must be scheduled with it, and every backoff with the retry policy's delay.
   public var watchdog: WatchdogPolicy {
-    WatchdogPolicy(timeout: .seconds(10)) { [weak self] after, fire in
+    WatchdogPolicy(timeout: .milliseconds(setup.watchdogTimeout.milliseconds)) {
+      [weak self] after, fire in
       self?.log.withLock { $0.scheduled.append((after, fire)) }
     }
   }
@@ -111,6 +124,16 @@ public final class FuzzEngine: PlaybackEngine {
   /// - Parameter engine: the engine handed to ``FuzzSubject/make``.
   public static func retry(for engine: any PlaybackEngine) -> RetryPolicy {
     (engine as? FuzzEngine)?.retry ?? .standard
+  }
+
+  /// The player configuration of the case when `engine` is the harness's
+  /// engine (as in a ``FuzzSubject/make`` closure: build the player with it,
+  /// and say so with ``FuzzSubject/Inputs/configuration``); otherwise a new
+  /// `PlayerConfiguration` with the engine's `.preload` capability.
+  /// - Parameter engine: the engine handed to ``FuzzSubject/make``.
+  public static func configuration(for engine: any PlaybackEngine) -> PlayerConfiguration {
+    (engine as? FuzzEngine)?.configuration
+      ?? PlayerConfiguration(canPreload: engine.capabilities.contains(.preload))
   }
 
   /// The harness's watchdog clock when `engine` is the harness's engine (as in
@@ -194,25 +217,16 @@ public final class FuzzEngine: PlaybackEngine {
     if let fire { fire() } else { target.send(event) }
   }
 
-  /// Matches the next watchdog the player scheduled to the contract's request
-  /// for `load` (contract numbering) and `id`.
-  /// - Returns: the delay the player asked for, or nil when it scheduled none.
-  func claimWatchdog(_ load: Load, _ id: UInt32) -> Duration? {
-    log.withLock { log in
-      guard !log.scheduled.isEmpty else { return nil }
-      let (after, fire) = log.scheduled.removeFirst()
-      log.timers[load, default: [:]][id] = fire
-      return after
-    }
+  /// Moves the watchdogs the player scheduled since the last call, oldest
+  /// first, into `buffer` (which must be empty), without copying.
+  func takeScheduled(into buffer: inout [(after: Duration, fire: @Sendable () -> Void)]) {
+    log.withLock { swap(&$0.scheduled, &buffer) }
   }
 
-  /// How many watchdogs the player scheduled that no contract request claimed;
-  /// forgets them.
-  func unclaimedWatchdogs() -> Int {
-    log.withLock { log in
-      defer { log.scheduled.removeAll() }
-      return log.scheduled.count
-    }
+  /// Records `fire` as the player's timer for `load` (contract numbering) and
+  /// `id`: a `timeout(load, id)` in the case runs it.
+  func register(_ fire: @escaping @Sendable () -> Void, load: Load, id: UInt32) {
+    log.withLock { $0.timers[load, default: [:]][id] = fire }
   }
 
   /// An observation with its loads in the contract's numbering.
@@ -405,30 +419,67 @@ struct WatchdogClaim: Hashable {
 }
 
 extension CaseRunner {
-  /// After one delivered event: the player requested exactly the watchdogs
-  /// the contract asked for (none missing, none extra).
+  /// After one delivery (an event and the reports the engine sent from inside
+  /// its commands): the player's timers agree with the contract's requests.
+  ///
+  /// The player is judged on the expiries it can deliver, not on how many
+  /// timers it arms: a request superseded within the delivery (by a newer one,
+  /// or by a stage that no longer watches it) may be coalesced or left out.
+  /// The schedules are matched to the requests newest first; each must have
+  /// the delay the contract gives its request (the clock's timeout for a
+  /// watchdog, the retry policy's delay for a backoff); the newest request
+  /// must be scheduled while it still watches the current load; and the
+  /// player may not schedule more timers than the contract armed.
   mutating func watchdogViolation(_ event: PlaybackEvent, step: Int) -> FuzzViolation? {
-    let extra = engine.unclaimedWatchdogs()
-    let missing = missingWatchdog
-    let backoff = wrongBackoff
-    missingWatchdog = nil
-    wrongBackoff = nil
-    guard missing != nil || extra > 0 || backoff != nil else { return nil }
+    engine.takeScheduled(into: &scheduled)
+    defer {
+      scheduled.removeAll(keepingCapacity: true)
+      requests.removeAll(keepingCapacity: true)
+    }
+    guard !scheduled.isEmpty || !requests.isEmpty else { return nil }
     let media = model.media
     let name = { (load: Load) in media[load.item].map { "\($0)#\(load.token)" } ?? load.description
     }
-    let detail =
-      if let missing {
-        "the contract arms watchdog#\(missing.id) for \(name(missing.load)) here; the player requested no watchdog from the harness's clock (FuzzEngine.watchdog)"
-      } else if let backoff {
-        "the contract arms the backoff watchdog#\(backoff.claim.id) for \(name(backoff.claim.load)) after \(backoff.claim.delay ?? 0)ms (the retry policy's delay); the player asked for \(backoff.actual)"
-      } else {
+    var detail: String?
+    if scheduled.count > requests.count {
+      let extra = scheduled.count - requests.count
+      detail =
         "the player requested \(extra) watchdog\(extra == 1 ? "" : "s") the contract does not arm here"
+    } else {
+      for offset in 0..<scheduled.count {
+        let request = requests[requests.count - 1 - offset]
+        let (after, fire) = scheduled[scheduled.count - 1 - offset]
+        let expected = request.delay ?? engine.setup.watchdogTimeout.milliseconds
+        guard after == .milliseconds(expected) else {
+          detail =
+            request.delay == nil
+            ? "the contract arms watchdog#\(request.id) for \(name(request.load)) with the clock's timeout, \(expected)ms (FuzzEngine.watchdog's); the player asked for \(after)"
+            : "the contract arms the backoff watchdog#\(request.id) for \(name(request.load)) after \(expected)ms (the retry policy's delay); the player asked for \(after)"
+          break
+        }
+        engine.register(fire, load: request.load, id: request.id)
       }
+      if detail == nil, scheduled.isEmpty, let newest = requests.last, model.watches(newest) {
+        detail =
+          "the contract arms watchdog#\(newest.id) for \(name(newest.load)) here; the player requested no watchdog from the harness's clock (FuzzEngine.watchdog)"
+      }
+    }
+    guard let detail else { return nil }
     var violation = FuzzViolation(
       property: .watchdogRequested, step: step, event: event, expected: expected,
       actual: log, detail: detail)
     violation.media = model.media
     return violation
+  }
+}
+
+extension ContractModel {
+  /// Whether `claim` is the current load's newest timer and its stage still
+  /// waits for it (buffering, stalled, or waiting for the network).
+  func watches(_ claim: WatchdogClaim) -> Bool {
+    guard let current, current.load == claim.load, current.lastWatchdog == claim.id else {
+      return false
+    }
+    return current.stage == .buffering || current.stage == .stalled || current.stage == .waiting
   }
 }

@@ -83,17 +83,36 @@ public struct FuzzObservation: Hashable, Sendable {
   /// What a ``PlayerState/PlaybackState`` says about itself.
   /// - Parameter state: the state to read.
   public init(_ state: PlaybackState) {
+    self.init(state, itemsHash: nil)
+  }
+
+  /// The part of the queue's fingerprint that reads every entry (O(n)).
+  static func itemsHash(_ entries: [QueueEntry]) -> UInt64 {
+    var hash = Self.seed
+    for entry in entries { Self.mix(&hash, UInt64(entry.item.rawValue)) }
+    return hash
+  }
+
+  /// ``init(_:)`` with ``itemsHash(_:)`` of the state's entries already
+  /// computed, or computed here when nil.
+  init(_ state: PlaybackState, itemsHash known: UInt64?) {
+    // Every field is read into a local first: reading the shuffle's seed straight out of the
+    // borrowed state crashed the release build's optimizer (Swift 6.3.1, CopyPropagation:
+    // "Found outside of lifetime use").
+    let playQueue = state.queue
+    let shuffleSeed: UInt64? = playQueue.shuffle.map { $0.seed }
+    let session = state.session
+    let preload = state.preload
+    let hash = known ?? Self.itemsHash(playQueue.entries)
     kind = state.kind
     isPlaying = state.isPlaying
-    seekPending = state.session?.seekPending ?? false
-    var hash = Self.seed
-    for entry in state.queue.entries { Self.mix(&hash, UInt64(entry.item.rawValue)) }
+    seekPending = session?.seekPending ?? false
     queue = Self.finish(
-      hash, count: state.queue.entries.count, current: state.queue.current,
-      repeatMode: state.queue.repeatMode, shuffleSeed: state.queue.shuffle?.seed)
-    loads = (state.session?.load, state.preload?.load)
-    position = state.session?.position
-    preloadReady = state.preload?.stage == .ready
+      hash, count: playQueue.entries.count, current: playQueue.current,
+      repeatMode: playQueue.repeatMode, shuffleSeed: shuffleSeed)
+    loads = (session?.load, preload?.load)
+    position = session?.position
+    preloadReady = preload?.stage == .ready
     failure = .some(state.failure)
   }
 
@@ -174,6 +193,26 @@ public struct FuzzObservation: Hashable, Sendable {
 /// never requests its watchdogs fails ``FuzzProperty/watchdogRequested``), and,
 /// for ``ConcurrentFuzz``, call ``FuzzEngine/onProcessed`` after each event.
 public struct FuzzSubject: Sendable {
+  /// What a player takes from the harness, beyond the engine and the watchdog
+  /// clock (``FuzzEngine/watchdog(for:)``, whose timeout every subject must
+  /// schedule its watchdogs with): the harness draws per case only what the
+  /// player says it reads, and keeps the rest at a new `PlayerConfiguration`'s.
+  public struct Inputs: OptionSet, Hashable, Sendable {
+    /// The raw bits.
+    public let rawValue: UInt8
+    /// A set of inputs.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// The retry policy, ``FuzzEngine/retry(for:)``: read by every subject,
+    /// so drawn for every case (off, one attempt, a cap that is reached, the standard one).
+    public static let retryPolicy = Inputs(rawValue: 1)
+    /// The whole configuration, ``FuzzEngine/configuration(for:)``: the
+    /// `previous` threshold is drawn too (0, 1 s, 3 s, 10 s).
+    public static let configuration = Inputs(rawValue: 2)
+    /// Everything the harness can vary.
+    public static let all: Inputs = [.retryPolicy, .configuration]
+  }
+
   /// The name printed in reports.
   public let name: String
   /// Builds a fresh, idle player that sends its commands to the given engine.
@@ -184,6 +223,9 @@ public struct FuzzSubject: Sendable {
   /// they reproduce on this player. Nil when the subject has none: the printed
   /// test then says so and leaves a placeholder to fill in.
   public let swiftExpression: String?
+  /// What the player takes from the harness; ``Inputs/retryPolicy`` unless
+  /// the subject says more (``reading(_:)``).
+  public private(set) var inputs: Inputs = .retryPolicy
   /// Whether the player may be sent events from several threads at once
   /// (``ConcurrentFuzz`` runs only such subjects): made with
   /// ``threadSafe(name:swiftExpression:make:)``.
@@ -219,6 +261,16 @@ public struct FuzzSubject: Sendable {
     makeSendable = sendable
   }
 
+  /// The same subject, saying it takes `inputs` from the harness: a player
+  /// built with ``FuzzEngine/configuration(for:)`` reads ``Inputs/configuration``.
+  /// - Parameter inputs: what the player reads.
+  /// - Returns: the subject with its inputs.
+  public func reading(_ inputs: Inputs) -> FuzzSubject {
+    var subject = self
+    subject.inputs = inputs.union(.retryPolicy)
+    return subject
+  }
+
   /// A subject whose player is thread-safe, so ``ConcurrentFuzz`` can send to it
   /// from several threads at once. The player must call
   /// ``FuzzEngine/onProcessed(for:)``'s closure, when there is one, after each
@@ -242,18 +294,24 @@ public struct FuzzSubject: Sendable {
       if let processed = FuzzEngine.onProcessed(for: engine) {
         onStep = { step in processed(step.event) }
       }
-      let configuration = PlayerConfiguration(retry: FuzzEngine.retry(for: engine))
       return PlayerTarget(
         Player(
-          engine: engine, state: PlaybackState(configuration: configuration),
+          engine: engine,
+          state: PlaybackState(configuration: FuzzEngine.configuration(for: engine)),
           watchdog: FuzzEngine.watchdog(for: engine), onStep: onStep))
-    })
+    }
+  ).reading(.all)
 }
 
 /// Adapts ``PlayerEngine/Player`` to ``FuzzTarget``.
 public final class PlayerTarget: FuzzTarget, Sendable {
   /// The adapted player.
   public let player: Player
+
+  /// The entries the last observation hashed, and their hash: most events
+  /// leave the queue as it was (the same buffer, compared in O(1)), so an
+  /// observation costs O(queue) only after the queue changed.
+  private let hashed = Locked<(entries: [QueueEntry], hash: UInt64)?>(nil)
 
   /// Adapts a player.
   /// - Parameter player: a player whose engine is the harness's engine.
@@ -263,7 +321,17 @@ public final class PlayerTarget: FuzzTarget, Sendable {
   public func send(_ event: PlaybackEvent) { player.send(event) }
 
   /// The player's state, read once under its lock.
-  public var observation: FuzzObservation { FuzzObservation(player.state) }
+  public var observation: FuzzObservation {
+    let state = player.state
+    let entries = state.queue.entries
+    let hash = hashed.withLock { hashed in
+      if let hashed, hashed.entries == entries { return hashed.hash }
+      let hash = FuzzObservation.itemsHash(entries)
+      hashed = (entries, hash)
+      return hash
+    }
+    return FuzzObservation(state, itemsHash: hash)
+  }
 
   /// The compact form of the player's state, as in `playing(A#1)`.
   public var stateDescription: String { player.state.description }

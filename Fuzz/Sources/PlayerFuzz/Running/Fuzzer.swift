@@ -99,11 +99,10 @@ public enum Fuzzer {
     result.seconds = secondsSince(started, clock)
     if let (runner, violation, caseIndex, seed) = found {
       let shrinkStart = clock.now
+      let setup = runner.setup
       let outcome =
         configuration.shrink
-        ? Shrinker.shrink(
-          subject, runner.trace, violation: violation, canPreload: runner.model.canPreload,
-          retry: runner.model.retry)
+        ? Shrinker.shrink(subject, runner.trace, violation: violation, setup: setup)
         : Shrinker.Outcome(actions: runner.trace, violation: violation, attempts: 0)
       result.shrinkSeconds = secondsSince(shrinkStart, clock)
       result.failure = FuzzFailure(
@@ -111,10 +110,7 @@ public enum Fuzzer {
         origin: .random(seed: configuration.seed, caseIndex: caseIndex, caseSeed: seed),
         original: runner.trace, actions: outcome.actions, violation: outcome.violation,
         shrinkAttempts: outcome.attempts,
-        timeline: timeline(
-          subject,
-          FuzzCase(outcome.actions, canPreload: runner.model.canPreload, retry: runner.model.retry)),
-        canPreload: runner.model.canPreload, retry: runner.model.retry)
+        timeline: timeline(subject, FuzzCase(outcome.actions, setup: setup)), setup: setup)
     }
     return result
   }
@@ -136,9 +132,7 @@ public enum Fuzzer {
     _ subject: FuzzSubject, _ decoder: ActionDecoder, _ bytes: inout some ByteSource,
     coverage: inout FuzzCoverage
   ) -> (CaseRunner, FuzzViolation?) {
-    let canPreload = decoder.engine(from: &bytes)
-    let retry = decoder.retry(from: &bytes)
-    var runner = CaseRunner(subject, canPreload: canPreload, retry: retry)
+    var runner = CaseRunner(subject, setup: decoder.setup(from: &bytes, inputs: subject.inputs))
     swap(&runner.coverage, &coverage)
     let (length, mask) = decoder.header(from: &bytes)
     for _ in 0..<length {
@@ -159,8 +153,7 @@ public enum Fuzzer {
     _ subject: FuzzSubject, _ decoder: ActionDecoder, _ bytes: inout some ByteSource,
     reusing runner: inout CaseRunner
   ) -> FuzzViolation? {
-    let canPreload = decoder.engine(from: &bytes)
-    runner.reset(subject, canPreload: canPreload, retry: decoder.retry(from: &bytes))
+    runner.reset(subject, setup: decoder.setup(from: &bytes, inputs: subject.inputs))
     let (length, mask) = decoder.header(from: &bytes)
     for _ in 0..<length {
       if bytes.isExhausted { break }
@@ -202,10 +195,7 @@ public enum Fuzzer {
       maxLength: configuration.maxLength, swarm: configuration.swarm, preload: configuration.preload
     )
     let (runner, violation) = runCase(subject, decoder, &bytes)
-    return (
-      FuzzCase(runner.trace, canPreload: runner.model.canPreload, retry: runner.model.retry),
-      violation
-    )
+    return (FuzzCase(runner.trace, setup: runner.setup), violation)
   }
 
   /// Checks a given case (a saved failure, a hand-written scenario).
@@ -218,14 +208,13 @@ public enum Fuzzer {
   /// - Returns: its failure, unshrunk, or nil when every property held.
   public static func check(_ subject: FuzzSubject, _ fuzzCase: FuzzCase) -> FuzzFailure? {
     let actions = fuzzCase.actions
-    guard
-      let violation = CaseRunner.check(
-        subject, actions, canPreload: fuzzCase.canPreload, retry: fuzzCase.retry)
-    else { return nil }
+    guard let violation = CaseRunner.check(subject, actions, setup: fuzzCase.setup) else {
+      return nil
+    }
     return FuzzFailure(
       subject: subject, origin: .given, original: actions, actions: actions,
       violation: violation, shrinkAttempts: 0, timeline: timeline(subject, fuzzCase),
-      canPreload: fuzzCase.canPreload, retry: fuzzCase.retry)
+      setup: fuzzCase.setup)
   }
 
   /// The case as a numbered timeline on an engine that does not preload.
@@ -236,20 +225,105 @@ public enum Fuzzer {
   /// The case as a numbered timeline: each action, the commands it caused and
   /// the player's state after it, with the failing step marked.
   public static func timeline(_ subject: FuzzSubject, _ fuzzCase: FuzzCase) -> String {
+    var text = ""
+    timeline(subject, fuzzCase) { row in
+      if !text.isEmpty { text += "\n" }
+      text += row
+    }
+    return text
+  }
+
+  /// The widest an action or a commands column is padded to: a longer text
+  /// (a long `queue(…)`) pushes the rest of its own row only, so a timeline
+  /// is as long as its rows' texts, never rows times the longest one.
+  package static let timelineColumnLimit = 40
+
+  /// ``timeline(_:_:)-(_,FuzzCase)``, one row at a time, so a long case is
+  /// printed without holding its whole timeline twice.
+  /// - Parameter row: called with each row, in order, without its newline.
+  package static func timeline(
+    _ subject: FuzzSubject, _ fuzzCase: FuzzCase, row emit: (String) -> Void
+  ) {
     let actions = fuzzCase.actions
-    let canPreload = fuzzCase.canPreload
+    let setup = fuzzCase.setup
     // The events the end of the case adds (held-back reports, cooperative
     // answers) are shown as the explicit actions they become.
-    var full = CaseRunner(subject, canPreload: canPreload, retry: fuzzCase.retry)
+    var full = CaseRunner(subject, setup: setup)
     full.recordsCoverage = false
     for action in actions where full.perform(action) != nil { break }
     if full.trace.count == actions.count { _ = full.finish() }
-    let lines = FuzzCase(full.trace, canPreload: canPreload, retry: fuzzCase.retry).lines
-    var runner = CaseRunner(subject, canPreload: canPreload, retry: fuzzCase.retry)
+    rows(subject, fuzzCase, trace: full.trace, row: emit)
+  }
+
+  /// Checks a case (as ``check(_:_:)-(_,FuzzCase)``) and, when every property held, gives its
+  /// timeline row by row, from the same run: a passing replay runs the case once
+  /// (``check(_:_:)-(_,FuzzCase)`` then ``timeline(_:_:)-(_,FuzzCase)`` run it three times).
+  /// - Parameter row: called with each row of a passing case's timeline.
+  /// - Returns: the failure, unshrunk (its timeline run apart), or nil when every property held.
+  package static func replay(
+    _ subject: FuzzSubject, _ fuzzCase: FuzzCase, row: (String) -> Void
+  ) -> FuzzFailure? {
+    let actions = fuzzCase.actions
+    var runner = CaseRunner(subject, setup: fuzzCase.setup)
     runner.recordsCoverage = false
-    var rows: [(String, String, String, String)] = []
+    var steps: [(commands: String, state: String)] = []
+    steps.reserveCapacity(actions.count)
+    func step(
+      _ commands: ArraySlice<EngineCommand>, _ model: ContractModel, _ target: any FuzzTarget
+    ) {
+      let text = commands.map { model.describe($0) }.joined(separator: " ")
+      steps.append((text.isEmpty ? "-" : text, target.stateDescription))
+    }
     var violation: FuzzViolation?
-    for (index, action) in full.trace.enumerated() {
+    for action in actions {
+      let before = runner.log.count
+      violation = runner.perform(action)
+      if violation != nil { break }
+      step(runner.log[before...], runner.model, runner.target)
+    }
+    if violation == nil { violation = runner.finish(observe: step) }
+    if let violation {
+      return FuzzFailure(
+        subject: subject, origin: .given, original: actions, actions: actions,
+        violation: violation, shrinkAttempts: 0, timeline: timeline(subject, fuzzCase),
+        setup: fuzzCase.setup)
+    }
+    let lines = FuzzCase(runner.trace, setup: fuzzCase.setup).lines
+    var rows: [Row] = []
+    rows.reserveCapacity(steps.count)
+    for index in steps.indices {
+      let label = index < actions.count ? "\(index + 1)." : "\(index + 1).*"
+      rows.append(Row(label, lines[index], steps[index].commands, steps[index].state))
+    }
+    steps = []
+    emit(&rows, row)
+    return nil
+  }
+
+  /// One row of a timeline: its label, the action as written, the commands, the state after.
+  private struct Row {
+    var label: String
+    var action: String
+    var commands: String
+    var state: String
+
+    init(_ label: String, _ action: String, _ commands: String, _ state: String) {
+      (self.label, self.action, self.commands, self.state) = (label, action, commands, state)
+    }
+  }
+
+  /// The timeline's rows for `trace`: the case's actions, then those its end added.
+  private static func rows(
+    _ subject: FuzzSubject, _ fuzzCase: FuzzCase, trace: [FuzzAction], row emit: (String) -> Void
+  ) {
+    let actions = fuzzCase.actions
+    let lines = FuzzCase(trace, setup: fuzzCase.setup).lines
+    var runner = CaseRunner(subject, setup: fuzzCase.setup)
+    runner.recordsCoverage = false
+    var rows: [Row] = []
+    rows.reserveCapacity(trace.count + 1)
+    var violation: FuzzViolation?
+    for (index, action) in trace.enumerated() {
       let before = runner.log.count
       violation = runner.perform(action)
       let commands = runner.log[before...].map { runner.model.describe($0) }.joined(
@@ -257,22 +331,38 @@ public enum Fuzzer {
       var state = runner.target.stateDescription
       if let violation { state += "   <- \(violation.property)" }
       let label = index < actions.count ? "\(index + 1)." : "\(index + 1).*"
-      rows.append((label, lines[index], commands.isEmpty ? "-" : commands, state))
+      rows.append(Row(label, lines[index], commands.isEmpty ? "-" : commands, state))
       if violation != nil { break }
     }
     if violation == nil, let end = runner.finish() {
       rows.append(
-        ("end", "(no more reports)", "-", runner.target.stateDescription + "   <- \(end.property)"))
+        Row(
+          "end", "(no more reports)", "-", runner.target.stateDescription + "   <- \(end.property)")
+      )
+    }
+    Self.emit(&rows, emit)
+  }
+
+  /// Pads and emits `rows`, giving each back as it is printed. A column is as
+  /// wide as its widest text within ``timelineColumnLimit``.
+  private static func emit(_ rows: inout [Row], _ emit: (String) -> Void) {
+    func width(_ texts: some Sequence<String>) -> Int {
+      texts.lazy.map(\.count).filter { $0 <= timelineColumnLimit }.max() ?? 0
     }
     let widths = (
-      rows.map(\.0.count).max() ?? 0, rows.map(\.1.count).max() ?? 0, rows.map(\.2.count).max() ?? 0
+      rows.lazy.map(\.label.count).max() ?? 0, width(rows.lazy.map(\.action)),
+      width(rows.lazy.map(\.commands))
     )
     func pad(_ text: String, _ width: Int) -> String {
       text + String(repeating: " ", count: max(0, width - text.count))
     }
-    return rows.map {
-      "  \(pad($0.0, widths.0)) \(pad($0.1, widths.1))  -> \(pad($0.2, widths.2))  \($0.3)"
-    }.joined(separator: "\n")
+    for index in rows.indices {
+      let row = rows[index]
+      emit(
+        "  \(pad(row.label, widths.0)) \(pad(row.action, widths.1))  -> \(pad(row.commands, widths.2))  \(row.state)"
+      )
+      rows[index] = Row("", "", "", "")
+    }
   }
 
   static func secondsSince(_ start: ContinuousClock.Instant, _ clock: ContinuousClock) -> Double {

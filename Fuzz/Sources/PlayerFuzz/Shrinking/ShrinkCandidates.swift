@@ -22,11 +22,12 @@ extension Shrinker {
     return out
   }
 
-  /// The same report (same delivery, same load) of the other common kinds.
-  static func kinds(of action: FuzzAction) -> [FuzzAction] {
+  /// The same report (same delivery, same load) of the other common kinds;
+  /// a position report to `past`, a time past the case's `previous` threshold.
+  static func kinds(of action: FuzzAction, past: MediaTime) -> [FuzzAction] {
     guard let load = action.load, case .engine = action.event else { return [] }
     let reports: [EngineReport] = [
-      .ready(load), .stalled(load), .reachedEnd(load), .position(load, .seconds(5)),
+      .ready(load), .stalled(load), .reachedEnd(load), .position(load, past),
     ]
     return reports.map { action.with($0) }.filter { $0 != action }
   }
@@ -42,6 +43,39 @@ extension Shrinker {
     .setShuffle(seed: 1), .setShuffle(seed: nil), .clear, .pause, .resume, .stop,
     .seek(to: .zero), .retry,
   ]
+
+  /// A load from a position, `play(A, from: t)`, as the second entry of a
+  /// queue of two from the same position: `previous` then has an entry to go
+  /// back to, so the position against the case's threshold decides (one
+  /// action where `play` needed `repeat(all)` too). Empty for other intents.
+  static func positioned(_ intent: UserIntent) -> [UserIntent] {
+    switch intent {
+    case .play(let media, let time) where time != .zero:
+      return [.replaceQueue([media, media], start: 1, from: time)]
+    case .replaceQueue(let list, _, let time, let play) where list.count == 1 && time != .zero:
+      return [.replaceQueue(list + list, start: 1, from: time, playWhenReady: play)]
+    default:
+      return []
+    }
+  }
+
+  /// New queues that reach what `model` holds in one intent: its entries, the
+  /// current one loaded from its last known position (and from 0), and with
+  /// an entry before a first current one, so that `previous` has one to go
+  /// back to (a position reached through `ready`, `ended` or a seek, said as
+  /// where the load starts).
+  static func reached(_ model: ContractModel) -> [UserIntent] {
+    guard let at = model.position else { return [] }
+    let media = model.entries.map(\.media)
+    let from = MediaTime.milliseconds(max(model.current?.position ?? 0, 0))
+    let play = model.playWhenReady
+    var out: [UserIntent] = [.replaceQueue(media, start: at, from: from, playWhenReady: play)]
+    if at == 0 {
+      out.append(.replaceQueue([media[0]] + media, start: 1, from: from, playWhenReady: play))
+    }
+    if from != .zero { out.append(.replaceQueue(media, start: at, playWhenReady: play)) }
+    return out
+  }
 
   /// The intents ``Search/replaceWindows()`` tries in place of a window of
   /// adjacent actions: `play` of each media the case's intents name (A
@@ -66,32 +100,36 @@ extension Shrinker {
     return media.map { UserIntent.play($0) } + [.next, .previous, .stop, .retry, .resume, .pause]
   }
 
-  /// Other ways to say an intent, no longer: `play(A)` as a paused queue,
-  /// a queue or jump from past the `previous` threshold, a queue paused.
-  static func variants(of intent: UserIntent) -> [UserIntent] {
+  /// Other ways to say an intent, no longer: `play(A)` as a paused queue, and
+  /// from a position as the second entry of a queue of two (so that
+  /// `previous` has an entry to go back to), a queue or jump from `past` (past
+  /// the case's `previous` threshold), a queue paused.
+  static func variants(of intent: UserIntent, past: MediaTime) -> [UserIntent] {
     // An edit right after the first entry: it drops that entry's preload
     // and (insert) preloads another, which a skip or a new queue did in two
     // steps; or the simplest load of all, `play(A)`.
     let edits: [UserIntent] = [.insert(["A"], at: 1), .remove(at: 1), .play("A")].filter {
       $0 != intent
     }
-    return edits + sameKind(intent)
+    return edits + sameKind(intent, past: past)
   }
 
-  private static func sameKind(_ intent: UserIntent) -> [UserIntent] {
+  private static func sameKind(_ intent: UserIntent, past: MediaTime) -> [UserIntent] {
     switch intent {
     case .play(let media, let time):
-      return [
+      let variants: [UserIntent] = [
         .replaceQueue([media], start: 0, from: time, playWhenReady: false),
-        .play(media, from: .seconds(5)),
+        .play(media, from: past),
       ]
+      // From a position: the second of two, so `previous` can go back or restart.
+      return variants
     case .replaceQueue(let list, let start, let time, let play):
       return [
         .replaceQueue(list, start: start, from: time, playWhenReady: !play),
-        .replaceQueue(list, start: start, from: .seconds(5), playWhenReady: play),
+        .replaceQueue(list, start: start, from: past, playWhenReady: play),
       ]
     case .jump(let to, _):
-      return [.jump(to: to, from: .seconds(5))]
+      return [.jump(to: to, from: past)]
     default:
       return []
     }

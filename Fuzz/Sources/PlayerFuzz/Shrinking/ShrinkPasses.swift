@@ -15,7 +15,7 @@ extension Shrinker.Search {
       })
     else { return false }
     // Which steps sent the engine a command: an armed report fires in the first.
-    var runner = CaseRunner(subject, canPreload: canPreload, retry: retry)
+    var runner = CaseRunner(subject, setup: setup)
     runner.recordsCoverage = false
     var commanded: [Bool] = []
     for action in best.actions {
@@ -79,9 +79,9 @@ extension Shrinker.Search {
   mutating func replaceIntents() -> Bool {
     for index in best.actions.indices {
       guard case .send(.user(let intent)) = best.actions[index] else { continue }
-      let roles = Shrinker.roles(best.actions, canPreload: canPreload, retry: retry)
-      let seeks = Shrinker.seekRoles(best.actions, canPreload: canPreload, retry: retry)
-      for other in Shrinker.alphabet where other != intent {
+      let roles = Shrinker.roles(best.actions, setup: setup)
+      let seeks = Shrinker.seekRoles(best.actions, setup: setup)
+      for other in Shrinker.positioned(intent) + Shrinker.alphabet where other != intent {
         var changed = best.actions
         changed[index] = .send(.user(other))
         for deleted in changed.indices where deleted != index {
@@ -95,7 +95,7 @@ extension Shrinker.Search {
           keptSeeks.remove(at: deleted)
           if attempt(
             Shrinker.aim(
-              candidate, roles: kept, seeks: keptSeeks, canPreload: canPreload, retry: retry),
+              candidate, roles: kept, seeks: keptSeeks, setup: setup),
             shorter: true)
           {
             return true
@@ -108,8 +108,8 @@ extension Shrinker.Search {
     // a preload and preloads another, as a failure and an end did), with
     // one action or two adjacent ones deleted.
     for index in best.actions.indices where best.actions[index].load != nil {
-      let roles = Shrinker.roles(best.actions, canPreload: canPreload, retry: retry)
-      let seeks = Shrinker.seekRoles(best.actions, canPreload: canPreload, retry: retry)
+      let roles = Shrinker.roles(best.actions, setup: setup)
+      let seeks = Shrinker.seekRoles(best.actions, setup: setup)
       for edit: UserIntent in [.insert(["A"], at: 1), .remove(at: 1)] {
         var changed = best.actions
         changed[index] = .send(.user(edit))
@@ -127,8 +127,7 @@ extension Shrinker.Search {
             if attempt(candidate, shorter: true) { return true }
             if attempt(
               Shrinker.aim(
-                candidate, roles: keptRoles, seeks: keptSeeks, canPreload: canPreload,
-                retry: retry),
+                candidate, roles: keptRoles, seeks: keptSeeks, setup: setup),
               shorter: true)
             {
               return true
@@ -149,8 +148,17 @@ extension Shrinker.Search {
   /// by the search's attempts and time.
   mutating func replaceWindows() -> Bool {
     let intents = Shrinker.windowIntents(best.actions)
-    let roles = Shrinker.roles(best.actions, canPreload: canPreload, retry: retry)
-    let seeks = Shrinker.seekRoles(best.actions, canPreload: canPreload, retry: retry)
+    let roles = Shrinker.roles(best.actions, setup: setup)
+    let seeks = Shrinker.seekRoles(best.actions, setup: setup)
+    // The contract after each prefix: a window's end state, reached by one new queue.
+    var model = ContractModel(setup)
+    var held: [EngineReport] = []
+    var scratch: [EngineCommand] = []
+    var after: [ContractModel] = []
+    for action in best.actions {
+      Shrinker.perform(action, &model, &held, &scratch)
+      after.append(model)
+    }
     for width in 2...3 {
       for start in best.actions.indices where start + width <= best.actions.count {
         let window = start..<(start + width)
@@ -158,12 +166,12 @@ extension Shrinker.Search {
         keptRoles.replaceSubrange(window, with: [nil])
         var keptSeeks = seeks
         keptSeeks.replaceSubrange(window, with: [nil])
-        for intent in intents {
+        for intent in intents + Shrinker.reached(after[start + width - 1]) {
           var candidate = best.actions
           candidate.replaceSubrange(window, with: [.send(.user(intent))])
           if attempt(candidate, shorter: true) { return true }
           let aimed = Shrinker.aim(
-            candidate, roles: keptRoles, seeks: keptSeeks, canPreload: canPreload, retry: retry)
+            candidate, roles: keptRoles, seeks: keptSeeks, setup: setup)
           if aimed != candidate, attempt(aimed, shorter: true) { return true }
         }
         if exhausted { return false }
@@ -205,7 +213,7 @@ extension Shrinker.Search {
       }
       for later in index..<base.count {
         for variant in Shrinker.identities(of: base[later], knownLoads(before: base[..<later]))
-          + Shrinker.kinds(of: base[later])
+          + Shrinker.kinds(of: base[later], past: past)
         {
           var candidate = base
           candidate[later] = variant
@@ -216,9 +224,9 @@ extension Shrinker.Search {
     // Another way to say an intent, or a report of another kind about the
     // same load, can make other actions unnecessary (kept only if shorter).
     for index in best.actions.indices {
-      var variants = Shrinker.kinds(of: best.actions[index])
+      var variants = Shrinker.kinds(of: best.actions[index], past: past)
       if case .send(.user(let intent)) = best.actions[index] {
-        variants += Shrinker.variants(of: intent).map { .send(.user($0)) }
+        variants += Shrinker.variants(of: intent, past: past).map { .send(.user($0)) }
       } else if best.actions[index].load != nil {
         // A seek issues a seek id as a repeat-one end or a replay does.
         variants.append(.send(.seek(to: .zero)))
@@ -230,10 +238,10 @@ extension Shrinker.Search {
           var candidate = changed
           candidate.remove(at: deleted)
           if attempt(candidate) { return true }
-          var roles = Shrinker.roles(best.actions, canPreload: canPreload, retry: retry)
+          var roles = Shrinker.roles(best.actions, setup: setup)
           roles[index] = nil
           roles.remove(at: deleted)
-          if attempt(Shrinker.aim(candidate, roles: roles, canPreload: canPreload, retry: retry)) {
+          if attempt(Shrinker.aim(candidate, roles: roles, setup: setup)) {
             return true
           }
           // The armed reports sent directly instead.
@@ -253,7 +261,7 @@ extension Shrinker.Search {
         var candidate = swapped
         candidate.remove(at: deleted)
         if attempt(candidate) { return true }
-        for variant in Shrinker.kinds(of: candidate[min(index, candidate.count - 1)]) {
+        for variant in Shrinker.kinds(of: candidate[min(index, candidate.count - 1)], past: past) {
           var changed = candidate
           changed[min(index, candidate.count - 1)] = variant
           if attempt(changed) { return true }
@@ -269,7 +277,7 @@ extension Shrinker.Search {
   /// becomes its play order, unshuffled.
   mutating func collapse() -> Bool {
     guard best.actions.count > 2 else { return false }
-    var model = ContractModel(canPreload: canPreload, retry: retry)
+    var model = ContractModel(setup)
     var scratch: [EngineCommand] = []
     var fresh: [(Int, UserIntent)] = []
     for (index, action) in best.actions.enumerated() {
@@ -287,11 +295,11 @@ extension Shrinker.Search {
             playWhenReady: model.playWhenReady)
         ))
     }
-    let roles = Shrinker.roles(best.actions, canPreload: canPreload, retry: retry)
+    let roles = Shrinker.roles(best.actions, setup: setup)
     for (end, intent) in fresh.reversed() {
       let candidate = [FuzzAction.send(.user(intent))] + best.actions[(end + 1)...]
       let kept = [nil] + Array(roles[(end + 1)...])
-      if attempt(Shrinker.aim(candidate, roles: kept, canPreload: canPreload, retry: retry)) {
+      if attempt(Shrinker.aim(candidate, roles: kept, setup: setup)) {
         return true
       }
     }
@@ -309,7 +317,7 @@ extension Shrinker.Search {
         best.actions[index + 1].load != nil,
         case .send(.user(let third)) = best.actions[index + 2]
       {
-        let roles = Shrinker.roles(best.actions, canPreload: canPreload, retry: retry)
+        let roles = Shrinker.roles(best.actions, setup: setup)
         for merged in Shrinker.merged(first, third) {
           let report = best.actions[index + 1]
           // The report after the merged intent, or armed before it.
@@ -323,7 +331,7 @@ extension Shrinker.Search {
             kept.replaceSubrange(
               index...(index + 2),
               with: pair[0] == report ? [roles[index + 1], nil] : [nil, roles[index + 1]])
-            if attempt(Shrinker.aim(candidate, roles: kept, canPreload: canPreload, retry: retry)) {
+            if attempt(Shrinker.aim(candidate, roles: kept, setup: setup)) {
               return true
             }
           }
@@ -340,10 +348,10 @@ extension Shrinker.Search {
         candidate.replaceSubrange(index...(index + 1), with: [.send(.user(merged))])
         if attempt(candidate) { return true }
         if attempt(renumbered(candidate, pairAt: index)) { return true }
-        let roles = Shrinker.roles(best.actions, canPreload: canPreload, retry: retry)
+        let roles = Shrinker.roles(best.actions, setup: setup)
         let origin = [index] + Array(best.actions.indices.dropFirst(index + 2))
         let kept = Array(roles[..<index]) + origin.map { $0 == index ? nil : roles[$0] }
-        if attempt(Shrinker.aim(candidate, roles: kept, canPreload: canPreload, retry: retry)) {
+        if attempt(Shrinker.aim(candidate, roles: kept, setup: setup)) {
           return true
         }
       }
@@ -358,21 +366,21 @@ extension Shrinker.Search {
   /// issued yet…), so that deleting a load does not leave reports naming
   /// the wrong ones.
   func repaired(_ candidate: [FuzzAction], deleted: Range<Int>) -> [FuzzAction] {
-    let roles = Shrinker.roles(best.actions, canPreload: canPreload, retry: retry)
-    let seeks = Shrinker.seekRoles(best.actions, canPreload: canPreload, retry: retry)
+    let roles = Shrinker.roles(best.actions, setup: setup)
+    let seeks = Shrinker.seekRoles(best.actions, setup: setup)
     var origin = Array(best.actions.indices)
     origin.removeSubrange(deleted)
     guard origin.count == candidate.count else { return candidate }
     return Shrinker.aim(
       candidate, roles: origin.map { roles[$0] }, seeks: origin.map { seeks[$0] },
-      canPreload: canPreload, retry: retry)
+      setup: setup)
   }
 
   /// `candidate` with the tokens after `index` lowered by how many fewer
   /// loads the merged intent issued than the pair it replaced.
   func renumbered(_ candidate: [FuzzAction], pairAt index: Int) -> [FuzzAction] {
     func issued(_ actions: ArraySlice<FuzzAction>) -> UInt32 {
-      var model = ContractModel(canPreload: canPreload, retry: retry)
+      var model = ContractModel(setup)
       var scratch: [EngineCommand] = []
       for action in actions {
         if let event = action.event { model.apply(event, commands: &scratch) }
@@ -399,7 +407,7 @@ extension Shrinker.Search {
   /// The loads the model knows after `prefix`: current, preload, earlier,
   /// dropped, removed, left, and the next two never issued, with tokens 0…2.
   func knownLoads(before prefix: ArraySlice<FuzzAction>) -> [Load] {
-    var model = ContractModel(canPreload: canPreload, retry: retry)
+    var model = ContractModel(setup)
     var scratch: [EngineCommand] = []
     for action in prefix {
       if let event = action.event { model.apply(event, commands: &scratch) }
@@ -422,7 +430,7 @@ extension Shrinker.Search {
   }
 
   mutating func dropNoEffect() -> Bool {
-    var runner = CaseRunner(subject, canPreload: canPreload, retry: retry)
+    var runner = CaseRunner(subject, setup: setup)
     runner.recordsCoverage = false
     for action in best.actions { _ = runner.perform(action) }
     let effects = runner.effects
@@ -473,7 +481,7 @@ extension Shrinker.Search {
     // success rewrites only the action at `index`), with held-back reports
     // applied when delivered: an identity simplifies toward the load that
     // is current when the report arrives.
-    var model = ContractModel(canPreload: canPreload, retry: retry)
+    var model = ContractModel(setup)
     var held: [EngineReport] = []
     var scratch: [EngineCommand] = []
     while index < best.actions.count {

@@ -77,14 +77,14 @@ extension Shrinker {
   /// The role of each action's load, read when the action is performed (a
   /// re-entrant report when it is armed); for an intent that names the
   /// current position (remove, jump, move from), `.current`.
-  static func roles(_ actions: [FuzzAction], canPreload: Bool, retry: RetryPolicy) -> [Role?] {
-    var model = ContractModel(canPreload: canPreload, retry: retry)
+  static func roles(_ actions: [FuzzAction], setup: FuzzSetup) -> [Role?] {
+    var model = ContractModel(setup)
     var scratch: [EngineCommand] = []
     var held: [EngineReport] = []
     var roles: [Role?] = []
     for (index, action) in actions.enumerated() {
       if case .reentrant(let report) = action {
-        let fired = firing(actions, after: index, model, held, canPreload: canPreload, retry: retry)
+        let fired = firing(actions, after: index, model, held, setup: setup)
         roles.append(.whenFired(role(of: report.load, fired)))
       } else if let load = action.load {
         roles.append(role(of: load, model))
@@ -122,17 +122,16 @@ extension Shrinker {
   /// and each seek completion (when `seeks` is given) at the seek that has
   /// its role now (the newest, the one before…).
   static func aim(
-    _ actions: [FuzzAction], roles: [Role?], seeks: [SeekRole?]? = nil, canPreload: Bool,
-    retry: RetryPolicy
+    _ actions: [FuzzAction], roles: [Role?], seeks: [SeekRole?]? = nil, setup: FuzzSetup
   ) -> [FuzzAction] {
-    var model = ContractModel(canPreload: canPreload, retry: retry)
+    var model = ContractModel(setup)
     var scratch: [EngineCommand] = []
     var held: [EngineReport] = []
     var out: [FuzzAction] = []
     for (index, (action, role)) in zip(actions, roles).enumerated() {
       var aimed = action
       if let old = action.load, case .whenFired(let inner)? = role {
-        let fired = firing(actions, after: index, model, held, canPreload: canPreload, retry: retry)
+        let fired = firing(actions, after: index, model, held, setup: setup)
         aimed = action.renaming(old, to: load(for: inner, fired, else: old))
       } else if let old = action.load, let role {
         aimed = action.renaming(old, to: load(for: role, model, else: old))
@@ -175,7 +174,7 @@ extension Shrinker {
   /// the next intent: where a report armed at `index` fires.
   static func firing(
     _ actions: [FuzzAction], after index: Int, _ model: ContractModel, _ held: [EngineReport],
-    canPreload: Bool, retry: RetryPolicy
+    setup: FuzzSetup
   ) -> ContractModel {
     var model = model
     var held = held
@@ -188,10 +187,10 @@ extension Shrinker {
   }
 
   /// The seek role of each seek completion in `actions` (nil for other actions).
-  static func seekRoles(_ actions: [FuzzAction], canPreload: Bool, retry: RetryPolicy)
+  static func seekRoles(_ actions: [FuzzAction], setup: FuzzSetup)
     -> [SeekRole?]
   {
-    var model = ContractModel(canPreload: canPreload, retry: retry)
+    var model = ContractModel(setup)
     var scratch: [EngineCommand] = []
     var held: [EngineReport] = []
     var out: [SeekRole?] = []

@@ -50,9 +50,20 @@ package enum Shrinker {
     _ subject: FuzzSubject, _ actions: [FuzzAction], violation: FuzzViolation, limit: Int = 20_000,
     seconds: Double = 10, canPreload: Bool = false, retry: RetryPolicy = .standard
   ) -> Outcome {
+    shrink(
+      subject, actions, violation: violation, limit: limit, seconds: seconds,
+      setup: FuzzSetup(canPreload: canPreload, retry: retry))
+  }
+
+  /// Shrinks `actions`, which fail on `subject` set up as `setup` says, with
+  /// `violation` (see ``shrink(_:_:violation:limit:seconds:canPreload:retry:)``).
+  package static func shrink(
+    _ subject: FuzzSubject, _ actions: [FuzzAction], violation: FuzzViolation, limit: Int = 20_000,
+    seconds: Double = 10, setup: FuzzSetup
+  ) -> Outcome {
     let clock = ContinuousClock()
     var search = Search(
-      subject: subject, canPreload: canPreload, retry: retry, limit: limit,
+      subject: subject, setup: setup, limit: limit,
       deadline: clock.now.advanced(by: .nanoseconds(Int64(max(0, min(seconds, 1e6)) * 1e9))),
       best: Outcome(actions: actions, violation: violation, attempts: 0),
       tried: [actions])
@@ -85,8 +96,10 @@ package enum Shrinker {
   /// the budget left. Its passes are in ShrinkPasses.swift.
   struct Search {
     let subject: FuzzSubject
-    let canPreload: Bool
-    let retry: RetryPolicy
+    let setup: FuzzSetup
+    /// A time past the case's `previous` threshold (5 s at 3 s), for the
+    /// candidates that start or report past it.
+    var past: MediaTime { .milliseconds(setup.previousThreshold.milliseconds &+ 2000) }
     let limit: Int
     let deadline: ContinuousClock.Instant
     let clock = ContinuousClock()
@@ -107,7 +120,7 @@ package enum Shrinker {
       guard !exhausted, tried.insert(candidate).inserted else { return false }
       best.attempts += 1
       let (runner, violation) = CaseRunner.replay(
-        subject, candidate, canPreload: canPreload, retry: retry)
+        subject, candidate, setup: setup)
       guard let found = violation else { return false }
       // Keep the events the end of the case added, so the case stays explicit.
       let explicit = Array(runner.trace.prefix(max(found.step, candidate.count)))

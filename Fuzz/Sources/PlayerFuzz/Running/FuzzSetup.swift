@@ -1,0 +1,56 @@
+package import PlayerState
+
+/// What one case runs with besides its actions: whether the engine preloads,
+/// the player's configuration (the `previous` threshold and the retry policy),
+/// the timeout of the harness's watchdog clock, and the state the player starts
+/// from. Each random case draws one (``ActionDecoder/setup(from:inputs:)``); the
+/// contract model reads it, so no default of `PlayerConfiguration` is built
+/// into the oracle; a saved case spells it on its engine line (``FuzzCase/header``).
+package struct FuzzSetup: Hashable, Sendable {
+  /// Whether the engine declares the `.preload` capability.
+  package var canPreload: Bool
+  /// `PlayerConfiguration.previousThreshold`: past it, `previous` restarts the entry.
+  package var previousThreshold: MediaTime
+  /// `PlayerConfiguration.retry`: how a load that failed for want of the network is retried.
+  package var retry: RetryPolicy
+  /// The timeout of the harness's watchdog clock (``FuzzEngine/watchdog``): the
+  /// delay every load and stall watchdog must be scheduled with.
+  package var watchdogTimeout: MediaTime
+
+  /// A setup; each part defaults to what a new `PlayerConfiguration` and the
+  /// harness's clock say.
+  package init(
+    canPreload: Bool = false,
+    previousThreshold: MediaTime = PlayerConfiguration().previousThreshold,
+    retry: RetryPolicy = PlayerConfiguration().retry,
+    watchdogTimeout: MediaTime = Self.defaultTimeout
+  ) {
+    self.canPreload = canPreload
+    self.previousThreshold = previousThreshold
+    self.retry = retry
+    self.watchdogTimeout = watchdogTimeout
+  }
+
+  /// The watchdog timeout of a case that does not say one: 10 s.
+  package static let defaultTimeout = MediaTime.seconds(10)
+
+  /// The player's configuration for this case.
+  package var configuration: PlayerConfiguration {
+    PlayerConfiguration(canPreload: canPreload, previousThreshold: previousThreshold, retry: retry)
+  }
+
+  /// Whether every part but the engine's capability is the default (an engine
+  /// line with `preload=` alone).
+  package var isDefaultConfiguration: Bool {
+    previousThreshold == PlayerConfiguration().previousThreshold
+      && retry == PlayerConfiguration().retry && watchdogTimeout == Self.defaultTimeout
+  }
+}
+
+extension ContractModel {
+  /// A model of a new player set up as `setup` says.
+  package init(_ setup: FuzzSetup) {
+    self.init(
+      canPreload: setup.canPreload, retry: setup.retry, previousThreshold: setup.previousThreshold)
+  }
+}
