@@ -1,10 +1,10 @@
 public import PlayerState
 
 /// A player's snapshot that the explorer can put in canonical form, so that
-/// states differing only in what the rules never read are merged: the
-/// numbers issued so far (item ids, load tokens, seek and watchdog ids), and
-/// data the machine only carries (rates, media names, failure reasons and
-/// details, the identities of stopped loads). That is what lets a search over
+/// states differing only in names are merged: the numbers issued so far (item
+/// ids, load tokens, seek and watchdog ids, renamed by the role they play),
+/// media names (only which entries share one is kept) and the identities of
+/// stopped loads (every stopped load is alike to the rules). That is what lets a search over
 /// a small scope reach its fixpoint and say `complete`.
 ///
 /// ``ExplorationRenaming`` says how: identities by the role they play now
@@ -45,6 +45,7 @@ public protocol ExplorableSnapshot: Hashable {
 public struct ExplorationRenaming: Sendable {
   private var entries: [ItemID] = []
   private var issued: UInt32 = 0
+  private var issuedItems: UInt32 = 0
   private var currentToken: UInt32?
   private var preloadToken: UInt32?
   private var lastSeek: UInt32 = 0
@@ -55,19 +56,54 @@ public struct ExplorationRenaming: Sendable {
   /// The code of an item that is no longer in the queue: every such item is alike.
   public static let gone: Int32 = -2
 
+  /// The code of the k-th item id not issued yet is `upcoming + k`: the
+  /// next intent that queues media issues them in order, so a report naming
+  /// one (a held-back `ready` of the load the next intent creates) names
+  /// the entry that intent will make.
+  public static let upcoming: Int32 = 1000
+
   init(_ model: ContractModel, threshold: MediaTime, forgetting: Set<ExplorationField> = []) {
     self.threshold = threshold
     self.forgetting = forgetting
     issued = model.issued
+    issuedItems = model.issuedItems
     currentToken = model.current?.load.token.rawValue
     preloadToken = model.preload?.load.token.rawValue
     lastSeek = model.current?.lastSeek ?? 0
     entries = model.entries.map(\.item)
   }
 
-  /// An item's code: its queue position, or ``gone``.
+  /// An item's code: its queue position, ``upcoming`` + k for the k-th id
+  /// not issued yet, or ``gone``.
   public func item(_ item: ItemID) -> Int32 {
-    entries.firstIndex(of: item).map { Int32($0) } ?? Self.gone
+    if let index = entries.firstIndex(of: item) { return Int32(index) }
+    if item.rawValue > issuedItems {
+      return Self.upcoming + Int32(clamping: item.rawValue - issuedItems)
+    }
+    return Self.gone
+  }
+
+  /// A failure detail's code: none, the one the letters carry, or another.
+  public func detail(_ detail: FailureDetail?) -> Int32 {
+    guard let detail else { return 0 }
+    return detail == Explorer.Letter.detail ? 1 : 2
+  }
+
+  /// A failure reason's code: its place among the letters' reasons (another: 99).
+  public func reason(_ reason: FailureReason) -> Int32 {
+    Int32(Explorer.Letter.reasons.firstIndex(of: reason) ?? 99)
+  }
+
+  /// A rate's code: its thousandths (the letters reach 1x and 1.5x only, and
+  /// a player may treat 1x apart, so rates are not renamed).
+  public func rate(_ rate: PlaybackRate) -> Int32 { Int32(clamping: rate.thousandths) }
+
+  /// Appends which entries share a media: for each entry, the position of the
+  /// first entry with the same media (names themselves are renamed away).
+  public func appendMediaPattern(_ media: [MediaID], to key: inout [Int32]) {
+    for (index, name) in media.enumerated() {
+      key.append(Int32(media.firstIndex(of: name) ?? index))
+    }
   }
 
   /// A token's code: 0 for token 0, 1 the current load's, 2 the preload's,
@@ -125,19 +161,24 @@ package enum ExplorationField: Hashable, Sendable {
   case positions
   /// Whether the system paused the current load.
   case systemPaused
+  /// The reloads made for want of the network.
+  case attempts
 }
 
 extension PlaybackState: ExplorableSnapshot {
-  /// Playhead's state, renamed: every field the reducer reads (the queue's
-  /// shape and modes, the session's stage, seek, timer, position class,
-  /// system pause and attempts, the preload, the intent, the interruption, the
-  /// newest token). Data it only carries is left out: the rate (the letters
-  /// name it as the current one or another), media names, the failure reason
-  /// and detail, a stopped load's seek and timer ids and duration.
+  /// Playhead's state, renamed: every stored field (the queue's shape, which
+  /// entries share a media, its modes, the session's stage with its failure
+  /// reason, seek, timer, position class, duration, system pause and
+  /// attempts, the preload with its stage and duration, the intent, the rate,
+  /// the interruption, the newest token, the failure detail). Left out: the
+  /// configuration (one per search), media names, the ids issued (renamed by
+  /// role), and a stopped load's seek and timer ids and duration (a stopped
+  /// load is never sent to again: a reload is a new load).
   public func canonicalize(into key: inout [Int32], _ renaming: ExplorationRenaming) {
     key.append(-100)
     key.append(Int32(queue.entries.count))
     key.append(Int32(queue.current ?? -1))
+    renaming.appendMediaPattern(queue.entries.map(\.media), to: &key)
     key.append(queue.repeatMode == .off ? 0 : queue.repeatMode == .one ? 1 : 2)
     if let shuffle = queue.shuffle {
       key.append(Int32(truncatingIfNeeded: shuffle.seed))
@@ -145,7 +186,8 @@ extension PlaybackState: ExplorableSnapshot {
     } else {
       key.append(-1)
     }
-    key += [playWhenReady ? 1 : 0, interrupted ? 1 : 0]
+    key += [playWhenReady ? 1 : 0, interrupted ? 1 : 0, renaming.rate(rate)]
+    key.append(renaming.detail(failure))
     key.append(renaming.token(LoadToken(issuedLoads)))
     if let session {
       renaming.append(session.load, to: &key)
@@ -155,8 +197,8 @@ extension PlaybackState: ExplorableSnapshot {
       case .ready: key.append(1)
       case .stalled: key.append(2)
       case .ended: key.append(3)
-      case .failed:
-        key.append(4)
+      case .failed(let reason):
+        key += [4, renaming.reason(reason)]
         stopped = true
       case .waitingForNetwork:
         key.append(5)
@@ -169,12 +211,13 @@ extension PlaybackState: ExplorableSnapshot {
       } else {
         key.append(renaming.counter(session.lastWatchdog.rawValue))
         key.append(
-          session.timerPurpose == .loadWatchdog ? 0 : session.timerPurpose == .stallWatchdog ? 1 : 2)
+          session.timerPurpose == .loadWatchdog ? 0 : session.timerPurpose == .stallWatchdog ? 1 : 2
+        )
       }
       key.append(renaming.time(session.position))
       key.append(stopped ? -1 : renaming.time(session.duration))
       key.append(renaming.forgetting.contains(.systemPaused) ? 0 : session.systemPaused ? 1 : 0)
-      key.append(Int32(session.networkAttempts))
+      key.append(renaming.forgetting.contains(.attempts) ? 0 : Int32(session.networkAttempts))
     } else {
       key.append(-1)
     }
@@ -183,7 +226,7 @@ extension PlaybackState: ExplorableSnapshot {
       switch preload.stage {
       case .buffering: key.append(0)
       case .ready: key.append(1)
-      case .failed: key.append(2)
+      case .failed(let reason): key += [2, renaming.reason(reason)]
       }
       key.append(renaming.time(preload.duration))
     } else {
@@ -202,6 +245,7 @@ extension Explorer {
   ) {
     key.append(Int32(model.entries.count))
     key.append(Int32(model.position ?? -1))
+    renaming.appendMediaPattern(model.entries.map(\.media), to: &key)
     key.append(model.repeatMode == .off ? 0 : model.repeatMode == .one ? 1 : 2)
     if let shuffle = model.shuffle {
       key.append(Int32(truncatingIfNeeded: shuffle.seed))
@@ -209,7 +253,7 @@ extension Explorer {
     } else {
       key.append(-1)
     }
-    key += [model.playWhenReady ? 1 : 0, model.interrupted ? 1 : 0]
+    key += [model.playWhenReady ? 1 : 0, model.interrupted ? 1 : 0, renaming.rate(model.rate)]
     key.append(renaming.token(LoadToken(model.issued)))
     if let current = model.current {
       renaming.append(current.load, to: &key)
@@ -221,7 +265,8 @@ extension Explorer {
         current.started ? 1 : 0, renaming.time(.milliseconds(current.position)),
         stopped ? -1 : renaming.time(current.duration.map { .milliseconds($0) }),
         renaming.forgetting.contains(.systemPaused) ? 0 : current.systemPaused ? 1 : 0,
-        Int32(current.attempts),
+        renaming.forgetting.contains(.attempts) ? 0 : Int32(current.attempts),
+        renaming.detail(current.failure),
       ]
     } else {
       key.append(-1)
@@ -251,6 +296,14 @@ extension Explorer {
       }
     }
     key.append(-6)
+    append(observation, into: &key, renaming)
+  }
+
+  /// Appends what a player says about itself, renamed (its queue fingerprint
+  /// aside: the model's queue is in the key, and the oracle compares the two).
+  static func append(
+    _ observation: FuzzObservation, into key: inout [Int32], _ renaming: ExplorationRenaming
+  ) {
     key.append(Int32(StateKind.allCases.firstIndex(of: observation.kind) ?? -1))
     key.append(observation.isPlaying ? 1 : 0)
     key.append(
@@ -264,5 +317,41 @@ extension Explorer {
     }
     key.append(renaming.time(observation.position))
     key.append(observation.preloadReady.map { $0 ? 1 : 0 } ?? 2)
+    key.append(observation.failure.map { renaming.detail($0) } ?? -1)
+  }
+
+  /// Appends a command, renamed: its kind, its load, its media as an entry of
+  /// `media` (the queue before the step; -3 for another), its times by class,
+  /// its rate and its seek id relative to the current load's newest.
+  static func append(
+    _ command: EngineCommand, media: [MediaID], into key: inout [Int32],
+    _ renaming: ExplorationRenaming
+  ) {
+    switch command {
+    case .load(let request), .preload(let request):
+      if case .load = command { key.append(-20) } else { key.append(-21) }
+      renaming.append(request.load, to: &key)
+      key.append(Int32(media.firstIndex(of: request.media) ?? -3))
+      key.append(renaming.time(request.start))
+    case .start(let load, let rate):
+      key.append(-22)
+      renaming.append(load, to: &key)
+      key.append(renaming.rate(rate))
+    case .setRate(let load, let rate):
+      key.append(-23)
+      renaming.append(load, to: &key)
+      key.append(renaming.rate(rate))
+    case .pause(let load):
+      key.append(-24)
+      renaming.append(load, to: &key)
+    case .seek(let load, let time, let id):
+      key.append(-25)
+      renaming.append(load, to: &key)
+      key.append(renaming.time(time))
+      key.append(renaming.seek(id, of: load))
+    case .stop(let load):
+      key.append(-26)
+      renaming.append(load, to: &key)
+    }
   }
 }

@@ -68,7 +68,8 @@ public struct Exploration: Sendable, CustomStringConvertible {
   public var unsound: String?
 
   /// A result.
-  init(subject: String, depth: Int, complete: Bool, states: Int, transitions: Int, sequences: Int,
+  init(
+    subject: String, depth: Int, complete: Bool, states: Int, transitions: Int, sequences: Int,
     seconds: Double, counterexample: FuzzFailure?, unreached: [TransitionTable.Row]
   ) {
     self.subject = subject

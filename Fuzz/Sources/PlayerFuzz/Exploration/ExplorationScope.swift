@@ -1,15 +1,21 @@
 public import PlayerState
 
 /// One configuration class the explorer runs the player in: whether the
-/// engine preloads, the retry policy, and the previous threshold.
+/// engine preloads, the retry policy, the previous threshold and the timeout
+/// of the watchdog clock.
 ///
 /// The classes are the ones the rules tell apart: an engine that preloads or
 /// not; a retry policy that fails at once (`off`), allows one reload, reaches
 /// its maximum backoff within its attempts (`capReached`: 2 reloads after 1 s
 /// and 1.5 s, the second capped from 2 s), or the standard one (3 reloads
-/// after 1 s, 2 s and 4 s, the cap of 30 s never reached). Within a class the
-/// values do not matter: the letters' times are relative to the threshold, and
-/// a policy's delays are checked against what it says.
+/// after 1 s, 2 s and 4 s, the cap of 30 s never reached); a previous
+/// threshold of 3 s (the default: times below, at and past it differ) or 0
+/// (every position but 0 is past it). Within a class the values do not
+/// matter: the letters' times are relative to the threshold, and a policy's
+/// delays are checked against what it says. No rule reads the watchdog
+/// timeout, the player only passes it to its clock, where every delay is
+/// checked: each threshold class runs with its own timeout (10 s with 3 s,
+/// 1 s with 0), so a player that ignores it fails in half the classes.
 public struct ExplorationConfiguration: Hashable, Sendable, CustomStringConvertible {
   /// The retry policy classes.
   public enum RetryClass: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
@@ -44,49 +50,89 @@ public struct ExplorationConfiguration: Hashable, Sendable, CustomStringConverti
     }
   }
 
+  /// The previous-threshold classes, each with the watchdog timeout it runs with.
+  public enum ThresholdClass: String, CaseIterable, Hashable, Sendable {
+    /// 3 s, the default: positions below, at and past it differ. Watchdog timeout 10 s.
+    case standard
+    /// 0: every position but the start is past it. Watchdog timeout 1 s.
+    case zero
+
+    /// The previous threshold.
+    public var threshold: MediaTime { self == .standard ? .seconds(3) : .zero }
+    /// The watchdog clock's timeout this class runs with.
+    public var watchdogTimeout: MediaTime { self == .standard ? .seconds(10) : .seconds(1) }
+  }
+
   /// Whether the engine declares `.preload`.
   public var canPreload: Bool
   /// The player's retry policy for network failures.
   public var retry: RetryPolicy
-  /// `previous` restarts the entry past this position. The contract model
-  /// reads 3 s (``PlayerState/PlayerConfiguration``'s default) until the
-  /// oracle reads the configuration, so 3 s is the one class explored.
+  /// `previous` restarts the entry past this position.
   public var previousThreshold: MediaTime
+  /// The timeout of the harness's watchdog clock: every load and stall
+  /// watchdog must be scheduled with it.
+  public var watchdogTimeout: MediaTime
 
   /// A configuration class.
   /// - Parameters:
   ///   - canPreload: whether the engine declares `.preload`.
   ///   - retry: the retry policy.
-  ///   - previousThreshold: the previous threshold (3 s).
+  ///   - previousThreshold: the previous threshold (3 s by default).
+  ///   - watchdogTimeout: the watchdog clock's timeout (10 s by default).
   public init(
     canPreload: Bool = true, retry: RetryPolicy = .standard,
-    previousThreshold: MediaTime = .seconds(3)
+    previousThreshold: MediaTime = .seconds(3), watchdogTimeout: MediaTime = .seconds(10)
   ) {
     self.canPreload = canPreload
     self.retry = retry
     self.previousThreshold = previousThreshold
+    self.watchdogTimeout = watchdogTimeout
   }
 
-  /// A configuration of one retry class.
-  public init(canPreload: Bool, retry: RetryClass) {
-    self.init(canPreload: canPreload, retry: retry.policy)
+  /// A configuration of one retry class and one threshold class.
+  /// - Parameters:
+  ///   - canPreload: whether the engine declares `.preload`.
+  ///   - retry: the retry class.
+  ///   - threshold: the threshold class (with its watchdog timeout).
+  public init(canPreload: Bool, retry: RetryClass, threshold: ThresholdClass = .standard) {
+    self.init(
+      canPreload: canPreload, retry: retry.policy, previousThreshold: threshold.threshold,
+      watchdogTimeout: threshold.watchdogTimeout)
   }
 
-  /// Every class: an engine that preloads and one that does not, times every retry class.
-  public static let all: [ExplorationConfiguration] = [true, false].flatMap { preload in
-    RetryClass.allCases.map { ExplorationConfiguration(canPreload: preload, retry: $0) }
+  /// Every class: an engine that preloads and one that does not, times every
+  /// retry class, times every threshold class (16).
+  public static let all: [ExplorationConfiguration] = ThresholdClass.allCases.flatMap { threshold in
+    [true, false].flatMap { preload in
+      RetryClass.allCases.map {
+        ExplorationConfiguration(canPreload: preload, retry: $0, threshold: threshold)
+      }
+    }
   }
 
   /// The retry class of ``retry``, if it is one of them.
   public var retryClass: RetryClass? { RetryClass.allCases.first { $0.policy == retry } }
 
-  /// `preload, retry standard, threshold 3000ms`.
-  public var description: String {
-    let retry =
-      retryClass?.description
-      ?? "retry \(self.retry.attempts) after \(self.retry.backoff)…\(self.retry.maximumBackoff)"
-    return "\(canPreload ? "preload" : "no preload"), \(retry), threshold \(previousThreshold)"
+  /// What the harness runs a case of this class with.
+  package var setup: FuzzSetup {
+    FuzzSetup(
+      canPreload: canPreload, previousThreshold: previousThreshold, retry: retry,
+      watchdogTimeout: watchdogTimeout)
   }
+
+  /// `preload, retry standard, threshold 3000ms, watchdog 10000ms`.
+  public var description: String {
+    "\(canPreload ? "preload" : "no preload"), \(retryDescription), \(timesDescription)"
+  }
+
+  /// `retry standard`, or the policy's numbers when it is none of the classes.
+  var retryDescription: String {
+    retryClass?.description
+      ?? "retry \(retry.attempts) after \(retry.backoff)…\(retry.maximumBackoff)"
+  }
+
+  /// `threshold 3000ms, watchdog 10000ms`.
+  var timesDescription: String { "threshold \(previousThreshold), watchdog \(watchdogTimeout)" }
 }
 
 /// What the explorer covers: queues of at most ``entries`` entries, at most
@@ -121,7 +167,8 @@ public struct ExplorationScope: Hashable, Sendable, CustomStringConvertible {
   ///   - maxDepth: the longest sequence, or nil for none.
   ///   - seconds: a time limit for the whole search, or nil.
   public init(
-    entries: Int, held: Int = 1, configurations: [ExplorationConfiguration] = ExplorationConfiguration.all,
+    entries: Int, held: Int = 1,
+    configurations: [ExplorationConfiguration] = ExplorationConfiguration.all,
     maxDepth: Int? = nil, seconds: Double? = nil
   ) {
     self.entries = max(1, entries)
@@ -137,25 +184,25 @@ public struct ExplorationScope: Hashable, Sendable, CustomStringConvertible {
       + Self.describe(configurations)
   }
 
-  /// The configurations as `{preload, no preload} × {retry off, …} × {threshold 3000ms}`
-  /// when they are a product, or listed.
+  /// The configurations as `{preload, no preload} × {retry off, …} × {threshold
+  /// 3000ms, watchdog 10000ms; …}` when they are a product, or listed.
   static func describe(_ configurations: [ExplorationConfiguration]) -> String {
     var preloads: [Bool] = []
     var retries: [String] = []
-    var thresholds: [MediaTime] = []
+    var times: [String] = []
     for configuration in configurations {
       if !preloads.contains(configuration.canPreload) { preloads.append(configuration.canPreload) }
-      let retry = configuration.description.split(separator: ", ")[1]
-      if !retries.contains(String(retry)) { retries.append(String(retry)) }
-      if !thresholds.contains(configuration.previousThreshold) {
-        thresholds.append(configuration.previousThreshold)
+      if !retries.contains(configuration.retryDescription) {
+        retries.append(configuration.retryDescription)
+      }
+      if !times.contains(configuration.timesDescription) {
+        times.append(configuration.timesDescription)
       }
     }
-    guard preloads.count * retries.count * thresholds.count == Set(configurations).count else {
+    guard preloads.count * retries.count * times.count == Set(configurations).count else {
       return "{" + configurations.map(\.description).joined(separator: "; ") + "}"
     }
     return "{" + preloads.map { $0 ? "preload" : "no preload" }.joined(separator: ", ") + "} × {"
-      + retries.joined(separator: ", ") + "} × {"
-      + thresholds.map { "threshold \($0)" }.joined(separator: ", ") + "}"
+      + retries.joined(separator: ", ") + "} × {" + times.joined(separator: "; ") + "}"
   }
 }

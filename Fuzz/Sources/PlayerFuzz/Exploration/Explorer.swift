@@ -177,6 +177,10 @@ struct Search {
   /// For each expanded state, the state each letter leads to (-1: the letter
   /// does not apply), row by row: what the differential check compares with.
   private var successors: [Int32] = []
+  /// For each expanded state and letter, a hash of what the step gave out:
+  /// the commands and what the player said after it, renamed as the state
+  /// was and with nothing forgotten (see ``output(_:_:after:_:)``).
+  private var outputs: [Int] = []
   /// Each state's fine hash (see ``fine(_:_:_:)``), to tell when a merged
   /// state differs from the state's representative.
   private var fines: [Int] = []
@@ -186,6 +190,13 @@ struct Search {
   private var compared = Set<Int32>()
   /// Concrete states waiting to be compared with a state not extended yet.
   private var pending: [Int32: Start] = [:]
+  /// For a subject that vouches for its own snapshot, the letters that led
+  /// from a state back to itself (events that changed nothing the snapshot
+  /// shows), in order: once the state is extended, the concrete state after
+  /// all of them must be the same state, and is compared with it on every
+  /// letter, since what such events change is exactly what a snapshot may
+  /// leave out.
+  private var selfLoops: [Int32: [FuzzAction]] = [:]
   private var expanded = 0
   /// Runners kept at states found but not yet extended (a restored player
   /// needs no replay of the path), at most ``storedLimit``.
@@ -218,7 +229,7 @@ struct Search {
   }
 
   private func runner() -> CaseRunner {
-    CaseRunner(runs, canPreload: configuration.canPreload, retry: configuration.retry)
+    CaseRunner(runs, setup: configuration.setup)
   }
 
   private var timeIsUp: Bool { deadline.map { clock.now >= $0 } ?? false }
@@ -306,7 +317,8 @@ struct Search {
     case .state(let state): observation = FuzzObservation(state)
     case .other: observation = runner.engine.contract(runner.target.observation)
     }
-    Explorer.canonicalize(runner.model, held: held, observation: observation, into: &codes, renaming)
+    Explorer.canonicalize(
+      runner.model, held: held, observation: observation, into: &codes, renaming)
     switch snapshot {
     case .state(let state):
       state.canonicalize(into: &codes, renaming)
@@ -391,6 +403,36 @@ struct Search {
     return hasher.finalize()
   }
 
+  /// A hash of what a step gave out: the commands since `logged` and what
+  /// the player says after it (its observation, the queue's fingerprint
+  /// aside: it hashes raw item ids), renamed by `renaming` (the state's
+  /// before the step, with nothing forgotten). Two concrete states merged into
+  /// one must give out the same for every letter, or the canonical form left
+  /// out something that matters.
+  private func output(
+    _ runner: CaseRunner, _ snapshot: Snapshot, after logged: Int, _ renaming: ExplorationRenaming
+  ) -> Int {
+    var codes: [Int32] = []
+    codes.reserveCapacity(32)
+    let log = runner.log
+    if logged < log.count {
+      let media = runner.model.entries.map(\.media)
+      for command in log[logged...] {
+        Explorer.append(command, media: media, into: &codes, renaming)
+      }
+    }
+    codes.append(-7)
+    let observation: FuzzObservation
+    switch snapshot {
+    case .state(let state): observation = FuzzObservation(state)
+    case .other: observation = runner.engine.contract(runner.target.observation)
+    }
+    Explorer.append(observation, into: &codes, renaming)
+    var hasher = Hasher()
+    codes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    return hasher.finalize()
+  }
+
   // MARK: The merged search
 
   private mutating func searchMerged(_ root: CaseRunner) {
@@ -455,10 +497,24 @@ struct Search {
     let start = start(id)
     let row = successors.count
     successors += repeatElement(-1, count: alphabet.count)
+    outputs += repeatElement(0, count: alphabet.count)
     guard sweep(start, of: id, row: row, comparing: false) else { return false }
     expanded += 1
     if let other = pending.removeValue(forKey: id) {
-      return compare(other, with: id)
+      guard compare(other, with: id) else { return false }
+    }
+    if let loops = selfLoops.removeValue(forKey: id), result.unsound == nil {
+      let trace = start.path + loops
+      let runner = replay(trace)
+      let state = snapshot(runner)
+      guard key(runner, state) == keys[Int(id)] else {
+        disagree(
+          id, trace, letter: describe(loops),
+          detail: "each lead back to the state, but not all of them in a row")
+        return true
+      }
+      let other = Start(runner: runner, snapshot: state, context: context(runner), path: trace)
+      guard compare(other, with: id) else { return false }
     }
     return true
   }
@@ -472,8 +528,10 @@ struct Search {
   private mutating func sweep(_ start: Start, of id: Int32, row: Int, comparing: Bool) -> Bool {
     var base = start.runner
     var valid = true
-    var tried: [[FuzzAction]: Int32] = [:]
+    var tried: [[FuzzAction]: (target: Int32, output: Int)] = [:]
     tried.reserveCapacity(alphabet.count)
+    let before = ExplorationRenaming(
+      start.runner.model, threshold: configuration.previousThreshold)
     let depth = depths[Int(id)]
     for (index, letter) in alphabet.enumerated() {
       if timeIsUp {
@@ -499,9 +557,13 @@ struct Search {
       }
       guard let step else { continue }
       if let known = tried[step] {
-        if !comparing { successors[row + index] = known }
+        if !comparing {
+          successors[row + index] = known.target
+          outputs[row + index] = known.output
+        }
         continue
       }
+      let logged = base.log.count
       var child = base
       if !comparing { swap(&coverage, &child.coverage) }
       child.recordsCoverage = !comparing
@@ -517,9 +579,16 @@ struct Search {
       }
       let childSnapshot = snapshot(child)
       let childKey = key(child, childSnapshot)
+      let output = self.output(child, childSnapshot, after: logged, before)
       let target: Int32
       var new = false
       if comparing {
+        guard output == outputs[row + index] else {
+          disagree(
+            id, start.runner.trace, letter: describe(step),
+            detail: "gives out other commands or another observation than from the first path")
+          return true
+        }
         guard let reached = ids[childKey], reached == successors[row + index] else {
           disagree(
             id, start.runner.trace, letter: describe(step),
@@ -532,13 +601,15 @@ struct Search {
         (target, new) = add(
           childKey, fine: childFine, parent: id, step: step, depth: depth + 1)
         successors[row + index] = target
+        outputs[row + index] = output
+        if !new, target == id, reading == .snapshot { selfLoops[id, default: []] += step }
         if !new, childFine != fines[Int(target)] {
           // Another concrete state merged into `target`: compare them.
           if !check(&child, childSnapshot, at: target) { return false }
           valid = false
         }
       }
-      tried[step] = target
+      tried[step] = (target, output)
       // Did the letter change the player or the engine, which `base` shares?
       // If not, `base` is still where it was (a held report only changed the
       // child's own copy; an ignored event, nothing the player vouches for).
@@ -579,7 +650,13 @@ struct Search {
 
   /// Compares every letter from `other` with state `state`'s row.
   private mutating func compare(_ other: Start, with state: Int32) -> Bool {
-    if forks { restore(other.runner, other.snapshot) }
+    var other = other
+    if forks {
+      restore(other.runner, other.snapshot)
+    } else {
+      // The runner kept shares its player with the runners used since: replayed.
+      other.runner = replay(other.path)
+    }
     return sweep(other, of: state, row: Int(state) * alphabet.count, comparing: true)
   }
 
@@ -626,13 +703,20 @@ struct Search {
     let arrival = runner.trace
     result.probes += 1
     runner.recordsCoverage = false
+    let before = ExplorationRenaming(runner.model, threshold: configuration.previousThreshold)
+    let logged = runner.log.count
     if let violation = perform(step, on: &runner) {
       disagree(state, arrival, letter: describe(step), detail: "breaks a property")
       report(
         violation, trace: runner.trace, shortest: runner.trace, depth: Int(depths[Int(state)]) + 1)
       return false
     }
-    if ids[key(runner)] != successors[row + probed] {
+    let after = snapshot(runner)
+    if output(runner, after, after: logged, before) != outputs[row + probed] {
+      disagree(
+        state, arrival, letter: describe(step),
+        detail: "gives out other commands or another observation than from the first path")
+    } else if ids[key(runner, after)] != successors[row + probed] {
       disagree(
         state, arrival, letter: describe(step),
         detail: "leads to another state than from the first path")
@@ -655,8 +739,9 @@ struct Search {
   }
 
   private func describe(_ actions: [FuzzAction]) -> String {
-    let lines = FuzzCase(actions, canPreload: configuration.canPreload, retry: configuration.retry)
-      .lines.filter { !$0.hasPrefix("engine ") }
+    let lines = FuzzCase(actions, setup: configuration.setup).lines.filter {
+      !$0.hasPrefix("engine ")
+    }
     return lines.isEmpty ? "(the start)" : lines.joined(separator: ", ")
   }
 
@@ -669,18 +754,15 @@ struct Search {
   ) {
     for actions in shortest == trace ? [trace] : [shortest, trace] {
       guard
-        let found = CaseRunner.replay(
-          subject, actions, canPreload: configuration.canPreload, retry: configuration.retry
-        ).violation, found.step <= actions.count
+        let found = CaseRunner.replay(subject, actions, setup: configuration.setup).violation,
+        found.step <= actions.count
       else { continue }
       result.depth = depth
       result.counterexample = FuzzFailure(
         subject: subject, origin: .exhaustive(depth: depth), original: actions, actions: actions,
         violation: found, shrinkAttempts: 0,
-        timeline: Fuzzer.timeline(
-          subject,
-          FuzzCase(actions, canPreload: configuration.canPreload, retry: configuration.retry)),
-        canPreload: configuration.canPreload, retry: configuration.retry)
+        timeline: Fuzzer.timeline(subject, FuzzCase(actions, setup: configuration.setup)),
+        setup: configuration.setup)
       return
     }
     if result.unsound == nil {

@@ -144,15 +144,16 @@ extension Explorer {
     /// search, as ``alphabet(entries:)``.
     static var core: [Letter] {
       [
-      .play(.fresh, .zero), .intent(.pause), .intent(.resume), .intent(.stop), .intent(.retry),
-      .intent(.previous), .seek(.zero), .seek(.above), .ready(.current, duration: false),
-      .ready(.current, duration: true), .report(.stalled, .current), .report(.resumed, .current),
-      .report(.ended, .current), .report(.pausedBySystem, .current), .position(.current, .below),
-      .position(.current, .above), .seeked(.current, .newest), .failed(.network, .current),
-      .failed(.decoding, .current), .timeout(.current, .newest), .ready(.previous, duration: false),
-      .system(.interruptionBegan), .system(.interruptionEnded(shouldResume: true)),
-      .later(.ready(.current, duration: false)), .deliver,
-      .answered(.play(.fresh, .zero), [.readyFirst]),
+        .play(.fresh, .zero), .intent(.pause), .intent(.resume), .intent(.stop), .intent(.retry),
+        .intent(.previous), .seek(.zero), .seek(.above), .ready(.current, duration: false),
+        .ready(.current, duration: true), .report(.stalled, .current), .report(.resumed, .current),
+        .report(.ended, .current), .report(.pausedBySystem, .current), .position(.current, .below),
+        .position(.current, .above), .seeked(.current, .newest), .failed(.network, .current),
+        .failed(.decoding, .current), .timeout(.current, .newest),
+        .ready(.previous, duration: false),
+        .system(.interruptionBegan), .system(.interruptionEnded(shouldResume: true)),
+        .later(.ready(.current, duration: false)), .deliver,
+        .answered(.play(.fresh, .zero), [.readyFirst]),
       ]
     }
 
@@ -185,7 +186,9 @@ extension Explorer {
         .ready(.current, duration: false), .ready(.current, duration: true),
         .ready(.preload, duration: false), .ready(.preload, duration: true),
       ]
-      for reference in references.dropFirst(2) { letters.append(.ready(reference, duration: false)) }
+      for reference in references.dropFirst(2) {
+        letters.append(.ready(reference, duration: false))
+      }
       for report: Report in [.stalled, .resumed, .ended, .pausedBySystem] {
         for reference in references { letters.append(.report(report, reference)) }
       }

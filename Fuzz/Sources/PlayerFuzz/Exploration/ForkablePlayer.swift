@@ -20,8 +20,7 @@ final class ForkablePlayerTarget: FuzzTarget, Sendable {
 
   init(_ engine: FuzzEngine) {
     self.engine = engine
-    current = Locked(
-      Self.player(engine, PlaybackState(configuration: PlayerConfiguration(retry: engine.retry))))
+    current = Locked(Self.player(engine, PlaybackState(configuration: engine.configuration)))
   }
 
   /// The current player.
@@ -48,10 +47,9 @@ final class ForkablePlayerTarget: FuzzTarget, Sendable {
   /// Points the expiry of watchdog `id` of `load` at the current player,
   /// whoever scheduled it: call before sending it.
   func aimExpiry(_ load: Load, _ id: WatchdogID) {
-    engine.watchdog.schedule(.zero) { [weak current] in
-      current?.withLock { $0 }.send(.watchdogExpired(load, id))
-    }
-    _ = engine.claimWatchdog(load, id.rawValue)
+    engine.register(
+      { [weak current] in current?.withLock { $0 }.send(.watchdogExpired(load, id)) }, load: load,
+      id: id.rawValue)
   }
 
   /// The subject: ``FuzzSubject/player`` with this target.
