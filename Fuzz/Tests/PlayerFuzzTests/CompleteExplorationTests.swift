@@ -130,6 +130,23 @@ import Testing
     #expect(!proof.complete)
   }
 
+  @Test func aCatalogBugIsFoundInTheConfigurationClassThatReachesIt() throws {
+    // The backoff's cap ignored: only a policy whose cap is reached within
+    // its attempts tells, so the standard class passes and the next one fails.
+    let configurations = [
+      ExplorationConfiguration(canPreload: false, retry: .standard),
+      ExplorationConfiguration(canPreload: false, retry: .capReached),
+    ]
+    let proof = Explorer.explore(
+      BuggyPlayer(.backoffCapIgnored).subject, scope: Self.core(configurations, depth: 4))
+    #expect(proof.results.count == 2)
+    #expect(proof.results[0].counterexample == nil)
+    #expect(proof.results[1].configuration.retryClass == .capReached)
+    let failure = try #require(proof.counterexample)
+    #expect(failure.actions.map(\.description) == [])
+    #expect(!proof.complete && !proof.passed)
+  }
+
   @Test func theWholeAlphabetGrowsWithTheQueueAndHoldsBoundaryValues() {
     // Queue letters for every length up to the scope's: one more per entry.
     #expect(Explorer.alphabetSize(entries: 2) == Explorer.alphabetSize(entries: 1) + 1)

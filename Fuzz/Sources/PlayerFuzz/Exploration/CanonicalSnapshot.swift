@@ -47,6 +47,8 @@ public struct ExplorationRenaming: Sendable {
   private var issued: UInt32 = 0
   private var issuedItems: UInt32 = 0
   private var currentToken: UInt32?
+  /// Whether the current load is stopped (failed or waiting): it ignores every seek completion.
+  private var currentStopped = false
   private var preloadToken: UInt32?
   private var lastSeek: UInt32 = 0
   private var threshold: MediaTime
@@ -68,6 +70,7 @@ public struct ExplorationRenaming: Sendable {
     issued = model.issued
     issuedItems = model.issuedItems
     currentToken = model.current?.load.token.rawValue
+    currentStopped = model.current?.stage.isStopped ?? false
     preloadToken = model.preload?.load.token.rawValue
     lastSeek = model.current?.lastSeek ?? 0
     entries = model.entries.map(\.item)
@@ -131,10 +134,13 @@ public struct ExplorationRenaming: Sendable {
   public func counter(_ id: UInt32) -> Int32 { Int32(min(id, 2)) }
 
   /// A seek id a report names, relative to the current load's newest seek
-  /// when it names the current load (the one before, the newest, the next…),
-  /// clamped otherwise.
+  /// when it names the current load and that load is not stopped (the one
+  /// before, the newest, the next…), clamped otherwise (a stopped or stale
+  /// load ignores every seek completion alike).
   public func seek(_ id: SeekID, of load: Load) -> Int32 {
-    guard load.token.rawValue == currentToken else { return counter(id.rawValue) }
+    guard load.token.rawValue == currentToken, !currentStopped else {
+      return counter(id.rawValue)
+    }
     let difference = Int64(id.rawValue) - Int64(lastSeek)
     return 100 + Int32(max(-2, min(2, difference))) + (id.rawValue == 0 ? 10 : 0)
   }
