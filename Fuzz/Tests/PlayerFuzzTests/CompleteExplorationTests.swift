@@ -143,7 +143,11 @@ import Testing
     #expect(proof.results[0].counterexample == nil)
     #expect(proof.results[1].configuration.retryClass == .capReached)
     let failure = try #require(proof.counterexample)
-    #expect(failure.actions.map(\.description) == [])
+    #expect(
+      failure.actions.map(\.description) == [
+        "play(A)", "failed(item1#1, network)", "timeout(item1#1, watchdog#2)",
+        "failed(item1#2, network)",
+      ])
     #expect(!proof.complete && !proof.passed)
   }
 
