@@ -4,10 +4,16 @@ import PlayerFuzz
 import PlayerSimulation
 
 /// `player-sim explore`: every event sequence up to a depth, breadth first,
-/// checked against the contract model (a thin front end over `Explorer`).
+/// checked against the contract model (a thin front end over `Explorer`);
+/// with `--entries N`, every sequence of any length over queues of at most N
+/// entries in every configuration class, to a fixpoint.
 enum ExploreCommand: Command {
   static let flags: [FlagSpec] = [
-    .option("--depth", "N", "the longest sequence explored (3)"),
+    .option(
+      "--entries", "N",
+      "every sequence, any length, for queues of at most N entries, every configuration class"),
+    .option("--held", "H", "with --entries: at most H held-back reports at once (1)"),
+    .option("--depth", "N", "the longest sequence explored (3 without --entries; none with it)"),
     .option("--seconds", "S", "stop after S seconds and say how deep the search got"),
     .option("--subject", "NAME", "player (default), or a deliberately broken player"),
     .toggle("--json", "JSON lines on standard output: progress, failure, result"),
@@ -17,8 +23,19 @@ enum ExploreCommand: Command {
   static let help = CommandHelp(
     name: "explore",
     summary: "check every event sequence up to a depth against the contract model",
-    usage: "explore [--depth N] [--seconds S] [--subject NAME] [--json] [--quiet]", flags: flags,
+    usage:
+      "explore [--entries N [--held H]] [--depth N] [--seconds S] [--subject NAME] [--json] [--quiet]",
+    flags: flags,
     details: [
+      "With --entries N: small-scope model checking. States are merged on a canonical snapshot",
+      "(identities renamed by role, times by class); queues stay within N entries, at most H",
+      "reports are held back, and each of 16 configuration classes (an engine that preloads",
+      "or not; retry off, 1 attempt, cap reached, standard; previous threshold 3 s with a",
+      "10 s watchdog, or 0 with 1 s) is searched to its fixpoint: 'complete for queues ≤ N,",
+      "…', or exactly why not. Merged states are checked to behave alike on every letter.",
+      "--depth and --seconds still bound it when given (exit status 3 when they stop it with",
+      "nothing broken).",
+      "Without --entries:",
       "The alphabet holds every event kind, failure reason and identity (current, preload,",
       "earlier, dropped, the load the next intent creates, never issued, wrong item),",
       "re-entrant bursts and up to 2 held-back reports. States are merged only on a snapshot",
@@ -29,9 +46,18 @@ enum ExploreCommand: Command {
       "property breaks, or when a complete search left a declared transition unreached;",
       "3 (bounded) when --seconds ran out before the depth with no property broken.",
     ],
-    example: ["player-sim explore --depth 4", "player-sim explore --depth 4 --subject stopNotSent"])
+    example: [
+      "player-sim explore --entries 2", "player-sim explore --depth 4",
+      "player-sim explore --depth 4 --subject stopNotSent",
+    ])
 
   static func run(_ parsed: Arguments) throws(UsageError) -> ExitStatus {
+    if let entries = try parsed.integer("--entries", in: 1...8) {
+      return try runScope(parsed, entries: entries)
+    }
+    if parsed.values["--held"] != nil {
+      throw UsageError(message: "'--held' of 'explore' needs '--entries'")
+    }
     // 3 by default: the alphabet (145 letters) grows each level about
     // fifteenfold; see docs/fuzzing.md for the release figures.
     let depth = try parsed.integer("--depth", in: 1...64) ?? 3
@@ -101,22 +127,102 @@ enum ExploreCommand: Command {
   private static func exploreWithProgress(
     _ subject: FuzzSubject, depth: Int, seconds: Double?, quiet: Bool, json: Bool
   ) -> Exploration? {
-    let box = ResultBox()
+    withProgress("exploring \(subject.name) up to depth \(depth)", quiet: quiet, json: json) {
+      Explorer.explore(subject, maxDepth: depth, seconds: seconds)
+    }
+  }
+
+  private static func withProgress<Result: Sendable>(
+    _ what: String, quiet: Bool, json: Bool, _ work: @escaping @Sendable () -> Result
+  ) -> Result? {
+    let box = ResultBox<Result>()
     let done = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {
-      let exploration = Explorer.explore(subject, maxDepth: depth, seconds: seconds)
-      box.result.withLock { $0 = exploration }
+      let result = work()
+      box.result.withLock { $0 = result }
       done.signal()
     }
     let progress = Progress(quiet: quiet, unit: "levels", found: "failures found", json: json)
     while done.wait(timeout: .now() + .milliseconds(250)) == .timedOut {
-      progress.tick("exploring \(subject.name) up to depth \(depth)")
+      progress.tick(what)
     }
     progress.finish()
     return box.result.withLock { $0 }
   }
 
-  private final class ResultBox: Sendable {
-    let result = Locked<Exploration?>(nil)
+  private final class ResultBox<Result: Sendable>: Sendable {
+    let result = Locked<Result?>(nil)
+  }
+
+  // MARK: --entries
+
+  /// `explore --entries N`: the whole scope, every configuration class, to a fixpoint.
+  private static func runScope(_ parsed: Arguments, entries: Int) throws(UsageError) -> ExitStatus {
+    let held = try parsed.integer("--held", in: 0...4) ?? 1
+    let depth = try parsed.integer("--depth", in: 1...10_000)
+    let seconds = try parsed.seconds(
+      "--seconds", suffix: nil,
+      expected: "plain decimal seconds above 0, such as 30 or 0.5")
+    let subject = try FuzzCommand.subject(parsed)
+    let json = parsed.has("--json")
+    let scope = ExplorationScope(entries: entries, held: held, maxDepth: depth, seconds: seconds)
+    guard
+      let exploration = withProgress(
+        "exploring \(subject.name), queues ≤ \(entries)", quiet: parsed.has("--quiet"), json: json,
+        { Explorer.explore(subject, scope: scope) })
+    else {
+      Terminal.error("player-sim: the explorer finished without a result")
+      return .usage
+    }
+    // Stopped by --depth or --seconds with nothing broken: bounded, not a failure.
+    let bounded = !exploration.complete && exploration.passed
+    if json {
+      if let failure = exploration.counterexample { Terminal.out(JSONValue.failure(failure)) }
+      Terminal.out(Self.json(exploration, bounded: bounded))
+    } else {
+      Terminal.out(terminalSafe(exploration.description, keepingNewlines: true))
+    }
+    if !exploration.passed { return .failure }
+    return bounded ? .bounded : .success
+  }
+
+  /// The `{"result":{…}}` line of a scoped exploration: the verdict, the
+  /// scope, the totals and one object per configuration class.
+  static func json(_ exploration: ScopedExploration, bounded: Bool) -> String {
+    let scope = exploration.scope
+    let configurations = exploration.results.map { result -> JSONValue in
+      .object([
+        ("configuration", .string(result.configuration.description)),
+        ("can_preload", .bool(result.configuration.canPreload)),
+        ("retry", .string(result.configuration.retryClass?.rawValue ?? "other")),
+        ("previous_threshold_ms", .int(Int(result.configuration.previousThreshold.milliseconds))),
+        ("complete", .bool(result.complete)), ("fixpoint", .bool(result.fixpoint)),
+        ("states", .int(result.states)), ("transitions", .int(result.transitions)),
+        ("depth", .int(result.depth)), ("probes", .int(result.probes)),
+        ("seconds", .double(result.seconds)),
+        ("why_not_complete", result.whyNotComplete.map { .string($0) } ?? .null),
+      ])
+    }
+    return JSONValue.line(
+      "result",
+      [
+        ("command", .string("explore")), ("subject", .string(exploration.subject)),
+        ("complete", .bool(exploration.complete)), ("bounded", .bool(bounded)),
+        (
+          "scope",
+          .object([
+            ("entries", .int(scope.entries)), ("held", .int(scope.held)),
+            ("configurations", .array(scope.configurations.map { .string($0.description) })),
+            ("max_depth", scope.maxDepth.map { .int($0) } ?? .null),
+            ("seconds", scope.seconds.map { .double($0) } ?? .null),
+          ])
+        ),
+        ("verdict", .string(exploration.verdict)),
+        ("states", .int(exploration.states)), ("transitions", .int(exploration.transitions)),
+        ("seconds", .double(exploration.seconds)),
+        ("configurations", .array(configurations)),
+        ("unreached", .array(exploration.unreached.map { .string("\($0)") })),
+        ("passed", .bool(exploration.passed)),
+      ])
   }
 }

@@ -1,403 +1,115 @@
 import PlayerEngine
 public import PlayerState
 
-/// Exhaustive mode: breadth-first search over every sequence of letters up to
-/// a depth, over a finite alphabet whose identities are relative to what was
-/// issued so far.
+/// Exhaustive mode: small-scope model checking of the real player. A
+/// breadth-first search over every sequence of letters, from a fresh player,
+/// in every configuration class of an ``ExplorationScope`` (queues of at most
+/// N entries, at most H held-back reports), with every explored transition
+/// checked against the contract model as in the random runs.
 ///
-/// The alphabet covers every event kind and everything the random runs vary
-/// in kind (values such as media, times and rates are fixed representatives):
-/// every intent, with positions relative to the current entry (and one past
-/// the end); every report about the current load, the preload, the newest
-/// earlier load, an older one, a dropped preload, the load the next intent
-/// will create, a never-issued token and an issued token with the wrong item;
-/// every failure reason; seek completions and expiries for the newest, a
-/// superseded and a never-issued id; re-entrant bursts (one or two reports
-/// the engine sends from inside the first `execute` of an intent, naming the
-/// loads that intent creates or the current one); and held-back reports (at
-/// most ``maxHeld`` waiting at once) with `deliver`.
+/// The alphabet covers every event kind, with identities relative to the
+/// state and values at every rule boundary: every intent, with positions
+/// relative to the current entry (before it, at it, after it, past the end)
+/// and fresh or current media; times 0, below, at and past the previous
+/// threshold, and the duration; `ready` with and without a duration; reports
+/// about the current load, the preload, the newest earlier load, the one
+/// before it, a dropped preload, the load the next intent will create, a
+/// never-issued token and an issued token with the wrong item; every failure
+/// reason, with and without the engine's error; seek completions and expiries
+/// for the newest, a superseded and a never-issued id; re-entrant bursts; and
+/// held-back reports with `deliver`.
 ///
 /// **Merging, and what "complete" means.** Two sequences that lead to the
-/// same state need to be explored on only once, but only the player can say
-/// what its state is. When its ``FuzzTarget/snapshot`` is not nil, states are
-/// merged on the contract model (ids relabelled in order), the held-back
-/// reports and that snapshot; when a level then finds no new state, the search
-/// is ``Exploration/complete``: the properties hold for every sequence of any
-/// length over the alphabet. Without a snapshot nothing is merged (what the
-/// player *says* about itself, ``FuzzObservation``, may leave out state that
-/// matters, such as a pending seek): every sequence up to the depth is
-/// replayed, and the result is "bounded at depth N", never complete.
+/// same state need to be extended only once, but only the player can say
+/// what its state is. When its ``FuzzTarget/snapshot`` is an
+/// ``ExplorableSnapshot`` (Playhead's `PlaybackState` is), states are merged on
+/// a canonical key: the contract model, the held-back reports, what the
+/// player says about itself and its snapshot, with identities renamed by role
+/// and times by class (``ExplorationRenaming``). Letters that would leave the
+/// scope do not apply, so the states are finitely many, and the search runs to
+/// a **fixpoint**: every state reached is extended by every letter. It is
+/// then ``Exploration/complete``: the properties hold for every sequence of any
+/// length over the alphabet within the scope. A merged state reached again by
+/// another path is probed with letters whose outcome from the first path is
+/// known (the differential check): any difference, or a replay of a
+/// representative's path reaching another state, means the snapshot merges
+/// states that behave differently, and the search says so instead of
+/// `complete`. Without a snapshot nothing is merged: every sequence up to the
+/// depth is replayed, and the result is "bounded at depth N", never complete.
 ///
 /// ```swift
-/// let proof = Explorer.explore(.player, maxDepth: 3)
-/// print(proof)   // depth, states, complete or bounded, coverage
+/// let proof = Explorer.explore(.player, scope: ExplorationScope(entries: 2))
+/// print(proof.verdict)   // complete for queues ≤ 2, ≤ 1 held-back report, configurations {…}
 /// ```
 public enum Explorer {
-  /// The most held-back reports waiting for a `deliver` at once.
+  /// The most held-back reports of the depth-bounded search
+  /// (``explore(_:maxDepth:seconds:canPreload:retry:)``).
   public static let maxHeld = 2
 
-  /// How many letters the alphabet has.
-  public static var alphabetSize: Int { Letter.alphabet.count }
+  /// The most queue entries of the depth-bounded search.
+  public static let boundedEntries = 3
 
-  /// One letter of the alphabet: an event with identities relative to the state.
-  indirect enum Letter: Hashable, Sendable {
-    case intent(UserIntent)
-    /// An intent naming a position relative to the current entry.
-    case edit(Edit)
-    case report(Report, Reference)
-    case failed(FailureReason, Reference)
-    /// A failure of the current load carrying the engine's own error
-    /// (``detail``), which the player must keep as the contract does.
-    case failedWithDetail(FailureReason)
-    case seeked(Reference, Relative)
-    case timeout(Reference, Relative)
-    /// An event of the operating system (an interruption, the route, the network).
-    case system(SystemEvent)
-    /// An intent (or edit) whose first command the engine answers from inside
-    /// `execute` (re-entrantly) with one or more reports, in order.
-    case answered(Letter, [Answer])
-    /// A report the engine holds back until a `deliver`.
-    case later(Letter)
-    /// The engine sends its held-back reports, oldest first.
-    case deliver
+  /// How many letters the depth-bounded search's alphabet has.
+  public static var alphabetSize: Int { alphabetSize(entries: boundedEntries) }
 
-    enum Answer: Hashable, Sendable {
-      /// `ready` of the first load (or preload) the intent issues, or of the
-      /// load the next intent will create when it issues none.
-      case readyFirst
-      /// `ready` of the second load or preload the intent issues.
-      case readySecond
-      case failedFirst
-      case stalledFirst
-      case seekedNext
-      case stalledCurrent
-      case readyCurrent
-      case endedCurrent
-    }
+  /// How many letters the alphabet for queues of at most `entries` entries has.
+  public static func alphabetSize(entries: Int) -> Int { Letter.alphabet(entries: entries).count }
 
-    enum Edit: Hashable, Sendable {
-      case removeCurrent, removeNext, moveCurrentToEnd, moveNextFirst, jumpNext, jumpCurrent
-      case insertBefore, removePastEnd
-    }
-    enum Report: Hashable, Sendable {
-      case ready, stalled, resumed, ended, position, pausedBySystem
-    }
-    enum Reference: Hashable, Sendable {
-      case current, preload, previous, older, dropped, upcoming, neverIssued, wrongItem
-    }
-    enum Relative: Hashable, Sendable { case newest, older, neverIssued }
-
-    static let references: [Reference] = [
-      .current, .preload, .previous, .older, .dropped, .upcoming, .neverIssued, .wrongItem,
-    ]
-    static let reasons: [FailureReason] = [
-      .network, .decoding, .unsupported, .notFound, .timeout, .engine(code: -11800),
-    ]
-    /// The engine error the `failedWithDetail` letters carry.
-    static let detail = FailureDetail(
-      domain: "AVFoundationErrorDomain", code: -11800,
-      message: "The operation could not be completed")
-
-    /// The alphabet, built for each search rather than kept in a global: its
-    /// `answered` and `later` letters live in boxes that an indirect enum points
-    /// to through tagged pointers, which LeakSanitizer reports as leaks when a
-    /// global holds them until exit.
-    static var alphabet: [Letter] {
-      var letters: [Letter] = [
-        .intent(.play("A")), .intent(.replaceQueue(["A", "B", "C"])),
-        .intent(.replaceQueue(["B", "A"], start: 1, from: .seconds(4), playWhenReady: false)),
-        .intent(.append(["D"])), .intent(.next), .intent(.previous), .intent(.setRepeat(.off)),
-        .intent(.setRepeat(.one)), .intent(.setRepeat(.all)), .intent(.setShuffle(seed: 1)),
-        .intent(.setShuffle(seed: nil)), .intent(.setRate(PlaybackRate(thousandths: 1500))),
-        .intent(.setRate(PlaybackRate(thousandths: 0))),
-        .intent(.clear), .intent(.pause), .intent(.resume), .intent(.stop),
-        .intent(.seek(to: .seconds(4))), .intent(.retry),
-        .edit(.removeCurrent), .edit(.removeNext), .edit(.moveCurrentToEnd), .edit(.moveNextFirst),
-        .edit(.jumpNext), .edit(.jumpCurrent), .edit(.insertBefore), .edit(.removePastEnd),
-      ]
-      for report: Report in [.ready, .stalled, .resumed, .ended, .position, .pausedBySystem] {
-        for reference in references { letters.append(.report(report, reference)) }
-      }
-      letters += [
-        .system(.interruptionBegan), .system(.interruptionEnded(shouldResume: true)),
-        .system(.interruptionEnded(shouldResume: false)), .system(.routeLost),
-        .system(.networkLost), .system(.networkAvailable),
-      ]
-      for reference in references { letters.append(.failed(.network, reference)) }
-      for reason in reasons.dropFirst() { letters.append(.failed(reason, .current)) }
-      // With the engine's error: a network failure waits (or fails) keeping it, another fails.
-      letters += [.failedWithDetail(.network), .failedWithDetail(.decoding)]
-      for relative: Relative in [.newest, .older, .neverIssued] {
-        letters.append(.seeked(.current, relative))
-        letters.append(.timeout(.current, relative))
-      }
-      for reference in references.dropFirst() {
-        letters.append(.seeked(reference, .newest))
-        letters.append(.timeout(reference, .newest))
-      }
-      letters += [
-        .answered(.intent(.play("A")), [.readyFirst]),
-        .answered(.intent(.replaceQueue(["A", "B", "C"])), [.readyFirst]),
-        .answered(.intent(.replaceQueue(["A", "B", "C"])), [.readyFirst, .readySecond]),
-        .answered(.intent(.play("A")), [.failedFirst]),
-        .answered(.intent(.play("A")), [.readyFirst, .stalledFirst]),
-        .answered(.intent(.play("A")), [.endedCurrent, .readyFirst]),
-        .answered(.intent(.retry), [.readyFirst]),
-        .answered(.intent(.next), [.readyFirst]),
-        .answered(.intent(.next), [.endedCurrent, .readyFirst]),
-        .answered(.intent(.previous), [.readyFirst]),
-        .answered(.edit(.jumpNext), [.readyFirst]),
-        .answered(.edit(.removeCurrent), [.readyFirst]),
-        .answered(.intent(.seek(to: .zero)), [.seekedNext]),
-        .answered(.intent(.seek(to: .zero)), [.seekedNext, .stalledCurrent]),
-        .answered(.intent(.resume), [.stalledCurrent]),
-        .answered(.intent(.stop), [.readyCurrent]),
-        .answered(.intent(.pause), [.readyCurrent]),
-        .answered(.intent(.pause), [.endedCurrent]),
-        .answered(.intent(.setRepeat(.one)), [.readyCurrent]),
-      ]
-      for late: Letter in [
-        .report(.ready, .current), .report(.ended, .current), .report(.stalled, .current),
-        .report(.resumed, .current), .failed(.network, .current), .report(.ready, .preload),
-        .report(.pausedBySystem, .current),
-        .report(.ready, .upcoming), .seeked(.current, .newest),
-      ] {
-        letters.append(.later(late))
-      }
-      letters.append(.deliver)
-      return letters
-    }
-
-    /// The actions of this letter after `model` with `held` reports waiting,
-    /// or nil when the letter does not apply: it names a load that does not
-    /// exist, it would arm a report that no command fires (its intent sends
-    /// nothing), it would hold more than ``maxHeld`` or deliver nothing.
-    func actions(after model: ContractModel, held: Int) -> [FuzzAction]? {
-      switch self {
-      case .deliver: return held > 0 ? [.deliver] : nil
-      case .later(let letter):
-        guard held < Explorer.maxHeld, case .engine(let report)? = letter.event(after: model)
-        else { return nil }
-        return [.later(report)]
-      case .answered(let letter, let answers):
-        guard case .user(let intent)? = letter.event(after: model) else { return nil }
-        var probe = model
-        var commands: [EngineCommand] = []
-        probe.apply(.user(intent), commands: &commands)
-        guard !commands.isEmpty else { return nil }
-        let loads = commands.compactMap { command -> Load? in
-          switch command {
-          case .load(let request), .preload(let request): request.load
-          default: nil
-          }
-        }
-        let current = model.current?.load
-        let first = loads.first ?? ActionDecoder.upcoming(after: model, 0)
-        var reports: [EngineReport] = []
-        for answer in answers {
-          switch answer {
-          case .readyFirst: reports.append(.ready(first))
-          case .readySecond:
-            guard loads.count >= 2 else { return nil }
-            reports.append(.ready(loads[1]))
-          case .failedFirst: reports.append(.failed(first, .network))
-          case .stalledFirst: reports.append(.stalled(first))
-          case .seekedNext:
-            guard let current else { return nil }
-            reports.append(.seekCompleted(current, SeekID((model.current?.lastSeek ?? 0) &+ 1)))
-          case .stalledCurrent:
-            guard let current else { return nil }
-            reports.append(.stalled(current))
-          case .readyCurrent:
-            guard let current else { return nil }
-            reports.append(.ready(current))
-          case .endedCurrent:
-            guard let current else { return nil }
-            reports.append(.reachedEnd(current))
-          }
-        }
-        return reports.map { .reentrant($0) } + [.send(.user(intent))]
-      default:
-        return event(after: model).map { [.send($0)] }
-      }
-    }
-
-    /// The load `reference` names after `model`, or nil when there is none.
-    static func load(_ reference: Reference, after model: ContractModel) -> Load? {
-      switch reference {
-      case .current: return model.current?.load
-      case .preload: return model.preload?.load
-      case .previous:
-        return issuedLoad(FuzzCoverage.Variant.newestStale(model), model)
-      case .older:
-        // The oldest earlier load that is not the newest one.
-        let newest = FuzzCoverage.Variant.newestStale(model)
-        for token in UInt32(1)..<max(newest, 1)
-        where token != model.current?.load.token.rawValue
-          && token != model.preload?.load.token.rawValue
-        {
-          return issuedLoad(token, model)
-        }
-        return nil
-      case .dropped: return model.dropped
-      case .upcoming: return ActionDecoder.upcoming(after: model, 0)
-      case .neverIssued:
-        let item = model.current?.load.item ?? ItemID(max(model.issuedItems, 1))
-        return Load(item: item, token: LoadToken(model.issued &+ 2))
-      case .wrongItem:
-        guard let newest = model.current?.load ?? model.newest else { return nil }
-        let other =
-          model.entries.first { $0.item != newest.item }?.item
-          ?? ItemID(newest.item.rawValue &+ 1)
-        return Load(item: other, token: newest.token)
-      }
-    }
-
-    /// The load issued with `token`, or nil when none was.
-    static func issuedLoad(_ token: UInt32, _ model: ContractModel) -> Load? {
-      guard token >= 1, Int(token) <= model.tokenItems.count else { return nil }
-      return Load(item: model.tokenItems[Int(token) - 1], token: LoadToken(token))
-    }
-
-    /// The event this letter sends after `model`, or nil when it names nothing.
-    func event(after model: ContractModel) -> PlaybackEvent? {
-      func id(_ newest: UInt32, _ relative: Relative) -> UInt32? {
-        switch relative {
-        case .newest: return newest >= 1 ? newest : nil
-        case .older: return newest >= 2 ? newest &- 1 : nil
-        case .neverIssued: return newest &+ 1
-        }
-      }
-      let at = model.position ?? 0
-      let count = model.entries.count
-      switch self {
-      case .intent(let intent): return .user(intent)
-      case .edit(.removeCurrent): return .user(.remove(at: at))
-      case .edit(.removeNext): return .user(.remove(at: at + 1))
-      case .edit(.moveCurrentToEnd): return .user(.move(from: at, to: max(count - 1, 0)))
-      case .edit(.moveNextFirst): return .user(.move(from: at + 1, to: 0))
-      case .edit(.jumpNext): return .user(.jump(to: at + 1))
-      case .edit(.jumpCurrent): return .user(.jump(to: at, from: .seconds(1)))
-      case .edit(.insertBefore): return .user(.insert(["E"], at: at))
-      case .edit(.removePastEnd): return .user(.remove(at: count))
-      case .report(let report, let reference):
-        guard let load = Self.load(reference, after: model) else { return nil }
-        switch report {
-        case .ready: return .ready(load)
-        case .stalled: return .stalled(load)
-        case .resumed: return .resumed(load)
-        case .ended: return .reachedEnd(load)
-        case .position: return .position(load, .seconds(4))
-        case .pausedBySystem: return .engine(.pausedBySystem(load))
-        }
-      case .system(let event): return .system(event)
-      case .failed(let reason, let reference):
-        return Self.load(reference, after: model).map { .failed($0, reason) }
-      case .failedWithDetail(let reason):
-        return Self.load(.current, after: model).map {
-          .engine(.failed($0, reason, detail: Self.detail))
-        }
-      case .seeked(let reference, let relative):
-        guard let load = Self.load(reference, after: model) else { return nil }
-        let newest = reference == .current ? model.current?.lastSeek ?? 0 : 1
-        return id(newest, relative).map { .seekCompleted(load, SeekID($0)) }
-      case .timeout(let reference, let relative):
-        guard let load = Self.load(reference, after: model) else { return nil }
-        let newest = reference == .current ? model.current?.lastWatchdog ?? 0 : 1
-        return id(newest, relative).map { .watchdogExpired(load, WatchdogID($0)) }
-      case .answered, .later, .deliver:
-        return nil
-      }
-    }
+  /// Explores every sequence up to `maxDepth` letters, or until `seconds`
+  /// pass, in one configuration, over queues of at most
+  /// ``boundedEntries`` entries and ``maxHeld`` held-back reports.
+  /// - Parameters:
+  ///   - subject: the player under test.
+  ///   - maxDepth: the longest sequence to explore.
+  ///   - seconds: a time limit; the result then says how deep it got.
+  ///   - canPreload: whether the engine declares `.preload`.
+  ///   - retry: the player's retry policy for network failures.
+  /// - Returns: depth reached, state and transition counts, whether the
+  ///   search is complete or bounded, the shortest counterexample if any, and
+  ///   what it covered.
+  public static func explore(
+    _ subject: FuzzSubject, maxDepth: Int, seconds: Double? = nil, canPreload: Bool = true,
+    retry: RetryPolicy = .standard
+  ) -> Exploration {
+    let configuration = ExplorationConfiguration(canPreload: canPreload, retry: retry)
+    let scope = ExplorationScope(
+      entries: boundedEntries, held: maxHeld, configurations: [configuration],
+      maxDepth: max(1, maxDepth), seconds: seconds)
+    return explore(subject, scope: scope).results[0]
   }
 
-  /// The canonical form of the harness's side of a state: item ids and tokens
-  /// relabelled in order among those the state refers to (behaviour depends
-  /// only on their equality and order), seek and watchdog ids clamped, media
-  /// and positions kept, and the held-back reports.
-  struct Canonical: Hashable {
-    var numbers: [Int64]
-    var media: [MediaID]
-
-    init(_ model: ContractModel, held: [EngineReport]) {
-      var items: [UInt32] = model.entries.map(\.item.rawValue)
-      var tokens: [UInt32] = []
-      for load in [
-        model.current?.load, model.preload?.load, model.newest, model.previous, model.dropped,
-        model.removed, model.left,
-      ] + held.map(\.load) {
-        guard let load else { continue }
-        items.append(load.item.rawValue)
-        tokens.append(load.token.rawValue)
-      }
-      items.append(model.issuedItems)
-      tokens.append(model.issued)
-      let itemRank = Dictionary(
-        Set(items).sorted().enumerated().map { ($1, Int64($0)) }, uniquingKeysWith: { a, _ in a })
-      let tokenRank = Dictionary(
-        Set(tokens).sorted().enumerated().map { ($1, Int64($0)) }, uniquingKeysWith: { a, _ in a })
-      func load(_ load: Load?) -> [Int64] {
-        guard let load else { return [-1, -1] }
-        return [itemRank[load.item.rawValue] ?? -1, tokenRank[load.token.rawValue] ?? -1]
-      }
-      var numbers: [Int64] = model.entries.map { itemRank[$0.item.rawValue] ?? -1 }
-      numbers.append(-2)
-      numbers.append(Int64(model.position ?? -1))
-      numbers.append(model.repeatMode == .off ? 0 : model.repeatMode == .one ? 1 : 2)
-      numbers.append(model.shuffle.map { Int64(truncatingIfNeeded: $0.seed) } ?? -1)
-      numbers += model.shuffle?.list.map { itemRank[$0.item.rawValue] ?? -1 } ?? []
-      numbers.append(model.playWhenReady ? 1 : 0)
-      numbers.append(Int64(model.rate.thousandths))
-      if let current = model.current {
-        numbers += load(current.load)
-        numbers += [
-          Int64(current.stage.rawValue), Int64(min(current.lastSeek, 2)),
-          current.seekPending ? 1 : 0, Int64(min(current.lastWatchdog, 2)), current.started ? 1 : 0,
-          current.position, current.duration ?? -1, current.systemPaused ? 1 : 0,
-          Int64(current.attempts), current.failure == nil ? 0 : 1,
-        ]
-      } else {
-        numbers.append(-3)
-      }
-      numbers.append(model.interrupted ? 1 : 0)
-      if let preload = model.preload {
-        numbers += load(preload.load)
-        numbers += [Int64(preload.stage.rawValue), preload.duration ?? -1]
-      } else {
-        numbers.append(-4)
-      }
-      for other in [model.newest, model.previous, model.dropped, model.removed, model.left] {
-        numbers += load(other)
-      }
-      numbers += load(Load(item: ItemID(model.issuedItems), token: LoadToken(model.issued)))
-      for report in held {
-        numbers.append(-5)
-        numbers += load(report.load)
-        switch report {
-        case .ready(_, let duration): numbers += [0, duration?.milliseconds ?? -1]
-        case .stalled: numbers.append(1)
-        case .resumed: numbers.append(2)
-        case .reachedEnd: numbers.append(3)
-        case .failed(_, let reason, let detail):
-          numbers += [
-            4, Int64(FuzzCoverage.Variant(reason).rawValue), Int64(detail?.code ?? 0),
-            detail == nil ? 0 : 1,
-          ]
-        case .seekCompleted(_, let id): numbers += [5, Int64(id.rawValue)]
-        case .position(_, let time): numbers += [6, time.milliseconds]
-        case .pausedBySystem: numbers.append(7)
-        }
-      }
-      self.numbers = numbers
-      media = model.entries.map(\.media)
-    }
+  /// Explores every sequence, of any length, over the alphabet within `scope`:
+  /// each configuration class in turn, to its fixpoint (or the scope's depth
+  /// or time limit, or the first counterexample).
+  /// - Parameters:
+  ///   - subject: the player under test.
+  ///   - scope: the entries, held-back reports and configurations, and the limits.
+  /// - Returns: one result per configuration class searched, and the verdict.
+  public static func explore(_ subject: FuzzSubject, scope: ExplorationScope) -> ScopedExploration {
+    explore(subject, scope: scope, forgetting: [])
   }
 
-  /// A merged state: the harness's canonical side and the player's own snapshot.
-  struct State: Hashable {
-    var canonical: Canonical
-    var observation: FuzzObservation
-    var snapshot: AnyHashable
+  /// ``explore(_:scope:)`` with a canonical key that leaves `forgetting` out:
+  /// how the tests show that an incomplete snapshot is never called complete.
+  package static func explore(
+    _ subject: FuzzSubject, scope: ExplorationScope, forgetting: Set<ExplorationField>
+  ) -> ScopedExploration {
+    let clock = ContinuousClock()
+    let started = clock.now
+    let deadline = scope.seconds.map { started.advanced(by: .nanoseconds(Int64($0 * 1e9))) }
+    var results: [Exploration] = []
+    for configuration in scope.configurations {
+      if let deadline, clock.now >= deadline, !results.isEmpty { break }
+      var search = Search(
+        subject: subject, scope: scope, configuration: configuration, deadline: deadline,
+        forgetting: forgetting)
+      let result = search.run()
+      results.append(result)
+      if result.counterexample != nil || result.interrupted { break }
+    }
+    return ScopedExploration(
+      subject: subject.name, scope: scope, results: results,
+      seconds: Fuzzer.secondsSince(started, clock))
   }
 
   /// The reports held back after `actions`, in order.
@@ -412,206 +124,694 @@ public enum Explorer {
     }
     return held
   }
-
-  /// Explores every sequence up to `maxDepth` letters, or until `seconds` pass.
-  /// - Parameters:
-  ///   - subject: the player under test.
-  ///   - maxDepth: the longest sequence to explore.
-  ///   - seconds: a time limit; the result then says how deep it got.
-  ///   - canPreload: whether the engine declares `.preload`.
-  ///   - retry: the player's retry policy for network failures.
-  /// - Returns: depth reached, state and transition counts, whether the
-  ///   search is complete or bounded, the shortest counterexample if any, and
-  ///   what it covered.
-  public static func explore(
-    _ subject: FuzzSubject, maxDepth: Int, seconds: Double? = nil, canPreload: Bool = true,
-    retry: RetryPolicy = .standard
-  ) -> Exploration {
-    let clock = ContinuousClock()
-    let started = clock.now
-    let deadline = seconds.map { started.advanced(by: .nanoseconds(Int64($0 * 1e9))) }
-    let root = CaseRunner(subject, canPreload: canPreload, retry: retry)
-    // Merge only on a snapshot the subject vouches for.
-    let merges = root.target.snapshot != nil
-    func state(_ runner: CaseRunner, _ actions: [FuzzAction]) -> State? {
-      guard let snapshot = runner.target.snapshot else { return nil }
-      return State(
-        canonical: Canonical(runner.model, held: held(actions)),
-        observation: runner.target.observation, snapshot: snapshot)
-    }
-    var visited = Set<State>()
-    if let first = state(root, []) { visited.insert(first) }
-    var nodes = 1
-    var edges = 0
-    var coverage = FuzzCoverage()
-    var frontier: [[FuzzAction]] = [[]]
-    var result = Exploration(
-      subject: subject.name, depth: 0, complete: false, states: 1, transitions: 0, sequences: 0,
-      seconds: 0, counterexample: nil, unreached: [])
-    result.canPreload = canPreload
-    result.merged = merges
-    let alphabet = Letter.alphabet
-    result.alphabet = alphabet.count
-    level: for depth in 1...max(1, maxDepth) {
-      var next: [[FuzzAction]] = []
-      for prefix in frontier {
-        if let deadline, clock.now >= deadline {
-          result.interrupted = true
-          break level
-        }
-        var base = CaseRunner(subject, canPreload: canPreload, retry: retry)
-        for action in prefix { _ = base.perform(action) }
-        let heldCount = base.laterCount
-        // Letters that resolve to the same actions are the same input: run once.
-        var tried = Set<[FuzzAction]>()
-        for letter in alphabet {
-          guard let step = letter.actions(after: base.model, held: heldCount),
-            tried.insert(step).inserted
-          else { continue }
-          let actions = prefix + step
-          var runner = CaseRunner(subject, canPreload: canPreload, retry: retry)
-          swap(&coverage, &runner.coverage)
-          var violation: FuzzViolation?
-          for action in actions where violation == nil { violation = runner.perform(action) }
-          swap(&coverage, &runner.coverage)
-          result.sequences += 1
-          if let violation {
-            result.depth = depth
-            result.counterexample = FuzzFailure(
-              subject: subject, origin: .exhaustive(depth: depth), original: actions,
-              actions: actions, violation: violation, shrinkAttempts: 0,
-              timeline: Fuzzer.timeline(
-                subject, FuzzCase(actions, canPreload: canPreload, retry: retry)),
-              canPreload: canPreload, retry: retry)
-            break level
-          }
-          edges += 1
-          if merges {
-            guard let to = state(runner, actions) else {
-              // The subject stopped vouching for its state: merge nothing more.
-              result.merged = false
-              next.append(actions)
-              continue
-            }
-            if visited.insert(to).inserted { next.append(actions) }
-          } else {
-            nodes += 1
-            next.append(actions)
-          }
-        }
-      }
-      result.depth = depth
-      result.newAtLastLevel = next.count
-      frontier = next
-      if next.isEmpty {
-        result.complete = result.merged
-        break
-      }
-    }
-    result.states = merges ? visited.count : nodes
-    result.transitions = edges
-    result.coverage = coverage
-    result.unreached = coverage.unexercised
-    result.seconds = Fuzzer.secondsSince(started, clock)
-    return result
-  }
 }
 
 extension PlayerTarget {
   /// The player's whole state, ``PlayerEngine/Player/state``: between two
   /// events Playhead's `Player` holds nothing else its behaviour depends on
   /// (its event queue is empty and the harness runs no watchdog timer).
+  /// `PlaybackState` is an ``ExplorableSnapshot``, so the explorer merges it
+  /// in canonical form.
   public var snapshot: AnyHashable? { player.state }
 }
 
-/// What exhaustive exploration found.
-public struct Exploration: Sendable, CustomStringConvertible {
-  /// The subject's name.
-  public var subject: String
-  /// The deepest level fully explored (or the depth of the counterexample).
-  public var depth: Int
-  /// Whether the search is a proof at any depth: states were merged on the
-  /// subject's snapshot (``merged``) and the last level found no new state,
-  /// so every longer sequence over the alphabet only revisits explored
-  /// states. Otherwise the search is bounded at ``depth``.
-  public var complete: Bool
-  /// Distinct canonical states reached.
-  public var states: Int
-  /// Distinct (state, letter, state) transitions explored.
-  public var transitions: Int
-  /// Sequences replayed and checked.
-  public var sequences: Int
-  /// Seconds spent.
-  public var seconds: Double
-  /// The shortest failing sequence, if any.
-  public var counterexample: FuzzFailure?
-  /// The declared transitions (``PlayerState/TransitionTable/accepted``) the search never took.
-  public var unreached: [TransitionTable.Row]
-  /// New states the deepest explored level found (0 when ``complete``).
-  public var newAtLastLevel = 0
-  /// Whether the time limit stopped the search inside level ``depth`` + 1
-  /// (the states it found there are counted in ``states``).
-  public var interrupted = false
-  /// Whether the explored engine declared `.preload`.
-  public var canPreload = true
-  /// Whether states were merged on the subject's ``FuzzTarget/snapshot``;
-  /// false when the subject has none, and then every sequence up to
-  /// ``depth`` was replayed and the search cannot be ``complete``.
-  public var merged = false
-  /// How many letters the alphabet has.
-  public var alphabet = 0
-  /// What the explored sequences exercised: declared rows and
-  /// (state × event × variant) hits.
-  public var coverage = FuzzCoverage()
+/// A merged state's key: the canonical codes, and the snapshot itself when
+/// the player's snapshot has no canonical form.
+struct StateKey: Hashable {
+  var codes: [Int32]
+  var raw: AnyHashable?
 
-  /// Whether no property broke, and, if the search is ``complete``, every
-  /// declared transition was reached. An incomplete search (every search of
-  /// the queue's alphabet at a useful depth) may reach a row deeper, so its
-  /// unreached rows are listed in ``description``, not counted: `passed` and
-  /// not `complete` means "no counterexample up to ``depth``", not a proof.
-  public var passed: Bool { counterexample == nil && (unreached.isEmpty || !complete) }
+  /// Hashes the codes as one buffer (much cheaper than element by element).
+  func hash(into hasher: inout Hasher) {
+    codes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    hasher.combine(raw)
+  }
+}
 
-  /// A summary, with the verdict (complete or bounded), the counterexample's
-  /// report, and what the search covered.
-  public var description: String {
-    let engine = canPreload ? "an engine that preloads" : "an engine that does not preload"
-    var lines = [
-      "explore \(subject) on \(engine): depth \(depth), "
-        + "\(states) \(merged ? "states" : "sequences (not merged)"), \(transitions) transitions, "
-        + "\(sequences) sequences in \(FuzzResult.format(seconds)) s, \(alphabet) letters"
-    ]
-    if complete {
-      lines.append(
-        "complete: states merged on \(subject)'s snapshot and the last level found no new state, "
-          + "so every longer sequence over the alphabet revisits them")
-    } else if counterexample == nil {
-      let why =
-        merged
-        ? "level \(depth) still found \(newAtLastLevel) new states (no fixpoint)"
-        : "no fixpoint can be proven without merging"
-      lines.append(
-        "bounded at depth \(depth): \(why); every sequence of at most \(depth) letters was checked"
-          + (interrupted ? " (time ran out inside level \(depth + 1); its states are counted)" : "")
-      )
+/// One configuration's search.
+struct Search {
+  let subject: FuzzSubject
+  let scope: ExplorationScope
+  let configuration: ExplorationConfiguration
+  let deadline: ContinuousClock.Instant?
+  let forgetting: Set<ExplorationField>
+  let alphabet: [Explorer.Letter]
+  let clock = ContinuousClock()
+  /// How the player's state is read: directly for Playhead's `Player` (no
+  /// boxing), through ``FuzzTarget/snapshot`` otherwise.
+  private enum Reading { case playerTarget, forkable, snapshot }
+  private var reading = Reading.snapshot
+  /// Whether the subject is ``FuzzSubject/player``, run as a
+  /// ``ForkablePlayerTarget``: a letter's runner is restored, not replayed.
+  private let forks: Bool
+  /// The subject the runners are made with.
+  private let runs: FuzzSubject
+
+  /// Every state reached, in the order found (breadth first): its key, the
+  /// state it was first reached from and the actions of that step, its depth.
+  private var keys: [StateKey] = []
+  private var ids: [StateKey: Int32] = [:]
+  private var parents: [Int32] = []
+  private var steps: [[FuzzAction]] = []
+  private var depths: [Int32] = []
+  /// For each expanded state, the state each letter leads to (-1: the letter
+  /// does not apply), row by row: what the differential check compares with.
+  private var successors: [Int32] = []
+  /// For each expanded state and letter, a hash of what the step gave out:
+  /// the commands and what the player said after it, renamed as the state
+  /// was and with nothing forgotten (see ``output(_:_:after:_:)``).
+  private var outputs: [Int] = []
+  /// Each state's fine hash (see ``fine(_:_:_:)``), to tell when a merged
+  /// state differs from the state's representative.
+  private var fines: [Int] = []
+  /// Which letter each state is probed with next.
+  private var probeCursor: [Int32] = []
+  /// States compared on every letter with another concrete state merged into them.
+  private var compared = Set<Int32>()
+  /// Concrete states waiting to be compared with a state not extended yet.
+  private var pending: [Int32: Start] = [:]
+  /// For a subject that vouches for its own snapshot, the letters that led
+  /// from a state back to itself (events that changed nothing the snapshot
+  /// shows), in order: once the state is extended, the concrete state after
+  /// all of them must be the same state, and is compared with it on every
+  /// letter, since what such events change is exactly what a snapshot may
+  /// leave out.
+  private var selfLoops: [Int32: [FuzzAction]] = [:]
+  private var expanded = 0
+  /// Runners kept at states found but not yet extended (a restored player
+  /// needs no replay of the path), at most ``storedLimit``.
+  private var stored: [Int32: (runner: CaseRunner, snapshot: Snapshot)] = [:]
+  private static let storedLimit = 20_000
+  private var coverage = FuzzCoverage()
+  private var result: Exploration
+
+  init(
+    subject: FuzzSubject, scope: ExplorationScope, configuration: ExplorationConfiguration,
+    deadline: ContinuousClock.Instant?, forgetting: Set<ExplorationField>
+  ) {
+    self.subject = subject
+    self.scope = scope
+    self.configuration = configuration
+    self.deadline = deadline
+    self.forgetting = forgetting
+    alphabet =
+      scope.coreAlphabet ? Explorer.Letter.core : Explorer.Letter.alphabet(entries: scope.entries)
+    forks = ForkablePlayerTarget.standsFor(subject)
+    runs = forks ? ForkablePlayerTarget.subject : subject
+    result = Exploration(
+      subject: subject.name, depth: 0, complete: false, states: 1, transitions: 0, sequences: 0,
+      seconds: 0, counterexample: nil, unreached: [])
+    result.canPreload = configuration.canPreload
+    result.configuration = configuration
+    result.entries = scope.entries
+    result.held = scope.held
+    result.alphabet = alphabet.count
+  }
+
+  private func runner() -> CaseRunner {
+    CaseRunner(runs, setup: configuration.setup)
+  }
+
+  private var timeIsUp: Bool { deadline.map { clock.now >= $0 } ?? false }
+
+  mutating func run() -> Exploration {
+    let started = clock.now
+    let root = runner()
+    reading =
+      root.target is ForkablePlayerTarget
+      ? .forkable : root.target is PlayerTarget ? .playerTarget : .snapshot
+    result.merged = root.target.snapshot != nil
+    if result.merged {
+      result.canonical = root.target.snapshot?.base is any ExplorableSnapshot
+      searchMerged(root)
+    } else {
+      searchUnmerged()
     }
-    if !merged {
-      lines.append(
-        "not merged: \(subject) exposes no snapshot of its whole state (FuzzTarget.snapshot), "
-          + "so every sequence was replayed and the search can never be complete")
+    result.transitions = result.sequences
+    result.coverage = coverage
+    result.unreached = coverage.unexercised
+    result.complete =
+      result.merged && result.fixpoint && result.counterexample == nil && result.unsound == nil
+      && !result.interrupted
+    result.seconds = Fuzzer.secondsSince(started, clock)
+    return result
+  }
+
+  // MARK: Keys
+
+  /// The player's snapshot: Playhead's state read directly (no boxing), or
+  /// what the subject vouches for.
+  private enum Snapshot: Equatable {
+    case state(PlaybackState)
+    case other(AnyHashable?)
+  }
+
+  private func snapshot(_ runner: CaseRunner) -> Snapshot {
+    switch reading {
+    case .forkable:
+      .state(unsafeDowncast(runner.target as AnyObject, to: ForkablePlayerTarget.self).player.state)
+    case .playerTarget:
+      .state(unsafeDowncast(runner.target as AnyObject, to: PlayerTarget.self).player.state)
+    case .snapshot: .other(runner.target.snapshot)
     }
-    if let counterexample { lines.append(counterexample.report) }
-    let gaps = coverage.unsent
-    lines.append(
-      "covered: \(coverage.exercisedCount) of \(TransitionTable.accepted.count) declared transitions; "
-        + (gaps.isEmpty
-          ? "every identity, id and failure reason sent where it existed"
-          : "\(gaps.count) (state × event × variant) available but not sent"))
-    lines += gaps.prefix(12).map { "  not sent: \($0)" }
-    if gaps.count > 12 { lines.append("  not sent: … and \(gaps.count - 12) more") }
-    if !unreached.isEmpty {
-      lines.append("declared transitions never reached:")
-      lines += unreached.map { "  \($0)" }
+  }
+
+  /// Puts `runner`'s player (shared with the runners copied from it) back in
+  /// `snapshot`'s state.
+  private func restore(_ runner: CaseRunner, _ snapshot: Snapshot) {
+    guard case .state(let state) = snapshot else { return }
+    unsafeDowncast(runner.target as AnyObject, to: ForkablePlayerTarget.self).restore(state)
+  }
+
+  /// Performs `step` on `runner`; with a restored player, an expiry it sends
+  /// is first aimed at the player in `runner`.
+  private func perform(_ step: [FuzzAction], on runner: inout CaseRunner) -> FuzzViolation? {
+    for action in step {
+      if forks, case .send(.watchdogExpired(let load, let id)) = action {
+        unsafeDowncast(runner.target as AnyObject, to: ForkablePlayerTarget.self)
+          .aimExpiry(load, id)
+      }
+      if let violation = runner.perform(action) { return violation }
     }
-    return lines.joined(separator: "\n")
+    return nil
+  }
+
+  private func key(_ runner: CaseRunner) -> StateKey {
+    key(runner, snapshot(runner))
+  }
+
+  private func key(_ runner: CaseRunner, _ snapshot: Snapshot) -> StateKey {
+    key(runner, snapshot, forgetting: forgetting)
+  }
+
+  private func key(
+    _ runner: CaseRunner, _ snapshot: Snapshot, forgetting: Set<ExplorationField>
+  ) -> StateKey {
+    let held = Explorer.held(runner.trace)
+    let renaming = ExplorationRenaming(
+      runner.model, threshold: configuration.previousThreshold, forgetting: forgetting)
+    var codes: [Int32] = []
+    codes.reserveCapacity(128)
+    let observation: FuzzObservation
+    switch snapshot {
+    case .state(let state): observation = FuzzObservation(state)
+    case .other: observation = runner.engine.contract(runner.target.observation)
+    }
+    Explorer.canonicalize(
+      runner.model, held: held, observation: observation, into: &codes, renaming)
+    switch snapshot {
+    case .state(let state):
+      state.canonicalize(into: &codes, renaming)
+      return StateKey(codes: codes, raw: nil)
+    case .other(let snapshot):
+      if let explorable = snapshot?.base as? any ExplorableSnapshot {
+        explorable.canonicalize(into: &codes, renaming)
+        return StateKey(codes: codes, raw: nil)
+      }
+      return StateKey(codes: codes, raw: snapshot)
+    }
+  }
+
+  private func context(_ runner: CaseRunner) -> Explorer.LetterContext {
+    Explorer.LetterContext(
+      model: runner.model, held: Explorer.held(runner.trace), entries: scope.entries,
+      maxHeld: scope.held, threshold: configuration.previousThreshold)
+  }
+
+  /// The actions from the start to state `id`, along the path it was first reached by.
+  private func path(to id: Int32) -> [FuzzAction] {
+    var parts: [[FuzzAction]] = []
+    var at = id
+    while at > 0 {
+      parts.append(steps[Int(at)])
+      at = parents[Int(at)]
+    }
+    return parts.reversed().flatMap { $0 }
+  }
+
+  /// A fresh runner after `actions`, recording no coverage (those steps were
+  /// recorded when first explored).
+  private func replay(_ actions: [FuzzAction]) -> CaseRunner {
+    var runner = runner()
+    runner.recordsCoverage = false
+    for action in actions { _ = runner.perform(action) }
+    runner.recordsCoverage = true
+    return runner
+  }
+
+  private mutating func add(
+    _ key: StateKey, fine: Int, parent: Int32, step: [FuzzAction], depth: Int32
+  ) -> (id: Int32, new: Bool) {
+    if let id = ids[key] { return (id, false) }
+    let id = Int32(keys.count)
+    ids[key] = id
+    keys.append(key)
+    fines.append(fine)
+    parents.append(parent)
+    steps.append(step)
+    depths.append(depth)
+    probeCursor.append(0)
+    return (id, true)
+  }
+
+  /// A hash of the state with what the canonical form leaves out by design
+  /// put back (the rate, the failure's reason and detail, the seek and timer
+  /// ids and duration of a stopped load, which stopped loads exist) and
+  /// nothing forgotten: two merged states whose fine hashes differ are two
+  /// concrete states the differential check compares.
+  private func fine(_ runner: CaseRunner, _ snapshot: Snapshot, _ key: StateKey) -> Int {
+    var hasher = Hasher()
+    if forgetting.isEmpty {
+      key.hash(into: &hasher)
+    } else {
+      self.key(runner, snapshot, forgetting: []).hash(into: &hasher)
+    }
+    let model = runner.model
+    hasher.combine(model.rate)
+    hasher.combine(model.current?.failure)
+    hasher.combine(model.current.map { min($0.lastSeek, 2) })
+    hasher.combine(model.current.map { min($0.lastWatchdog, 2) })
+    hasher.combine(model.current?.duration)
+    hasher.combine(Explorer.older(model) != nil)
+    hasher.combine(model.dropped != nil)
+    if case .state(let state) = snapshot {
+      hasher.combine(state.rate)
+      hasher.combine(state.failure)
+      hasher.combine(state.session?.stage)
+      hasher.combine(state.preload?.stage)
+    }
+    return hasher.finalize()
+  }
+
+  /// A hash of what a step gave out: the commands since `logged` and what
+  /// the player says after it (its observation, the queue's fingerprint
+  /// aside: it hashes raw item ids), renamed by `renaming` (the state's
+  /// before the step, with nothing forgotten). Two concrete states merged into
+  /// one must give out the same for every letter, or the canonical form left
+  /// out something that matters.
+  private func output(
+    _ runner: CaseRunner, _ snapshot: Snapshot, after logged: Int, _ renaming: ExplorationRenaming
+  ) -> Int {
+    var codes: [Int32] = []
+    codes.reserveCapacity(32)
+    let log = runner.log
+    if logged < log.count {
+      let media = runner.model.entries.map(\.media)
+      for command in log[logged...] {
+        Explorer.append(command, media: media, into: &codes, renaming)
+      }
+    }
+    codes.append(-7)
+    let observation: FuzzObservation
+    switch snapshot {
+    case .state(let state): observation = FuzzObservation(state)
+    case .other: observation = runner.engine.contract(runner.target.observation)
+    }
+    Explorer.append(observation, into: &codes, renaming)
+    var hasher = Hasher()
+    codes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    return hasher.finalize()
+  }
+
+  // MARK: The merged search
+
+  private mutating func searchMerged(_ root: CaseRunner) {
+    let rootSnapshot = snapshot(root)
+    let rootKey = key(root, rootSnapshot)
+    _ = add(rootKey, fine: fine(root, rootSnapshot, rootKey), parent: -1, step: [], depth: 0)
+    var id: Int32 = 0
+    while Int(id) < keys.count {
+      let depth = Int(depths[Int(id)])
+      if let maxDepth = scope.maxDepth, depth >= maxDepth {
+        // Every state left is at the depth limit: the search is bounded there.
+        result.depth = maxDepth
+        result.newAtLastLevel = keys.count - Int(id)
+        result.states = keys.count
+        return
+      }
+      result.depth = depth
+      if !expand(id) { break }
+      id += 1
+    }
+    result.states = keys.count
+    if result.counterexample == nil, !result.interrupted {
+      result.fixpoint = true
+      result.depth = Int(depths.last ?? 0) + 1
+      result.newAtLastLevel = 0
+    }
+  }
+
+  /// Where a sweep of the alphabet starts: a runner at a state, what its
+  /// player says, and the letters' context there.
+  private struct Start {
+    var runner: CaseRunner
+    var snapshot: Snapshot
+    var context: Explorer.LetterContext
+    /// The path to the state, replayed when the runner must be made again.
+    var path: [FuzzAction]
+  }
+
+  /// A runner at state `id`: the one kept when it was found (its player
+  /// restored), or the path replayed.
+  private mutating func start(_ id: Int32) -> Start {
+    let path = path(to: id)
+    if let kept = stored.removeValue(forKey: id) {
+      restore(kept.runner, kept.snapshot)
+      if id % 64 == 0 {
+        // Now and then the path is replayed too: a restored player must be the same.
+        let replayed = replay(path)
+        checkReplay(replayed, snapshot(replayed), of: id, path)
+      }
+      return Start(
+        runner: kept.runner, snapshot: kept.snapshot, context: context(kept.runner), path: path)
+    }
+    let runner = replay(path)
+    let state = snapshot(runner)
+    checkReplay(runner, state, of: id, path)
+    return Start(runner: runner, snapshot: state, context: context(runner), path: path)
+  }
+
+  /// Extends state `id` by every letter, then compares it with another path
+  /// to it waiting for that. Returns false when the search must stop.
+  private mutating func expand(_ id: Int32) -> Bool {
+    let start = start(id)
+    let row = successors.count
+    successors += repeatElement(-1, count: alphabet.count)
+    outputs += repeatElement(0, count: alphabet.count)
+    guard sweep(start, of: id, row: row, comparing: false) else { return false }
+    expanded += 1
+    if let other = pending.removeValue(forKey: id) {
+      guard compare(other, with: id) else { return false }
+    }
+    if let loops = selfLoops.removeValue(forKey: id), result.unsound == nil {
+      let trace = start.path + loops
+      let runner = replay(trace)
+      let state = snapshot(runner)
+      guard key(runner, state) == keys[Int(id)] else {
+        disagree(
+          id, trace, letter: describe(loops),
+          detail: "each lead back to the state, but not all of them in a row")
+        return true
+      }
+      let other = Start(runner: runner, snapshot: state, context: context(runner), path: trace)
+      guard compare(other, with: id) else { return false }
+    }
+    return true
+  }
+
+  /// Sends every letter from `start`, each to a copy of its runner. Expanding
+  /// (`comparing` false), each letter's successor is added (a new state is
+  /// kept for its own expansion) and written in the state's `row`; comparing,
+  /// it must be the one the row says, and a difference means the canonical
+  /// form merged two states that behave differently.
+  /// Returns false when the search must stop (a property broke).
+  private mutating func sweep(_ start: Start, of id: Int32, row: Int, comparing: Bool) -> Bool {
+    var base = start.runner
+    var valid = true
+    var tried: [[FuzzAction]: (target: Int32, output: Int)] = [:]
+    tried.reserveCapacity(alphabet.count)
+    let before = ExplorationRenaming(
+      start.runner.model, threshold: configuration.previousThreshold)
+    let depth = depths[Int(id)]
+    for (index, letter) in alphabet.enumerated() {
+      if timeIsUp {
+        result.interrupted = true
+        return false
+      }
+      if !valid {
+        if forks {
+          restore(base, start.snapshot)
+        } else {
+          base = replay(start.path)
+          checkReplay(base, snapshot(base), of: id, start.path)
+        }
+        valid = true
+      }
+      let step = letter.actions(in: start.context)
+      if comparing, (step == nil) != (successors[row + index] == -1) {
+        disagree(
+          id, start.runner.trace, letter: describe(letter, step),
+          detail: step == nil
+            ? "applies after the first path only" : "applies after the other path only")
+        return true
+      }
+      guard let step else { continue }
+      if let known = tried[step] {
+        if !comparing {
+          successors[row + index] = known.target
+          outputs[row + index] = known.output
+        }
+        continue
+      }
+      let logged = base.log.count
+      var child = base
+      if !comparing { swap(&coverage, &child.coverage) }
+      child.recordsCoverage = !comparing
+      let violation = perform(step, on: &child)
+      if !comparing { swap(&coverage, &child.coverage) }
+      if comparing { result.probes += 1 } else { result.sequences += 1 }
+      if let violation {
+        if comparing {
+          disagree(id, start.runner.trace, letter: describe(step), detail: "breaks a property")
+        }
+        report(violation, trace: child.trace, shortest: start.path + step, depth: Int(depth) + 1)
+        return false
+      }
+      let childSnapshot = snapshot(child)
+      let childKey = key(child, childSnapshot)
+      let output = self.output(child, childSnapshot, after: logged, before)
+      let target: Int32
+      var new = false
+      if comparing {
+        guard output == outputs[row + index] else {
+          disagree(
+            id, start.runner.trace, letter: describe(step),
+            detail: "gives out other commands or another observation than from the first path")
+          return true
+        }
+        guard let reached = ids[childKey], reached == successors[row + index] else {
+          disagree(
+            id, start.runner.trace, letter: describe(step),
+            detail: "leads to another state than from the first path")
+          return true
+        }
+        target = reached
+      } else {
+        let childFine = fine(child, childSnapshot, childKey)
+        (target, new) = add(
+          childKey, fine: childFine, parent: id, step: step, depth: depth + 1)
+        successors[row + index] = target
+        outputs[row + index] = output
+        if !new, target == id, reading == .snapshot { selfLoops[id, default: []] += step }
+        if !new, childFine != fines[Int(target)] {
+          // Another concrete state merged into `target`: compare them.
+          if !check(&child, childSnapshot, at: target) { return false }
+          valid = false
+        }
+      }
+      tried[step] = (target, output)
+      // Did the letter change the player or the engine, which `base` shares?
+      // If not, `base` is still where it was (a held report only changed the
+      // child's own copy; an ignored event, nothing the player vouches for).
+      let untouched =
+        step.allSatisfy { if case .later = $0 { true } else { false } }
+        || (child.log.count == base.log.count && child.model == base.model
+          && childSnapshot == start.snapshot)
+      if !untouched {
+        if new, !comparing, forks, stored.count < Self.storedLimit {
+          // Kept for its own expansion: restored then, not replayed.
+          stored[target] = (child, childSnapshot)
+        }
+        valid = false
+      }
+    }
+    return true
+  }
+
+  /// The differential check of a concrete state (where `runner` is) merged
+  /// into `state` although it differs from the state's representative. The
+  /// first such state is compared with the representative on every letter
+  /// (now, or when the representative is extended); later ones on one letter
+  /// each, in turn. Returns false when a property broke (the search stops).
+  private mutating func check(_ runner: inout CaseRunner, _ snapshot: Snapshot, at state: Int32)
+    -> Bool
+  {
+    guard result.unsound == nil else { return true }
+    let other = Start(
+      runner: runner, snapshot: snapshot, context: context(runner), path: runner.trace)
+    if !compared.contains(state) {
+      compared.insert(state)
+      if Int(state) < expanded { return compare(other, with: state) }
+      if pending[state] == nil { pending[state] = other }
+      return true
+    }
+    return Int(state) < expanded ? probe(&runner, at: state) : true
+  }
+
+  /// Compares every letter from `other` with state `state`'s row.
+  private mutating func compare(_ other: Start, with state: Int32) -> Bool {
+    var other = other
+    if forks {
+      restore(other.runner, other.snapshot)
+    } else {
+      // The runner kept shares its player with the runners used since: replayed.
+      other.runner = replay(other.path)
+    }
+    return sweep(other, of: state, row: Int(state) * alphabet.count, comparing: true)
+  }
+
+  /// The differential check on replays: the representative's path must reach
+  /// the state it reached when found.
+  private mutating func checkReplay(
+    _ runner: CaseRunner, _ snapshot: Snapshot, of id: Int32, _ prefix: [FuzzAction]
+  ) {
+    result.replays += 1
+    guard result.unsound == nil, key(runner, snapshot) != keys[Int(id)] else { return }
+    result.unsound =
+      "replaying the path to a state reached another state: "
+      + describe(prefix) + " (the player is not deterministic, or its snapshot leaves out state)"
+  }
+
+  /// Probes a concrete state merged into `state` (`runner` is there; it is
+  /// used up) with the next letter in turn. Returns false when the probe
+  /// broke a property (the search stops).
+  private mutating func probe(_ runner: inout CaseRunner, at state: Int32) -> Bool {
+    let row = Int(state) * alphabet.count
+    let context = context(runner)
+    var index = Int(probeCursor[Int(state)]) % alphabet.count
+    // The letters that do not apply from the representative must not apply here either.
+    var step: [FuzzAction]?
+    for _ in 0..<alphabet.count {
+      let actions = alphabet[index].actions(in: context)
+      if (actions == nil) != (successors[row + index] == -1) {
+        result.probes += 1
+        disagree(
+          state, runner.trace, letter: describe(alphabet[index], actions),
+          detail: actions == nil
+            ? "applies after the first path only" : "applies after the other path only")
+        return true
+      }
+      index = (index + 1) % alphabet.count
+      if actions != nil {
+        step = actions
+        break
+      }
+    }
+    probeCursor[Int(state)] = Int32(index)
+    guard let step else { return true }
+    let probed = (index + alphabet.count - 1) % alphabet.count
+    let arrival = runner.trace
+    result.probes += 1
+    runner.recordsCoverage = false
+    let before = ExplorationRenaming(runner.model, threshold: configuration.previousThreshold)
+    let logged = runner.log.count
+    if let violation = perform(step, on: &runner) {
+      disagree(state, arrival, letter: describe(step), detail: "breaks a property")
+      report(
+        violation, trace: runner.trace, shortest: runner.trace, depth: Int(depths[Int(state)]) + 1)
+      return false
+    }
+    let after = snapshot(runner)
+    if output(runner, after, after: logged, before) != outputs[row + probed] {
+      disagree(
+        state, arrival, letter: describe(step),
+        detail: "gives out other commands or another observation than from the first path")
+    } else if ids[key(runner, after)] != successors[row + probed] {
+      disagree(
+        state, arrival, letter: describe(step),
+        detail: "leads to another state than from the first path")
+    }
+    return true
+  }
+
+  private mutating func disagree(
+    _ state: Int32, _ other: [FuzzAction], letter: String, detail: String
+  ) {
+    guard result.unsound == nil else { return }
+    result.unsound =
+      "two paths reach the same canonical state, \(describe(path(to: state))) and "
+      + "\(describe(other)), yet \(letter) \(detail)"
+  }
+
+  private func describe(_ letter: Explorer.Letter, _ actions: [FuzzAction]?) -> String {
+    guard let actions else { return "\(letter)" }
+    return describe(actions)
+  }
+
+  private func describe(_ actions: [FuzzAction]) -> String {
+    let lines = FuzzCase(actions, setup: configuration.setup).lines.filter {
+      !$0.hasPrefix("engine ")
+    }
+    return lines.isEmpty ? "(the start)" : lines.joined(separator: ", ")
+  }
+
+  /// Records a counterexample: the shortest path that breaks a property when
+  /// replayed from the start (`shortest`, else `trace`). When neither does,
+  /// the player changed on letters it ignored (the runner was kept across
+  /// them) in a way its snapshot does not show: the snapshot is not sound.
+  private mutating func report(
+    _ violation: FuzzViolation, trace: [FuzzAction], shortest: [FuzzAction], depth: Int
+  ) {
+    for actions in shortest == trace ? [trace] : [shortest, trace] {
+      guard
+        let found = CaseRunner.replay(subject, actions, setup: configuration.setup).violation,
+        found.step <= actions.count
+      else { continue }
+      result.depth = depth
+      result.counterexample = FuzzFailure(
+        subject: subject, origin: .exhaustive(depth: depth), original: actions, actions: actions,
+        violation: found, shrinkAttempts: 0,
+        timeline: Fuzzer.timeline(subject, FuzzCase(actions, setup: configuration.setup)),
+        setup: configuration.setup)
+      return
+    }
+    if result.unsound == nil {
+      result.unsound =
+        "\(violation.property) broke after \(describe(trace)), yet that path replayed from the "
+        + "start passes: letters the player ignored changed state its snapshot does not show "
+        + "(or it is not deterministic)"
+    }
+  }
+
+  // MARK: Without a snapshot
+
+  /// Every sequence up to the depth, each replayed from the start: nothing
+  /// can be merged without a snapshot.
+  private mutating func searchUnmerged() {
+    let maxDepth = scope.maxDepth ?? 3
+    var frontier: [[FuzzAction]] = [[]]
+    var nodes = 1
+    level: for depth in 1...max(1, maxDepth) {
+      var next: [[FuzzAction]] = []
+      for prefix in frontier {
+        if timeIsUp {
+          result.interrupted = true
+          break level
+        }
+        let base = replay(prefix)
+        var tried = Set<[FuzzAction]>()
+        for letter in alphabet {
+          guard let step = letter.actions(in: context(base)), tried.insert(step).inserted
+          else { continue }
+          let actions = prefix + step
+          var runner = runner()
+          swap(&coverage, &runner.coverage)
+          var violation: FuzzViolation?
+          for action in actions where violation == nil { violation = runner.perform(action) }
+          swap(&coverage, &runner.coverage)
+          result.sequences += 1
+          if let violation {
+            report(violation, trace: actions, shortest: actions, depth: depth)
+            break level
+          }
+          nodes += 1
+          next.append(actions)
+        }
+      }
+      result.depth = depth
+      result.newAtLastLevel = next.count
+      frontier = next
+    }
+    result.states = nodes
   }
 }

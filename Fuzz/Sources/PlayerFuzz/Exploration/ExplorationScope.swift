@@ -1,0 +1,208 @@
+public import PlayerState
+
+/// One configuration class the explorer runs the player in: whether the
+/// engine preloads, the retry policy, the previous threshold and the timeout
+/// of the watchdog clock.
+///
+/// The classes are the ones the rules tell apart: an engine that preloads or
+/// not; a retry policy that fails at once (`off`), allows one reload, reaches
+/// its maximum backoff within its attempts (`capReached`: 2 reloads after 1 s
+/// and 1.5 s, the second capped from 2 s), or the standard one (3 reloads
+/// after 1 s, 2 s and 4 s, the cap of 30 s never reached); a previous
+/// threshold of 3 s (the default: times below, at and past it differ) or 0
+/// (every position but 0 is past it). Within a class the values do not
+/// matter: the letters' times are relative to the threshold, and a policy's
+/// delays are checked against what it says. No rule reads the watchdog
+/// timeout, the player only passes it to its clock, where every delay is
+/// checked: each threshold class runs with its own timeout (10 s with 3 s,
+/// 1 s with 0), so a player that ignores it fails in half the classes.
+public struct ExplorationConfiguration: Hashable, Sendable, CustomStringConvertible {
+  /// The retry policy classes.
+  public enum RetryClass: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+    /// No waiting: a network failure fails at once.
+    case off
+    /// One reload after 1 s.
+    case oneAttempt
+    /// Two reloads after 1 s and 1.5 s: the maximum backoff is reached.
+    case capReached
+    /// ``PlayerState/RetryPolicy/standard``: three reloads after 1 s, 2 s and 4 s.
+    case standard
+
+    /// The policy the player and the model run with.
+    public var policy: RetryPolicy {
+      switch self {
+      case .off: .off
+      case .oneAttempt: RetryPolicy(attempts: 1, backoff: .seconds(1), maximumBackoff: .seconds(30))
+      case .capReached:
+        RetryPolicy(attempts: 2, backoff: .seconds(1), maximumBackoff: .milliseconds(1500))
+      case .standard: .standard
+      }
+    }
+
+    /// `retry off`, `retry 1 attempt`, `retry cap reached`, `retry standard`.
+    public var description: String {
+      switch self {
+      case .off: "retry off"
+      case .oneAttempt: "retry 1 attempt"
+      case .capReached: "retry cap reached"
+      case .standard: "retry standard"
+      }
+    }
+  }
+
+  /// The previous-threshold classes, each with the watchdog timeout it runs with.
+  public enum ThresholdClass: String, CaseIterable, Hashable, Sendable {
+    /// 3 s, the default: positions below, at and past it differ. Watchdog timeout 10 s.
+    case standard
+    /// 0: every position but the start is past it. Watchdog timeout 1 s.
+    case zero
+
+    /// The previous threshold.
+    public var threshold: MediaTime { self == .standard ? .seconds(3) : .zero }
+    /// The watchdog clock's timeout this class runs with.
+    public var watchdogTimeout: MediaTime { self == .standard ? .seconds(10) : .seconds(1) }
+  }
+
+  /// Whether the engine declares `.preload`.
+  public var canPreload: Bool
+  /// The player's retry policy for network failures.
+  public var retry: RetryPolicy
+  /// `previous` restarts the entry past this position.
+  public var previousThreshold: MediaTime
+  /// The timeout of the harness's watchdog clock: every load and stall
+  /// watchdog must be scheduled with it.
+  public var watchdogTimeout: MediaTime
+
+  /// A configuration class.
+  /// - Parameters:
+  ///   - canPreload: whether the engine declares `.preload`.
+  ///   - retry: the retry policy.
+  ///   - previousThreshold: the previous threshold (3 s by default).
+  ///   - watchdogTimeout: the watchdog clock's timeout (10 s by default).
+  public init(
+    canPreload: Bool = true, retry: RetryPolicy = .standard,
+    previousThreshold: MediaTime = .seconds(3), watchdogTimeout: MediaTime = .seconds(10)
+  ) {
+    self.canPreload = canPreload
+    self.retry = retry
+    self.previousThreshold = previousThreshold
+    self.watchdogTimeout = watchdogTimeout
+  }
+
+  /// A configuration of one retry class and one threshold class.
+  /// - Parameters:
+  ///   - canPreload: whether the engine declares `.preload`.
+  ///   - retry: the retry class.
+  ///   - threshold: the threshold class (with its watchdog timeout).
+  public init(canPreload: Bool, retry: RetryClass, threshold: ThresholdClass = .standard) {
+    self.init(
+      canPreload: canPreload, retry: retry.policy, previousThreshold: threshold.threshold,
+      watchdogTimeout: threshold.watchdogTimeout)
+  }
+
+  /// Every class: an engine that preloads and one that does not, times every
+  /// retry class, times every threshold class (16).
+  public static let all: [ExplorationConfiguration] = ThresholdClass.allCases.flatMap { threshold in
+    [true, false].flatMap { preload in
+      RetryClass.allCases.map {
+        ExplorationConfiguration(canPreload: preload, retry: $0, threshold: threshold)
+      }
+    }
+  }
+
+  /// The retry class of ``retry``, if it is one of them.
+  public var retryClass: RetryClass? { RetryClass.allCases.first { $0.policy == retry } }
+
+  /// What the harness runs a case of this class with.
+  package var setup: FuzzSetup {
+    FuzzSetup(
+      canPreload: canPreload, previousThreshold: previousThreshold, retry: retry,
+      watchdogTimeout: watchdogTimeout)
+  }
+
+  /// `preload, retry standard, threshold 3000ms, watchdog 10000ms`.
+  public var description: String {
+    "\(canPreload ? "preload" : "no preload"), \(retryDescription), \(timesDescription)"
+  }
+
+  /// `retry standard`, or the policy's numbers when it is none of the classes.
+  var retryDescription: String {
+    retryClass?.description
+      ?? "retry \(retry.attempts) after \(retry.backoff)…\(retry.maximumBackoff)"
+  }
+
+  /// `threshold 3000ms, watchdog 10000ms`.
+  var timesDescription: String { "threshold \(previousThreshold), watchdog \(watchdogTimeout)" }
+}
+
+/// What the explorer covers: queues of at most ``entries`` entries, at most
+/// ``held`` held-back reports waiting at once, every configuration class in
+/// ``configurations``, and (when given) at most ``maxDepth`` letters or
+/// ``seconds`` of search.
+///
+/// Within the scope the search is exhaustive: every sequence of letters over
+/// the alphabet, of any length, from a fresh player. It is **complete** when
+/// it reaches a fixpoint (no new canonical state) in every configuration and
+/// the differential check of merged states found nothing.
+public struct ExplorationScope: Hashable, Sendable, CustomStringConvertible {
+  /// The most queue entries: letters that would make the queue longer do not apply.
+  public var entries: Int
+  /// The most held-back reports waiting for a `deliver` at once.
+  public var held: Int
+  /// The configuration classes, each searched on its own.
+  public var configurations: [ExplorationConfiguration]
+  /// The longest sequence searched, or nil for no limit (the fixpoint ends the search).
+  public var maxDepth: Int?
+  /// A time limit for the whole search, or nil.
+  public var seconds: Double?
+  /// Whether the search uses the small alphabet of the tests of the search
+  /// itself (``Explorer/Letter/core``) instead of the whole one.
+  package var coreAlphabet = false
+
+  /// A scope.
+  /// - Parameters:
+  ///   - entries: the most queue entries (at least 1).
+  ///   - held: the most held-back reports at once.
+  ///   - configurations: the configuration classes; every class by default.
+  ///   - maxDepth: the longest sequence, or nil for none.
+  ///   - seconds: a time limit for the whole search, or nil.
+  public init(
+    entries: Int, held: Int = 1,
+    configurations: [ExplorationConfiguration] = ExplorationConfiguration.all,
+    maxDepth: Int? = nil, seconds: Double? = nil
+  ) {
+    self.entries = max(1, entries)
+    self.held = max(0, held)
+    self.configurations = configurations
+    self.maxDepth = maxDepth
+    self.seconds = seconds
+  }
+
+  /// `queues ≤ 2, ≤ 1 held-back report, configurations {…}`.
+  public var description: String {
+    "queues ≤ \(entries), ≤ \(held) held-back report\(held == 1 ? "" : "s"), configurations "
+      + Self.describe(configurations)
+  }
+
+  /// The configurations as `{preload, no preload} × {retry off, …} × {threshold
+  /// 3000ms, watchdog 10000ms; …}` when they are a product, or listed.
+  static func describe(_ configurations: [ExplorationConfiguration]) -> String {
+    var preloads: [Bool] = []
+    var retries: [String] = []
+    var times: [String] = []
+    for configuration in configurations {
+      if !preloads.contains(configuration.canPreload) { preloads.append(configuration.canPreload) }
+      if !retries.contains(configuration.retryDescription) {
+        retries.append(configuration.retryDescription)
+      }
+      if !times.contains(configuration.timesDescription) {
+        times.append(configuration.timesDescription)
+      }
+    }
+    guard preloads.count * retries.count * times.count == Set(configurations).count else {
+      return "{" + configurations.map(\.description).joined(separator: "; ") + "}"
+    }
+    return "{" + preloads.map { $0 ? "preload" : "no preload" }.joined(separator: ", ") + "} × {"
+      + retries.joined(separator: ", ") + "} × {" + times.joined(separator: "; ") + "}"
+  }
+}

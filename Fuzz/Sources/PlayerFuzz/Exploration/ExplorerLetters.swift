@@ -1,0 +1,520 @@
+import PlayerState
+
+// The explorer's alphabet: every event kind, with identities relative to the
+// state (roles) and values at every rule boundary, so that a letter means the
+// same thing in every state it applies to and two states the canonical
+// snapshot merges resolve each letter to the same input up to renaming.
+
+extension Explorer {
+  /// The times letters carry, relative to the previous threshold T: the rules
+  /// read a time only against 0 (a preload starts only from 0) and T
+  /// (`previous` restarts past it), and a reported duration becomes the
+  /// position at the end; one representative per class.
+  enum Time: Int, CaseIterable, Hashable, Sendable {
+    /// The start.
+    case zero
+    /// Below the threshold: T / 3.
+    case below
+    /// Exactly the threshold.
+    case at
+    /// Past the threshold: T + 1 s.
+    case above
+    /// The duration `ready` reports: T + 2 s.
+    case duration
+
+    /// The time for threshold `threshold`.
+    func value(_ threshold: MediaTime) -> MediaTime {
+      let t = threshold.milliseconds
+      switch self {
+      case .zero: return .zero
+      case .below: return .milliseconds(t / 3)
+      case .at: return threshold
+      case .above: return .milliseconds(t + 1000)
+      case .duration: return .milliseconds(t + 2000)
+      }
+    }
+  }
+
+  /// A media a letter names: one no role refers to, or the current entry's.
+  enum Media: Hashable, Sendable { case fresh, current }
+
+  /// A queue position relative to the current entry.
+  enum Spot: Hashable, Sendable {
+    /// The entry before the current one.
+    case before
+    /// The current entry (for `insert`: just before it).
+    case current
+    /// The entry after the current one (for `insert`: just after it).
+    case after
+    /// One past the last entry (an `insert` there appends; elsewhere invalid).
+    case end
+    /// Outside the queue for every intent (`insert` at count + 1).
+    case outside
+  }
+
+  /// One letter of the alphabet: an event with identities relative to the state.
+  indirect enum Letter: Hashable, Sendable {
+    /// `play(M, from: t)`.
+    case play(Media, Time)
+    /// `replaceQueue` of `count` fresh media, starting at the first entry or
+    /// the last, from a time, playing or paused (`count` 0 clears).
+    case queue(count: Int, last: Bool, from: Time, paused: Bool)
+    /// `append` one fresh media.
+    case append
+    /// `insert` one fresh media at a spot.
+    case insert(Spot)
+    /// `remove(at:)` a spot.
+    case remove(Spot)
+    /// `move` the current entry to the end, the next entry to the front, or an entry onto itself.
+    case move(Move)
+    /// `jump(to:from:)`.
+    case jump(Spot, Time)
+    /// An intent without a position or media.
+    case intent(UserIntent)
+    /// `seek(to:)`.
+    case seek(Time)
+    /// `setRate`: another rate than the current one (1.5x from 1x, 1x from
+    /// any other), the same one, or 0 (invalid). Rates are data the rules
+    /// compare only with the current one, so the letters name them that way.
+    case rate(Rate)
+    /// `ready` of a load, with the duration or without.
+    case ready(Reference, duration: Bool)
+    /// `stalled`, `resumed`, `ended` or `pausedBySystem` of a load.
+    case report(Report, Reference)
+    /// `position` of a load at a time.
+    case position(Reference, Time)
+    /// `failed` of a load for a reason.
+    case failed(FailureReason, Reference)
+    /// A failure of the current load carrying the engine's own error
+    /// (``detail``), which the player must keep as the contract does.
+    case failedWithDetail(FailureReason)
+    /// A seek completion.
+    case seeked(Reference, Relative)
+    /// A watchdog expiry.
+    case timeout(Reference, Relative)
+    /// An event of the operating system (an interruption, the route, the network).
+    case system(SystemEvent)
+    /// An intent whose first command the engine answers from inside
+    /// `execute` (re-entrantly) with one or more reports, in order.
+    case answered(Letter, [Answer])
+    /// A report the engine holds back until a `deliver`.
+    case later(Letter)
+    /// The engine sends its held-back reports, oldest first.
+    case deliver
+
+    enum Answer: Hashable, Sendable {
+      /// `ready` of the first load (or preload) the intent issues, or of the
+      /// load the next intent will create when it issues none.
+      case readyFirst
+      /// `ready` of the second load or preload the intent issues.
+      case readySecond
+      case failedFirst
+      case stalledFirst
+      case seekedNext
+      case stalledCurrent
+      case readyCurrent
+      case endedCurrent
+    }
+
+    enum Move: Hashable, Sendable { case currentToEnd, nextFirst, currentOntoItself }
+    enum Rate: Hashable, Sendable { case other, same, invalid }
+    enum Report: Hashable, Sendable { case stalled, resumed, ended, pausedBySystem }
+    enum Reference: Hashable, Sendable {
+      case current, preload, previous, older, dropped, upcoming, neverIssued, wrongItem
+    }
+    enum Relative: Hashable, Sendable { case newest, older, neverIssued }
+
+    static let references: [Reference] = [
+      .current, .preload, .previous, .older, .dropped, .upcoming, .neverIssued, .wrongItem,
+    ]
+    static let reasons: [FailureReason] = [
+      .network, .decoding, .unsupported, .notFound, .timeout, .engine(code: -11800),
+    ]
+    /// The engine error the `failedWithDetail` letters carry.
+    static let detail = FailureDetail(
+      domain: "AVFoundationErrorDomain", code: -11800,
+      message: "The operation could not be completed")
+    /// The media names letters draw fresh media from.
+    static let names: [MediaID] = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L"]
+
+    /// A small alphabet for the tests of the search itself (complete in a
+    /// moment in debug builds): one entry's core, a seek, positions on both
+    /// sides of the threshold, a system pause, an interruption, a network
+    /// failure, a held-back `ready` and a re-entrant one. Built for each
+    /// search, as ``alphabet(entries:)``.
+    static var core: [Letter] {
+      [
+        .play(.fresh, .zero), .intent(.pause), .intent(.resume), .intent(.stop), .intent(.retry),
+        .intent(.previous), .seek(.zero), .seek(.above), .ready(.current, duration: false),
+        .ready(.current, duration: true), .report(.stalled, .current), .report(.resumed, .current),
+        .report(.ended, .current), .report(.pausedBySystem, .current), .position(.current, .below),
+        .position(.current, .above), .seeked(.current, .newest), .failed(.network, .current),
+        .failed(.decoding, .current), .timeout(.current, .newest),
+        .ready(.previous, duration: false),
+        .system(.interruptionBegan), .system(.interruptionEnded(shouldResume: true)),
+        .later(.ready(.current, duration: false)), .deliver,
+        .answered(.play(.fresh, .zero), [.readyFirst]),
+      ]
+    }
+
+    /// The alphabet for queues of at most `entries` entries, built for each
+    /// search rather than kept in a global: its `answered` and `later` letters
+    /// live in boxes that an indirect enum points to through tagged pointers,
+    /// which LeakSanitizer reports as leaks when a global holds them until exit.
+    static func alphabet(entries: Int) -> [Letter] {
+      var letters: [Letter] = [
+        .play(.fresh, .zero), .play(.current, .zero), .play(.current, .above),
+        .queue(count: 0, last: false, from: .zero, paused: false),
+      ]
+      for count in 1...max(1, entries) {
+        letters.append(.queue(count: count, last: false, from: .zero, paused: false))
+      }
+      letters.append(.queue(count: max(1, entries), last: true, from: .above, paused: true))
+      letters += [
+        .append, .insert(.current), .insert(.after), .insert(.outside),
+        .remove(.before), .remove(.current), .remove(.after), .remove(.end),
+        .move(.currentToEnd), .move(.nextFirst), .move(.currentOntoItself),
+        .jump(.after, .zero), .jump(.after, .above), .jump(.before, .zero), .jump(.current, .below),
+        .jump(.end, .zero),
+        .intent(.next), .intent(.previous), .intent(.setRepeat(.off)), .intent(.setRepeat(.one)),
+        .intent(.setRepeat(.all)), .intent(.setShuffle(seed: 1)), .intent(.setShuffle(seed: nil)),
+        .rate(.other), .rate(.same), .rate(.invalid),
+        .intent(.clear), .intent(.pause), .intent(.resume), .intent(.stop), .intent(.retry),
+      ]
+      for time in Time.allCases { letters.append(.seek(time)) }
+      letters += [
+        .ready(.current, duration: false), .ready(.current, duration: true),
+        .ready(.preload, duration: false), .ready(.preload, duration: true),
+      ]
+      for reference in references.dropFirst(2) {
+        letters.append(.ready(reference, duration: false))
+      }
+      for report: Report in [.stalled, .resumed, .ended, .pausedBySystem] {
+        for reference in references { letters.append(.report(report, reference)) }
+      }
+      for time in Time.allCases { letters.append(.position(.current, time)) }
+      for reference in references.dropFirst() { letters.append(.position(reference, .above)) }
+      letters += [
+        .system(.interruptionBegan), .system(.interruptionEnded(shouldResume: true)),
+        .system(.interruptionEnded(shouldResume: false)), .system(.routeLost),
+        .system(.networkLost), .system(.networkAvailable),
+      ]
+      for reference in references { letters.append(.failed(.network, reference)) }
+      for reason in reasons.dropFirst() { letters.append(.failed(reason, .current)) }
+      // With the engine's error: a network failure waits (or fails) keeping it, another fails.
+      letters += [.failedWithDetail(.network), .failedWithDetail(.decoding)]
+      for relative: Relative in [.newest, .older, .neverIssued] {
+        letters.append(.seeked(.current, relative))
+        letters.append(.timeout(.current, relative))
+      }
+      for reference in references.dropFirst() {
+        letters.append(.seeked(reference, .newest))
+        letters.append(.timeout(reference, .newest))
+      }
+      let queue = Letter.queue(count: max(1, entries), last: false, from: .zero, paused: false)
+      letters += [
+        .answered(.play(.fresh, .zero), [.readyFirst]),
+        .answered(queue, [.readyFirst]),
+        .answered(queue, [.readyFirst, .readySecond]),
+        .answered(.play(.fresh, .zero), [.failedFirst]),
+        .answered(.play(.fresh, .zero), [.readyFirst, .stalledFirst]),
+        .answered(.play(.fresh, .zero), [.endedCurrent, .readyFirst]),
+        .answered(.intent(.retry), [.readyFirst]),
+        .answered(.intent(.next), [.readyFirst]),
+        .answered(.intent(.next), [.endedCurrent, .readyFirst]),
+        .answered(.intent(.previous), [.readyFirst]),
+        .answered(.jump(.after, .zero), [.readyFirst]),
+        .answered(.remove(.current), [.readyFirst]),
+        .answered(.seek(.zero), [.seekedNext]),
+        .answered(.seek(.zero), [.seekedNext, .stalledCurrent]),
+        .answered(.intent(.resume), [.stalledCurrent]),
+        .answered(.intent(.stop), [.readyCurrent]),
+        .answered(.intent(.pause), [.readyCurrent]),
+        .answered(.intent(.pause), [.endedCurrent]),
+        .answered(.intent(.setRepeat(.one)), [.readyCurrent]),
+      ]
+      for late: Letter in [
+        .ready(.current, duration: false), .report(.ended, .current), .report(.stalled, .current),
+        .report(.resumed, .current), .failed(.network, .current), .ready(.preload, duration: false),
+        .report(.pausedBySystem, .current), .ready(.upcoming, duration: false),
+        .seeked(.current, .newest),
+      ] {
+        letters.append(.later(late))
+      }
+      letters.append(.deliver)
+      return letters
+    }
+  }
+
+  /// What a letter is resolved against: the contract's state, the scope and
+  /// the configuration's threshold.
+  struct LetterContext {
+    var model: ContractModel
+    /// Held-back reports waiting.
+    var held: [EngineReport]
+    /// The most queue entries.
+    var entries: Int
+    /// The most held-back reports.
+    var maxHeld: Int
+    /// The previous threshold the times are relative to.
+    var threshold: MediaTime
+    /// Media that no entry, no load a role names and no held report refers
+    /// to: renamed away by the canonical snapshot, so which ones they are
+    /// does not matter.
+    private var unused: [MediaID]
+
+    init(
+      model: ContractModel, held: [EngineReport], entries: Int, maxHeld: Int,
+      threshold: MediaTime
+    ) {
+      self.model = model
+      self.held = held
+      self.entries = entries
+      self.maxHeld = maxHeld
+      self.threshold = threshold
+      var used = model.entries.map(\.media)
+      for load in Explorer.roleLoads(model) + held.map(\.load) {
+        if let load, let media = model.media[load.item] { used.append(media) }
+      }
+      unused = Array(Letter.names.lazy.filter { !used.contains($0) }.prefix(max(1, entries)))
+    }
+
+    func time(_ time: Time) -> MediaTime { time.value(threshold) }
+
+    /// `count` fresh media (as many as there are, at most the scope's entries).
+    func fresh(_ count: Int) -> [MediaID] { Array(unused.prefix(count)) }
+  }
+}
+
+extension Explorer.Letter {
+  /// The actions of this letter in `context`, or nil when the letter does not
+  /// apply: it names a load or an entry that does not exist, it would make
+  /// the queue longer than the scope allows, it would arm a report that no
+  /// command fires (its intent sends nothing), hold more than the scope
+  /// allows, or deliver nothing.
+  func actions(in context: Explorer.LetterContext) -> [FuzzAction]? {
+    let model = context.model
+    switch self {
+    case .deliver: return context.held.isEmpty ? nil : [.deliver]
+    case .later(let letter):
+      guard context.held.count < context.maxHeld,
+        case .engine(let report)? = letter.event(in: context)
+      else { return nil }
+      return [.later(report)]
+    case .answered(let letter, let answers):
+      guard case .user(let intent)? = letter.event(in: context) else { return nil }
+      var probe = model
+      var commands: [EngineCommand] = []
+      probe.apply(.user(intent), commands: &commands)
+      guard !commands.isEmpty else { return nil }
+      let loads = commands.compactMap { command -> Load? in
+        switch command {
+        case .load(let request), .preload(let request): request.load
+        default: nil
+        }
+      }
+      let current = model.current?.load
+      let first = loads.first ?? ActionDecoder.upcoming(after: model, 0)
+      var reports: [EngineReport] = []
+      for answer in answers {
+        switch answer {
+        case .readyFirst: reports.append(.ready(first))
+        case .readySecond:
+          guard loads.count >= 2 else { return nil }
+          reports.append(.ready(loads[1]))
+        case .failedFirst: reports.append(.failed(first, .network))
+        case .stalledFirst: reports.append(.stalled(first))
+        case .seekedNext:
+          guard let current else { return nil }
+          reports.append(.seekCompleted(current, SeekID((model.current?.lastSeek ?? 0) &+ 1)))
+        case .stalledCurrent:
+          guard let current else { return nil }
+          reports.append(.stalled(current))
+        case .readyCurrent:
+          guard let current else { return nil }
+          reports.append(.ready(current))
+        case .endedCurrent:
+          guard let current else { return nil }
+          reports.append(.reachedEnd(current))
+        }
+      }
+      return reports.map { .reentrant($0) } + [.send(.user(intent))]
+    default:
+      return event(in: context).map { [.send($0)] }
+    }
+  }
+
+  /// The load `reference` names after `model`, or nil when there is none.
+  static func load(_ reference: Reference, after model: ContractModel) -> Load? {
+    switch reference {
+    case .current: return model.current?.load
+    case .preload: return model.preload?.load
+    // A stopped load of any kind is the same to the rules (`staleLoad`): the
+    // older and the dropped one fall back to the previous one when there is
+    // none, so which of them exist is not part of the state.
+    case .previous: return Explorer.previous(model)
+    case .older: return Explorer.older(model) ?? Explorer.previous(model)
+    case .dropped: return model.dropped ?? Explorer.previous(model)
+    case .upcoming: return ActionDecoder.upcoming(after: model, 0)
+    case .neverIssued:
+      let item = model.current?.load.item ?? ItemID(max(model.issuedItems, 1))
+      return Load(item: item, token: LoadToken(model.issued &+ 2))
+    case .wrongItem:
+      guard let newest = model.current?.load ?? model.newest else { return nil }
+      let other =
+        model.entries.first { $0.item != newest.item }?.item ?? ItemID(model.issuedItems &+ 1)
+      return Load(item: other, token: newest.token)
+    }
+  }
+
+  /// The event this letter sends in `context`, or nil when it names nothing
+  /// or leaves the scope.
+  func event(in context: Explorer.LetterContext) -> PlaybackEvent? {
+    let model = context.model
+    func id(_ newest: UInt32, _ relative: Relative) -> UInt32? {
+      switch relative {
+      case .newest: return newest >= 1 ? newest : nil
+      case .older: return newest >= 2 ? newest &- 1 : nil
+      case .neverIssued: return newest &+ 1
+      }
+    }
+    let at = model.position ?? 0
+    let count = model.entries.count
+    let room = context.entries - count
+    func index(_ spot: Explorer.Spot) -> Int? {
+      switch spot {
+      case .before: return at >= 1 ? at - 1 : nil
+      case .current: return at
+      case .after: return at + 1
+      case .end: return count
+      case .outside: return count + 1
+      }
+    }
+    switch self {
+    case .play(let media, let time):
+      let name: MediaID
+      switch media {
+      case .fresh:
+        guard let fresh = context.fresh(1).first else { return nil }
+        name = fresh
+      case .current:
+        guard let position = model.position else { return nil }
+        name = model.entries[position].media
+      }
+      return .user(.play(name, from: context.time(time)))
+    case .queue(let size, let last, let time, let paused):
+      guard size <= context.entries else { return nil }
+      let media = context.fresh(size)
+      guard media.count == size else { return nil }
+      return .user(
+        .replaceQueue(
+          media, start: last ? max(size - 1, 0) : 0, from: context.time(time),
+          playWhenReady: !paused))
+    case .append:
+      guard room >= 1, let fresh = context.fresh(1).first else { return nil }
+      return .user(.append([fresh]))
+    case .insert(let spot):
+      // An insert outside the queue is refused whatever the room.
+      guard let index = index(spot), spot == .outside || room >= 1, index <= count + 1,
+        let fresh = context.fresh(1).first
+      else { return nil }
+      return .user(.insert([fresh], at: index))
+    case .remove(let spot):
+      guard spot != .outside, let index = index(spot), spot == .end || index < count else {
+        return nil
+      }
+      return .user(.remove(at: index))
+    case .move(.currentToEnd):
+      guard count >= 1 else { return nil }
+      return .user(.move(from: at, to: count - 1))
+    case .move(.nextFirst):
+      guard at + 1 < count else { return nil }
+      return .user(.move(from: at + 1, to: 0))
+    case .move(.currentOntoItself):
+      guard count >= 1 else { return nil }
+      return .user(.move(from: at, to: at))
+    case .jump(let spot, let time):
+      guard let index = index(spot), spot == .end || index < count else { return nil }
+      return .user(.jump(to: index, from: context.time(time)))
+    case .intent(let intent): return .user(intent)
+    case .seek(let time): return .user(.seek(to: context.time(time)))
+    case .rate(.other):
+      let other = model.rate == .normal ? PlaybackRate(thousandths: 1500) : .normal
+      return .user(.setRate(other))
+    case .rate(.same): return .user(.setRate(model.rate))
+    case .rate(.invalid): return .user(.setRate(PlaybackRate(thousandths: 0)))
+    case .ready(let reference, let withDuration):
+      guard let load = Self.load(reference, after: model) else { return nil }
+      return .engine(.ready(load, duration: withDuration ? context.time(.duration) : nil))
+    case .report(let report, let reference):
+      guard let load = Self.load(reference, after: model) else { return nil }
+      switch report {
+      case .stalled: return .stalled(load)
+      case .resumed: return .resumed(load)
+      case .ended: return .reachedEnd(load)
+      case .pausedBySystem: return .engine(.pausedBySystem(load))
+      }
+    case .position(let reference, let time):
+      return Self.load(reference, after: model).map { .position($0, context.time(time)) }
+    case .system(let event): return .system(event)
+    case .failed(let reason, let reference):
+      return Self.load(reference, after: model).map { .failed($0, reason) }
+    case .failedWithDetail(let reason):
+      return Self.load(.current, after: model).map {
+        .engine(.failed($0, reason, detail: Self.detail))
+      }
+    case .seeked(let reference, let relative):
+      guard let load = Self.load(reference, after: model) else { return nil }
+      // A stopped load ignores every seek completion alike (`unexpected`):
+      // its seek ids are not part of the canonical state, so one letter.
+      if reference == .current, model.current?.stage.isStopped == true {
+        return relative == .newest ? .seekCompleted(load, SeekID(1)) : nil
+      }
+      let newest = reference == .current ? model.current?.lastSeek ?? 0 : 1
+      return id(newest, relative).map { .seekCompleted(load, SeekID($0)) }
+    case .timeout(let reference, let relative):
+      guard let load = Self.load(reference, after: model) else { return nil }
+      // A failed load ignores every expiry alike (`staleWatchdog`): one letter.
+      if reference == .current, model.current?.stage == .failed {
+        return relative == .newest ? .watchdogExpired(load, WatchdogID(1)) : nil
+      }
+      let newest = reference == .current ? model.current?.lastWatchdog ?? 0 : 1
+      return id(newest, relative).map { .watchdogExpired(load, WatchdogID($0)) }
+    case .answered, .later, .deliver:
+      return nil
+    }
+  }
+}
+
+extension Explorer {
+  /// The newest issued load that is neither current nor preloading (the one just left).
+  static func previous(_ model: ContractModel) -> Load? {
+    issuedLoad(FuzzCoverage.Variant.newestStale(model), model)
+  }
+
+  /// The newest issued load older than ``previous(_:)`` that is neither
+  /// current nor preloading.
+  static func older(_ model: ContractModel) -> Load? {
+    var token = FuzzCoverage.Variant.newestStale(model)
+    guard token > 1 else { return nil }
+    token -= 1
+    while token > 0,
+      token == model.current?.load.token.rawValue || token == model.preload?.load.token.rawValue
+    {
+      token -= 1
+    }
+    return issuedLoad(token, model)
+  }
+
+  /// The load issued with `token`, or nil when none was.
+  static func issuedLoad(_ token: UInt32, _ model: ContractModel) -> Load? {
+    guard token >= 1, Int(token) <= model.tokenItems.count else { return nil }
+    return Load(item: model.tokenItems[Int(token) - 1], token: LoadToken(token))
+  }
+
+  /// The loads the letters name by role besides the current one and the
+  /// preload: the previous, the older and the dropped one.
+  static func roleLoads(_ model: ContractModel) -> [Load?] {
+    [model.current?.load, model.preload?.load, previous(model), older(model), model.dropped]
+  }
+}

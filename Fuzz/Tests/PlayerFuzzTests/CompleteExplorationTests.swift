@@ -1,0 +1,168 @@
+import PlayerEngine
+import PlayerFuzz
+import PlayerState
+import Testing
+
+/// Small-scope model checking (issue 21, item 1): the explorer merges states
+/// on a canonical snapshot, searches a scope to its fixpoint and says
+/// `complete`, and never says so when the snapshot or the scope falls short.
+///
+/// These tests use the small alphabet of the search's own tests (one entry's
+/// core: 25 letters), which reaches its fixpoint in a moment in a debug
+/// build; the whole alphabet's scopes run in CI in release (Fuzz/ci.sh).
+@Suite struct CompleteExplorationTests {
+  static let oneConfiguration = [ExplorationConfiguration(canPreload: true, retry: .oneAttempt)]
+
+  static func core(
+    _ configurations: [ExplorationConfiguration] = oneConfiguration, held: Int = 1,
+    depth: Int? = nil, seconds: Double? = nil
+  ) -> ExplorationScope {
+    var scope = ExplorationScope(
+      entries: 1, held: held, configurations: configurations, maxDepth: depth, seconds: seconds)
+    scope.coreAlphabet = true
+    return scope
+  }
+
+  /// Four classes that between them take every value of every dimension.
+  static let spanning = [
+    ExplorationConfiguration(canPreload: true, retry: .off, threshold: .standard),
+    ExplorationConfiguration(canPreload: false, retry: .oneAttempt, threshold: .zero),
+    ExplorationConfiguration(canPreload: true, retry: .capReached, threshold: .zero),
+    ExplorationConfiguration(canPreload: false, retry: .standard, threshold: .standard),
+  ]
+
+  @Test func theRealPlayerReachesTheFixpointInConfigurationsSpanningEveryClass() {
+    let proof = Explorer.explore(.player, scope: Self.core(Self.spanning))
+    #expect(proof.complete, "\(proof)")
+    // Nothing broke; the core alphabet reaches only part of the declared
+    // rows, so `passed` (which a complete search with rows unreached fails)
+    // is the whole alphabet's business.
+    #expect(proof.counterexample == nil)
+    #expect(proof.results.count == 4)
+    for result in proof.results {
+      #expect(result.fixpoint)
+      #expect(result.merged && result.canonical)
+      #expect(result.unsound == nil)
+      #expect(result.newAtLastLevel == 0)
+      // Merged states were probed from a second path, and agreed.
+      #expect(result.probes > 0)
+    }
+    #expect(
+      proof.verdict
+        == "complete for queues ≤ 1, ≤ 1 held-back report, configurations {preload, retry off, "
+        + "threshold 3000ms, watchdog 10000ms; no preload, retry 1 attempt, threshold 0ms, "
+        + "watchdog 1000ms; preload, retry cap reached, threshold 0ms, watchdog 1000ms; "
+        + "no preload, retry standard, threshold 3000ms, watchdog 10000ms}")
+  }
+
+  @Test func theDefaultScopeIsEveryConfigurationClass() {
+    let scope = ExplorationScope(entries: 2)
+    #expect(scope.configurations.count == 16)
+    #expect(scope.maxDepth == nil && scope.seconds == nil)
+    #expect(
+      scope.description
+        == "queues ≤ 2, ≤ 1 held-back report, configurations {preload, no preload} × "
+        + "{retry off, retry 1 attempt, retry cap reached, retry standard} × "
+        + "{threshold 3000ms, watchdog 10000ms; threshold 0ms, watchdog 1000ms}")
+  }
+
+  @Test(arguments: [ExplorationField.seekPending, .positions, .attempts])
+  func aSnapshotThatForgetsAFieldTheRulesReadIsNeverComplete(_ field: ExplorationField) throws {
+    let proof = Explorer.explore(.player, scope: Self.core(), forgetting: [field])
+    #expect(!proof.complete)
+    #expect(!proof.passed)
+    let unsound = try #require(proof.results.first?.unsound, "\(proof)")
+    #expect(unsound.hasPrefix("two paths reach the same canonical state"), "\(unsound)")
+    #expect(proof.verdict.contains("the snapshot is not sound"), "\(proof.verdict)")
+    #expect(proof.counterexample == nil)
+  }
+
+  @Test func aScopeCutShortByDepthOrTimeIsNeverComplete() throws {
+    let shallow = Explorer.explore(.player, scope: Self.core(depth: 3))
+    let result = try #require(shallow.results.first)
+    #expect(!shallow.complete)
+    #expect(!result.fixpoint)
+    #expect(result.depth == 3)
+    #expect(result.newAtLastLevel > 0)
+    #expect(shallow.passed)
+    #expect(shallow.verdict.contains("no fixpoint"), "\(shallow.verdict)")
+
+    let hurried = Explorer.explore(
+      .player, scope: Self.core(ExplorationConfiguration.all, seconds: 0.000_001))
+    #expect(!hurried.complete)
+    #expect(hurried.results.count == 1)
+    #expect(hurried.results[0].interrupted)
+    #expect(hurried.verdict.contains("time ran out"), "\(hurried.verdict)")
+  }
+
+  @Test func aPlayerWhoseSnapshotLeavesStateOutIsNeverComplete() throws {
+    // `stop` while idle sets a flag the snapshot (the player's state) does
+    // not show, and the next `play` is dropped: the runner kept across the
+    // ignored `stop` breaks a property that its path, replayed, does not.
+    // The ignored `stop` leads back to the start; the concrete state after
+    // every such letter, compared with the start on every letter, breaks a
+    // property on `play`.
+    let proof = Explorer.explore(HiddenFlagPlayer.subject(.partial), scope: Self.core())
+    #expect(!proof.complete)
+    #expect(!proof.passed)
+    let unsound = try #require(proof.results.first?.unsound, "\(proof)")
+    #expect(
+      unsound.hasPrefix("two paths reach the same canonical state, (the start) and "),
+      "\(unsound)")
+    #expect(unsound.contains("stop"), "\(unsound)")
+    #expect(unsound.hasSuffix("yet play(A) breaks a property"), "\(unsound)")
+  }
+
+  @Test func aPlayerWhoseSnapshotIsWholeIsFoundBroken() throws {
+    // The same player vouching for the flag too: nothing merged away, and
+    // the raw snapshot merges only equal states.
+    let proof = Explorer.explore(HiddenFlagPlayer.subject(.whole), scope: Self.core(depth: 3))
+    let failure = try #require(proof.counterexample)
+    #expect(failure.actions.map(\.description) == ["stop", "play(A)"])
+    #expect(proof.results[0].merged && !proof.results[0].canonical)
+  }
+
+  @Test func aBrokenPlayerHasItsShortestCounterexampleInTheScope() throws {
+    let proof = Explorer.explore(
+      BuggyPlayer(.pauseLostWhileBuffering).subject, scope: Self.core(depth: 3))
+    let failure = try #require(proof.counterexample)
+    #expect(failure.actions.map(\.description) == ["play(A)", "pause", "ready(item1#1)"])
+    #expect(!proof.complete)
+  }
+
+  @Test func aCatalogBugIsFoundInTheConfigurationClassThatReachesIt() throws {
+    // The backoff's cap ignored: only a policy whose cap is reached within
+    // its attempts tells, so the standard class passes and the next one fails.
+    let configurations = [
+      ExplorationConfiguration(canPreload: false, retry: .standard),
+      ExplorationConfiguration(canPreload: false, retry: .capReached),
+    ]
+    let proof = Explorer.explore(
+      BuggyPlayer(.backoffCapIgnored).subject, scope: Self.core(configurations, depth: 4))
+    #expect(proof.results.count == 2)
+    #expect(proof.results[0].counterexample == nil)
+    #expect(proof.results[1].configuration.retryClass == .capReached)
+    let failure = try #require(proof.counterexample)
+    #expect(
+      failure.actions.map(\.description) == [
+        "play(A)", "failed(item1#1, network)", "timeout(item1#1, watchdog#2)",
+        "failed(item1#2, network)",
+      ])
+    #expect(!proof.complete && !proof.passed)
+  }
+
+  @Test func theWholeAlphabetGrowsWithTheQueueAndHoldsBoundaryValues() {
+    // Queue letters for every length up to the scope's: one more per entry.
+    #expect(Explorer.alphabetSize(entries: 2) == Explorer.alphabetSize(entries: 1) + 1)
+    #expect(Explorer.alphabetSize == Explorer.alphabetSize(entries: Explorer.boundedEntries))
+    // Depth 1 from idle sees the times at the threshold's boundaries in the
+    // commands: a queue that starts past the threshold, a play from it.
+    let proof = Explorer.explore(
+      .player,
+      scope: ExplorationScope(
+        entries: 2, held: 1, configurations: Self.oneConfiguration,
+        maxDepth: 1))
+    #expect(proof.passed)
+    #expect(proof.results[0].transitions > 20)
+  }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+/// `player-sim explore --entries N` (issue 21, item 1): the scope and the
+/// verdict in words and in JSON, and `--depth` still bounding the search.
+@Suite struct ExploreScopeCLITests {
+  static let scopeLine =
+    "explore Player, queues ≤ 1, ≤ 1 held-back report, configurations {preload, no preload} × "
+    + "{retry off, retry 1 attempt, retry cap reached, retry standard} × "
+    + "{threshold 3000ms, watchdog 10000ms; threshold 0ms, watchdog 1000ms}"
+
+  @Test func aDepthBoundedScopeSaysItsScopeAndWhyItIsNotComplete() throws {
+    let output = try CLI.run(["explore", "--entries", "1", "--depth", "1", "--quiet"])
+    // Bounded by --depth with nothing broken: exit status 3, not a failure.
+    #expect(output.status == 3)
+    #expect(output.lines.first == Self.scopeLine)
+    // One line per configuration class, each at its depth limit.
+    let classes = output.lines.filter {
+      $0.hasPrefix("  ") && $0.contains(", watchdog ") && $0.contains(" states, ")
+    }
+    #expect(classes.count == 16)
+    #expect(
+      classes.allSatisfy {
+        $0.hasSuffix("not complete (level 1 still found 12 new states (no fixpoint))")
+      }, "\(classes)")
+    #expect(
+      output.lines.contains(
+        "not complete: preload, retry off, threshold 3000ms, watchdog 10000ms: level 1 still "
+          + "found 12 new states (no fixpoint)"))
+    #expect(!output.stdout.contains("complete for queues"))
+  }
+
+  @Test func theJSONResultHasTheScopeAndCompleteFalse() throws {
+    let output = try CLI.run(["explore", "--entries", "1", "--depth", "1", "--json", "--quiet"])
+    #expect(output.status == 3)
+    let line = try #require(output.lines.first)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    let result = try #require(object["result"] as? [String: Any])
+    #expect(result["complete"] as? Bool == false)
+    #expect(result["bounded"] as? Bool == true)
+    #expect(result["passed"] as? Bool == true)
+    let scope = try #require(result["scope"] as? [String: Any])
+    #expect(scope["entries"] as? Int == 1)
+    #expect(scope["held"] as? Int == 1)
+    #expect(scope["max_depth"] as? Int == 1)
+    let configurations = try #require(scope["configurations"] as? [String])
+    #expect(configurations.count == 16)
+    #expect(configurations.first == "preload, retry off, threshold 3000ms, watchdog 10000ms")
+    #expect(configurations.last == "no preload, retry standard, threshold 0ms, watchdog 1000ms")
+    let classes = try #require(result["configurations"] as? [[String: Any]])
+    #expect(classes.count == 16)
+    #expect(classes[0]["states"] as? Int == 13)
+    #expect(classes[0]["fixpoint"] as? Bool == false)
+  }
+
+  @Test func heldNeedsEntries() throws {
+    let output = try CLI.run(["explore", "--held", "1"])
+    #expect(output.status == 2)
+    #expect(output.stderr == "player-sim: '--held' of 'explore' needs '--entries'\n")
+  }
+}
