@@ -104,6 +104,20 @@ if [ "$explore_seconds" -gt 0 ]; then
     exit 1
   fi
   explore_bin="$(swift build "${scratch[@]}" -c release --show-bin-path)"
+  # A proof that must hold: the single-item core (--features none), reports delivered as
+  # sent, both of its configuration classes, to a fixpoint.
+  echo "fuzz: explore --entries 1 --held 0 --features none (release): must be complete"
+  if ! core="$("$explore_bin/player-sim" explore --entries 1 --held 0 --features none --quiet)"; then
+    echo "$core"
+    echo "fuzz: explore of the core FAILED. Reproduce with:" >&2
+    echo "  swift run -c release player-sim explore --entries 1 --held 0 --features none" >&2
+    exit 1
+  fi
+  echo "$core" | grep -v '^  [a-z]* --' || true
+  if ! grep -q '^complete for queues ≤ 1' <<<"$core"; then
+    echo "fuzz: explore of the core did not reach its fixpoint (docs/fuzzing.md, 'Exploration')" >&2
+    exit 1
+  fi
   explore_status=0
   "$explore_bin/player-sim" explore --entries 2 --seconds "$explore_seconds" --quiet || explore_status=$?
   if [ "$explore_status" -eq 3 ]; then

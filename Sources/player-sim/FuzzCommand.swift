@@ -153,13 +153,17 @@ enum FuzzCommand: Command {
 
   /// `--features LIST`: a comma-separated subset of queue, preload, system,
   /// network, or `none`; all of them when absent.
-  static func features(_ parsed: Arguments) throws(UsageError) -> FuzzFeatures {
+  /// - Parameter command: the command the flag was given to, for the error.
+  static func features(_ parsed: Arguments, of command: String = "fuzz") throws(UsageError)
+    -> FuzzFeatures
+  {
     guard let text = parsed.values["--features"] else { return .all }
     do {
       return try FuzzFeatures(parsing: text)
     } catch {
       throw UsageError(
-        message: "bad value \(Arguments.quoted(text)) for '--features' of 'fuzz'; \(error)")
+        message:
+          "bad value \(Arguments.quoted(text)) for '--features' of '\(command)'; \(error)")
     }
   }
 

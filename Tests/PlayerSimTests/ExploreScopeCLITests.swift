@@ -59,4 +59,33 @@ import Testing
     #expect(output.status == 2)
     #expect(output.stderr == "player-sim: '--held' of 'explore' needs '--entries'\n")
   }
+
+  @Test func featuresNeedEntriesAndAKnownName() throws {
+    let alone = try CLI.run(["explore", "--features", "none"])
+    #expect(alone.status == 2)
+    #expect(alone.stderr == "player-sim: '--features' of 'explore' needs '--entries'\n")
+    let bad = try CLI.run(["explore", "--entries", "1", "--features", "bogus"])
+    #expect(bad.status == 2)
+    #expect(
+      bad.stderr
+        == "player-sim: bad value 'bogus' for '--features' of 'explore'; unknown feature 'bogus'; "
+        + "expected a comma-separated subset of queue, preload, system, network (or none)\n")
+  }
+
+  @Test func theJSONScopeNamesTheFeatures() throws {
+    let output = try CLI.run([
+      "explore", "--entries", "1", "--held", "0", "--features", "none", "--depth", "1", "--quiet",
+      "--json",
+    ])
+    #expect(output.status == 3, "\(output.stderr.prefix(300))")
+    let line = try #require(output.lines.first)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    let result = try #require(object["result"] as? [String: Any])
+    let scope = try #require(result["scope"] as? [String: Any])
+    #expect(scope["features"] as? String == "none")
+    #expect((scope["configurations"] as? [String])?.count == 2)
+    #expect(result["complete"] as? Bool == false)
+  }
+
 }

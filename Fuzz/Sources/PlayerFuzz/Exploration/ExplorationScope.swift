@@ -151,6 +151,10 @@ public struct ExplorationScope: Hashable, Sendable, CustomStringConvertible {
   public var held: Int
   /// The configuration classes, each searched on its own.
   public var configurations: [ExplorationConfiguration]
+  /// What the player implements: letters outside these features are not sent, and a
+  /// configuration class outside them (a preloading engine without `.preload`, a retry
+  /// policy without `.network`) is not searched. Every feature by default.
+  public var features: FuzzFeatures
   /// The longest sequence searched, or nil for no limit (the fixpoint ends the search).
   public var maxDepth: Int?
   /// A time limit for the whole search, or nil.
@@ -163,26 +167,34 @@ public struct ExplorationScope: Hashable, Sendable, CustomStringConvertible {
   /// - Parameters:
   ///   - entries: the most queue entries (at least 1).
   ///   - held: the most held-back reports at once.
-  ///   - configurations: the configuration classes; every class by default.
+  ///   - configurations: the configuration classes; every class by default. Those outside
+  ///     `features` are dropped.
+  ///   - features: what the player implements; every feature by default.
   ///   - maxDepth: the longest sequence, or nil for none.
   ///   - seconds: a time limit for the whole search, or nil.
   public init(
     entries: Int, held: Int = 1,
     configurations: [ExplorationConfiguration] = ExplorationConfiguration.all,
-    maxDepth: Int? = nil, seconds: Double? = nil
+    features: FuzzFeatures = .all, maxDepth: Int? = nil, seconds: Double? = nil
   ) {
     self.entries = max(1, entries)
     self.held = max(0, held)
-    self.configurations = configurations
+    self.features = features
+    self.configurations = configurations.filter { features.admits($0.setup) }
     self.maxDepth = maxDepth
     self.seconds = seconds
   }
 
-  /// `queues ≤ 2, ≤ 1 held-back report, configurations {…}`.
+  /// `queues ≤ 2, ≤ 1 held-back report, configurations {…}`, then `, features …` when the
+  /// player does only part of the contract.
   public var description: String {
     "queues ≤ \(entries), ≤ \(held) held-back report\(held == 1 ? "" : "s"), configurations "
-      + Self.describe(configurations)
+      + Self.describe(configurations) + featuresSuffix
   }
+
+  /// `, features queue,system` (`, features none` for the single-item core), or nothing
+  /// when every feature is in.
+  var featuresSuffix: String { features == .all ? "" : ", features \(features)" }
 
   /// The configurations as `{preload, no preload} × {retry off, …} × {threshold
   /// 3000ms, watchdog 10000ms; …}` when they are a product, or listed.

@@ -234,6 +234,17 @@ struct Search {
 
   private var timeIsUp: Bool { deadline.map { clock.now >= $0 } ?? false }
 
+  /// A letter's actions in a context, or nil when it does not apply there or sends an event
+  /// outside the scope's features.
+  private func actions(of letter: Explorer.Letter, in context: Explorer.LetterContext)
+    -> [FuzzAction]?
+  {
+    guard let actions = letter.actions(in: context),
+      scope.features.admits(actions, setup: configuration.setup)
+    else { return nil }
+    return actions
+  }
+
   mutating func run() -> Exploration {
     let started = clock.now
     let root = runner()
@@ -547,7 +558,7 @@ struct Search {
         }
         valid = true
       }
-      let step = letter.actions(in: start.context)
+      let step = actions(of: letter, in: start.context)
       if comparing, (step == nil) != (successors[row + index] == -1) {
         disagree(
           id, start.runner.trace, letter: describe(letter, step),
@@ -682,7 +693,7 @@ struct Search {
     // The letters that do not apply from the representative must not apply here either.
     var step: [FuzzAction]?
     for _ in 0..<alphabet.count {
-      let actions = alphabet[index].actions(in: context)
+      let actions = actions(of: alphabet[index], in: context)
       if (actions == nil) != (successors[row + index] == -1) {
         result.probes += 1
         disagree(
@@ -791,7 +802,7 @@ struct Search {
         let base = replay(prefix)
         var tried = Set<[FuzzAction]>()
         for letter in alphabet {
-          guard let step = letter.actions(in: context(base)), tried.insert(step).inserted
+          guard let step = actions(of: letter, in: context(base)), tried.insert(step).inserted
           else { continue }
           let actions = prefix + step
           var runner = runner()

@@ -1,0 +1,60 @@
+import Foundation
+import PlayerFuzz
+import PlayerState
+import Testing
+
+/// `ExplorationScope(features:)`: the explorer sends only the letters and searches only the
+/// configuration classes within what a player implements (issue 21, item 5).
+@Suite struct ExploreFeaturesTests {
+  @Test func theCoreKeepsTheClassesWithoutPreloadOrRetry() {
+    let core = ExplorationScope(entries: 1, held: 0, features: .core)
+    #expect(core.configurations.count == 2)
+    #expect(
+      core.description
+        == "queues ≤ 1, ≤ 0 held-back reports, configurations {no preload} × {retry off} × "
+        + "{threshold 3000ms, watchdog 10000ms; threshold 0ms, watchdog 1000ms}, features none")
+    let queueAndPreload = ExplorationScope(entries: 2, features: [.queue, .preload])
+    #expect(queueAndPreload.configurations.count == 4)
+    #expect(queueAndPreload.description.hasSuffix(", features queue,preload"))
+    #expect(ExplorationScope(entries: 2).configurations.count == 16)
+    #expect(!ExplorationScope(entries: 2).description.contains("features"))
+  }
+
+  /// A proof, not a sample: Playhead's `Player` within the single-item core, one configuration
+  /// class, reports delivered as sent, to a fixpoint. (Skipped under the sanitizers, which
+  /// run the explorer's code in the other tests; about 20 s in a debug build.)
+  @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_SANITIZER"] == nil))
+  func thePlayerIsCompleteWithinTheCore() throws {
+    let scope = ExplorationScope(entries: 1, held: 0, features: .core)
+    let first = try #require(scope.configurations.first)
+    let proof = Explorer.explore(
+      .player,
+      scope: ExplorationScope(entries: 1, held: 0, configurations: [first], features: .core))
+    #expect(proof.complete, "\(proof.verdict)")
+    #expect(proof.passed)
+    #expect(proof.states == 2_206)
+    #expect(
+      proof.verdict
+        == "complete for queues ≤ 1, ≤ 0 held-back reports, configurations {no preload} × "
+        + "{retry off} × {threshold 3000ms, watchdog 10000ms}, features none")
+  }
+
+  @Test func aQueueBugIsOutsideTheCoreAndACoreBugIsNot() {
+    // removeCurrentKeepsLoad needs a removal of the current entry: no core letter edits a queue.
+    let queueBug = Explorer.explore(
+      BuggyPlayer(.removeCurrentKeepsLoad).subject,
+      scope: ExplorationScope(entries: 2, held: 0, features: .core, maxDepth: 3))
+    #expect(queueBug.counterexample == nil)
+    #expect(!queueBug.complete)
+    let withQueue = Explorer.explore(
+      BuggyPlayer(.removeCurrentKeepsLoad).subject,
+      scope: ExplorationScope(entries: 2, held: 0, features: .queue, maxDepth: 2))
+    #expect(
+      withQueue.counterexample?.actions.map(\.description) == ["play(A)", "remove(1)"])
+    // stopNotSent breaks the core: found within it at its minimal length.
+    let coreBug = Explorer.explore(
+      BuggyPlayer(.stopNotSent).subject,
+      scope: ExplorationScope(entries: 1, held: 0, features: .core, maxDepth: 2))
+    #expect(coreBug.counterexample?.actions.map(\.description) == ["play(A)", "stop"])
+  }
+}
