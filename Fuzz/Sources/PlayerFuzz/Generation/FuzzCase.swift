@@ -80,7 +80,7 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
   /// The engine line: `engine preload=yes` or `engine preload=no`, then what
   /// differs from a new `PlayerConfiguration` and the 10 s clock, each as one
   /// field: ` retry=off` or ` retry=1/500ms/1000ms`, ` previous=1000ms`,
-  /// ` watchdog=5000ms`; last, the start state, ` start(…)` (``FuzzStart``).
+  /// ` watchdog=5000ms`; last, the start state, ` start(…)` (`FuzzStart` spells it).
   public var header: String {
     var line = "engine preload=\(canPreload ? "yes" : "no")"
     if retry != .standard { line += " retry=\(Self.spelling(retry))" }

@@ -5,7 +5,7 @@ import PlayerState
 /// `retry=ATTEMPTS/BACKOFF/MAX` as in `retry=1/500ms/1000ms`, the `previous`
 /// threshold, `previous=1000ms`, and the watchdog clock's timeout,
 /// `watchdog=5000ms`, and last the state the player starts from,
-/// `start(…)` (``FuzzStart``); before any action; `preload=no`, a new
+/// `start(…)` (as `FuzzStart` spells it); before any action; `preload=no`, a new
 /// `PlayerConfiguration`'s policy and threshold, a 10 s clock and a new
 /// player when absent),
 /// then one action a line; `#` starts a comment, blank lines are skipped. Loads
