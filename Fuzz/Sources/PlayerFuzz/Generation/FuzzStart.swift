@@ -84,16 +84,7 @@ package enum FuzzStart {
     }
   }
 
-  private static func words(_ stage: EngineStage) -> String {
-    switch stage {
-    case .buffering: "buffering"
-    case .ready: "ready"
-    case .stalled: "stalled"
-    case .ended: "ended"
-    case .waitingForNetwork: "waiting"
-    case .failed(let reason): "failed(\(reason))"
-    }
-  }
+  private static func words(_ stage: EngineStage) -> String { stage.fuzzWords }
 
   // MARK: Parsing
 
@@ -362,5 +353,20 @@ package enum FuzzStart {
       checking: queue, session: session, preload: preload, playWhenReady: playWhenReady,
       rate: rates[Int(bytes[7] & 3)], interrupted: interrupted, issuedLoads: loads,
       issuedItems: items)
+  }
+}
+
+extension EngineStage {
+  /// The stage as a start line and a public-state difference spell it: `buffering`,
+  /// `ready`, `stalled`, `ended`, `waiting`, `failed(network)`.
+  var fuzzWords: String {
+    switch self {
+    case .buffering: "buffering"
+    case .ready: "ready"
+    case .stalled: "stalled"
+    case .ended: "ended"
+    case .waitingForNetwork: "waiting"
+    case .failed(let reason): "failed(\(reason))"
+    }
   }
 }

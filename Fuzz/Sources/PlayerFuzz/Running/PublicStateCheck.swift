@@ -228,16 +228,7 @@ extension ContractModel {
     }
   }
 
-  private static func words(_ stage: EngineStage) -> String {
-    switch stage {
-    case .buffering: "buffering"
-    case .ready: "ready"
-    case .stalled: "stalled"
-    case .ended: "ended"
-    case .failed(let reason): "failed(\(reason))"
-    case .waitingForNetwork: "waiting"
-    }
-  }
+  private static func words(_ stage: EngineStage) -> String { stage.fuzzWords }
 
   private static func words(_ stage: PreloadStage) -> String {
     switch stage {
