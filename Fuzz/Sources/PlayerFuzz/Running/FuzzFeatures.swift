@@ -23,7 +23,7 @@ package import PlayerState
 ///   `RetryPolicy.off`, so a network failure fails the load at once);
 /// - ``controls``: the remote-control intents (`toggle`, `skip`,
 ///   `setPosition`) and intents sent as a remote control's
-///   (``PlaybackEvent/remote(_:)``).
+///   (`PlaybackEvent.remote`).
 ///
 /// Spelled as a comma-separated list of their names, `queue,preload,system,network,controls`
 /// (``init(parsing:)``, ``description``); `none` is the core alone.
