@@ -17,6 +17,11 @@ struct Results {
   var reducerInPlace = Sample()
   var reducerInPlaceOverNaive = Sample()
   var reducerInPlaceAllocations: UInt64?
+  /// The reducer in place with each step's notifications and now playing
+  /// derived (issue 22), and with the available commands too.
+  var controls = Sample()
+  var controlsWithCommands = Sample()
+  var controlsAllocations: UInt64?
   /// Heap allocations of the reducer per class of event (``EventKind`` order),
   /// and how many events of each class the stream holds.
   var reducerAllocationsByKind: [UInt64]?
@@ -100,6 +105,9 @@ struct Benchmark {
     results.reducerInPlaceAllocations = AllocationCounter.count {
       checksum &+= Workloads.reducerInPlace(events)
     }
+    results.controlsAllocations = AllocationCounter.count {
+      checksum &+= Workloads.controls(events)
+    }
     results.reducerAllocationsByKind = Workloads.allocationsByKind(events, from: PlaybackState())
     results.eventsByKind = events.countsByKind
     results.queueAllocationsByKind = Workloads.allocationsByKind(
@@ -113,6 +121,10 @@ struct Benchmark {
       let driver = eventsPerSecond(count) { checksum &+= Workloads.driver(events) }
       let naive = eventsPerSecond(count) { checksum &+= Workloads.naive(events) }
       let inPlace = eventsPerSecond(count) { checksum &+= Workloads.reducerInPlace(events) }
+      let controls = eventsPerSecond(count) { checksum &+= Workloads.controls(events) }
+      let withCommands = eventsPerSecond(count) {
+        checksum &+= Workloads.controls(events, commands: true)
+      }
       let queueReducer = eventsPerSecond(count) { checksum &+= Workloads.queueReducer(queueEvents) }
       let queueInPlace = eventsPerSecond(count) {
         checksum &+= Workloads.queueReducerInPlace(queueEvents)
@@ -125,6 +137,8 @@ struct Benchmark {
       results.driverOverNaive.add(driver / naive)
       results.reducerOverNaive.add(reducer / naive)
       results.reducerInPlace.add(inPlace)
+      results.controls.add(controls)
+      results.controlsWithCommands.add(withCommands)
       results.reducerInPlaceOverNaive.add(inPlace / naive)
       results.queueReducer.add(queueReducer)
       results.queueReducerInPlace.add(queueInPlace)

@@ -29,6 +29,14 @@ enum Report {
         range(results.reducerInPlace), "", ""))
     lines.append(
       row(
+        "  + notifications, now playing", rate(results.controls.median), range(results.controls),
+        "", ""))
+    lines.append(
+      row(
+        "  + available commands too", rate(results.controlsWithCommands.median),
+        range(results.controlsWithCommands), "", ""))
+    lines.append(
+      row(
         "driver, 1 thread, no-op engine", rate(results.driver.median), range(results.driver),
         ">= 5 M/s", verdict(results.driver.median, goal: driverGoal)))
     let lost = results.lostEvents
@@ -71,6 +79,10 @@ enum Report {
     lines.append(
       allocationLine(
         "in place", results.reducerInPlaceAllocations, events: options.events, goal: false))
+    lines.append(
+      allocationLine(
+        "in place + notifications, now playing", results.controlsAllocations,
+        events: options.events, goal: false))
     lines.append(
       allocationLine("driver", results.driverAllocations, events: options.events, goal: false))
     lines.append(
@@ -296,6 +308,10 @@ enum Report {
         "reducer_in_place_allocations_per_event",
         allocationsPerEvent(results.reducerInPlaceAllocations, options)
       ))
+    sample("controls_events_per_second", results.controls)
+    sample("controls_with_commands_events_per_second", results.controlsWithCommands)
+    fields.append(
+      ("controls_allocations_per_event", allocationsPerEvent(results.controlsAllocations, options)))
     fields += kindFields("reducer", results.reducerAllocationsByKind, results.eventsByKind)
     sample("queue_reducer_events_per_second", results.queueReducer)
     sample("queue_reducer_in_place_events_per_second", results.queueReducerInPlace)

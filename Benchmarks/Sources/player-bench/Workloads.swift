@@ -52,6 +52,29 @@ enum Workloads {
     return checksum &+ UInt64(state.issuedLoads)
   }
 
+  /// The reducer in place plus what a remote control reads from each step
+  /// (issue 22): the step's ``Notifications`` and ``PlaybackState/nowPlaying``;
+  /// with `commands`, also ``PlaybackState/availableCommands`` (eight reductions).
+  static func controls(
+    _ events: [PlaybackEvent], commands: Bool = false, from start: PlaybackState = PlaybackState()
+  ) -> UInt64 {
+    var state = start
+    var effects = Effects()
+    var checksum: UInt64 = 0
+    for event in events {
+      let before = state
+      state.handle(event, into: &effects)
+      let notifications = Notifications(
+        before: before, event: event, after: state, ignored: effects.ignored)
+      if let change = notifications.entryChanged, case .entryChanged = change.kind { checksum &+= 3 }
+      if notifications.queueEnded != nil { checksum &+= 5 }
+      if notifications.playIntentChanged != nil { checksum &+= 7 }
+      if let now = state.nowPlaying { checksum &+= UInt64(bitPattern: now.elapsed.milliseconds) }
+      if commands { checksum &+= UInt64(state.availableCommands.rawValue) }
+    }
+    return checksum &+ UInt64(state.issuedLoads)
+  }
+
   /// The pure reducer over the queue stream, from ``QueueStream/initialState``.
   static func queueReducer(_ events: [PlaybackEvent]) -> UInt64 {
     reducer(events, from: QueueStream.initialState)
