@@ -152,7 +152,10 @@ final class PipelineSession: Sendable {
     gst_element_set_state(pipeline, GST_STATE_PAUSED)
     var thread = PipelineThread(
       pipeline: pipeline, bus: bus, gapless: gapless,
-      driver: PipelineDriver(load: load, start: startPosition, pipeline: pipeline), session: self,
+      driver: PipelineDriver(
+        load: load, start: startPosition, pipeline: pipeline,
+        reportsDuration: options.reportsDuration),
+      session: self,
       uri: uriText)
     var firstMessage = true
     let poll = GstClockTime(options.pollInterval.nanoseconds)
@@ -384,9 +387,15 @@ private struct PipelineThread {
 private struct PipelineDriver {
   let pipeline: UnsafeMutablePointer<GstElement>
   var machine: PipelineMachine
+  /// Whether a load's `ready` carries the duration the prerolled pipeline knows.
+  let reportsDuration: Bool
 
-  init(load: Load, start: MediaTime, pipeline: UnsafeMutablePointer<GstElement>) {
+  init(
+    load: Load, start: MediaTime, pipeline: UnsafeMutablePointer<GstElement>,
+    reportsDuration: Bool
+  ) {
     self.pipeline = pipeline
+    self.reportsDuration = reportsDuration
     machine = PipelineMachine(load: load, start: start)
   }
 
@@ -408,7 +417,13 @@ private struct PipelineDriver {
     for action in actions {
       switch action {
       case .report(let report):
-        reports.append(report)
+        if reportsDuration, case .ready(let load, nil) = report {
+          // Prerolled: the pipeline knows the stream's duration (-1 if it does not).
+          let milliseconds = playhead_duration_ms(pipeline)
+          reports.append(.ready(load, duration: milliseconds < 0 ? nil : .milliseconds(Int64(milliseconds))))
+        } else {
+          reports.append(report)
+        }
       case .setPlaying(let on):
         playhead_set_playing(pipeline, on ? 1 : 0)
       case .seek(let time, let seek):

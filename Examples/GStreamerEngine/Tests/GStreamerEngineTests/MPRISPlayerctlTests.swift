@@ -1,0 +1,304 @@
+import Foundation
+import GStreamerEngine
+import PlayerEngine
+import PlayerState
+import Synchronization
+import Testing
+
+@testable import PlayheadMPRIS
+
+/// The real player over GStreamer, exported over MPRIS on the session bus, driven by
+/// `playerctl` (Debian's package, a client nobody here wrote). Needs a session bus and
+/// playerctl: `dbus-run-session -- swift test --filter MPRIS` (Examples/ci.sh does, with
+/// PLAYHEAD_REQUIRE_MPRIS=1 so that it fails instead of skipping).
+@Suite("MPRIS driven by playerctl", .serialized, .timeLimit(.minutes(2)))
+struct MPRISPlayerctlTests {
+  @Test(
+    .enabled(
+      if: Client.canRun || Client.required,
+      "needs a session bus (DBUS_SESSION_BUS_ADDRESS) and playerctl on PATH: run it under `dbus-run-session -- swift test --filter MPRIS` after `apt-get install playerctl dbus-daemon`"
+    ))
+  func playerctlDrivesTheRealPlayer() async throws {
+    try #require(
+      Client.canRun,
+      "PLAYHEAD_REQUIRE_MPRIS is set but DBUS_SESSION_BUS_ADDRESS=\(Client.busAddress ?? "unset"), playerctl at \(Client.playerctl ?? "nowhere")"
+    )
+    let folder = try TestMedia.folder()
+    var letters: [String: String] = [:]
+    var media: [MediaID] = []
+    for letter in ["A", "B", "C"] {
+      let path = folder.appendingPathComponent("\(letter).wav").path
+      try TestMedia.wav(milliseconds: 8_000).write(to: URL(fileURLWithPath: path))
+      letters[path] = letter
+      media.append(MediaID(path))
+    }
+    let log = StepLog(letters: letters)
+    let engine = GStreamerEngine(
+      options: .init(positionInterval: .milliseconds(100)).reportingDuration())
+    let player = Player(engine: engine) { step in log.record(step) }
+    let states = player.stateChanges()
+    player.send(.queue(media, playWhenReady: false))
+    _ = try await kinds(in: states, until: .paused)
+
+    let instance = "test\(ProcessInfo.processInfo.processIdentifier)"
+    let server = try MPRISServer(
+      player: player, instance: instance,
+      identity: MPRISIdentity(supportedMimeTypes: ["audio/x-wav"]))
+    try server.start()
+    defer {
+      server.stop()
+      player.send(.stop)
+    }
+    let client = Client(player: "playhead.\(instance)", log: log)
+
+    // What playerctl reads back before anything is sent.
+    #expect(try await client.read(["status"]) == "Paused")
+    #expect(
+      try await client.read(["metadata"]).split(separator: "\n").map(columns) == [
+        ["playhead", "mpris:trackid", "'/dev/playhead/Entry/1'"],  // playerctl prints an `o` quoted
+        ["playhead", "xesam:title", media[0].rawValue],
+        ["playhead", "mpris:length", "8000000"],
+      ])
+    #expect(try await client.read(["position"]) == "0.000000")
+
+    // play-pause: the machine's toggle starts the paused entry.
+    #expect(try await client.control(["play-pause"]) == ["toggle: start(A#1)"])
+    try await client.until(["status"], is: "Playing")
+    try await Task.sleep(for: .milliseconds(300))
+    let playing = try #require(Double(try await client.read(["position"])))
+    #expect(playing > 0.1 && playing < 8, "\(playing)")
+
+    // position 1+: Seek(+1 s), relative to the machine's own position.
+    let skip = try await client.control(["position", "1+"])
+    #expect(skip.count == 1 && skip[0].hasPrefix("skip(+1000ms): seek(A#1, "), "\(skip)")
+    let target = try #require(skip.first.flatMap(Client.seekTarget))
+    #expect(abs(Double(target) / 1000 - (playing + 1)) < 0.6, "\(target) ms after \(playing) s")
+    let afterSkip = try #require(Double(try await client.read(["position"])))
+    #expect(afterSkip >= Double(target) / 1000 - 0.05, "\(afterSkip)")
+
+    // next: entry 2 (B), which the machine preloaded: gapless or reloaded, B starts.
+    let next = try await client.control(["next"])
+    #expect(next.count == 1 && next[0].hasPrefix("next: stop(A#1)") && next[0].contains("(B#"), "\(next)")
+    try await client.until(["metadata", "mpris:trackid"], is: "'/dev/playhead/Entry/2'")
+    #expect(try await client.read(["metadata", "title"]) == media[1].rawValue)
+
+    // previous, right after next: back to entry 1 (A) with a new load.
+    let previous = try await client.control(["previous"])
+    #expect(previous.count == 1 && previous[0].hasPrefix("previous: stop(B#") && previous[0].contains("load(A#"), "\(previous)")
+    try await client.until(["metadata", "mpris:trackid"], is: "'/dev/playhead/Entry/1'")
+    try await client.until(["status"], is: "Playing")
+
+    // play-pause while playing: the toggle pauses.
+    let pause = try await client.control(["play-pause"])
+    #expect(pause.count == 1 && pause[0].hasPrefix("toggle: pause(A#"), "\(pause)")
+    try await client.until(["status"], is: "Paused")
+
+    // position 0.5: SetPosition(the current track id, 500000 µs).
+    let set = try await client.control(["position", "0.5"])
+    #expect(set.count == 1 && set[0].hasPrefix("setPosition(item1, 500ms): seek(A#") && set[0].contains(", 500ms, seek#"), "\(set)")
+    try await client.until(["position"], is: "0.500000")
+
+    // A stale track id (entry 2 is no longer current) changes nothing; a malformed one is an error.
+    let quiet = log.count
+    let stale = try await Client.run(
+      "gdbus",
+      [
+        "call", "--session", "--dest", server.busName, "--object-path", MPRISNames.objectPath,
+        "--method", "org.mpris.MediaPlayer2.Player.SetPosition", "/dev/playhead/Entry/2", "100000",
+      ])
+    #expect(stale.status == 0, "\(stale)")
+    let malformed = try await Client.run(
+      "gdbus",
+      [
+        "call", "--session", "--dest", server.busName, "--object-path", MPRISNames.objectPath,
+        "--method", "org.mpris.MediaPlayer2.Player.SetPosition", "/dev/playhead/Entry/0", "100000",
+      ])
+    #expect(malformed.status != 0)
+    #expect(malformed.stderr.contains("org.freedesktop.DBus.Error.InvalidArgs"), "\(malformed)")
+    try await Task.sleep(for: .milliseconds(200))
+    #expect(log.intents(since: quiet).allSatisfy { $0.hasPrefix("setPosition(item2") && $0.hasSuffix(": ") }, "\(log.intents(since: quiet))")
+    #expect(try await client.read(["position"]) == "0.500000")
+
+    print("MPRIS test, the player's steps (positions left out):\n  " + log.transcript.withLock { $0 }.joined(separator: "\n  "))
+    let trips = client.roundTrips.withLock { $0 }.sorted()
+    let spawn = try await Client.spawnTime()
+    print(
+      "MPRIS round trip (playerctl command → engine command), \(trips.count) commands: median "
+        + "\(Client.milliseconds(trips[trips.count / 2])) ms, max \(Client.milliseconds(trips.last ?? .zero)) ms; "
+        + "starting `playerctl --version` alone takes \(Client.milliseconds(spawn)) ms")
+  }
+}
+
+/// Splits a `playerctl metadata` line into its three columns (player, key, value).
+private func columns(_ line: Substring) -> [String] {
+  let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+  guard parts.count == 2 else { return [String(line)] }
+  let rest = parts[1].drop { $0 == " " }
+  let keyAndValue = rest.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+  return [String(parts[0])] + keyAndValue.map { String($0.drop { $0 == " " }) }
+}
+
+/// Every step the player processed, with when and the engine commands it issued.
+final class StepLog: Sendable {
+  struct Entry {
+    let at: ContinuousClock.Instant
+    /// For an intent (`load == nil`): `toggle: start(A#1)`; nil for engine reports.
+    let intent: String?
+  }
+  private let entries = Mutex<[Entry]>([])
+  private let letters: [String: String]
+  /// Every step, `event: commands`, paths as letters and positions left out: printed when the test fails.
+  let transcript = Mutex<[String]>([])
+
+  init(letters: [String: String]) { self.letters = letters }
+
+  func record(_ step: PlayerStep) {
+    let now = ContinuousClock.now
+    var intent: String?
+    if step.event.load == nil, step.event.source != .system {
+      let commands = step.transition.commands.description(naming: step.media(of:))
+      intent = short("\(step.event.description(naming: step.media(of:))): \(commands)")
+    }
+    entries.withLock { $0.append(Entry(at: now, intent: intent)) }
+    if case .engine(.position) = step.event { return }
+    let commands = step.transition.commands.description(naming: step.media(of:))
+    let line = short("\(step.event.description(naming: step.media(of:))): \(commands) -> \(step.after)")
+    transcript.withLock { $0.append(line) }
+  }
+
+  var count: Int { entries.withLock { $0.count } }
+
+  /// The intents recorded since `index`, with their commands.
+  func intents(since index: Int) -> [String] {
+    entries.withLock { Array($0[index...]) }.compactMap(\.intent)
+  }
+
+  /// The first intent recorded since `index`, and when.
+  func firstIntent(since index: Int) -> (String, ContinuousClock.Instant)? {
+    entries.withLock { Array($0[min(index, $0.count)...]) }.first { $0.intent != nil }.map {
+      ($0.intent!, $0.at)
+    }
+  }
+
+  /// Paths written as their letters.
+  private func short(_ text: String) -> String {
+    letters.reduce(text) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
+  }
+}
+
+/// playerctl (and gdbus) run as processes, as a user would.
+final class Client: Sendable {
+  static let environment = ProcessInfo.processInfo.environment
+  static let busAddress = environment["DBUS_SESSION_BUS_ADDRESS"]
+  static let required = environment["PLAYHEAD_REQUIRE_MPRIS"] == "1"
+  static let playerctl = which("playerctl")
+  static var canRun: Bool { busAddress != nil && playerctl != nil }
+
+  let player: String
+  let log: StepLog
+  let roundTrips = Mutex<[Duration]>([])
+
+  init(player: String, log: StepLog) {
+    self.player = player
+    self.log = log
+  }
+
+  struct Output: CustomStringConvertible {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+    var description: String { "exit \(status), stdout \(stdout.debugDescription), stderr \(stderr.debugDescription)" }
+  }
+
+  /// What `playerctl --player=<player> <arguments>` prints, trimmed; it must exit 0.
+  func read(_ arguments: [String]) async throws -> String {
+    let output = try await Client.run(Client.playerctl ?? "playerctl", ["--player=\(player)"] + arguments)
+    #expect(output.status == 0, "playerctl \(arguments.joined(separator: " ")): \(output)")
+    return output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// Runs a playerctl command that controls the player, then waits for the intent it
+  /// caused; returns the intents it caused with their engine commands, and records the
+  /// round trip (from starting playerctl to the step whose commands the engine ran).
+  func control(_ arguments: [String]) async throws -> [String] {
+    let mark = log.count
+    let started = ContinuousClock.now
+    _ = try await read(arguments)
+    let deadline = started + .seconds(5)
+    while log.firstIntent(since: mark) == nil, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    let (_, at) = try #require(log.firstIntent(since: mark), "no intent after playerctl \(arguments)")
+    roundTrips.withLock { $0.append(at - started) }
+    return log.intents(since: mark)
+  }
+
+  /// Polls `playerctl … <arguments>` until it prints `expected` (5 s at most).
+  func until(_ arguments: [String], is expected: String) async throws {
+    var last = ""
+    for _ in 0..<100 {
+      last = try await read(arguments)
+      if last == expected { return }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    Issue.record("playerctl \(arguments.joined(separator: " ")) printed \(last.debugDescription), not \(expected.debugDescription)")
+  }
+
+  /// The target in milliseconds of `… seek(A#1, 2345ms, seek#1)`.
+  static func seekTarget(_ line: String) -> Int? {
+    guard let range = line.range(of: #"seek\([^,]+, (\d+)ms"#, options: .regularExpression) else { return nil }
+    let digits = line[range].split(separator: " ").last?.dropLast(2) ?? ""
+    return Int(digits)
+  }
+
+  /// How long starting `playerctl --version` takes: the part of a round trip that is process start-up.
+  static func spawnTime() async throws -> Duration {
+    var best = Duration.seconds(60)
+    for _ in 0..<3 {
+      let started = ContinuousClock.now
+      _ = try await run(playerctl ?? "playerctl", ["--version"])
+      best = min(best, ContinuousClock.now - started)
+    }
+    return best
+  }
+
+  static func milliseconds(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    return String(format: "%.1f", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+  }
+
+  /// Runs a program (found on PATH) to its end, without blocking a thread of the task pool.
+  static func run(_ program: String, _ arguments: [String]) async throws -> Output {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : which(program) ?? program)
+    process.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    let done = Signal()
+    process.terminationHandler = { _ in done.fire() }
+    try process.run()
+    await done.wait()
+    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    return Output(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+  }
+
+  static func which(_ program: String) -> String? {
+    for folder in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+      let path = "\(folder)/\(program)"
+      if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return nil
+  }
+}
+
+extension GStreamerEngine.Options {
+  /// These options with ``GStreamerEngine/Options/reportsDuration`` on.
+  func reportingDuration() -> Self {
+    var options = self
+    options.reportsDuration = true
+    return options
+  }
+}
