@@ -50,6 +50,10 @@ struct MPRISPlayerctlTests {
       player.send(.stop)
     }
     let client = Client(player: "playhead.\(instance)", log: log)
+    // The signals, as another client on the bus sees them.
+    let monitor = try Client.start(
+      "gdbus", ["monitor", "--session", "--dest", server.busName, "--object-path", MPRISNames.objectPath])
+    try await Task.sleep(for: .milliseconds(300))  // subscribed before anything changes
 
     // What playerctl reads back before anything is sent.
     #expect(try await client.read(["status"]) == "Paused")
@@ -119,6 +123,23 @@ struct MPRISPlayerctlTests {
     #expect(log.intents(since: quiet).allSatisfy { $0.hasPrefix("setPosition(item2") && $0.hasSuffix(": ") }, "\(log.intents(since: quiet))")
     #expect(try await client.read(["position"]) == "0.500000")
 
+    // PropertiesChanged and Seeked, in step order (a property that did not change is not sent).
+    let signals = await monitor.finish().stdout.split(separator: "\n").map(String.init)
+    let expectedSignals = [
+      "PropertiesChanged ('org.mpris.MediaPlayer2.Player', {'PlaybackStatus': <'Playing'>}, @as [])",
+      "Seeked (int64 \(target * 1000),)",
+      "{'Metadata': <{'mpris:trackid': <objectpath '/dev/playhead/Entry/2'>, 'xesam:title': <'\(media[1].rawValue)'>}>",
+      "{'Metadata': <{'mpris:trackid': <objectpath '/dev/playhead/Entry/1'>, 'xesam:title': <'\(media[0].rawValue)'>}>",
+      "mpris:length': <int64 8000000>}>",
+      "PropertiesChanged ('org.mpris.MediaPlayer2.Player', {'PlaybackStatus': <'Paused'>}, @as [])",
+      "Seeked (int64 500000,)",
+    ]
+    var remaining = expectedSignals[...]
+    for line in signals where remaining.first.map(line.contains) == true { remaining.removeFirst() }
+    #expect(remaining.isEmpty, "not seen in order: \(Array(remaining))\nsignals:\n\(signals.joined(separator: "\n"))")
+    #expect(signals.filter { $0.contains("Seeked") }.count == 2, "\(signals.filter { $0.contains("Seeked") })")
+    #expect(!signals.contains { $0.contains("'Position'") }, "Position never emits PropertiesChanged")
+
     print("MPRIS test, the player's steps (positions left out):\n  " + log.transcript.withLock { $0 }.joined(separator: "\n  "))
     let trips = client.roundTrips.withLock { $0 }.sorted()
     let spawn = try await Client.spawnTime()
@@ -126,6 +147,34 @@ struct MPRISPlayerctlTests {
       "MPRIS round trip (playerctl command → engine command), \(trips.count) commands: median "
         + "\(Client.milliseconds(trips[trips.count / 2])) ms, max \(Client.milliseconds(trips.last ?? .zero)) ms; "
         + "starting `playerctl --version` alone takes \(Client.milliseconds(spawn)) ms")
+  }
+}
+
+/// The server's life on a real bus: a taken name is a clear error, stop releases the name.
+@Suite("MPRIS server lifecycle", .serialized, .timeLimit(.minutes(1)))
+struct MPRISServerLifecycleTests {
+  @Test(
+    .enabled(
+      if: Client.busAddress != nil || Client.required,
+      "needs a session bus (DBUS_SESSION_BUS_ADDRESS): run it under `dbus-run-session`"))
+  func aTakenNameIsAClearErrorAndStopReleasesIt() throws {
+    try #require(Client.busAddress != nil, "PLAYHEAD_REQUIRE_MPRIS is set but there is no session bus")
+    let player = Player(engine: GStreamerEngine())
+    let instance = "lifecycle\(ProcessInfo.processInfo.processIdentifier)"
+    let first = try MPRISServer(player: player, instance: instance)
+    try first.start()
+    let second = try MPRISServer(player: player, instance: instance)
+    let taken = #expect(throws: MPRISServerError.self) { try second.start() }
+    #expect(
+      taken?.message
+        == "org.mpris.MediaPlayer2.playhead.\(instance) is owned by another connection (RequestName: 3)")
+    second.stop()  // harmless after a failed start
+    first.stop()
+    first.stop()  // and twice
+    let third = try MPRISServer(player: player, instance: instance)
+    try third.start()  // the name was released
+    #expect(throws: MPRISServerError.self) { try third.start() }
+    third.stop()
   }
 }
 
@@ -269,20 +318,46 @@ final class Client: Sendable {
 
   /// Runs a program (found on PATH) to its end, without blocking a thread of the task pool.
   static func run(_ program: String, _ arguments: [String]) async throws -> Output {
+    try await start(program, arguments).wait()
+  }
+
+  /// Starts a program (found on PATH); its output is read once it ends (keep it under 64 KiB).
+  static func start(_ program: String, _ arguments: [String]) throws -> Running {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : which(program) ?? program)
     process.arguments = arguments
+    let running = Running(process: process)
+    process.standardOutput = running.out
+    process.standardError = running.err
+    process.terminationHandler = { [done = running.done] _ in done.fire() }
+    try process.run()
+    return running
+  }
+
+  /// A started program.
+  final class Running: Sendable {
+    let process: Process
     let out = Pipe()
     let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
     let done = Signal()
-    process.terminationHandler = { _ in done.fire() }
-    try process.run()
-    await done.wait()
-    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    return Output(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+
+    init(process: Process) { self.process = process }
+
+    /// Waits for the end and returns what it printed.
+    func wait() async -> Output {
+      await done.wait()
+      let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      return Output(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+    }
+
+    /// Ends it (SIGKILL: a child of the test process starts with almost every signal blocked,
+    /// the mask of the thread that spawned it, so SIGTERM would wait for ever) and returns what
+    /// it printed.
+    func finish() async -> Output {
+      kill(process.processIdentifier, SIGKILL)
+      return await wait()
+    }
   }
 
   static func which(_ program: String) -> String? {
