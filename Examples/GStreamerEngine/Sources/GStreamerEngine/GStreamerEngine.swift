@@ -71,7 +71,7 @@ public final class GStreamerEngine: PlaybackEngine {
     /// (`ready(L, duration: d)`), which Now Playing and MPRIS's `mpris:length` show. Off
     /// by default. A gapless preload is answered `ready` before its stream is read, so it
     /// carries none.
-    public var reportsDuration = false
+    public var reportsDuration: Bool
     /// Called on a pipeline's thread once it is shut down and released, with
     /// the load it was made for and how many reports were dropped because
     /// they came after their load's `stop` (late bus messages).
@@ -90,13 +90,15 @@ public final class GStreamerEngine: PlaybackEngine {
     ///   - positionInterval: how often to report the position while playing; nil for never.
     ///   - prerollTimeout: how long a preroll may go without an answer or a BUFFERING
     ///     message before the load fails with `timeout`; nil for ever.
+    ///   - reportsDuration: whether `ready` carries the duration (for Now Playing and MPRIS).
     ///   - onPipelineReleased: called when a pipeline is released.
     public init(
       audioSink: String = "fakesink", videoSink: String = "fakesink", sync: Bool = true,
       pollInterval: Duration = .milliseconds(5), positionInterval: Duration? = .milliseconds(250),
-      prerollTimeout: Duration? = .seconds(5),
+      prerollTimeout: Duration? = .seconds(5), reportsDuration: Bool = false,
       onPipelineReleased: (@Sendable (Load, _ droppedReports: Int) -> Void)? = nil
     ) {
+      self.reportsDuration = reportsDuration
       self.audioSink = audioSink
       self.videoSink = videoSink
       self.sync = sync

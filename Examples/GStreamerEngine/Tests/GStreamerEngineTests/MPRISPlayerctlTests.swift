@@ -34,7 +34,7 @@ struct MPRISPlayerctlTests {
     }
     let log = StepLog(letters: letters)
     let engine = GStreamerEngine(
-      options: .init(positionInterval: .milliseconds(100)).reportingDuration())
+      options: .init(positionInterval: .milliseconds(100), reportsDuration: true))
     let player = Player(engine: engine) { step in log.record(step) }
     let states = player.stateChanges()
     player.send(.queue(media, playWhenReady: false))
@@ -366,14 +366,5 @@ final class Client: Sendable {
       if FileManager.default.isExecutableFile(atPath: path) { return path }
     }
     return nil
-  }
-}
-
-extension GStreamerEngine.Options {
-  /// These options with ``GStreamerEngine/Options/reportsDuration`` on.
-  func reportingDuration() -> Self {
-    var options = self
-    options.reportsDuration = true
-    return options
   }
 }
