@@ -178,6 +178,92 @@ struct MPRISServerLifecycleTests {
   }
 }
 
+/// The D-Bus glue's answers with a fake player (the `MPRISPlayer` seam): the spec's errors,
+/// property writes and reads, as gdbus and playerctl see them.
+@Suite("MPRIS server answers", .serialized, .timeLimit(.minutes(1)))
+struct MPRISServerAnswerTests {
+  /// A player with no entry, or one entry, that records what it is sent.
+  final class FakePlayer: MPRISPlayer {
+    let view: Mutex<MPRISView>
+    let sent = Mutex<[MPRISCommand]>([])
+    let continuation: AsyncStream<MPRISUpdate>.Continuation
+    let stream: AsyncStream<MPRISUpdate>
+
+    init(_ view: MPRISView) {
+      self.view = Mutex(view)
+      (stream, continuation) = AsyncStream.makeStream(of: MPRISUpdate.self)
+    }
+    var mprisView: MPRISView { view.withLock { $0 } }
+    func mprisSend(_ command: MPRISCommand) { sent.withLock { $0.append(command) } }
+    func mprisUpdates() -> AsyncStream<MPRISUpdate> { stream }
+  }
+
+  @Test(
+    .enabled(
+      if: Client.canRun || Client.required,
+      "needs a session bus (DBUS_SESSION_BUS_ADDRESS) and playerctl: run it under `dbus-run-session`"))
+  func errorsWritesAndReadsOverDBus() async throws {
+    try #require(Client.canRun, "PLAYHEAD_REQUIRE_MPRIS is set but the bus or playerctl is missing")
+    let player = FakePlayer(.empty)
+    let instance = "answers\(ProcessInfo.processInfo.processIdentifier)"
+    let server = try MPRISServer(
+      player: player, instance: instance,
+      identity: MPRISIdentity(desktopEntry: "playhead", minimumRate: 0.5, maximumRate: 2))
+    try server.start()
+    defer { server.stop() }
+    func call(_ method: String, _ arguments: String...) async throws -> Client.Output {
+      try await Client.run(
+        "gdbus",
+        ["call", "--session", "--dest", server.busName, "--object-path", MPRISNames.objectPath,
+         "--method", method] + arguments)
+    }
+
+    // No current entry: CanPlay is false, so playerctl refuses (its own check), and
+    // PlayPause itself is the spec's error.
+    let refused = try await Client.run(
+      Client.playerctl ?? "playerctl", ["--player=playhead.\(instance)", "play-pause"])
+    #expect(refused.status == 1 && refused.stderr.contains("No player could handle this command"), "\(refused)")
+    let playPause = try await call("org.mpris.MediaPlayer2.Player.PlayPause")
+    #expect(playPause.status != 0 && playPause.stderr.contains("org.freedesktop.DBus.Error.NotSupported"), "\(playPause)")
+    let open = try await call("org.mpris.MediaPlayer2.Player.OpenUri", "file:///tmp/a.wav")
+    #expect(open.stderr.contains("OpenUri is not supported"), "\(open)")
+    #expect(try await call("org.mpris.MediaPlayer2.Raise").status == 0)
+    #expect(try await call("org.mpris.MediaPlayer2.Player.Play").status == 0)
+    #expect(player.sent.withLock { $0 } == [.resume])  // no effect is the machine's to decide
+
+    // Rate: 0 pauses, 1.5 is in [0.5, 2], 3 is refused; Volume is read only.
+    let set = "org.freedesktop.DBus.Properties.Set"
+    #expect(try await call(set, MPRISNames.player, "Rate", "<0.0>").status == 0)
+    #expect(try await call(set, MPRISNames.player, "Rate", "<1.5>").status == 0)
+    let tooFast = try await call(set, MPRISNames.player, "Rate", "<3.0>")
+    #expect(tooFast.stderr.contains("org.freedesktop.DBus.Error.InvalidArgs"), "\(tooFast)")
+    let volume = try await call(set, MPRISNames.player, "Volume", "<0.5>")
+    #expect(volume.status != 0, "\(volume)")
+    #expect(
+      player.sent.withLock { $0 } == [.resume, .pause, .setRate(PlaybackRate(thousandths: 1_500))])
+
+    // Reads: the root interface, and an update reaching the properties.
+    let get = "org.freedesktop.DBus.Properties.Get"
+    #expect(try await call(get, MPRISNames.root, "Identity").stdout == "(<'Playhead'>,)\n")
+    #expect(try await call(get, MPRISNames.root, "DesktopEntry").stdout == "(<'playhead'>,)\n")
+    #expect(try await call(get, MPRISNames.player, "CanControl").stdout == "(<true>,)\n")
+    player.continuation.yield(
+      MPRISUpdate(
+        view: MPRISView(
+          status: .paused, track: MPRISTrack(item: ItemID(3), title: "x.wav", length: .seconds(2)),
+          elapsed: .milliseconds(250), canSeek: true),
+        seeked: true))
+    try await Task.sleep(for: .milliseconds(100))
+    #expect(try await call(get, MPRISNames.player, "Position").stdout == "(<int64 250000>,)\n")
+    #expect(
+      try await call(get, MPRISNames.player, "Metadata").stdout
+        == "(<{'mpris:trackid': <objectpath '/dev/playhead/Entry/3'>, 'xesam:title': <'x.wav'>, 'mpris:length': <int64 2000000>}>,)\n")
+    #expect(
+      try await Client.run(Client.playerctl ?? "playerctl", ["--player=playhead.\(instance)", "status"]).stdout
+        == "Paused\n")
+  }
+}
+
 /// Splits a `playerctl metadata` line into its three columns (player, key, value).
 private func columns(_ line: Substring) -> [String] {
   let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
