@@ -76,7 +76,10 @@ struct MPRISPlayerctlTests {
     let skip = try await client.control(["position", "1+"])
     #expect(skip.count == 1 && skip[0].hasPrefix("skip(+1000ms): seek(A#1, "), "\(skip)")
     let target = try #require(skip.first.flatMap(Client.seekTarget))
-    #expect(abs(Double(target) / 1000 - (playing + 1)) < 0.6, "\(target) ms after \(playing) s")
+    // From the machine's last known position, which trails the extrapolated one playerctl read
+    // by up to a position report (100 ms) and then moves on while playerctl starts.
+    let skippedFrom = Double(target) / 1000 - 1
+    #expect(skippedFrom > playing - 0.3 && skippedFrom < playing + 2, "\(target) ms after \(playing) s")
     let afterSkip = try #require(Double(try await client.read(["position"])))
     #expect(afterSkip >= Double(target) / 1000 - 0.05, "\(afterSkip)")
 
