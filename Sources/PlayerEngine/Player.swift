@@ -209,6 +209,24 @@ public final class Player: Sendable {
     return stream
   }
 
+  /// Every notification, exactly once and in step order: all of one step's
+  /// before any of the next one's (``PlayerStep/notifications``), each with
+  /// the source of the event that caused it.
+  ///
+  /// Drops by default: a consumer more than ``defaultBufferLimit``
+  /// notifications behind loses the oldest unread ones.
+  /// - Parameter bufferingPolicy: what to keep when the consumer falls
+  ///   behind; `.unbounded` drops nothing.
+  public func notifications(
+    bufferingPolicy: AsyncStream<PlayerNotification>.Continuation.BufferingPolicy =
+      .bufferingNewest(defaultBufferLimit)
+  ) -> AsyncStream<PlayerNotification> {
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: PlayerNotification.self, bufferingPolicy: bufferingPolicy)
+    register(continuation, as: .notifications(continuation))
+    return stream
+  }
+
   private func stateStream(
     _ policy: AsyncStream<PlaybackState>.Continuation.BufferingPolicy
   ) -> AsyncStream<PlaybackState> {
@@ -284,7 +302,7 @@ private struct Core {
 
   private mutating func count(_ effects: Effects, _ event: PlaybackEvent) {
     statistics.processed += 1
-    if effects.ignored != nil, event.source != .user { statistics.ignoredReports += 1 }
+    if effects.ignored != nil, event.intent == nil { statistics.ignoredReports += 1 }
   }
 
   mutating func add(_ kind: Subscriber.Kind) -> Int {
@@ -334,6 +352,7 @@ private struct Subscriber: Sendable {
     case steps(AsyncStream<PlayerStep>.Continuation)
     case states(AsyncStream<PlaybackState>.Continuation)
     case ignored(AsyncStream<IgnoredReport>.Continuation)
+    case notifications(AsyncStream<PlayerNotification>.Continuation)
   }
 
   let id: Int
@@ -346,9 +365,11 @@ private struct Subscriber: Sendable {
     case .states(let continuation):
       if step.after != step.before { continuation.yield(step.after) }
     case .ignored(let continuation):
-      if let reason = step.transition.ignored, step.event.source != .user {
+      if let reason = step.transition.ignored, step.event.intent == nil {
         continuation.yield(IgnoredReport(event: step.event, reason: reason, state: step.before))
       }
+    case .notifications(let continuation):
+      for notification in step.notifications { continuation.yield(notification) }
     }
   }
 
@@ -357,6 +378,7 @@ private struct Subscriber: Sendable {
     case .steps(let continuation): continuation.finish()
     case .states(let continuation): continuation.finish()
     case .ignored(let continuation): continuation.finish()
+    case .notifications(let continuation): continuation.finish()
     }
   }
 }

@@ -23,6 +23,13 @@ public struct PlayerStep: Hashable, Sendable, CustomStringConvertible {
   /// The state after the event.
   public var after: PlaybackState { transition.next }
 
+  /// What this step tells an app once: an entry change, the end of the queue,
+  /// a flip of the play intent (none for an ignored event). Derived on demand
+  /// from the step; allocates nothing.
+  public var notifications: Notifications {
+    Notifications(before: before, event: event, after: after, ignored: transition.ignored)
+  }
+
   /// The media of an item, from the state after the step or, for an entry it
   /// removed, the state before: for printing loads as `A#1`.
   public func media(of item: ItemID) -> MediaID? {

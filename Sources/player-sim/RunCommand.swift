@@ -84,7 +84,11 @@ enum RunCommand: Command {
           processed += 1
           // Late or stray reports and timers (the script's own reports
           // included); a user's or the system's no-effect event is not one.
-          if entry.ignored != nil, entry.source != .user, entry.source != .system { ignored += 1 }
+          if entry.ignored != nil, entry.source != .user, entry.source != .remote,
+            entry.source != .system
+          {
+            ignored += 1
+          }
           events += 1
           progress.update(done: events, total: nil, found: failures)
         }

@@ -85,7 +85,8 @@ import Testing
     #expect(failure["seed"] as? String == "1")
     #expect(
       failure["actions"] as? [String] == [
-        "engine preload=yes watchdog=2500ms", "queue(A, paused)", "ready(A#1)",
+        "engine preload=no retry=off previous=0ms watchdog=2500ms", "queue(A, paused)",
+        "ready(A#1)",
       ])
     let result = try #require(try Self.object(lines[1])["result"] as? [String: Any])
     #expect(result["passed"] as? Bool == false)

@@ -69,7 +69,8 @@ import Testing
     #expect(
       bad.stderr
         == "player-sim: bad value 'bogus' for '--features' of 'explore'; unknown feature 'bogus'; "
-        + "expected a comma-separated subset of queue, preload, system, network (or none)\n")
+        + "expected a comma-separated subset of queue, preload, system, network, controls (or none)\n"
+    )
   }
 
   @Test func theJSONScopeNamesTheFeatures() throws {

@@ -93,3 +93,7 @@ func preloading(_ stage: PreloadStage, play: Bool = true) -> PlaybackState {
     preload: Preload(load: b3, stage: stage), playWhenReady: play,
     configuration: PlayerConfiguration(canPreload: true), issuedLoads: 3, issuedItems: 3)
 }
+
+/// Idle with the queue `A B C` (A current) after two loads: `resume` or `toggle` loads `A#3`.
+let idleABC = PlaybackState(
+  queue: queueABC, session: nil, playWhenReady: true, issuedLoads: 2, issuedItems: 3)

@@ -118,7 +118,7 @@ struct IgnoredEventTests {
         }
       }
     }
-    #expect(pairs == 2272)
-    #expect(ignored == 1428)
+    #expect(pairs == 2427)
+    #expect(ignored == 1481)
   }
 }

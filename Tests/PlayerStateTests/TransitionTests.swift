@@ -680,7 +680,65 @@ let transitionCases: [TransitionCase] = [
     "stop(A#2) stop(B#3)"),
   .init(
     preloading(.buffering, play: false), .failed(a2, .decoding), "failed(A#2, decoding)",
-    "stop(A#2) stop(B#3)"),
+    "stop(A#2) stop(B#3)"),  // The remote-control intents (issue 22): toggle, skip, setPosition.
+  .init(
+    idleABC, .toggle, "buffering(A#3, autoplay)", "load(A#3)", watchdog: "watchdog(A#3, watchdog#1)"
+  ),
+  .init(queued(.buffering), .toggle, "buffering(A#2, paused)", "none"),
+  .init(
+    queued(.buffering), .skip(by: .seconds(15)), "buffering(A#2, autoplay, seek#2)",
+    "seek(A#2, 25000ms, seek#2)"),
+  .init(
+    queued(.buffering), .user(.setPosition(ItemID(1), .seconds(1))),
+    "buffering(A#2, autoplay, seek#2)", "seek(A#2, 1000ms, seek#2)"),
+  .init(queued(.ready), .toggle, "paused(A#2)", "pause(A#2)"),
+  .init(
+    queued(.ready), .skip(by: .seconds(15)), "playing(A#2, seek#2)", "seek(A#2, 25000ms, seek#2)"),
+  .init(
+    queued(.ready), .user(.setPosition(ItemID(1), .seconds(1))), "playing(A#2, seek#2)",
+    "seek(A#2, 1000ms, seek#2)"),
+  .init(queued(.ready, play: false), .toggle, "playing(A#2)", "start(A#2)"),
+  .init(
+    queued(.ready, play: false), .skip(by: .seconds(15)), "paused(A#2, seek#2)",
+    "seek(A#2, 25000ms, seek#2)"),
+  .init(
+    queued(.ready, play: false), .user(.setPosition(ItemID(1), .seconds(1))), "paused(A#2, seek#2)",
+    "seek(A#2, 1000ms, seek#2)"),
+  .init(queued(.stalled), .toggle, "stalled(A#2, paused)", "pause(A#2)"),
+  .init(
+    queued(.stalled), .skip(by: .seconds(15)), "stalled(A#2, seek#2)", "seek(A#2, 25000ms, seek#2)"),
+  .init(
+    queued(.stalled), .user(.setPosition(ItemID(1), .seconds(1))), "stalled(A#2, seek#2)",
+    "seek(A#2, 1000ms, seek#2)"),
+  .init(queued(.stalled, play: false), .toggle, "stalled(A#2)", "start(A#2)"),
+  .init(queued(.ended), .toggle, "playing(A#2, seek#2)", "seek(A#2, 0ms, seek#2) start(A#2)"),
+  .init(
+    queued(.ended), .skip(by: .seconds(15)), "playing(A#2, seek#2)",
+    "seek(A#2, 25000ms, seek#2) start(A#2)"),
+  .init(
+    queued(.ended), .user(.setPosition(ItemID(1), .seconds(1))), "playing(A#2, seek#2)",
+    "seek(A#2, 1000ms, seek#2) start(A#2)"),
+  .init(
+    queued(.ended, play: false), .skip(by: .seconds(15)), "paused(A#2, seek#2)",
+    "seek(A#2, 25000ms, seek#2)"),
+  .init(
+    queued(.ended, play: false), .user(.setPosition(ItemID(1), .seconds(1))), "paused(A#2, seek#2)",
+    "seek(A#2, 1000ms, seek#2)"),
+  .init(
+    queued(.failed(.network)), .toggle, "buffering(A#3, autoplay)", "load(A#3, from 10000ms)",
+    watchdog: "watchdog(A#3, watchdog#1)"),
+  .init(queued(.waitingForNetwork), .toggle, "waiting(A#2, network, attempt 1)", "none"),
+  .init(
+    queued(.ready, interrupted: true), .skip(by: .seconds(15)),
+    "suppressed(A#2, interrupted, seek#2)", "seek(A#2, 25000ms, seek#2)"),
+  .init(
+    queued(.ready, interrupted: true), .user(.setPosition(ItemID(1), .seconds(1))),
+    "suppressed(A#2, interrupted, seek#2)", "seek(A#2, 1000ms, seek#2)"),
+  .init(
+    queued(.ready, play: false, interrupted: true), .toggle, "suppressed(A#2, interrupted)", "none"),
+  .init(
+    queued(.stalled, play: false, interrupted: true), .toggle, "stalled(A#2, interrupted)", "none"),
+  .init(queued(.ready, systemPaused: true), .toggle, "playing(A#2)", "start(A#2)"),
 ]
 
 @Suite("Transition table")
@@ -703,7 +761,7 @@ struct TransitionTests {
       })
     let missing = TransitionTable.accepted.filter { !covered.contains($0) }
     #expect(missing.map(\.description) == [])
-    #expect(TransitionTable.accepted.count == 271)
+    #expect(TransitionTable.accepted.count == 297)
   }
 
   @Test func newLoadsKeepCountingAfterStop() {

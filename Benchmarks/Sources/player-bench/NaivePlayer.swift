@@ -119,7 +119,8 @@ final class NaivePlayer {
     case .system(.interruptionBegan), .system(.routeLost): interruptionBegan()
     case .system(.interruptionEnded): interruptionEnded()
     // The seeds had no queue, rate or position reports, and no network events.
-    case .user, .engine(.position), .system(.networkLost), .system(.networkAvailable): break
+    case .user, .remote, .engine(.position), .system(.networkLost), .system(.networkAvailable):
+      break
     }
   }
 }

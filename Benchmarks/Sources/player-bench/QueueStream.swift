@@ -198,7 +198,7 @@ enum EventKind: Int, CaseIterable, CustomStringConvertible {
     case .engine(.failed(_, _, .some)): self = .detailedFailure
     case .engine: self = .report
     case .watchdogExpired: self = .timer
-    case .user: self = .intent
+    case .user, .remote: self = .intent
     case .system: self = .system
     }
   }

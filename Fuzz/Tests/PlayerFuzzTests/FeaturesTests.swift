@@ -8,7 +8,14 @@ import Testing
 @Suite struct FeaturesTests {
   @Test(
     arguments: [
-      ("queue,preload,system,network", FuzzFeatures.all, "queue,preload,system,network"),
+      (
+        "queue,preload,system,network,controls", FuzzFeatures.all,
+        "queue,preload,system,network,controls"
+      ),
+      (
+        "queue,preload,system,network", [.queue, .preload, .system, .network],
+        "queue,preload,system,network"
+      ),
       ("network,queue", [.queue, .network], "queue,network"),
       (" system , system ", .system, "system"),
       ("none", .core, "none"),
@@ -24,15 +31,15 @@ import Testing
   @Test(arguments: [
     (
       "queue,nope",
-      "unknown feature 'nope'; expected a comma-separated subset of queue, preload, system, network (or none)"
+      "unknown feature 'nope'; expected a comma-separated subset of queue, preload, system, network, controls (or none)"
     ),
     (
       "queue,,system",
-      "an empty feature; expected a comma-separated subset of queue, preload, system, network (or none)"
+      "an empty feature; expected a comma-separated subset of queue, preload, system, network, controls (or none)"
     ),
     (
       "",
-      "an empty feature; expected a comma-separated subset of queue, preload, system, network (or none)"
+      "an empty feature; expected a comma-separated subset of queue, preload, system, network, controls (or none)"
     ),
   ])
   func aBadListSaysWhy(_ list: String, _ message: String) {

@@ -339,7 +339,7 @@ import Testing
 
     func send(_ event: PlaybackEvent) {
       switch event {
-      case .user, .system: player.send(event)
+      case .user, .remote, .system: player.send(event)
       case .engine(let report):
         player.send(.engine(report.withLoad(back(report.load))))
       case .watchdogExpired(let load, let id): player.send(.watchdogExpired(back(load), id))

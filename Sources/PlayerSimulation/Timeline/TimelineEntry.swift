@@ -10,6 +10,8 @@ public enum TimelineSource: String, Hashable, Sendable, CaseIterable {
   case timer
   /// A report injected by the script's `report` line.
   case script
+  /// A remote control on the user's behalf (a script's `remote` line).
+  case remote
   /// The operating system: an interruption, a lost output route or a change
   /// of the network (a script's `interrupt`, `route` or `network` line, or the
   /// fake network of a media profile).

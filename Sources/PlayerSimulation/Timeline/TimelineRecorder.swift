@@ -68,6 +68,7 @@ final class TimelineRecorder: Sendable {
       } else {
         switch step.event.source {
         case .user: source = .user
+        case .remote: source = .remote
         case .engine: source = .engine
         case .timer: source = .timer
         case .system: source = .system

@@ -83,6 +83,7 @@ public struct TimelineTable: Sendable {
   private func sourceColor(_ source: TimelineSource) -> String {
     switch source {
     case .user: "1"
+    case .remote: "1;36"
     case .engine: "34"
     case .timer: "35"
     case .script: "33"

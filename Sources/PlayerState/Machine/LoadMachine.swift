@@ -103,6 +103,7 @@ extension Session {
     lastSeek = seek
     seekPending = true
     position = time
+    anchor = time
     effects.commands.append(.seek(load, to: time, seek))
     return true
   }

@@ -9,6 +9,12 @@
 //   Preloader.swift        the preload, kept in step after every accepted event
 //   PlayGate.swift         whether the engine plays: intent, interruptions, system pauses
 //   NetworkRetry.swift     waiting for the network and reloading
+//   Controls.swift         the remote-control intents: toggle, skip, setPosition
+//
+// What the state implies for a lock screen, a headset or MPRIS (now playing,
+// the available commands, the notifications of a step) is derived, not
+// stored, in ../Derived; the one stored part is a load's elapsed anchor,
+// re-set here in the post-pass whenever the published rate changes.
 //
 // Every rule decides whether an event applies before it changes anything,
 // and returns the reason when it does not: an ignored event changes nothing.
@@ -73,9 +79,10 @@ extension PlaybackState {
   public mutating func handle(_ event: PlaybackEvent, into effects: inout Effects) {
     effects.commands.removeAll()
     effects.watchdog = nil
+    let publishedRate = self.publishedRate
     let ignored: IgnoreReason?
     switch event {
-    case .user(let intent): ignored = apply(intent, &effects)
+    case .user(let intent), .remote(let intent): ignored = apply(intent, &effects)
     case .engine(let report): ignored = apply(report, &effects)
     case .watchdogExpired(let load, let id): ignored = expire(load, id, &effects)
     case .system(let event): ignored = apply(event, &effects)
@@ -89,6 +96,12 @@ extension PlaybackState {
     // The detail belongs to the current load's failure: gone with it (a new
     // load, a reload, a stop). Touched only when there is one.
     if failure != nil, !(session?.stage.isStopped ?? false) { failure = nil }
+    // The elapsed anchor moves at a discontinuity only: a rate the lock screen
+    // extrapolates with has changed (a start, a pause, a stall, its end, a rate
+    // change, a system hold). Loads, seeks and replays set it where they begin.
+    if publishedRate != self.publishedRate, let position = session?.position {
+      session?.anchor = position
+    }
   }
 }
 
@@ -119,6 +132,9 @@ extension PlaybackState {
     case .stop: stop(&effects)
     case .seek(let time): seek(to: time, &effects)
     case .retry: retry(&effects)
+    case .toggle: toggle(&effects)
+    case .skip(let delta): skip(by: delta, &effects)
+    case .setPosition(let item, let time): setPosition(item, time, &effects)
     }
   }
 

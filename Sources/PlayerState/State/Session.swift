@@ -38,6 +38,11 @@ public struct Session: Hashable, Sendable, Codable {
   /// The last known position: where the load started, the newest seek's
   /// target, or the newest position report. A reload resumes here.
   public var position: MediaTime
+  /// The elapsed anchor: the position at the newest discontinuity (the load's
+  /// start, a seek when issued, a replay, a change of the published rate — a
+  /// start, pause, stall or its end, a rate change), never moved by a position
+  /// report. A lock screen extrapolates from it (``PlaybackState/nowPlaying``).
+  public var anchor: MediaTime
   /// The duration, if the engine reported one with `ready`.
   public var duration: MediaTime?
   /// Whether the engine reported that the system paused this load on its own
@@ -50,14 +55,14 @@ public struct Session: Hashable, Sendable, Codable {
   /// reducer's own results are reachable (see
   /// ``PlaybackState/invariantViolation``), and the reducer requires one.
   ///
-  /// `timerPurpose` nil means the purpose the reducer would have armed the
+  /// `anchor` nil means the position. `timerPurpose` nil means the purpose the reducer would have armed the
   /// newest timer with in `stage`: a backoff while waiting for the network, a
   /// stall watchdog while stalled, else the load watchdog.
   public init(
     load: Load, stage: EngineStage, lastSeek: SeekID = SeekID(0), seekPending: Bool = false,
     lastWatchdog: WatchdogID = WatchdogID(0), position: MediaTime = .zero,
     duration: MediaTime? = nil, systemPaused: Bool = false, networkAttempts: UInt8 = 0,
-    timerPurpose: TimerPurpose? = nil
+    timerPurpose: TimerPurpose? = nil, anchor: MediaTime? = nil
   ) {
     self.timerPurpose = timerPurpose ?? Self.purpose(armedIn: stage)
     self.load = load
@@ -66,6 +71,7 @@ public struct Session: Hashable, Sendable, Codable {
     self.seekPending = seekPending
     self.lastWatchdog = lastWatchdog
     self.position = position
+    self.anchor = anchor ?? position
     self.duration = duration
     self.systemPaused = systemPaused
     self.networkAttempts = networkAttempts
@@ -84,11 +90,12 @@ public struct Session: Hashable, Sendable, Codable {
 extension Session {
   private enum CodingKeys: String, CodingKey {
     case load, stage, lastSeek, seekPending, lastWatchdog, position, duration, systemPaused,
-      networkAttempts, timerPurpose
+      networkAttempts, timerPurpose, anchor
   }
 
   /// Decodes a session; one written before timers stated their purpose gets
-  /// the purpose its stage implies (see ``init(load:stage:lastSeek:seekPending:lastWatchdog:position:duration:systemPaused:networkAttempts:timerPurpose:)``).
+  /// the purpose its stage implies, and one written before the elapsed anchor
+  /// its position as the anchor (see ``init(load:stage:lastSeek:seekPending:lastWatchdog:position:duration:systemPaused:networkAttempts:timerPurpose:anchor:)``).
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -101,7 +108,8 @@ extension Session {
       duration: try container.decodeIfPresent(MediaTime.self, forKey: .duration),
       systemPaused: try container.decode(Bool.self, forKey: .systemPaused),
       networkAttempts: try container.decode(UInt8.self, forKey: .networkAttempts),
-      timerPurpose: try container.decodeIfPresent(TimerPurpose.self, forKey: .timerPurpose))
+      timerPurpose: try container.decodeIfPresent(TimerPurpose.self, forKey: .timerPurpose),
+      anchor: try container.decodeIfPresent(MediaTime.self, forKey: .anchor))
   }
 }
 

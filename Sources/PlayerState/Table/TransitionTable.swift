@@ -36,6 +36,12 @@ public enum EventKind: String, Hashable, Sendable, Codable, CaseIterable {
   case seek
   /// ``UserIntent/retry``.
   case retry
+  /// ``UserIntent/toggle``.
+  case toggle
+  /// ``UserIntent/skip(by:)``.
+  case skip
+  /// ``UserIntent/setPosition(_:_:)``.
+  case setPosition
   /// ``EngineReport/ready(_:duration:)``.
   case ready
   /// ``EngineReport/stalled(_:)``.
@@ -85,10 +91,10 @@ public enum CommandKind: String, Hashable, Sendable, Codable, CaseIterable {
 }
 
 extension PlaybackEvent {
-  /// The event's kind.
+  /// The event's kind; a remote intent is of its intent's kind.
   public var kind: EventKind {
     switch self {
-    case .user(let intent):
+    case .user(let intent), .remote(let intent):
       switch intent {
       case .play: .play
       case .replaceQueue: .queue
@@ -108,6 +114,9 @@ extension PlaybackEvent {
       case .stop: .stop
       case .seek: .seek
       case .retry: .retry
+      case .toggle: .toggle
+      case .skip: .skip
+      case .setPosition: .setPosition
       }
     case .engine(let report):
       switch report {
@@ -307,6 +316,12 @@ public enum TransitionTable {
       .seekCompleted(current, SeekID(seek.rawValue &- 1)),
       .seekCompleted(current, SeekID(seek.rawValue &+ 1)),
       .watchdogExpired(current, WatchdogID(watchdog.rawValue &+ 1)),
+    ]
+    // The remote-control intents (issue 22), last so that the rows read before them keep their order.
+    events += [
+      .toggle, .skip(by: .seconds(15)), .skip(by: .seconds(-15)),
+      .user(.setPosition(state.currentEntry?.item ?? ItemID(1), .seconds(1))),
+      .user(.setPosition(ItemID(2), .seconds(1))),
     ]
     return events
   }

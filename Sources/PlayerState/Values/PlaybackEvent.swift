@@ -180,12 +180,32 @@ public enum UserIntent: Hashable, Sendable, Codable, CustomStringConvertible {
   case seek(to: MediaTime)
   /// Load the failed entry again, with a new load token, at the last known position.
   case retry
+  /// The play/pause button, decided by the machine from its own state (Media3's rule):
+  /// pause when the user wants to play, a load exists, it has neither ended nor
+  /// failed and nothing suppresses it; otherwise play — `resume` (which loads an
+  /// idle entry, replays an ended one and clears a system pause), or for a failed
+  /// load `retry` with the intent to play.
+  case toggle
+  /// Seek relative to the machine's own target: the pending seek's target, else
+  /// the last known position; so N presses land at p + NΔ whatever the engine has
+  /// completed. Clamped to 0 and to the duration when known (a skip past the end
+  /// seeks to the end, and the entry ends as usual). Negative goes back.
+  case skip(by: MediaTime)
+  /// Seek within one entry (MPRIS `SetPosition`): ignored with
+  /// ``IgnoreReason/notCurrentEntry`` unless that entry is current, and with
+  /// ``IgnoreReason/invalidArgument`` for a position below 0 or past the known duration.
+  case setPosition(ItemID, MediaTime)
 
   /// The compact form: `play(A)`, `queue(A B, start 2)`, `pause`, `seek(2000ms)`.
   ///
   /// Positions print 1-based, as the user counts; total for every value,
   /// even one the reducer refuses (`remove(Int.max)` prints `remove(9223372036854775808)`).
-  public var description: String {
+  public var description: String { description(naming: { _ in nil }) }
+
+  /// The compact form, naming the entry of `setPosition` by its media too when
+  /// known: `setPosition(A item3, 1000ms)`.
+  /// - Parameter name: the media of an item, if known.
+  public func description(naming name: (ItemID) -> MediaID?) -> String {
     func from(_ time: MediaTime) -> String { time == .zero ? "" : ", from \(time)" }
     func list(_ media: [MediaID]) -> String { media.map(\.description).joined(separator: " ") }
     // `position + 1` without overflow: Int.max + 1 is printed from its UInt.
@@ -214,6 +234,11 @@ public enum UserIntent: Hashable, Sendable, Codable, CustomStringConvertible {
     case .stop: return "stop"
     case .seek(let time): return "seek(\(time))"
     case .retry: return "retry"
+    case .toggle: return "toggle"
+    case .skip(let delta): return "skip(\(delta.milliseconds >= 0 ? "+" : "")\(delta))"
+    case .setPosition(let item, let time):
+      let entry = name(item).map { "\($0) \(item)" } ?? item.description
+      return "setPosition(\(entry), \(time))"
     }
   }
 }
@@ -301,6 +326,10 @@ public enum EngineReport: Hashable, Sendable, Codable, CustomStringConvertible {
 public enum PlaybackEvent: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The user asked for something.
   case user(UserIntent)
+  /// A remote control asked for something on the user's behalf: the lock screen,
+  /// Control Center, a headset button, CarPlay, MPRIS. The same rules as
+  /// ``user(_:)``; only the source differs, and steps and notifications carry it.
+  case remote(UserIntent)
   /// The engine reported something about a load.
   case engine(EngineReport)
   /// A timer the machine armed has expired: a watchdog, or the backoff before a
@@ -314,6 +343,8 @@ public enum PlaybackEvent: Hashable, Sendable, Codable, CustomStringConvertible 
   public enum Source: String, Hashable, Sendable, Codable {
     /// The user (or the app on the user's behalf).
     case user
+    /// A remote control (lock screen, headset, MPRIS) on the user's behalf.
+    case remote
     /// The media engine.
     case engine
     /// A watchdog timer.
@@ -326,9 +357,18 @@ public enum PlaybackEvent: Hashable, Sendable, Codable, CustomStringConvertible 
   public var source: Source {
     switch self {
     case .user: .user
+    case .remote: .remote
     case .engine: .engine
     case .watchdogExpired: .timer
     case .system: .system
+    }
+  }
+
+  /// The intent of a user or remote event; nil for any other.
+  public var intent: UserIntent? {
+    switch self {
+    case .user(let intent), .remote(let intent): intent
+    case .engine, .watchdogExpired, .system: nil
     }
   }
 
@@ -338,7 +378,7 @@ public enum PlaybackEvent: Hashable, Sendable, Codable, CustomStringConvertible 
     switch self {
     case .engine(let report): report.load
     case .watchdogExpired(let load, _): load
-    case .user, .system: nil
+    case .user, .remote, .system: nil
     }
   }
 
@@ -354,7 +394,7 @@ public enum PlaybackEvent: Hashable, Sendable, Codable, CustomStringConvertible 
     switch self {
     case .engine(let report): .engine(report.withLoad(transform(report.load)))
     case .watchdogExpired(let load, let id): .watchdogExpired(transform(load), id)
-    case .user, .system: self
+    case .user, .remote, .system: self
     }
   }
 
@@ -365,7 +405,8 @@ public enum PlaybackEvent: Hashable, Sendable, Codable, CustomStringConvertible 
   /// - Parameter name: the media of an item, if known.
   public func description(naming name: (ItemID) -> MediaID?) -> String {
     switch self {
-    case .user(let intent): intent.description
+    case .user(let intent): intent.description(naming: name)
+    case .remote(let intent): "remote(\(intent.description(naming: name)))"
     case .engine(let report): report.description(naming: name)
     case .watchdogExpired(let load, let id): "timeout(\(load.description(naming: name)), \(id))"
     case .system(let event): event.description
@@ -398,6 +439,10 @@ extension PlaybackEvent {
   public static func seek(to time: MediaTime) -> PlaybackEvent { .user(.seek(to: time)) }
   /// Retry a failed load.
   public static let retry = PlaybackEvent.user(.retry)
+  /// The play/pause button.
+  public static let toggle = PlaybackEvent.user(.toggle)
+  /// Seek relative to the machine's own target.
+  public static func skip(by delta: MediaTime) -> PlaybackEvent { .user(.skip(by: delta)) }
   /// The engine reports the load ready.
   public static func ready(_ load: Load, duration: MediaTime? = nil) -> PlaybackEvent {
     .engine(.ready(load, duration: duration))

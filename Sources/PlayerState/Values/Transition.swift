@@ -28,6 +28,9 @@ public enum IgnoreReason: String, Hashable, Sendable, Codable, CustomStringConve
   case invalidArgument
   /// An interruption ended when none had begun.
   case notInterrupted
+  /// The intent names an entry that is not the current one, such as an MPRIS
+  /// `SetPosition` sent before a skip reached the remote control.
+  case notCurrentEntry
 
   /// A short English phrase, such as `stale load token`.
   public var description: String {
@@ -45,6 +48,7 @@ public enum IgnoreReason: String, Hashable, Sendable, Codable, CustomStringConve
     case .invalidPosition: "no such position in the queue"
     case .invalidArgument: "invalid argument"
     case .notInterrupted: "no interruption in progress"
+    case .notCurrentEntry: "not the current entry"
     }
   }
 }

@@ -143,7 +143,7 @@ public final class MiniPlayer: Sendable {
 
   private func inward(_ event: PlaybackEvent, _ core: Core) -> PlaybackEvent {
     switch event {
-    case .user, .system: event
+    case .user, .remote, .system: event
     case .engine(.ready(let load, let duration)): .ready(inward(load, core), duration: duration)
     case .engine(.stalled(let load)): .stalled(inward(load, core))
     case .engine(.resumed(let load)): .resumed(inward(load, core))

@@ -30,7 +30,8 @@ import PlayerTesting
 package struct ActionDecoder: Sendable {
   /// What the decoder may choose from in the current case.
   package struct Mask: Hashable, Sendable {
-    /// Enabled event kinds (bit i for `EventKind.allCases[i]`), plus `deliver` (bit 32).
+    /// Enabled event kinds (bit i for `EventKind.allCases[i]`), plus `deliver`
+    /// (the bit after them, ``ActionDecoder/deliverBit``).
     package var kinds: UInt64
     /// Enabled variations: bit 0 re-entrant, 1 later, 2 earlier, dropped or
     /// removed token, 3 never-issued token, 4 mismatched item, 5 superseded or
@@ -38,7 +39,7 @@ package struct ActionDecoder: Sendable {
     package var variations: UInt8
 
     /// Everything enabled.
-    package static let all = Mask(kinds: 0x1_FFFF_FFFF, variations: 0x7F)
+    package static let all = Mask(kinds: ActionDecoder.everyBit, variations: 0x7F)
 
     /// The enabled choices, worked out once per case; nil stands for `deliver`.
     let enabled: [EventKind?]
@@ -49,7 +50,7 @@ package struct ActionDecoder: Sendable {
     ///   - variations: the enabled variations, as in ``variations``.
     ///   - allowed: the kinds the run's features allow (``ActionDecoder/allowed(_:)``);
     ///     every one by default.
-    package init(kinds: UInt64, variations: UInt8, allowed: UInt64 = 0x1_FFFF_FFFF) {
+    package init(kinds: UInt64, variations: UInt8, allowed: UInt64 = ActionDecoder.everyBit) {
       // play and queue always stay on (when allowed): without them nothing happens.
       self.kinds = (kinds | 0b11) & allowed
       self.variations = variations
@@ -118,7 +119,7 @@ package struct ActionDecoder: Sendable {
   /// The bits of a ``Mask``'s kinds that `features` allow, `deliver` included.
   package static func allowed(_ features: FuzzFeatures) -> UInt64 {
     let kinds = features.kinds
-    var mask: UInt64 = 1 << 32
+    var mask: UInt64 = 1 << deliverBit
     for (bit, choice) in choices.enumerated() {
       if let choice, kinds.contains(choice) { mask |= 1 << UInt64(bit) }
     }
@@ -212,6 +213,10 @@ package struct ActionDecoder: Sendable {
   }
 
   fileprivate static let choices: [EventKind?] = EventKind.allCases + [nil]
+  /// The bit of `deliver` in a mask: the one after every event kind's.
+  package static let deliverBit = UInt64(EventKind.allCases.count)
+  /// Every kind's bit and `deliver`'s.
+  package static let everyBit: UInt64 = (1 << (deliverBit + 1)) - 1
 
   /// Every failure class; the engine's own code with two details.
   private static let reasons: [FailureReason] = [
@@ -255,6 +260,8 @@ package struct ActionDecoder: Sendable {
     }
   }
   private static let rates: [Int32] = [1000, 1500, 500, 2000, 1000, 750, 0, -1000]
+  /// Skips: forward and back, small and past any end (clamped), and zero.
+  private static let skips: [Int64] = [15_000, -10_000, 5_000, -60_000, 0, 3_600_000]
 
   /// The next action, chosen with `source` relative to `model`.
   /// - Parameters:
@@ -263,6 +270,20 @@ package struct ActionDecoder: Sendable {
   ///   - mask: the case's mask.
   ///   - source: where the choices come from.
   package func next(
+    after model: ContractModel, held: Int, mask: Mask, from source: inout some ByteSource
+  ) -> FuzzAction {
+    let action = choose(after: model, held: held, mask: mask, from: &source)
+    // With the controls, a quarter of the intents come from a remote control:
+    // the same rules, another source (steps and notifications carry it).
+    if case .send(.user(let intent)) = action, features.contains(.controls),
+      source.nextByte() & 3 == 0
+    {
+      return .send(.remote(intent))
+    }
+    return action
+  }
+
+  private func choose(
     after model: ContractModel, held: Int, mask: Mask, from source: inout some ByteSource
   ) -> FuzzAction {
     let enabled = mask.enabled
@@ -398,6 +419,17 @@ package struct ActionDecoder: Sendable {
     case .stop: return .send(.stop)
     case .retry: return .send(.retry)
     case .seek: return .send(.seek(to: time))
+    case .toggle: return .send(.toggle)
+    case .skip:
+      let delta = Self.skips[Int(detail % UInt8(Self.skips.count))]
+      return .send(.skip(by: .milliseconds(delta)))
+    case .setPosition:
+      // The current entry's item, or one that was (a SetPosition from before a skip).
+      let item =
+        extra & 1 == 0
+        ? (model.position.map { model.entries[$0].item } ?? ItemID(1))
+        : ItemID(UInt32(detail % 4) + 1)
+      return .send(.user(.setPosition(item, time)))
     case .ready:
       return report(.ready(target, duration: extra & 1 == 0 ? nil : .milliseconds(10_000)))
     case .stalled: return report(.stalled(target))

@@ -10,7 +10,7 @@ extension ContractModel {
   /// Why the contract ignores `event` in this state, or nil when it accepts it.
   package func ignoreReason(for event: PlaybackEvent) -> IgnoreReason? {
     switch event {
-    case .user(let intent): return ignoreReason(for: intent)
+    case .user(let intent), .remote(let intent): return ignoreReason(for: intent)
     case .engine(let report): return ignoreReason(for: report)
     case .watchdogExpired(let load, let id): return ignoreReason(expiry: load, id.rawValue)
     case .system(let system): return ignoreReason(for: system)
@@ -211,6 +211,20 @@ extension ContractModel {
     case .retry:
       guard let current, current.stage.isStopped else { return .noEffect }
       return issued == UInt32.max ? .idsExhausted : nil
+    case .toggle:
+      if let current, playWhenReady, current.stage != .ended, current.stage != .failed,
+        !suppressed
+      {
+        return ignoreReason(for: UserIntent.pause)
+      }
+      if let current, current.stage == .failed { return ignoreReason(for: UserIntent.retry) }
+      return ignoreReason(for: UserIntent.resume)
+    case .skip:
+      return ignoreReason(for: UserIntent.seek(to: .zero))
+    case .setPosition(let item, let time):
+      guard let position, entries[position].item == item else { return .notCurrentEntry }
+      if let duration = current?.duration, time.milliseconds > duration { return .invalidArgument }
+      return ignoreReason(for: UserIntent.seek(to: time))
     }
   }
 

@@ -255,7 +255,7 @@ package struct ContractModel: Hashable, Sendable {
   ) -> IgnoreReason? {
     if let reason = ignoreReason(for: event) { return reason }
     switch event {
-    case .user(let intent): user(intent, &commands)
+    case .user(let intent), .remote(let intent): user(intent, &commands)
     case .engine(let report): engine(report, &commands)
     case .watchdogExpired(let load, let id): watchdog(load, id.rawValue, &commands)
     case .system(let event): system(event, &commands)

@@ -164,7 +164,37 @@ extension ContractModel {
       guard let session = current, session.stage.isStopped, issued < UInt32.max else { return }
       current = nil
       enter(from: session.position, &out)
+    case .toggle:
+      // docs/machine.md, "Remote controls": Media3's play/pause rule.
+      if let session = current, playWhenReady, session.stage != .ended,
+        session.stage != .failed, !suppressed
+      {
+        return user(.pause, &out)
+      }
+      if let session = current, session.stage == .failed {
+        guard issued < UInt32.max else { return }
+        user(.retry, &out)
+        playWhenReady = true
+        return
+      }
+      user(.resume, &out)
+    case .skip(let delta):
+      guard let session = current, !session.stage.isStopped else { return }
+      user(.seek(to: .milliseconds(skipTarget(session, delta))), &out)
+    case .setPosition(let item, let time):
+      guard let at = position, entries[at].item == item else { return }
+      if let duration = current?.duration, time.milliseconds > duration { return }
+      user(.seek(to: time), &out)
     }
+  }
+
+  /// Where `skip(by: delta)` seeks: the target (the pending seek's, else the
+  /// last known position) plus `delta`, within 0 and the known duration.
+  func skipTarget(_ session: Current, _ delta: MediaTime) -> Int64 {
+    let (sum, overflow) = session.position.addingReportingOverflow(delta.milliseconds)
+    var target = overflow ? (delta.milliseconds < 0 ? 0 : Int64.max) : max(0, sum)
+    if let duration = session.duration { target = min(target, duration) }
+    return target
   }
 
   /// Whether `count` more item ids can be issued (ids never wrap).

@@ -155,7 +155,7 @@ public struct FuzzViolation: Hashable, Sendable, CustomStringConvertible {
     {
       return .stopBeforeNextLoad
     }
-    if !accepted, event.source != .user { return .noCommandForIgnoredReport }
+    if !accepted, event.intent == nil { return .noCommandForIgnoredReport }
     if case .start = extra { return .startOnlyWhenReadyAndWanted }
     if index < expected.count, case .stop = expected[index], case .load = extra {
       return .stopBeforeNextLoad

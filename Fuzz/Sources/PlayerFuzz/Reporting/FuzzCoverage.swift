@@ -390,6 +390,9 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
     case .routeLost: 29
     case .networkLost: 30
     case .networkAvailable: 31
+    case .toggle: 32
+    case .skip: 33
+    case .setPosition: 34
     }
   }
 

@@ -215,6 +215,17 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     case .user(.stop): return ".stop"
     case .user(.retry): return ".retry"
     case .user(.seek(let at)): return ".seek(to: \(time(at)))"
+    case .user(.toggle): return ".toggle"
+    case .user(.skip(let delta)): return ".skip(by: \(time(delta)))"
+    case .user(.setPosition(let item, let at)):
+      return ".user(.setPosition(ItemID(\(item.rawValue)), \(time(at))))"
+    case .remote(let intent):
+      // The user's spelling, re-rooted: the shorthands are `UserIntent` cases too,
+      // except `.queue`, which is `.replaceQueue` there.
+      let user = swiftSource(.user(intent))
+      if user.hasPrefix(".user(") { return ".remote(" + user.dropFirst(6) }
+      if user.hasPrefix(".queue(") { return ".remote(.replaceQueue(" + user.dropFirst(7) + ")" }
+      return ".remote(\(user))"
     case .engine(.ready(let l, let duration)):
       return ".ready(\(load(l))\(duration.map { ", duration: \(time($0))" } ?? ""))"
     case .engine(.stalled(let l)): return ".stalled(\(load(l)))"

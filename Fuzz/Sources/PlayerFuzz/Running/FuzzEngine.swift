@@ -489,7 +489,7 @@ struct TokenMap {
   func player(_ event: PlaybackEvent) -> PlaybackEvent {
     guard !isIdentity else { return event }
     switch event {
-    case .user, .system: return event
+    case .user, .remote, .system: return event
     case .engine(let report): return .engine(player(report))
     case .watchdogExpired(let load, let id): return .watchdogExpired(player(load), id)
     }
@@ -502,7 +502,7 @@ struct TokenMap {
   func contract(_ event: PlaybackEvent) -> PlaybackEvent {
     guard !isIdentity else { return event }
     switch event {
-    case .user, .system: return event
+    case .user, .remote, .system: return event
     case .engine(let report): return .engine(report.withLoad(contract(report.load)))
     case .watchdogExpired(let load, let id): return .watchdogExpired(contract(load), id)
     }

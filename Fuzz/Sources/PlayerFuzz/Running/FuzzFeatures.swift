@@ -20,17 +20,20 @@ package import PlayerState
 ///   interrupted or paused by the system;
 /// - ``network``: the network's events (`networkLost`, `networkAvailable`)
 ///   and retry policies that wait for it (otherwise every case runs with
-///   `RetryPolicy.off`, so a network failure fails the load at once).
+///   `RetryPolicy.off`, so a network failure fails the load at once);
+/// - ``controls``: the remote-control intents (`toggle`, `skip`,
+///   `setPosition`) and intents sent as a remote control's
+///   (`PlaybackEvent.remote`).
 ///
-/// Spelled as a comma-separated list of their names, `queue,preload,system,network`
+/// Spelled as a comma-separated list of their names, `queue,preload,system,network,controls`
 /// (``init(parsing:)``, ``description``); `none` is the core alone.
 public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvertible {
   /// The features, one bit each.
   public let rawValue: UInt8
 
-  /// Features from their bits (bits beyond the four features are dropped).
+  /// Features from their bits (bits beyond the five features are dropped).
   /// - Parameter rawValue: one bit a feature, as in ``queue``'s.
-  public init(rawValue: UInt8) { self.rawValue = rawValue & 0xF }
+  public init(rawValue: UInt8) { self.rawValue = rawValue & 0x1F }
 
   /// The queue's intents and queues of several entries.
   public static let queue = FuzzFeatures(rawValue: 1)
@@ -40,14 +43,17 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
   public static let system = FuzzFeatures(rawValue: 4)
   /// The network's events and waiting for the network before a retry.
   public static let network = FuzzFeatures(rawValue: 8)
+  /// The remote-control intents and intents from a remote control.
+  public static let controls = FuzzFeatures(rawValue: 16)
   /// The whole contract (the default).
-  public static let all: FuzzFeatures = [.queue, .preload, .system, .network]
+  public static let all: FuzzFeatures = [.queue, .preload, .system, .network, .controls]
   /// The single-item core alone.
   public static let core: FuzzFeatures = []
 
   /// Each feature with its name, in the order ``description`` lists them.
   public static let named: [(name: String, feature: FuzzFeatures)] = [
     ("queue", .queue), ("preload", .preload), ("system", .system), ("network", .network),
+    ("controls", .controls),
   ]
 
   /// A list that does not parse, with what was expected.
@@ -114,6 +120,7 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
       kinds.formUnion([.interruptionBegan, .interruptionEnded, .routeLost, .pausedBySystem])
     }
     if contains(.network) { kinds.formUnion([.networkLost, .networkAvailable]) }
+    if contains(.controls) { kinds.formUnion([.toggle, .skip, .setPosition]) }
     return kinds
   }
 
@@ -125,7 +132,8 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
     let kinds = kinds
     return actions.allSatisfy { action in
       switch action {
-      case .send(let event): kinds.contains(event.kind)
+      case .send(let event):
+        kinds.contains(event.kind) && (contains(.controls) || event.source != .remote)
       case .reentrant(let report), .later(let report):
         kinds.contains(PlaybackEvent.engine(report).kind)
       case .deliver: true

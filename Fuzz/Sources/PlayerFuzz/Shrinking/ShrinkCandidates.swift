@@ -248,6 +248,17 @@ extension Shrinker {
       if id != newest { out.append(.send(.watchdogExpired(load, newest))) }
     case .send(.system(.interruptionEnded(shouldResume: false))):
       out.append(.send(.system(.interruptionEnded(shouldResume: true))))
+    case .send(.remote(let intent)):
+      // The same intent from the user first: the source rarely matters.
+      out.append(.send(.user(intent)))
+    case .send(.user(.skip(let delta))):
+      // A skip is a seek from the target: the plain seek first.
+      out.append(.send(.seek(to: .zero)))
+      if delta != .seconds(15) { out.append(.send(.skip(by: .seconds(15)))) }
+    case .send(.user(.setPosition(_, let time))):
+      out.append(.send(.seek(to: time)))
+    case .send(.user(.toggle)):
+      out += [.send(.pause), .send(.resume)]
     case .send(.user), .send(.system):
       break
     }

@@ -79,6 +79,7 @@ package enum Shrinker {
       changed = false
       // A start state closer to a new player, or to its ids' ends.
       changed = search.simplifyStart() || changed
+      changed = search.foldFirstIntent() || changed
       // Everything after the failing step is irrelevant.
       if search.best.violation.step < search.best.actions.count {
         changed =
@@ -179,6 +180,31 @@ package enum Shrinker {
         return true
       }
       return false
+    }
+
+    /// For a case that starts from a state: the state after its first action,
+    /// when that is an accepted intent, as the start, and one action fewer (a
+    /// start state stands for any prefix). Kept when the case still fails.
+    mutating func foldFirstIntent() -> Bool {
+      guard let start = setup.start, let first = best.actions.first,
+        case .send(let event) = first, event.intent != nil, !exhausted
+      else { return false }
+      let transition = start.transition(on: event)
+      guard transition.ignored == nil else { return false }
+      var folded = setup
+      folded.start = transition.next
+      best.attempts += 1
+      let rest = Array(best.actions.dropFirst())
+      let (runner, violation) = CaseRunner.replay(subject, rest, setup: folded)
+      guard let violation else { return false }
+      let explicit = Array(runner.trace.prefix(max(violation.step, rest.count)))
+      guard explicit.count < best.actions.count else { return false }
+      setup = folded
+      best.setup = folded
+      best.actions = explicit
+      best.violation = violation
+      tried = [explicit]
+      return true
     }
 
     /// Replays `candidate`; keeps it if it fails and is new and no longer

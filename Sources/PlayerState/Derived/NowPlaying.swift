@@ -1,0 +1,62 @@
+/// What a lock screen, Control Center, CarPlay or an MPRIS client shows: the
+/// current entry, the elapsed anchor and the rate to extrapolate it with, all
+/// derived from one state (``PlaybackState/nowPlaying``).
+///
+/// The system extrapolates the elapsed time as `elapsed + rate × (now − t)`,
+/// `t` being when this value was published; `elapsed` moves only at a
+/// discontinuity (``Session/anchor``) and `rate` is 0 whenever media is not
+/// playing, so the published time never runs while the next entry loads, a
+/// stall lasts or a system pause holds it.
+public struct NowPlaying: Hashable, Sendable, CustomStringConvertible {
+  /// The current entry: its item id and media.
+  public var entry: QueueEntry
+  /// The position at the newest discontinuity: a load's start, a seek when
+  /// issued, a replay, a start, a pause, a stall; 0 with no load.
+  public var elapsed: MediaTime
+  /// The rate to extrapolate with: the user's rate while media is playing
+  /// (``PlaybackState/isPlaying``), else 0.
+  public var rate: PlaybackRate
+  /// The duration, once the engine reported it.
+  public var duration: MediaTime?
+  /// The entry's position in play order, 0-based (player-sim prints it 1-based).
+  public var index: Int
+  /// How many entries the queue holds.
+  public var count: Int
+
+  /// Describes what is playing.
+  public init(
+    entry: QueueEntry, elapsed: MediaTime, rate: PlaybackRate, duration: MediaTime?, index: Int,
+    count: Int
+  ) {
+    self.entry = entry
+    self.elapsed = elapsed
+    self.rate = rate
+    self.duration = duration
+    self.index = index
+    self.count = count
+  }
+
+  /// `A 2/3 at 1500ms 1x of 30000ms`: media, 1-based index, anchor, rate, duration.
+  public var description: String {
+    let of = duration.map { " of \($0)" } ?? ""
+    return "\(entry.media) \(index + 1)/\(count) at \(elapsed) \(rate)\(of)"
+  }
+}
+
+extension PlaybackState {
+  /// What a lock screen shows now, or nil with no current entry.
+  ///
+  /// Derived, never stored: the only stored part is the load's elapsed anchor.
+  /// - Complexity: O(log n) in the queue's length (one entry read).
+  public var nowPlaying: NowPlaying? {
+    guard let index = queue.current else { return nil }
+    let entry = queue.entries[index]
+    // Read into locals: see FuzzObservation on the 6.3 optimizer and nested optionals.
+    let session = self.session
+    let live = session.flatMap { $0.load.item == entry.item ? $0 : nil }
+    return NowPlaying(
+      entry: entry, elapsed: live?.anchor ?? .zero,
+      rate: PlaybackRate(thousandths: publishedRate), duration: live?.duration, index: index,
+      count: queue.entries.count)
+  }
+}
