@@ -37,9 +37,10 @@ extension MPRISView {
   /// | property | from |
   /// | --- | --- |
   /// | `PlaybackStatus` | `Stopped` when idle or ended; `Playing` when the user wants to play and nothing suppresses it (buffering, stalled and waiting for the network included); otherwise `Paused` (paused, suppressed, failed) |
-  /// | `Metadata` | the current entry: its item id, its media's name, the duration when known |
-  /// | `Position` | the elapsed anchor, extrapolated with the effective rate |
-  /// | `CanGoNext`, `CanGoPrevious`, `CanSeek` | the available commands |
+  /// | `Metadata` | `nowPlaying`: the entry's item id, its media's name, the duration when known |
+  /// | `Position` | `nowPlaying`'s elapsed anchor, extrapolated with its rate (0 unless playing) |
+  /// | `Rate` | the user's rate |
+  /// | `CanGoNext`, `CanGoPrevious`, `CanSeek` | `availableCommands`: `next`, `previous`, and `seek` or `skip` |
   /// - Parameter state: the state.
   public init(_ state: PlaybackState) {
     let status: MPRISPlaybackStatus
@@ -49,43 +50,37 @@ extension MPRISView {
     case .buffering, .playing, .paused, .stalled, .suppressed, .waiting:
       status = state.playWhenReady && state.suppression == nil ? .playing : .paused
     }
-    // TEMPORARY until the machine's nowPlaying/availableCommands land on main: the same
-    // facts read from the state's parts.
-    let entry = state.queue.currentEntry
-    let session = state.session.flatMap { $0.load.item == entry?.item ? $0 : nil }
+    let now = state.nowPlaying
+    let available = state.availableCommands
     self.init(
       status: status,
-      track: entry.map { MPRISTrack(item: $0.item, title: $0.media.rawValue, length: session?.duration) },
-      elapsed: session?.position ?? .zero,
-      effectiveRate: state.isPlaying && session?.seekPending != true ? state.rate.multiplier : 0,
+      track: now.map {
+        MPRISTrack(item: $0.entry.item, title: $0.entry.media.rawValue, length: $0.duration)
+      },
+      elapsed: now?.elapsed ?? .zero,
+      effectiveRate: now?.rate.multiplier ?? 0,
       rate: state.rate.multiplier,
-      canGoNext: state.queue.current.map { $0 + 1 < state.queue.entries.count } ?? false,
-      canGoPrevious: entry != nil,
-      canSeek: session != nil)
+      canGoNext: available.contains(.next),
+      canGoPrevious: available.contains(.previous),
+      canSeek: !available.isDisjoint(with: [.seek, .skip]))
   }
 }
 
 extension MPRISCommand {
-  /// The event a player reduces for this command.
-  ///
-  /// TEMPORARY until `.remote(…)`, `toggle`, `skip(by:)` and `setPosition` land on main:
-  /// `toggle`, `skip` and `setPosition` read the state and act (the race the machine's intents
-  /// remove); the bridge's D-Bus plumbing is tested with it meanwhile.
-  /// - Parameter state: the state the event will be reduced in.
-  func event(in state: PlaybackState) -> PlaybackEvent? {
+  /// The remote intent this command is: `.remote(.toggle)` for `PlayPause`, and so on.
+  /// The machine decides everything else when it reduces it (is there a next entry, is the
+  /// entry of a `SetPosition` still current): nothing here reads the state.
+  public var event: PlaybackEvent {
     switch self {
-    case .resume: return .resume
-    case .pause: return .pause
-    case .toggle: return state.playWhenReady && state.session != nil && state.kind != .ended ? .pause : .resume
-    case .stop: return .stop
-    case .next: return .next
-    case .previous: return .previous
-    case .skip(let delta):
-      let base = state.session?.position ?? .zero
-      return .seek(to: .milliseconds(max(0, base.milliseconds + delta.milliseconds)))
-    case .setPosition(let item, let time):
-      return state.queue.currentEntry?.item == item ? .seek(to: time) : nil
-    case .setRate(let rate): return .user(.setRate(rate))
+    case .resume: .remote(.resume)
+    case .pause: .remote(.pause)
+    case .toggle: .remote(.toggle)
+    case .stop: .remote(.stop)
+    case .next: .remote(.next)
+    case .previous: .remote(.previous)
+    case .skip(let delta): .remote(.skip(by: delta))
+    case .setPosition(let item, let time): .remote(.setPosition(item, time))
+    case .setRate(let rate): .remote(.setRate(rate))
     }
   }
 }
@@ -94,11 +89,9 @@ extension Player: MPRISPlayer {
   /// What MPRIS shows of this player now.
   public var mprisView: MPRISView { MPRISView(state) }
 
-  /// Sends the command's remote intent.
+  /// Sends the command's remote intent (``MPRISCommand/event``).
   /// - Parameter command: the command.
-  public func mprisSend(_ command: MPRISCommand) {
-    if let event = command.event(in: state) { send(event) }
-  }
+  public func mprisSend(_ command: MPRISCommand) { send(command.event) }
 
   /// The view after each accepted step (ignored ones change nothing), and whether it seeked.
   public func mprisUpdates() -> AsyncStream<MPRISUpdate> {
@@ -114,14 +107,21 @@ extension Player: MPRISPlayer {
     }
   }
 
-  /// Whether an accepted step moved the position within the current entry: a seek, or a
-  /// `previous` that restarted the entry.
+  /// Whether an accepted step moved the position in a way the rate does not explain (MPRIS's
+  /// `Seeked`): a seek, skip or `setPosition` (user or remote) that the machine sent on, a
+  /// `previous` that restarted the entry, or a repeat-one replay.
   static func seeked(_ step: PlayerStep) -> Bool {
-    guard let item = step.after.queue.currentEntry?.item,
+    guard step.transition.ignored == nil else { return false }
+    if case .entryChanged(_, _, .repeat)? = step.notifications.entryChanged?.kind { return true }
+    guard let intent = step.event.intent,
+      let item = step.after.queue.currentEntry?.item,
       step.before.queue.currentEntry?.item == item
     else { return false }
-    switch step.event {
-    case .user(.seek), .user(.previous): return step.after.session?.lastSeek != step.before.session?.lastSeek
+    switch intent {
+    case .seek, .skip, .setPosition, .previous:
+      // Sent to the engine, or (with no load yet) kept as where the entry will start.
+      return step.transition.commands.contains { if case .seek = $0 { true } else { false } }
+        || step.after.nowPlaying?.elapsed != step.before.nowPlaying?.elapsed
     default: return false
     }
   }

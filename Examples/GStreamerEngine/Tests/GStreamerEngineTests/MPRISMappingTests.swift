@@ -208,6 +208,45 @@ struct MPRISMappingTests {
     #expect(MPRISCommand.setPosition(ItemID(2), .milliseconds(1_500)).description == "setPosition(item2, 1500ms)")
   }
 
+  @Test func commandsAreRemoteIntents() {
+    let cases: [(MPRISCommand, PlaybackEvent)] = [
+      (.resume, .remote(.resume)), (.pause, .remote(.pause)), (.toggle, .remote(.toggle)),
+      (.stop, .remote(.stop)), (.next, .remote(.next)), (.previous, .remote(.previous)),
+      (.skip(by: .milliseconds(-10_000)), .remote(.skip(by: .milliseconds(-10_000)))),
+      (.setPosition(ItemID(2), .milliseconds(500)), .remote(.setPosition(ItemID(2), .milliseconds(500)))),
+      (.setRate(PlaybackRate(thousandths: 1_500)), .remote(.setRate(PlaybackRate(thousandths: 1_500)))),
+    ]
+    for (command, event) in cases { #expect(command.event == event, "\(command)") }
+  }
+
+  /// The view of real states, from the machine's own derivations.
+  @Test func viewsOfStates() {
+    var state = PlaybackState()
+    #expect(MPRISView(state) == .empty)
+    _ = state.handle(.queue(["A", "B"], playWhenReady: false))
+    // Loading, paused: Paused, entry 1, nothing to extrapolate; next is available, a seek too.
+    #expect(
+      MPRISView(state)
+        == MPRISView(
+          status: .paused, track: MPRISTrack(item: ItemID(1), title: "A"), elapsed: .zero,
+          effectiveRate: 0, rate: 1, canGoNext: true, canGoPrevious: true, canSeek: true))
+    _ = state.handle(.ready(Load(1, 1), duration: .seconds(3)))
+    _ = state.handle(.remote(.toggle))
+    var view = MPRISView(state)
+    #expect(view.status == .playing)
+    #expect(view.effectiveRate == 1)
+    #expect(view.track == MPRISTrack(item: ItemID(1), title: "A", length: .seconds(3)))
+    _ = state.handle(.remote(.skip(by: .seconds(1))))
+    view = MPRISView(state)
+    #expect(view.elapsed == .seconds(1))  // the anchor is the seek's target when issued
+    #expect(view.effectiveRate == 1)  // still playing: main's rate is 0 only when not playing
+    #expect(view.status == .playing)
+    _ = state.handle(.remote(.next))
+    view = MPRISView(state)
+    #expect(view.track?.trackID == "/dev/playhead/Entry/2")
+    #expect(view.canGoNext == false)
+  }
+
   @Test func methodDecoding() {
     #expect(MPRISServer.decode("PlayPause", nil) == .playPause)
     #expect(MPRISServer.decode("Seek", nil) == nil)  // no argument: not a Seek

@@ -66,7 +66,7 @@ struct MPRISPlayerctlTests {
     #expect(try await client.read(["position"]) == "0.000000")
 
     // play-pause: the machine's toggle starts the paused entry.
-    #expect(try await client.control(["play-pause"]) == ["toggle: start(A#1)"])
+    #expect(try await client.control(["play-pause"]) == ["remote(toggle): start(A#1)"])
     try await client.until(["status"], is: "Playing")
     try await Task.sleep(for: .milliseconds(300))
     let playing = try #require(Double(try await client.read(["position"])))
@@ -74,7 +74,7 @@ struct MPRISPlayerctlTests {
 
     // position 1+: Seek(+1 s), relative to the machine's own position.
     let skip = try await client.control(["position", "1+"])
-    #expect(skip.count == 1 && skip[0].hasPrefix("skip(+1000ms): seek(A#1, "), "\(skip)")
+    #expect(skip.count == 1 && skip[0].hasPrefix("remote(skip(+1000ms)): seek(A#1, "), "\(skip)")
     let target = try #require(skip.first.flatMap(Client.seekTarget))
     // From the machine's last known position, which trails the extrapolated one playerctl read
     // by up to a position report (100 ms) and then moves on while playerctl starts.
@@ -85,24 +85,24 @@ struct MPRISPlayerctlTests {
 
     // next: entry 2 (B), which the machine preloaded: gapless or reloaded, B starts.
     let next = try await client.control(["next"])
-    #expect(next.count == 1 && next[0].hasPrefix("next: stop(A#1)") && next[0].contains("(B#"), "\(next)")
+    #expect(next.count == 1 && next[0].hasPrefix("remote(next): stop(A#1)") && next[0].contains("(B#"), "\(next)")
     try await client.until(["metadata", "mpris:trackid"], is: "'/dev/playhead/Entry/2'")
     #expect(try await client.read(["metadata", "title"]) == media[1].rawValue)
 
     // previous, right after next: back to entry 1 (A) with a new load.
     let previous = try await client.control(["previous"])
-    #expect(previous.count == 1 && previous[0].hasPrefix("previous: stop(B#") && previous[0].contains("load(A#"), "\(previous)")
+    #expect(previous.count == 1 && previous[0].hasPrefix("remote(previous): stop(B#") && previous[0].contains("load(A#"), "\(previous)")
     try await client.until(["metadata", "mpris:trackid"], is: "'/dev/playhead/Entry/1'")
     try await client.until(["status"], is: "Playing")
 
     // play-pause while playing: the toggle pauses.
     let pause = try await client.control(["play-pause"])
-    #expect(pause.count == 1 && pause[0].hasPrefix("toggle: pause(A#"), "\(pause)")
+    #expect(pause.count == 1 && pause[0].hasPrefix("remote(toggle): pause(A#"), "\(pause)")
     try await client.until(["status"], is: "Paused")
 
     // position 0.5: SetPosition(the current track id, 500000 µs).
     let set = try await client.control(["position", "0.5"])
-    #expect(set.count == 1 && set[0].hasPrefix("setPosition(item1, 500ms): seek(A#") && set[0].contains(", 500ms, seek#"), "\(set)")
+    #expect(set.count == 1 && set[0].hasPrefix("remote(setPosition(A item1, 500ms)): seek(A#") && set[0].contains(", 500ms, seek#"), "\(set)")
     try await client.until(["position"], is: "0.500000")
 
     // A stale track id (entry 2 is no longer current) changes nothing; a malformed one is an error.
@@ -123,7 +123,7 @@ struct MPRISPlayerctlTests {
     #expect(malformed.status != 0)
     #expect(malformed.stderr.contains("org.freedesktop.DBus.Error.InvalidArgs"), "\(malformed)")
     try await Task.sleep(for: .milliseconds(200))
-    #expect(log.intents(since: quiet).allSatisfy { $0.hasPrefix("setPosition(item2") && $0.hasSuffix(": ") }, "\(log.intents(since: quiet))")
+    #expect(log.intents(since: quiet).allSatisfy { $0 == "remote(setPosition(B item2, 100ms)): none" }, "\(log.intents(since: quiet))")
     #expect(try await client.read(["position"]) == "0.500000")
 
     // PropertiesChanged and Seeked, in step order (a property that did not change is not sent).
@@ -280,7 +280,7 @@ private func columns(_ line: Substring) -> [String] {
 final class StepLog: Sendable {
   struct Entry {
     let at: ContinuousClock.Instant
-    /// For an intent (`load == nil`): `toggle: start(A#1)`; nil for engine reports.
+    /// For an intent (`load == nil`): `remote(toggle): start(A#1)`; nil for engine reports.
     let intent: String?
   }
   private let entries = Mutex<[Entry]>([])
