@@ -126,6 +126,14 @@ struct MPRISPlayerctlTests {
     #expect(log.intents(since: quiet).allSatisfy { $0 == "remote(setPosition(B item2, 100ms)): none" }, "\(log.intents(since: quiet))")
     #expect(try await client.read(["position"]) == "0.500000")
 
+    // Seek past the end while playing: the skip is clamped to the duration, the entry ends
+    // through the normal end rule, and the next entry plays: the spec's "acts like Next".
+    #expect(try await client.control(["play"]).first?.hasPrefix("remote(resume): start(A#") == true)
+    let past = try await client.control(["position", "100+"])
+    #expect(past.count == 1 && past[0].hasPrefix("remote(skip(+100000ms)): seek(A#") && past[0].contains(", 8000ms, seek#"), "\(past)")
+    try await client.until(["metadata", "mpris:trackid"], is: "'/dev/playhead/Entry/2'")
+    try await client.until(["status"], is: "Playing")
+
     // PropertiesChanged and Seeked, in step order (a property that did not change is not sent).
     let signals = await monitor.finish().stdout.split(separator: "\n").map(String.init)
     let expectedSignals = [
@@ -136,11 +144,13 @@ struct MPRISPlayerctlTests {
       "mpris:length': <int64 8000000>}>",
       "PropertiesChanged ('org.mpris.MediaPlayer2.Player', {'PlaybackStatus': <'Paused'>}, @as [])",
       "Seeked (int64 500000,)",
+      "Seeked (int64 8000000,)",
+      "{'Metadata': <{'mpris:trackid': <objectpath '/dev/playhead/Entry/2'>",
     ]
     var remaining = expectedSignals[...]
     for line in signals where remaining.first.map(line.contains) == true { remaining.removeFirst() }
     #expect(remaining.isEmpty, "not seen in order: \(Array(remaining))\nsignals:\n\(signals.joined(separator: "\n"))")
-    #expect(signals.filter { $0.contains("Seeked") }.count == 2, "\(signals.filter { $0.contains("Seeked") })")
+    #expect(signals.filter { $0.contains("Seeked") }.count == 3, "\(signals.filter { $0.contains("Seeked") })")
     #expect(!signals.contains { $0.contains("'Position'") }, "Position never emits PropertiesChanged")
 
     print("MPRIS test, the player's steps (positions left out):\n  " + log.transcript.withLock { $0 }.joined(separator: "\n  "))
