@@ -247,6 +247,36 @@ struct MPRISMappingTests {
     #expect(view.canGoNext == false)
   }
 
+  /// `Seeked` follows the machine's steps: accepted seeks, skips and setPositions, a
+  /// `previous` that restarts the entry, a repeat-one replay; nothing else.
+  @Test func seekedSteps() {
+    var state = PlaybackState()
+    var sequence: UInt64 = 0
+    func step(_ event: PlaybackEvent) -> Bool {
+      sequence += 1
+      let transition = state.transition(on: event)
+      let step = PlayerStep(sequence: sequence, event: event, before: state, transition: transition)
+      state = transition.next
+      return Player.seeked(step)
+    }
+    #expect(step(.queue(["A", "B"])) == false)
+    #expect(step(.ready(Load(1, 1), duration: .seconds(10))) == false)
+    #expect(step(.remote(.skip(by: .seconds(5)))) == true)
+    #expect(step(.seekCompleted(Load(1, 1), SeekID(1))) == false)
+    #expect(step(.remote(.setPosition(ItemID(2), .seconds(1)))) == false)  // stale: ignored
+    #expect(step(.remote(.setPosition(ItemID(1), .seconds(1)))) == true)
+    #expect(step(.user(.seek(to: .seconds(6)))) == true)
+    #expect(step(.remote(.pause)) == false)
+    #expect(step(.remote(.previous)) == true)  // 6 s in: restarts the entry
+    #expect(step(.remote(.next)) == false)  // another entry: Metadata changes instead
+    #expect(step(.remote(.previous)) == false)
+    #expect(step(.user(.setRepeat(.one))) == false)
+    #expect(step(.remote(.toggle)) == false)
+    let load = state.load ?? Load(0, 0)
+    #expect(step(.ready(load, duration: .seconds(10))) == false)
+    #expect(step(.reachedEnd(load)) == true)  // repeat one: the entry replays from 0
+  }
+
   @Test func methodDecoding() {
     #expect(MPRISServer.decode("PlayPause", nil) == .playPause)
     #expect(MPRISServer.decode("Seek", nil) == nil)  // no argument: not a Seek
