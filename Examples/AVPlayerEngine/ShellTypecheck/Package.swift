@@ -17,6 +17,7 @@ let package = Package(
   targets: [
     .target(name: "AVFoundation", path: "Sources/AVFoundation"),
     .target(name: "os", path: "Sources/os"),
+    .target(name: "MediaPlayer", path: "Sources/MediaPlayer"),
     // Symbolic links to ../Sources: the very files the real package builds.
     .target(
       name: "AVPlayerEngineCore",
@@ -25,7 +26,7 @@ let package = Package(
     .target(
       name: "AVPlayerEngine",
       dependencies: [
-        "AVFoundation", "os", "AVPlayerEngineCore",
+        "AVFoundation", "os", "MediaPlayer", "AVPlayerEngineCore",
         .product(name: "PlayerEngine", package: "Playhead"),
       ],
       // Type-checks the iOS/tvOS audio session code too (behind os(iOS) || os(tvOS)).
