@@ -53,7 +53,9 @@ struct MPRISPlayerctlTests {
     // The signals, as another client on the bus sees them.
     let monitor = try Client.start(
       "gdbus", ["monitor", "--session", "--dest", server.busName, "--object-path", MPRISNames.objectPath])
-    try await Task.sleep(for: .milliseconds(300))  // subscribed before anything changes
+    // gdbus subscribes to the signals, then watches the name: once it says who owns the
+    // name, it hears every signal from then on.
+    try await monitor.until(contains: "is owned by")
 
     // What playerctl reads back before anything is sent.
     #expect(try await client.read(["status"]) == "Paused")
@@ -445,9 +447,33 @@ final class Client: Sendable {
     /// Waits for the end and returns what it printed.
     func wait() async -> Output {
       await done.wait()
-      let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      let rest = out.fileHandleForReading.readDataToEndOfFile()
+      let stdout = printed.withLock { $0 + String(decoding: rest, as: UTF8.self) }
       let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       return Output(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+    }
+
+    /// What it printed so far, read as it comes once ``until(contains:)`` was called.
+    private let printed = Printed()
+
+    /// Text under a lock, shared with the pipe's handler.
+    final class Printed: Sendable {
+      private let text = Mutex("")
+      func withLock<T>(_ body: (inout String) -> T) -> T { text.withLock { body(&$0) } }
+    }
+
+    /// Waits (5 s at most) until its output so far contains `text`.
+    func until(contains text: String) async throws {
+      out.fileHandleForReading.readabilityHandler = { [printed] handle in
+        let data = handle.availableData
+        printed.withLock { $0 += String(decoding: data, as: UTF8.self) }
+      }
+      defer { out.fileHandleForReading.readabilityHandler = nil }
+      let deadline = ContinuousClock.now + .seconds(5)
+      while !printed.withLock({ $0.contains(text) }), ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(5))
+      }
+      #expect(printed.withLock { $0.contains(text) }, "\(process.arguments ?? []) never printed \(text)")
     }
 
     /// Ends it (SIGKILL: a child of the test process starts with almost every signal blocked,
