@@ -26,7 +26,7 @@ no_warnings() {
   fi
 }
 
-packages=(libgstreamer1.0-dev gstreamer1.0-plugins-base gstreamer1.0-plugins-good)
+packages=(libgstreamer1.0-dev gstreamer1.0-plugins-base gstreamer1.0-plugins-good playerctl dbus-daemon)
 step "install ${packages[*]}"
 if [ "$(id -u)" = 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
@@ -50,6 +50,12 @@ step "GStreamerEngine: swift test (real pipelines, the conformance kit, the engi
 (cd GStreamerEngine && swift test --skip-build --skip EngineFuzzTests)
 # The engine fuzzer on its own: its real-time rhythms and figures are not shared with other suites.
 (cd GStreamerEngine && swift test --skip-build --filter EngineFuzzTests)
+
+# MPRIS (issue 22, item 6): the GStreamer player exported on a private session bus and driven
+# by playerctl (Debian's package). dbus-run-session starts the bus for the tests only;
+# PLAYHEAD_REQUIRE_MPRIS=1 makes the playerctl test fail, not skip, if the bus or playerctl is missing.
+step "GStreamerEngine: MPRIS driven by playerctl (dbus-run-session)"
+(cd GStreamerEngine && PLAYHEAD_REQUIRE_MPRIS=1 dbus-run-session -- swift test --skip-build --filter MPRIS)
 
 step "AVPlayerEngine: swift test (the pure core; the AVFoundation shell is empty here)"
 (cd AVPlayerEngine && swift build --build-tests 2>&1 | tee "$log") && no_warnings "AVPlayerEngine"

@@ -16,7 +16,8 @@ let settings: [SwiftSetting] = [
 let package = Package(
   name: "GStreamerEngine",
   products: [
-    .library(name: "GStreamerEngine", targets: ["GStreamerEngine"])
+    .library(name: "GStreamerEngine", targets: ["GStreamerEngine"]),
+    .library(name: "PlayheadMPRIS", targets: ["PlayheadMPRIS"]),
   ],
   dependencies: [
     .package(name: "Playhead", path: "../..")
@@ -34,10 +35,25 @@ let package = Package(
         .product(name: "PlayerEngine", package: "Playhead"),
       ],
       swiftSettings: settings),
+    // GIO's GDBus (gio-2.0, which GStreamer already depends on), found with pkg-config;
+    // shim.h wraps the interface vtable, G_VARIANT_TYPE and g_variant_new.
+    .systemLibrary(
+      name: "CGio", pkgConfig: "gio-2.0",
+      providers: [.apt(["libglib2.0-dev"])]),
+    // An MPRIS 2 player on the D-Bus session bus for any Player (not only GStreamer's).
+    .target(
+      name: "PlayheadMPRIS",
+      dependencies: [
+        "CGio",
+        .product(name: "PlayerEngine", package: "Playhead"),
+      ],
+      swiftSettings: settings),
     .testTarget(
       name: "GStreamerEngineTests",
       dependencies: [
         "GStreamerEngine",
+        // The MPRIS tests: the pure mapping, and playerctl against the real engine.
+        "PlayheadMPRIS",
         // The tests encode their Ogg/Vorbis and FLAC media with GStreamer itself.
         "CGStreamer",
         .product(name: "PlayerEngine", package: "Playhead"),

@@ -130,6 +130,13 @@ static inline gint64 playhead_position_ms(GstElement *element) {
   return position / GST_MSECOND;
 }
 
+/// The duration of the pipeline's current stream, in milliseconds; -1 if unknown.
+static inline gint64 playhead_duration_ms(GstElement *element) {
+  gint64 duration = -1;
+  if (!gst_element_query_duration(element, GST_FORMAT_TIME, &duration) || duration < 0) return -1;
+  return duration / GST_MSECOND;
+}
+
 /// TRUE for a file:// URI whose file does not exist (a preload that cannot play).
 static inline gboolean playhead_uri_is_missing_file(const char *uri) {
   gchar *path = g_filename_from_uri(uri, NULL, NULL);

@@ -21,7 +21,7 @@ import Synchronization
 ///
 /// | bus message (on `L`'s pipeline) | report |
 /// | --- | --- |
-/// | first ASYNC_DONE (preroll done; for a load from `t`, the one after the seek to `t`) | `ready(L)` |
+/// | first ASYNC_DONE (preroll done; for a load from `t`, the one after the seek to `t`) | `ready(L)`; with ``Options/reportsDuration``, `ready(L, duration: d)` when the pipeline knows `d` |
 /// | (no ASYNC_DONE nor ERROR within ``Options/prerollTimeout`` of a preroll's start, or of its last BUFFERING) | `failed(L, timeout)`, detail domain `playhead-gstreamer`, code 1 (also for a preload answered `ready` whose pipeline prerolls it again) |
 /// | later ASYNC_DONE after a seek | `seekCompleted(L, newest seek id)` |
 /// | BUFFERING < 100% after the preroll | `stalled(L)` (the pipeline pauses while it rebuffers) |
@@ -67,6 +67,11 @@ public final class GStreamerEngine: PlaybackEngine {
     /// oggdemux on a truncated file, now and again), and the pipeline then never
     /// prerolls; a load must be answered.
     public var prerollTimeout: Duration?
+    /// Whether a load's `ready` carries the duration the prerolled pipeline knows
+    /// (`ready(L, duration: d)`), which Now Playing and MPRIS's `mpris:length` show. Off
+    /// by default. A gapless preload is answered `ready` before its stream is read, so it
+    /// carries none.
+    public var reportsDuration: Bool
     /// Called on a pipeline's thread once it is shut down and released, with
     /// the load it was made for and how many reports were dropped because
     /// they came after their load's `stop` (late bus messages).
@@ -85,13 +90,15 @@ public final class GStreamerEngine: PlaybackEngine {
     ///   - positionInterval: how often to report the position while playing; nil for never.
     ///   - prerollTimeout: how long a preroll may go without an answer or a BUFFERING
     ///     message before the load fails with `timeout`; nil for ever.
+    ///   - reportsDuration: whether `ready` carries the duration (for Now Playing and MPRIS).
     ///   - onPipelineReleased: called when a pipeline is released.
     public init(
       audioSink: String = "fakesink", videoSink: String = "fakesink", sync: Bool = true,
       pollInterval: Duration = .milliseconds(5), positionInterval: Duration? = .milliseconds(250),
-      prerollTimeout: Duration? = .seconds(5),
+      prerollTimeout: Duration? = .seconds(5), reportsDuration: Bool = false,
       onPipelineReleased: (@Sendable (Load, _ droppedReports: Int) -> Void)? = nil
     ) {
+      self.reportsDuration = reportsDuration
       self.audioSink = audioSink
       self.videoSink = videoSink
       self.sync = sync

@@ -152,7 +152,10 @@ final class PipelineSession: Sendable {
     gst_element_set_state(pipeline, GST_STATE_PAUSED)
     var thread = PipelineThread(
       pipeline: pipeline, bus: bus, gapless: gapless,
-      driver: PipelineDriver(load: load, start: startPosition, pipeline: pipeline), session: self,
+      driver: PipelineDriver(
+        load: load, start: startPosition, pipeline: pipeline,
+        reportsDuration: options.reportsDuration),
+      session: self,
       uri: uriText)
     var firstMessage = true
     let poll = GstClockTime(options.pollInterval.nanoseconds)
@@ -351,11 +354,18 @@ private struct PipelineThread {
     // The current stream was read to its end and playbin went on with the URI
     // `about-to-finish` took.
     let ended = driver.machine.load
+    // A seek of the ended load still awaited: the stream went on past it to its end (a seek
+    // to the end flushes what was left, and playbin goes straight on with the next URI,
+    // with no ASYNC_DONE for the ended load; found by the MPRIS test's Seek past the end).
+    // It completes before the end, or the machine, which ignores an end while a seek is
+    // pending, would wait for it for ever.
+    let awaitedSeek = driver.machine.progress.pendingSeek
     if let queued, queued.load.token.rawValue == tag {
       let playing = driver.machine.isPlaying
       driver.machine = PipelineMachine(preload: queued.load, playingAfterGaplessSwitch: playing)
       currentURI = queued.uri
       self.queued = nil
+      if let awaitedSeek { session.deliver(.seekCompleted(ended, awaitedSeek)) }
     } else {
       // That preload was stopped after playbin took its URI: nobody wants what
       // plays now. Back to the ended load's media, paused at its start (a seek
@@ -384,9 +394,15 @@ private struct PipelineThread {
 private struct PipelineDriver {
   let pipeline: UnsafeMutablePointer<GstElement>
   var machine: PipelineMachine
+  /// Whether a load's `ready` carries the duration the prerolled pipeline knows.
+  let reportsDuration: Bool
 
-  init(load: Load, start: MediaTime, pipeline: UnsafeMutablePointer<GstElement>) {
+  init(
+    load: Load, start: MediaTime, pipeline: UnsafeMutablePointer<GstElement>,
+    reportsDuration: Bool
+  ) {
     self.pipeline = pipeline
+    self.reportsDuration = reportsDuration
     machine = PipelineMachine(load: load, start: start)
   }
 
@@ -408,7 +424,13 @@ private struct PipelineDriver {
     for action in actions {
       switch action {
       case .report(let report):
-        reports.append(report)
+        if reportsDuration, case .ready(let load, nil) = report {
+          // Prerolled: the pipeline knows the stream's duration (-1 if it does not).
+          let milliseconds = playhead_duration_ms(pipeline)
+          reports.append(.ready(load, duration: milliseconds < 0 ? nil : .milliseconds(Int64(milliseconds))))
+        } else {
+          reports.append(report)
+        }
       case .setPlaying(let on):
         playhead_set_playing(pipeline, on ? 1 : 0)
       case .seek(let time, let seek):

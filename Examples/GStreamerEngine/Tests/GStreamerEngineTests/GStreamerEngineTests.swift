@@ -152,6 +152,28 @@ struct GStreamerPipelineTests {
       "\(failures)")
   }
 
+  /// A seek to the very end of an entry whose next entry is preloaded into the pipeline:
+  /// playbin goes straight on with the next URI and no ASYNC_DONE completes the seek, so the
+  /// engine completes it at the switch, before the end. Without that the machine (which
+  /// ignores an end while a seek is pending) waited for ever: found by the MPRIS test's
+  /// `playerctl position 100+`.
+  @Test func aSeekToTheEndWithAPreloadCompletesThenEnds() async throws {
+    let first = try TestMedia.wavFile(milliseconds: 2_000)
+    let second = try TestMedia.wavFile(milliseconds: 2_000)
+    let engine = GStreamerEngine(options: .init(positionInterval: nil))
+    let player = Player(engine: engine)
+    var steps = player.steps().makeAsyncIterator()
+    player.send(.queue([MediaID(first), MediaID(second)]))
+    _ = await events(&steps, through: "ready(\(second)#2)")
+    player.send(.seek(to: .milliseconds(2_000)))
+    #expect(
+      await events(&steps, through: "ended(\(first)#1)") == [
+        "seek(2000ms)", "seeked(\(first)#1, seek#1)", "ended(\(first)#1)",
+      ])
+    #expect(player.state.description == "playing(\(second)#2)")
+    player.send(.stop)
+  }
+
   /// Two generated WAVs back to back in one pipeline: the machine preloads
   /// the second while the first plays; at the first's end playbin goes on
   /// with the second (about-to-finish), and the machine starts it: no second
