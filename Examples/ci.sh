@@ -3,9 +3,11 @@
 # Debian machine with CI=true: installs GStreamer with apt-get, then
 #   1. builds and runs Examples/Basic and compares its output with expected-output.txt,
 #   2. runs the tests of Examples/GStreamerEngine (real pipelines, the conformance kit, and the
-#      engine fuzzer against playbin for 60 s: PLAYHEAD_ENGINE_FUZZ_SECONDS changes it),
+#      engine fuzzer against playbin for 60 s: PLAYHEAD_ENGINE_FUZZ_SECONDS changes it), and its
+#      MPRIS tests on a private D-Bus session bus (dbus-run-session) driven by playerctl,
 #   3. runs the tests of Examples/AVPlayerEngine's pure core (its shell is empty off Apple
-#      platforms) and type-checks the shell against an AVFoundation stub (ShellTypecheck),
+#      platforms) and type-checks the shell against AVFoundation and MediaPlayer stubs
+#      (ShellTypecheck),
 #   4. runs the tests of Examples/FuzzYourPlayer (a hand-written player fuzzed in every mode,
 #      its planted bug caught).
 # Any compiler warning in the examples fails it, as in the root build.
