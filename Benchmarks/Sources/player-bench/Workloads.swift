@@ -66,7 +66,9 @@ enum Workloads {
       state.handle(event, into: &effects)
       let notifications = Notifications(
         before: before, event: event, after: state, ignored: effects.ignored)
-      if let change = notifications.entryChanged, case .entryChanged = change.kind { checksum &+= 3 }
+      if let change = notifications.entryChanged, case .entryChanged = change.kind {
+        checksum &+= 3
+      }
       if notifications.queueEnded != nil { checksum &+= 5 }
       if notifications.playIntentChanged != nil { checksum &+= 7 }
       if let now = state.nowPlaying { checksum &+= UInt64(bitPattern: now.elapsed.milliseconds) }
