@@ -29,11 +29,11 @@ enum Report {
         range(results.reducerInPlace), "", ""))
     lines.append(
       row(
-        "  + notifications, now playing", rate(results.controls.median), range(results.controls),
+        "controls (+ notes, now playing)", rate(results.controls.median), range(results.controls),
         "", ""))
     lines.append(
       row(
-        "  + available commands too", rate(results.controlsWithCommands.median),
+        "controls + available commands", rate(results.controlsWithCommands.median),
         range(results.controlsWithCommands), "", ""))
     lines.append(
       row(
@@ -80,9 +80,7 @@ enum Report {
       allocationLine(
         "in place", results.reducerInPlaceAllocations, events: options.events, goal: false))
     lines.append(
-      allocationLine(
-        "in place + notifications, now playing", results.controlsAllocations,
-        events: options.events, goal: false))
+      allocationLine("controls", results.controlsAllocations, events: options.events, goal: false))
     lines.append(
       allocationLine("driver", results.driverAllocations, events: options.events, goal: false))
     lines.append(
