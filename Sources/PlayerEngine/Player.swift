@@ -45,6 +45,65 @@ public final class Player: Sendable {
     core = Locked(Core(state: state))
   }
 
+  /// A player restored from a snapshot, as after a relaunch: idle and paused,
+  /// and it sends the engine **nothing** until the user resumes. The first
+  /// `resume` (or `toggle`) loads the saved entry from the saved position,
+  /// once; the snapshot's play intent is information for the app (playback
+  /// never starts on its own).
+  ///
+  /// ```swift
+  /// let saved = player.state.snapshot             // encode it with JSONEncoder
+  /// let restored = try Player(engine: engine, restoring: saved)
+  /// restored.send(.resume)                        // load(A#1 from 95000ms)
+  /// ```
+  /// - Parameters:
+  ///   - engine: the media back end.
+  ///   - snapshot: what was saved (``/PlayerState/PlaybackState/snapshot``).
+  ///   - configuration: the settings the reducer reads (`canPreload` is set
+  ///     from the engine's capabilities).
+  ///   - watchdog: how buffering and stall timeouts are scheduled; nil for none.
+  ///   - onStep: called after every processed event, as in ``init(engine:state:watchdog:onStep:)``.
+  /// - Throws: ``/PlayerState/InvalidStateError`` for a snapshot a restore cannot use.
+  public convenience init(
+    engine: any PlaybackEngine, restoring snapshot: PlaybackSnapshot,
+    configuration: PlayerConfiguration = PlayerConfiguration(), watchdog: WatchdogPolicy? = nil,
+    onStep: (@Sendable (PlayerStep) -> Void)? = nil
+  ) throws(InvalidStateError) {
+    let state = try PlaybackState(restoring: snapshot, configuration: configuration)
+    self.init(engine: engine, state: state, watchdog: watchdog, onStep: onStep)
+  }
+
+  /// Moves playback to another engine (a speaker, a cast device), in one call:
+  /// takes the snapshot, stops this player's load and preload, and returns a
+  /// player on `engine` restored from it that loads the current entry from
+  /// its position at once and starts on `ready` if the user wanted to play.
+  /// This player is left idle: its engine is sent nothing more unless this
+  /// player is sent new intents.
+  /// - Parameters:
+  ///   - engine: the engine that takes over.
+  ///   - watchdog: the new player's timeouts; nil for none.
+  ///   - onStep: the new player's step callback.
+  /// - Returns: the player now playing on `engine`.
+  /// - Throws: ``/PlayerState/InvalidStateError`` when the queue is longer than
+  ///   ``/PlayerState/PlaybackSnapshot/maximumEntries``; nothing is stopped then.
+  public func handOff(
+    to engine: any PlaybackEngine, watchdog: WatchdogPolicy? = nil,
+    onStep: (@Sendable (PlayerStep) -> Void)? = nil
+  ) throws(InvalidStateError) -> Player {
+    let current = state
+    let snapshot = current.snapshot
+    // The same settings; `canPreload` is the new engine's.
+    let next = try Player(
+      engine: engine, restoring: snapshot, configuration: current.configuration,
+      watchdog: watchdog, onStep: onStep)
+    send(.stop)
+    if snapshot.current != nil {
+      next.send(.resume)
+      if !snapshot.playWhenReady { next.send(.pause) }
+    }
+    return next
+  }
+
   deinit {
     // Finished outside the lock, as `perform` yields outside it: `finish()`
     // resumes a waiting consumer under the runtime's lock for that task, and

@@ -181,8 +181,5 @@ public struct Notifications: Hashable, Sendable, Sequence, CustomStringConvertib
 
 extension PlaybackState {
   /// The current entry, if any.
-  public var currentEntry: QueueEntry? {
-    guard let index = queue.current else { return nil }
-    return queue.entries[index]
-  }
+  public var currentEntry: QueueEntry? { queue.currentEntry }
 }

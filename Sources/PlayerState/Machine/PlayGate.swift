@@ -38,14 +38,16 @@ extension PlaybackState {
     return nil
   }
 
-  /// `resume`: loads the current entry if idle, replays an ended one from
-  /// the start, and is the user's way to play again after a system pause.
+  /// `resume`: loads the current entry if idle (a restored entry from its
+  /// saved position), replays an ended one from the start, and is the user's
+  /// way to play again after a system pause.
   mutating func resume(_ effects: inout Effects) -> IgnoreReason? {
     guard var session else {
-      guard queue.current != nil else { return .noEffect }
+      guard let current = queue.currentEntry else { return .noEffect }
       guard tokenAvailable else { return .idsExhausted }
       playWhenReady = true
-      return enterCurrent(from: .zero, &effects)
+      let point = resumePoint.flatMap { $0.item == current.item ? $0.position : nil }
+      return enterCurrent(from: point ?? .zero, &effects)
     }
     if session.stage == .ended {
       guard session.issueSeek(to: .zero, &effects) else { return .idsExhausted }

@@ -102,6 +102,10 @@ extension PlaybackState {
     if publishedRate != self.publishedRate, let position = session?.position {
       session?.anchor = position
     }
+    // A restored entry's saved position is used once, by its own first load.
+    if let point = resumePoint, session != nil || queue.currentEntry?.item != point.item {
+      resumePoint = nil
+    }
   }
 }
 

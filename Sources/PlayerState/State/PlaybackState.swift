@@ -184,6 +184,10 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
   /// session stays plain bytes: copying one on the hot path never touches a
   /// reference count.
   public package(set) var failure: FailureDetail?
+  /// A restored entry's saved position (``init(restoring:configuration:)``):
+  /// the first `resume` of that entry loads it from there; nil once a load
+  /// exists or another entry is current, and in every state not restored.
+  public package(set) var resumePoint: ResumePoint?
 
   /// The idle state of a new player.
   /// - Parameter configuration: the settings the reducer reads.
@@ -198,6 +202,7 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     issuedLoads = 0
     issuedItems = 0
     failure = nil
+    resumePoint = nil
   }
 
   /// A state with the given parts, checked: the parts must be ones the
@@ -214,12 +219,12 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     checking queue: PlayQueue, session: Session?, preload: Preload? = nil, playWhenReady: Bool,
     rate: PlaybackRate = .normal, interrupted: Bool = false,
     configuration: PlayerConfiguration = PlayerConfiguration(), issuedLoads: UInt32,
-    issuedItems: UInt32, failure: FailureDetail? = nil
+    issuedItems: UInt32, failure: FailureDetail? = nil, resumePoint: ResumePoint? = nil
   ) throws(InvalidStateError) {
     self.init(
       queue: queue, session: session, preload: preload, playWhenReady: playWhenReady, rate: rate,
       interrupted: interrupted, configuration: configuration, issuedLoads: issuedLoads,
-      issuedItems: issuedItems, failure: failure)
+      issuedItems: issuedItems, failure: failure, resumePoint: resumePoint)
     if let violation = invariantViolation { throw InvalidStateError(reason: violation) }
   }
 
@@ -231,7 +236,7 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     queue: PlayQueue, session: Session?, preload: Preload? = nil, playWhenReady: Bool,
     rate: PlaybackRate = .normal, interrupted: Bool = false,
     configuration: PlayerConfiguration = PlayerConfiguration(), issuedLoads: UInt32,
-    issuedItems: UInt32, failure: FailureDetail? = nil
+    issuedItems: UInt32, failure: FailureDetail? = nil, resumePoint: ResumePoint? = nil
   ) {
     self.queue = queue
     self.session = session
@@ -243,6 +248,7 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     self.issuedLoads = issuedLoads
     self.issuedItems = issuedItems
     self.failure = failure
+    self.resumePoint = resumePoint
   }
 
   /// The named state.

@@ -76,6 +76,13 @@ extension PlaybackState {
       }
     }
     if let violation = configuration.retry.violation { return violation }
+    if let point = resumePoint {
+      if session != nil { return "a resume point beside a load" }
+      if point.item != queue.currentEntry?.item {
+        return "a resume point for \(point.item), which is not the current entry"
+      }
+      if point.position < .zero { return "resume point position \(point.position) is negative" }
+    }
     return nil
   }
 
@@ -93,7 +100,7 @@ extension PlaybackState: Codable {
 
   private enum CodingKeys: String, CodingKey {
     case version, queue, session, preload, playWhenReady, rate, interrupted, configuration,
-      issuedLoads, issuedItems, failure
+      issuedLoads, issuedItems, failure, resumePoint
   }
 
   /// Decodes a state written by ``encode(to:)``.
@@ -118,6 +125,7 @@ extension PlaybackState: Codable {
     issuedLoads = try container.decode(UInt32.self, forKey: .issuedLoads)
     issuedItems = try container.decode(UInt32.self, forKey: .issuedItems)
     failure = try container.decodeIfPresent(FailureDetail.self, forKey: .failure)
+    resumePoint = try container.decodeIfPresent(ResumePoint.self, forKey: .resumePoint)
     if let violation = invariantViolation {
       throw DecodingError.dataCorruptedError(
         forKey: .version, in: container, debugDescription: "unreachable state: \(violation)")
@@ -138,5 +146,6 @@ extension PlaybackState: Codable {
     try container.encode(issuedLoads, forKey: .issuedLoads)
     try container.encode(issuedItems, forKey: .issuedItems)
     try container.encodeIfPresent(failure, forKey: .failure)
+    try container.encodeIfPresent(resumePoint, forKey: .resumePoint)
   }
 }

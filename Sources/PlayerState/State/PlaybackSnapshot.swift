@@ -1,0 +1,218 @@
+/// What a player needs to come back after a relaunch or on another engine: the
+/// queue's media in list order, the shuffle (its seed and play order), the
+/// current entry and its position taken in the same step, repeat, rate and the
+/// user's play intent. Nothing live: no tokens, no ids, no load, no preload.
+///
+/// Take one with ``PlaybackState/snapshot``; restore with
+/// ``PlaybackState/init(restoring:configuration:)``, which is idle and paused
+/// and sends nothing until the user resumes; the first `resume` (or `toggle`)
+/// of the saved entry loads it from the saved position, once.
+///
+/// Codable with a `version` field; decoding checks every rule
+/// (``violation``) and throws a clear error, never traps. Bounded: at most
+/// ``maximumEntries`` entries, so a snapshot is at most that many media names
+/// (each as long as the app made it) and as many play-order indices.
+public struct PlaybackSnapshot: Hashable, Sendable, Codable {
+  /// The version ``encode(to:)`` writes; the decoder refuses others.
+  public static let version = 1
+  /// The most entries a snapshot holds (and the decoder accepts).
+  public static let maximumEntries = 100_000
+
+  /// The entries' media in list order (the order before any shuffle).
+  public var media: [MediaID]
+  /// The shuffle's seed, nil when the queue plays in list order.
+  public var shuffleSeed: UInt64?
+  /// The play order as indices into ``media`` (a permutation of them); nil when
+  /// not shuffled, when play order is list order.
+  public var playOrder: [Int]?
+  /// The current entry's position in play order; nil exactly when ``media`` is empty.
+  public var current: Int?
+  /// Where the current entry was, taken in the same step as ``current``: its
+  /// last known position (0 for one that had ended, which replays from the start).
+  public var position: MediaTime
+  /// What happens at the end of an entry.
+  public var repeatMode: RepeatMode
+  /// The user's rate.
+  public var rate: PlaybackRate
+  /// Whether the user wanted to play when the snapshot was taken: information for
+  /// the app (a restored player stays paused until the user resumes); a hand-off keeps it.
+  public var playWhenReady: Bool
+
+  /// A snapshot with the given parts; ``violation`` says whether a restore can use it.
+  public init(
+    media: [MediaID], shuffleSeed: UInt64? = nil, playOrder: [Int]? = nil, current: Int?,
+    position: MediaTime = .zero, repeatMode: RepeatMode = .off, rate: PlaybackRate = .normal,
+    playWhenReady: Bool = false
+  ) {
+    self.media = media
+    self.shuffleSeed = shuffleSeed
+    self.playOrder = playOrder
+    self.current = current
+    self.position = position
+    self.repeatMode = repeatMode
+    self.rate = rate
+    self.playWhenReady = playWhenReady
+  }
+
+  /// The first rule a restore needs that this snapshot breaks, in words; nil when it has none.
+  /// - Complexity: O(n) in the entries.
+  public var violation: String? {
+    if media.count > Self.maximumEntries {
+      return "\(media.count) entries; at most \(Self.maximumEntries)"
+    }
+    if (shuffleSeed == nil) != (playOrder == nil) {
+      return "a shuffle needs both its seed and its play order"
+    }
+    if let playOrder {
+      guard playOrder.count == media.count else {
+        return "a play order of \(playOrder.count) for \(media.count) entries"
+      }
+      var seen = [Bool](repeating: false, count: media.count)
+      for index in playOrder {
+        guard seen.indices.contains(index), !seen[index] else {
+          return "the play order is not a permutation of the entries (\(index))"
+        }
+        seen[index] = true
+      }
+    }
+    switch current {
+    case nil where !media.isEmpty: return "\(media.count) entries and no current one"
+    case let current? where !media.indices.contains(current):
+      return "current position \(current) outside the \(media.count) entries"
+    default: break
+    }
+    if position < .zero { return "position \(position) is negative" }
+    if rate.thousandths <= 0 { return "rate \(rate) is not positive" }
+    return nil
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case version, media, shuffleSeed, playOrder, current, position, repeatMode, rate,
+      playWhenReady
+  }
+
+  /// Decodes a snapshot written by ``encode(to:)``.
+  /// - Throws: `DecodingError.dataCorrupted` for another version, more than
+  ///   ``maximumEntries`` entries, or any ``violation``.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let version = try container.decode(Int.self, forKey: .version)
+    guard version == Self.version else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .version, in: container,
+        debugDescription:
+          "unsupported PlaybackSnapshot version \(version); expected \(Self.version)")
+    }
+    // Counted before the entries are decoded: a hostile file cannot make it hold more.
+    var list = try container.nestedUnkeyedContainer(forKey: .media)
+    var media: [MediaID] = []
+    while !list.isAtEnd {
+      guard media.count < Self.maximumEntries else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .media, in: container,
+          debugDescription: "more than \(Self.maximumEntries) entries")
+      }
+      media.append(try list.decode(MediaID.self))
+    }
+    self.init(
+      media: media, shuffleSeed: try container.decodeIfPresent(UInt64.self, forKey: .shuffleSeed),
+      playOrder: try container.decodeIfPresent([Int].self, forKey: .playOrder),
+      current: try container.decodeIfPresent(Int.self, forKey: .current),
+      position: try container.decode(MediaTime.self, forKey: .position),
+      repeatMode: try container.decode(RepeatMode.self, forKey: .repeatMode),
+      rate: try container.decode(PlaybackRate.self, forKey: .rate),
+      playWhenReady: try container.decode(Bool.self, forKey: .playWhenReady))
+    if let violation {
+      throw DecodingError.dataCorruptedError(
+        forKey: .version, in: container, debugDescription: "unusable snapshot: \(violation)")
+    }
+  }
+
+  /// Encodes the snapshot with its `version`.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(Self.version, forKey: .version)
+    try container.encode(media, forKey: .media)
+    try container.encodeIfPresent(shuffleSeed, forKey: .shuffleSeed)
+    try container.encodeIfPresent(playOrder, forKey: .playOrder)
+    try container.encodeIfPresent(current, forKey: .current)
+    try container.encode(position, forKey: .position)
+    try container.encode(repeatMode, forKey: .repeatMode)
+    try container.encode(rate, forKey: .rate)
+    try container.encode(playWhenReady, forKey: .playWhenReady)
+  }
+}
+
+/// A restored entry's saved position: used by the first `resume` of that entry,
+/// once, and forgotten as soon as a load exists or another entry is current.
+public struct ResumePoint: Hashable, Sendable, Codable {
+  /// The entry the position belongs to.
+  public let item: ItemID
+  /// Where it was.
+  public let position: MediaTime
+
+  /// A resume point.
+  public init(item: ItemID, position: MediaTime) {
+    self.item = item
+    self.position = position
+  }
+}
+
+extension PlaybackState {
+  /// The state as a snapshot, taken in one step: the current entry and its
+  /// position come from this state only (right after `next`, the new entry at
+  /// its start, never the old entry's position).
+  /// - Complexity: O(n) in the queue's length.
+  public var snapshot: PlaybackSnapshot {
+    let list = queue.shuffle.map { Array($0.unshuffled) } ?? Array(queue.entries)
+    var playOrder: [Int]?
+    if queue.shuffle != nil {
+      var index: [ItemID: Int] = [:]
+      index.reserveCapacity(list.count)
+      for (offset, entry) in list.enumerated() { index[entry.item] = offset }
+      playOrder = queue.entries.map { index[$0.item] ?? 0 }
+    }
+    let session = self.session
+    let current = queue.currentEntry
+    var position = MediaTime.zero
+    if let session, session.load.item == current?.item, session.stage != .ended {
+      position = session.position
+    } else if let point = resumePoint, point.item == current?.item {
+      position = point.position
+    }
+    return PlaybackSnapshot(
+      media: list.map(\.media), shuffleSeed: queue.shuffle?.seed, playOrder: playOrder,
+      current: queue.current, position: position, repeatMode: queue.repeatMode, rate: rate,
+      playWhenReady: playWhenReady)
+  }
+
+  /// A player's state restored from `snapshot`: idle, paused, new item ids for
+  /// the entries, nothing loaded; the first `resume` of the saved entry loads
+  /// it from the saved position (``resumePoint``), once.
+  /// - Parameters:
+  ///   - snapshot: what was saved.
+  ///   - configuration: the settings the reducer reads.
+  /// - Throws: ``InvalidStateError`` naming the snapshot's ``PlaybackSnapshot/violation``.
+  public init(
+    restoring snapshot: PlaybackSnapshot,
+    configuration: PlayerConfiguration = PlayerConfiguration()
+  ) throws(InvalidStateError) {
+    if let violation = snapshot.violation {
+      throw InvalidStateError(reason: "unusable snapshot: \(violation)")
+    }
+    self.init(configuration: configuration)
+    let list = snapshot.media.enumerated().map {
+      QueueEntry(item: ItemID(UInt32($0.offset + 1)), media: $0.element)
+    }
+    let played = snapshot.playOrder.map { $0.map { list[$0] } } ?? list
+    queue = PlayQueue(
+      entries: played, current: snapshot.current, repeatMode: snapshot.repeatMode,
+      shuffle: snapshot.shuffleSeed.map { Shuffle(seed: $0, unshuffled: QueueEntries(list)) })
+    issuedItems = UInt32(list.count)
+    rate = snapshot.rate
+    playWhenReady = false
+    if let current = queue.currentEntry, snapshot.position > .zero {
+      resumePoint = ResumePoint(item: current.item, position: snapshot.position)
+    }
+  }
+}
