@@ -340,6 +340,26 @@ import Testing
         == "t.play:2:1: expect failed: expected available play; found available none")
   }
 
+  /// `expect notified` is exact: a replay that ends again notifies the end
+  /// again, and a line expecting one end fails on two, as a duplicated end
+  /// would fail it (RNTP #1243).
+  @Test func expectNotifiedIsExactSoTwiceFails() throws {
+    let script = """
+      media A ready-after=0ms duration=1s
+      watchdog off
+      play A
+      wait 1s
+      resume
+      wait 2s
+      expect notified entryChanged none -> A queue, queueEnded
+      """
+    let result = ScenarioRunner().run(try ScenarioParser.parse(script, file: "t.play"))
+    #expect(
+      result.failure?.description
+        == "t.play:7:1: expect failed: expected notified entryChanged(none -> A, queue), queueEnded; found notified entryChanged(none -> A, queue), queueEnded, queueEnded"
+    )
+  }
+
   @Test func theCLIPrintsTheNotificationLineAndExitsTwoOnABadSkip() throws {
     let output = try CLI.run(
       ["run", "-"],
