@@ -95,7 +95,7 @@ enum RunCommand: Command {
         if options.json {
           if case .event(let entry) = item { Terminal.out(entry.json) }
         } else {
-          Terminal.out(table.line(item))
+          for line in table.lines(item) { Terminal.out(line) }
         }
         if options.realtime { Terminal.flush() }
       }

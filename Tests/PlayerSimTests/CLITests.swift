@@ -46,17 +46,18 @@ import Testing
     #expect(lines.count == 18)
     #expect(
       lines[0]
-        == #"{"t_ms":0,"source":"user","event":"play(A)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null,"backoff":null,"failure":null}"#
+        == #"{"t_ms":0,"source":"user","event":"play(A)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"entryChanged","from":null,"to":"A","reason":"queue"}],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"]}"#
     )
     #expect(
       lines[2]
-        == #"{"t_ms":300,"source":"engine","event":"ready(A#1)","before":"idle","after":"idle","commands":[],"ignored":"staleLoad","backoff":null,"failure":null}"#
+        == #"{"t_ms":300,"source":"engine","event":"ready(A#1)","before":"idle","after":"idle","commands":[],"ignored":"staleLoad","backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["play","toggle"]}"#
     )
     for line in lines {
       let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
       #expect(
         object.map { Set($0.keys) } == [
           "t_ms", "source", "event", "before", "after", "commands", "ignored", "backoff", "failure",
+          "notifications", "now_playing", "available",
         ])
       #expect(object?["t_ms"] is Int)
     }
@@ -92,18 +93,18 @@ import Testing
     #expect(output.status == 0)
     #expect(
       output.stdout.split(separator: "\n").map(String.init) == [
-        #"{"t_ms":0,"source":"user","event":"play(A)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null,"backoff":null,"failure":null}"#,
-        #"{"t_ms":100,"source":"engine","event":"ready(A#1)","before":"buffering(A#1, autoplay)","after":"playing(A#1)","commands":["start(A#1)"],"ignored":null,"backoff":null,"failure":null}"#,
-        #"{"t_ms":100,"source":"user","event":"pause","before":"playing(A#1)","after":"paused(A#1)","commands":["pause(A#1)"],"ignored":null,"backoff":null,"failure":null}"#,
-        #"{"t_ms":100,"source":"user","event":"resume","before":"paused(A#1)","after":"playing(A#1)","commands":["start(A#1)"],"ignored":null,"backoff":null,"failure":null}"#,
-        #"{"t_ms":100,"source":"user","event":"seek(500ms)","before":"playing(A#1)","after":"playing(A#1, seek#1)","commands":["seek(A#1, 500ms, seek#1)"],"ignored":null,"backoff":null,"failure":null}"#,
-        #"{"t_ms":150,"source":"engine","event":"seeked(A#1, seek#1)","before":"playing(A#1, seek#1)","after":"playing(A#1)","commands":[],"ignored":null,"backoff":null,"failure":null}"#,
-        #"{"t_ms":150,"source":"script","event":"stalled(A#1)","before":"playing(A#1)","after":"stalled(A#1)","commands":[],"ignored":null,"backoff":null,"failure":null}"#,
-        #"{"t_ms":150,"source":"script","event":"resumed(A#1)","before":"stalled(A#1)","after":"playing(A#1)","commands":[],"ignored":null,"backoff":null,"failure":null}"#,
-        #"{"t_ms":150,"source":"user","event":"play(B)","before":"playing(A#1)","after":"buffering(B#2, autoplay)","commands":["stop(A#1)","load(B#2)"],"ignored":null,"backoff":null,"failure":null}"#,
-        #"{"t_ms":250,"source":"engine","event":"failed(B#2, decoding)","before":"buffering(B#2, autoplay)","after":"failed(B#2, decoding, autoplay)","commands":["stop(B#2)"],"ignored":null,"backoff":null,"failure":null}"#,
-        #"{"t_ms":250,"source":"user","event":"retry","before":"failed(B#2, decoding, autoplay)","after":"buffering(B#3, autoplay)","commands":["load(B#3)"],"ignored":null,"backoff":null,"failure":null}"#,
-        #"{"t_ms":250,"source":"user","event":"stop","before":"buffering(B#3, autoplay)","after":"idle","commands":["stop(B#3)"],"ignored":null,"backoff":null,"failure":null}"#,
+        #"{"t_ms":0,"source":"user","event":"play(A)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"entryChanged","from":null,"to":"A","reason":"queue"}],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"]}"#,
+        #"{"t_ms":100,"source":"engine","event":"ready(A#1)","before":"buffering(A#1, autoplay)","after":"playing(A#1)","commands":["start(A#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":1,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"]}"#,
+        #"{"t_ms":100,"source":"user","event":"pause","before":"playing(A#1)","after":"paused(A#1)","commands":["pause(A#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"playIntentChanged","value":false,"reason":"user"}],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["play","previous","seek","skip","stop","toggle"]}"#,
+        #"{"t_ms":100,"source":"user","event":"resume","before":"paused(A#1)","after":"playing(A#1)","commands":["start(A#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"playIntentChanged","value":true,"reason":"user"}],"now_playing":{"media":"A","elapsed_ms":0,"rate":1,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"]}"#,
+        #"{"t_ms":100,"source":"user","event":"seek(500ms)","before":"playing(A#1)","after":"playing(A#1, seek#1)","commands":["seek(A#1, 500ms, seek#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":500,"rate":1,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"]}"#,
+        #"{"t_ms":150,"source":"engine","event":"seeked(A#1, seek#1)","before":"playing(A#1, seek#1)","after":"playing(A#1)","commands":[],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":500,"rate":1,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"]}"#,
+        #"{"t_ms":150,"source":"script","event":"stalled(A#1)","before":"playing(A#1)","after":"stalled(A#1)","commands":[],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":500,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"]}"#,
+        #"{"t_ms":150,"source":"script","event":"resumed(A#1)","before":"stalled(A#1)","after":"playing(A#1)","commands":[],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":500,"rate":1,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"]}"#,
+        #"{"t_ms":150,"source":"user","event":"play(B)","before":"playing(A#1)","after":"buffering(B#2, autoplay)","commands":["stop(A#1)","load(B#2)"],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"entryChanged","from":"A","to":"B","reason":"queue"}],"now_playing":{"media":"B","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"]}"#,
+        #"{"t_ms":250,"source":"engine","event":"failed(B#2, decoding)","before":"buffering(B#2, autoplay)","after":"failed(B#2, decoding, autoplay)","commands":["stop(B#2)"],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"B","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","stop","toggle"]}"#,
+        #"{"t_ms":250,"source":"user","event":"retry","before":"failed(B#2, decoding, autoplay)","after":"buffering(B#3, autoplay)","commands":["load(B#3)"],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"B","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"]}"#,
+        #"{"t_ms":250,"source":"user","event":"stop","before":"buffering(B#3, autoplay)","after":"idle","commands":["stop(B#3)"],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"B","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["play","toggle"]}"#,
       ])
   }
 
@@ -127,13 +128,13 @@ import Testing
     // A removed entry's load still prints by its media; a refused intent names its reason.
     #expect(
       output.stdout.split(separator: "\n").map(String.init) == [
-        #"{"t_ms":0,"source":"user","event":"queue(A B)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null,"backoff":null,"failure":null}"#,
-        #"{"t_ms":200,"source":"engine","event":"ready(A#1)","before":"buffering(A#1, autoplay)","after":"playing(A#1, preloading B#2)","commands":["start(A#1)","preload(B#2)"],"ignored":null,"backoff":null,"failure":null}"#,
-        #"{"t_ms":300,"source":"engine","event":"ready(B#2)","before":"playing(A#1, preloading B#2)","after":"playing(A#1, preloaded B#2)","commands":[],"ignored":null,"backoff":null,"failure":null}"#,
-        #"{"t_ms":1200,"source":"engine","event":"ended(A#1)","before":"playing(A#1, preloaded B#2)","after":"playing(B#2)","commands":["stop(A#1)","start(B#2)"],"ignored":null,"backoff":null,"failure":null}"#,
-        #"{"t_ms":1500,"source":"user","event":"remove(1)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":null,"backoff":null,"failure":null}"#,
-        #"{"t_ms":1500,"source":"script","event":"ready(A#1)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":"staleLoad","backoff":null,"failure":null}"#,
-        #"{"t_ms":1500,"source":"user","event":"jump(5)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":"invalidPosition","backoff":null,"failure":null}"#,
+        #"{"t_ms":0,"source":"user","event":"queue(A B)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"entryChanged","from":null,"to":"A","reason":"queue"}],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":2},"available":["next","pause","previous","seek","skip","stop","toggle"]}"#,
+        #"{"t_ms":200,"source":"engine","event":"ready(A#1)","before":"buffering(A#1, autoplay)","after":"playing(A#1, preloading B#2)","commands":["start(A#1)","preload(B#2)"],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":1,"duration_ms":null,"index":1,"count":2},"available":["next","pause","previous","seek","skip","stop","toggle"]}"#,
+        #"{"t_ms":300,"source":"engine","event":"ready(B#2)","before":"playing(A#1, preloading B#2)","after":"playing(A#1, preloaded B#2)","commands":[],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":1,"duration_ms":null,"index":1,"count":2},"available":["next","pause","previous","seek","skip","stop","toggle"]}"#,
+        #"{"t_ms":1200,"source":"engine","event":"ended(A#1)","before":"playing(A#1, preloaded B#2)","after":"playing(B#2)","commands":["stop(A#1)","start(B#2)"],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"entryChanged","from":"A","to":"B","reason":"auto"}],"now_playing":{"media":"B","elapsed_ms":0,"rate":1,"duration_ms":null,"index":2,"count":2},"available":["pause","previous","seek","skip","stop","toggle"]}"#,
+        #"{"t_ms":1500,"source":"user","event":"remove(1)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"B","elapsed_ms":0,"rate":1,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"]}"#,
+        #"{"t_ms":1500,"source":"script","event":"ready(A#1)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":"staleLoad","backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"B","elapsed_ms":0,"rate":1,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"]}"#,
+        #"{"t_ms":1500,"source":"user","event":"jump(5)","before":"playing(B#2)","after":"playing(B#2)","commands":[],"ignored":"invalidPosition","backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"B","elapsed_ms":0,"rate":1,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"]}"#,
       ])
     let table = try CLI.run(["run", "-"], input: script)
     #expect(
@@ -207,7 +208,7 @@ import Testing
   @Test(arguments: [
     (
       "bounce 3",
-      "<stdin>:1:1: error: unknown action 'bounce'; expected one of media, engine, previous-threshold, retry-policy, hostile, watchdog, play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, clear, pause, resume, stop, seek, retry, interrupt, route, network, wait, report, expect, note"
+      "<stdin>:1:1: error: unknown action 'bounce'; expected one of media, engine, previous-threshold, retry-policy, hostile, watchdog, play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, clear, pause, resume, stop, seek, retry, toggle, skip, set-position, remote, interrupt, route, network, wait, report, expect, note"
     ),
     (
       "media A\nqueue A start=0",

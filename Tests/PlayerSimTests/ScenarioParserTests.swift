@@ -7,7 +7,8 @@ import Testing
 private let actionList =
   "media, engine, previous-threshold, retry-policy, hostile, watchdog, play, queue, append, "
   + "insert, remove, move, jump, next, previous, repeat, shuffle, rate, clear, pause, resume, "
-  + "stop, seek, retry, interrupt, route, network, wait, report, expect, note"
+  + "stop, seek, retry, toggle, skip, set-position, remote, interrupt, route, network, wait, "
+  + "report, expect, note"
 
 @Suite struct ScenarioParserTests: ParsesScenarios {
   @Test func theIssueExampleParses() throws {
@@ -322,11 +323,11 @@ private let actionList =
     ),
     (
       "expect things",
-      "t.play:1:8: error: unknown expectation 'things'; expected 'state', 'queue', 'commands' or 'ignored'"
+      "t.play:1:8: error: unknown expectation 'things'; expected 'state', 'queue', 'commands', 'ignored', 'now-playing', 'notified' or 'available'"
     ),
     (
       "expect ignored noEffect",
-      "t.play:1:16: error: unknown ignore reason 'noEffect'; expected one of neverIssuedLoad, staleLoad, itemMismatch, neverIssuedSeek, supersededSeek, staleWatchdog, seekPending, unexpected, idsExhausted, invalidPosition, invalidArgument, notInterrupted, or 'none'"
+      "t.play:1:16: error: unknown ignore reason 'noEffect'; expected one of neverIssuedLoad, staleLoad, itemMismatch, neverIssuedSeek, supersededSeek, staleWatchdog, seekPending, unexpected, idsExhausted, invalidPosition, invalidArgument, notInterrupted, notCurrentEntry, or 'none'"
     ),
     (
       "media A\nexpect commands launch(A#1)",

@@ -61,6 +61,16 @@ public enum ScenarioAction: Hashable, Sendable {
   case watchdog(Duration?)
   /// `play A`, `queue A B start=2`, `next`, `repeat all`, `pause`, `stop`, …: a user intent.
   indirect case intent(UserIntent)
+  /// `remote toggle`, `remote skip +15s`, `remote next`, …: an intent from a
+  /// remote control (the lock screen, a headset button, MPRIS), sent as
+  /// ``PlayerState/PlaybackEvent/remote(_:)``: the same rules, source `remote`.
+  indirect case remote(UserIntent)
+  /// `set-position A 10s` (or `remote set-position A 10s`): MPRIS's
+  /// `SetPosition`, naming the entry by its media. The runner resolves the
+  /// name when the line runs: the current entry if its media is `A`, else the
+  /// first entry of `A` in play order, else an item no entry has; only the
+  /// current entry is moved (``PlayerState/IgnoreReason/notCurrentEntry`` otherwise).
+  indirect case setPosition(MediaID, MediaTime, remote: Bool)
   /// `interrupt begin`, `interrupt end [resume]`, `route lost`, `network lost`,
   /// `network available`: an event of the operating system, sent through the player.
   case system(SystemEvent)
@@ -85,8 +95,91 @@ public enum ScenarioAction: Hashable, Sendable {
   /// these reports and expiries were ignored, and these intents refused (any
   /// reason but `noEffect`), for these reasons, since the previous `expect ignored`.
   case expectIgnored([IgnoreReason])
+  /// `expect now-playing A 2/3 at 15s rate 1x [of 30s|of unknown]` / `expect
+  /// now-playing none`: fails the run unless ``PlayerState/PlaybackState/nowPlaying``
+  /// matches (nil: none).
+  indirect case expectNowPlaying(NowPlayingExpectation?)
+  /// `expect notified entryChanged A -> B auto, playIntent false remote` /
+  /// `expect notified none`: fails the run unless exactly these notifications,
+  /// in this order, were derived from the steps since the previous `expect notified`.
+  case expectNotified([ScenarioNotification])
+  /// `expect available next pause seek skip stop toggle` / `expect available
+  /// none`: fails the run unless exactly these commands are available now
+  /// (``PlayerState/PlaybackState/availableCommands``), in any order.
+  case expectAvailable(AvailableCommands)
   /// `note …`: a line of narration printed in the timeline.
   case note(String)
+}
+
+/// What an `expect now-playing` line checks: the current entry's media, its
+/// 1-based index and the count, the elapsed anchor, the published rate and,
+/// if written, the duration.
+public struct NowPlayingExpectation: Hashable, Sendable, CustomStringConvertible {
+  /// The current entry's media.
+  public var media: MediaID
+  /// The current entry's position in play order, 1-based.
+  public var index: Int
+  /// How many entries the queue holds.
+  public var count: Int
+  /// The elapsed anchor (``PlayerState/NowPlaying/elapsed``).
+  public var elapsed: MediaTime
+  /// The published rate: 0 unless media is playing.
+  public var rate: PlaybackRate
+  /// The duration: nil when the line does not check it, `.some(nil)` for `of unknown`.
+  public var duration: MediaTime??
+
+  /// An expectation.
+  public init(
+    media: MediaID, index: Int, count: Int, elapsed: MediaTime, rate: PlaybackRate,
+    duration: MediaTime?? = nil
+  ) {
+    self.media = media
+    self.index = index
+    self.count = count
+    self.elapsed = elapsed
+    self.rate = rate
+    self.duration = duration
+  }
+
+  /// Whether `nowPlaying` satisfies the expectation.
+  /// - Parameter nowPlaying: what a lock screen shows now.
+  public func matches(_ nowPlaying: NowPlaying) -> Bool {
+    nowPlaying.entry.media == media && nowPlaying.index + 1 == index && nowPlaying.count == count
+      && nowPlaying.elapsed == elapsed && nowPlaying.rate == rate
+      && (duration.map { $0 == nowPlaying.duration } ?? true)
+  }
+
+  /// `A 2/3 at 15000ms rate 1x`, then ` of 30000ms` or ` of unknown` when the duration is checked.
+  public var description: String {
+    let of = duration.map { " of \($0.map(\.description) ?? "unknown")" } ?? ""
+    return "\(media) \(index)/\(count) at \(elapsed) rate \(rate)\(of)"
+  }
+
+  /// What a lock screen shows, in the form of an expectation that checks the
+  /// duration: `A 2/3 at 15000ms rate 1x of unknown`; `none` without a current entry.
+  /// - Parameter nowPlaying: the derived value, or nil.
+  public static func describe(_ nowPlaying: NowPlaying?) -> String {
+    guard let nowPlaying else { return "none" }
+    return NowPlayingExpectation(
+      media: nowPlaying.entry.media, index: nowPlaying.index + 1, count: nowPlaying.count,
+      elapsed: nowPlaying.elapsed, rate: nowPlaying.rate, duration: .some(nowPlaying.duration)
+    ).description
+  }
+}
+
+/// A notification of an `expect notified` line, kept in its printed form
+/// (``PlayerState/PlayerNotification/description``: `entryChanged(A -> B, auto)`,
+/// `queueEnded`, `playIntent(false, remote)`) and compared with the printed
+/// form of the notifications derived.
+public struct ScenarioNotification: Hashable, Sendable, CustomStringConvertible {
+  /// The printed form.
+  public var text: String
+
+  /// A notification in its printed form.
+  public init(_ text: String) { self.text = text }
+
+  /// The printed form.
+  public var description: String { text }
 }
 
 /// A load as a script names it, `A#2`: a media and a load token.

@@ -34,8 +34,15 @@ public enum ScenarioParser {
   public static let actions = [
     "media", "engine", "previous-threshold", "retry-policy", "hostile", "watchdog", "play",
     "queue", "append", "insert", "remove", "move", "jump", "next", "previous", "repeat", "shuffle",
-    "rate", "clear", "pause", "resume", "stop", "seek", "retry", "interrupt", "route", "network",
-    "wait", "report", "expect", "note",
+    "rate", "clear", "pause", "resume", "stop", "seek", "retry", "toggle", "skip", "set-position",
+    "remote", "interrupt", "route", "network", "wait", "report", "expect", "note",
+  ]
+
+  /// The words that begin an intent: what may follow `remote`.
+  public static let intents = [
+    "play", "queue", "append", "insert", "remove", "move", "jump", "next", "previous", "repeat",
+    "shuffle", "rate", "clear", "pause", "resume", "stop", "seek", "retry", "toggle", "skip",
+    "set-position",
   ]
 
   /// Parses a whole script.
@@ -81,7 +88,7 @@ public enum ScenarioParser {
             file: file, line: line.number, column: word.column,
             found: "a second '\(word.text)' line", expected: "each setup line once")
         }
-      case .intent, .wait, .waitUntil, .inject, .system: started = true
+      case .intent, .remote, .setPosition, .wait, .waitUntil, .inject, .system: started = true
       default: break
       }
       steps.append(ScenarioStep(line: line.number, column: word.column, action: action))
@@ -185,6 +192,15 @@ extension LineReader {
     case "seek":
       let value = try next("a position such as 2s")
       action = .intent(.seek(to: .milliseconds(try duration(value).wholeMilliseconds)))
+    case "toggle": action = .intent(.toggle)
+    case "skip":
+      action = .intent(.skip(by: try signedTime(try next("a signed time such as +15s or -10s"))))
+    case "set-position":
+      let name = try next("a media name, as in 'set-position A 10s'")
+      let media = try declaredMedia(name, text: name.text, column: name.column, declared: declared)
+      let time = try mediaTime(try next("a position such as 10s, as in 'set-position A 10s'"))
+      action = .setPosition(media, time, remote: false)
+    case "remote": action = try remote(declared: declared)
     case "wait":
       let value = try next("a time such as 100ms, or 'until STATE'")
       if value.text == "until" {
@@ -203,6 +219,44 @@ extension LineReader {
     }
     try end(after: word.text)
     return action
+  }
+
+  /// `remote INTENT…`: any intent line, sent as a remote control's.
+  private mutating func remote(declared: Set<MediaID>) throws(ScenarioError) -> ScenarioAction {
+    let expected =
+      "an intent after 'remote', as in 'remote toggle': one of "
+      + ScenarioParser.intents.joined(separator: ", ")
+    guard index < line.tokens.count else {
+      throw error(at: line.endColumn, found: "found end of line", expected: expected)
+    }
+    let word = line.tokens[index]
+    guard ScenarioParser.intents.contains(word.text) else {
+      throw error(
+        word, found: "found \(ScenarioError.quoted(word.text)) after 'remote'", expected: expected)
+    }
+    switch try action(declared: declared) {
+    case .intent(let intent): return .remote(intent)
+    case .setPosition(let media, let time, _): return .setPosition(media, time, remote: true)
+    default: throw error(word, found: "found '\(word.text)' after 'remote'", expected: expected)
+    }
+  }
+
+  /// `+15s` or `-10s`: a time with its sign, as `skip` takes.
+  private func signedTime(_ token: ScenarioToken) throws(ScenarioError) -> MediaTime {
+    let scalars = token.text.unicodeScalars
+    let expected = "a signed time such as +15s or -10s (+ skips forward, - back)"
+    guard let sign = scalars.first, sign == "+" || sign == "-" else {
+      throw error(
+        token, found: "found \(ScenarioError.quoted(token.text)) without a sign", expected: expected
+      )
+    }
+    let magnitude = String(scalars.dropFirst())
+    guard !magnitude.isEmpty else {
+      throw error(token, found: "a sign without a time", expected: expected)
+    }
+    let milliseconds = try duration(ScenarioToken(text: magnitude, column: token.column + 1))
+      .wholeMilliseconds
+    return .milliseconds(sign == "-" ? -milliseconds : milliseconds)
   }
 
   /// `key=value` options until the end of the line, each at most once and
@@ -627,7 +681,8 @@ extension LineReader {
   private mutating func expectation(declared: Set<MediaID>) throws(ScenarioError)
     -> ScenarioAction
   {
-    let kinds = "'state', 'queue', 'commands' or 'ignored'"
+    let kinds =
+      "'state', 'queue', 'commands', 'ignored', 'now-playing', 'notified' or 'available'"
     let what = try next(kinds)
     switch what.text {
     case "state":
@@ -662,6 +717,9 @@ extension LineReader {
         reasons.append(reason)
       }
       return .expectIgnored(reasons)
+    case "now-playing": return .expectNowPlaying(try nowPlayingExpectation(declared: declared))
+    case "notified": return .expectNotified(try notifiedExpectation(declared: declared))
+    case "available": return .expectAvailable(try availableExpectation())
     default:
       throw error(
         what, found: "unknown expectation \(ScenarioError.quoted(what.text))", expected: kinds)
@@ -701,6 +759,211 @@ extension LineReader {
   }
 }
 
+extension LineReader {
+  /// `A 2/3 at 15s rate 1x [of 30s|of unknown]`, or `none`.
+  fileprivate mutating func nowPlayingExpectation(declared: Set<MediaID>) throws(ScenarioError)
+    -> NowPlayingExpectation?
+  {
+    let example = "as in 'expect now-playing A 2/3 at 15s rate 1x', or 'none'"
+    let name = try next("what a lock screen shows, \(example)")
+    if name.text == "none" { return nil }
+    let media = try declaredMedia(name, text: name.text, column: name.column, declared: declared)
+    let place = try next("the entry's position and the queue's count, as in 2/3")
+    let parts = place.text.unicodeScalars.split(
+      separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+    guard parts.count == 2 else {
+      throw error(
+        place, found: "found \(ScenarioError.quoted(place.text))",
+        expected: "the entry's 1-based position and the queue's count, as in 2/3")
+    }
+    let index = try number(
+      ScenarioToken(text: String(parts[0]), column: place.column), upTo: UInt32.max,
+      what: "a position (1 is the first entry)")
+    let count = try number(
+      ScenarioToken(text: String(parts[1]), column: place.column + parts[0].count + 1),
+      upTo: UInt32.max, what: "a count of entries")
+    guard index >= 1, index <= count else {
+      throw error(
+        place, found: "position \(ScenarioError.quoted(place.text))",
+        expected: "a position from 1 to the count, as in 2/3")
+    }
+    try keyword("at", "'at TIME', as in 'A 2/3 at 15s rate 1x'")
+    let elapsed = try mediaTime(try next("the elapsed anchor, a time such as 15s"))
+    try keyword("rate", "'rate R', as in 'A 2/3 at 15s rate 1x' (0 while not playing)")
+    let rate = try rate(try next("a rate such as 1x, 1.5x or 0 (0 while not playing)"))
+    var duration: MediaTime??
+    if let of = nextIfAny() {
+      guard of.text == "of" else {
+        throw error(
+          of, found: "found \(ScenarioError.quoted(of.text))",
+          expected: "'of TIME' or 'of unknown' (the duration), or end of line")
+      }
+      let value = try next("the duration, a time such as 30s, or 'unknown'")
+      duration = .some(value.text == "unknown" ? nil : try mediaTime(value))
+    }
+    return NowPlayingExpectation(
+      media: media, index: Int(index), count: Int(count), elapsed: elapsed, rate: rate,
+      duration: duration)
+  }
+
+  /// The next word, which must be `word`.
+  private mutating func keyword(_ word: String, _ expected: String) throws(ScenarioError) {
+    let token = try next(expected)
+    guard token.text == word else {
+      throw error(token, found: "found \(ScenarioError.quoted(token.text))", expected: expected)
+    }
+  }
+
+  /// Notifications separated by commas (`entryChanged A -> B auto, queueEnded,
+  /// playIntent false remote`), or `none`; each in its printed form.
+  fileprivate mutating func notifiedExpectation(declared: Set<MediaID>) throws(ScenarioError)
+    -> [ScenarioNotification]
+  {
+    let words = rest()
+    if words.count == 1, words[0].text == "none" { return [] }
+    let example =
+      "notifications such as 'entryChanged A -> B auto', 'queueEnded' or "
+      + "'playIntent false remote', separated by commas, or 'none'"
+    guard !words.isEmpty else {
+      throw error(at: line.endColumn, found: "found end of line", expected: example)
+    }
+    // Split at commas, wherever they are in a word: media names hold none.
+    var groups: [[ScenarioToken]] = [[]]
+    var commas: [Int] = []
+    for word in words {
+      var column = word.column
+      let pieces = word.text.unicodeScalars.split(
+        separator: ",", omittingEmptySubsequences: false)
+      for (offset, piece) in pieces.enumerated() {
+        if offset > 0 {
+          commas.append(column - 1)
+          groups.append([])
+        }
+        if !piece.isEmpty {
+          groups[groups.count - 1].append(ScenarioToken(text: String(piece), column: column))
+        }
+        column += piece.count + 1
+      }
+    }
+    var result: [ScenarioNotification] = []
+    for (offset, group) in groups.enumerated() {
+      guard !group.isEmpty else {
+        let comma = offset < commas.count ? commas[offset] : commas[offset - 1]
+        throw error(at: comma, found: "an empty notification at a comma", expected: example)
+      }
+      result.append(try notification(group, declared: declared))
+    }
+    return result
+  }
+
+  /// One notification: `entryChanged FROM -> TO REASON`, `queueEnded`, or
+  /// `playIntent true|false REASON`, FROM and TO media or `none`.
+  private func notification(_ words: [ScenarioToken], declared: Set<MediaID>)
+    throws(ScenarioError) -> ScenarioNotification
+  {
+    let kind = words[0]
+    let shape: String
+    switch kind.text {
+    case "entryChanged": shape = "entryChanged FROM -> TO REASON, as in 'entryChanged A -> B auto'"
+    case "queueEnded": shape = "queueEnded"
+    case "playIntent": shape = "playIntent true|false REASON, as in 'playIntent false remote'"
+    default:
+      throw error(
+        kind, found: "unknown notification \(ScenarioError.quoted(kind.text))",
+        expected: "one of entryChanged, queueEnded, playIntent")
+    }
+    // The word at `index`, or an error where it was expected.
+    func word(_ index: Int, _ expected: String) throws(ScenarioError) -> ScenarioToken {
+      guard index < words.count else {
+        let last = words[words.count - 1]
+        throw error(
+          at: last.column + last.text.unicodeScalars.count,
+          found: "found the end of the notification", expected: "\(expected) (\(shape))")
+      }
+      return words[index]
+    }
+    func entry(_ token: ScenarioToken) throws(ScenarioError) -> String {
+      if token.text == "none" { return "none" }
+      return try declaredMedia(token, text: token.text, column: token.column, declared: declared)
+        .description
+    }
+    let result: ScenarioNotification
+    let arity: Int
+    switch kind.text {
+    case "entryChanged":
+      let from = try entry(try word(1, "the media of the entry before, or none"))
+      let arrow = try word(2, "'->'")
+      guard arrow.text == "->" else {
+        throw error(
+          arrow, found: "found \(ScenarioError.quoted(arrow.text))", expected: "'->' (\(shape))")
+      }
+      let to = try entry(try word(3, "the media of the entry after, or none"))
+      let reasons = EntryChangeReason.allCases.map(\.rawValue).joined(separator: ", ")
+      let reasonWord = try word(4, "a reason: one of \(reasons)")
+      guard let reason = EntryChangeReason(rawValue: reasonWord.text) else {
+        throw error(
+          reasonWord, found: "unknown reason \(ScenarioError.quoted(reasonWord.text))",
+          expected: "one of \(reasons)")
+      }
+      result = ScenarioNotification("entryChanged(\(from) -> \(to), \(reason.rawValue))")
+      arity = 5
+    case "playIntent":
+      let value = try word(1, "true or false (the new play intent)")
+      guard value.text == "true" || value.text == "false" else {
+        throw error(
+          value, found: "found \(ScenarioError.quoted(value.text))",
+          expected: "true or false (the new play intent)")
+      }
+      let reasons = PlayIntentReason.allCases.map(\.rawValue).joined(separator: ", ")
+      let reasonWord = try word(2, "a reason: one of \(reasons)")
+      guard let reason = PlayIntentReason(rawValue: reasonWord.text) else {
+        throw error(
+          reasonWord, found: "unknown reason \(ScenarioError.quoted(reasonWord.text))",
+          expected: "one of \(reasons)")
+      }
+      result = ScenarioNotification("playIntent(\(value.text), \(reason.rawValue))")
+      arity = 3
+    default:
+      result = ScenarioNotification("queueEnded")
+      arity = 1
+    }
+    guard words.count <= arity else {
+      throw error(
+        words[arity],
+        found: "unexpected \(ScenarioError.quoted(words[arity].text)) after \(kind.text)",
+        expected: "a comma before the next notification, or end of line")
+    }
+    return result
+  }
+
+  /// Command names (`next pause toggle`), each once, in any order; or `none`.
+  fileprivate mutating func availableExpectation() throws(ScenarioError) -> AvailableCommands {
+    let words = rest()
+    if words.count == 1, words[0].text == "none" { return [] }
+    let names = AvailableCommands.all.map(\.name).joined(separator: ", ")
+    guard !words.isEmpty else {
+      throw error(
+        at: line.endColumn, found: "found end of line",
+        expected: "command names among \(names), or 'none'")
+    }
+    var available: AvailableCommands = []
+    for word in words {
+      guard let command = AvailableCommands.all.first(where: { $0.name == word.text })?.command
+      else {
+        throw error(
+          word, found: "unknown command \(ScenarioError.quoted(word.text))",
+          expected: "one of \(names), or 'none'")
+      }
+      guard !available.contains(command) else {
+        throw error(
+          word, found: "command '\(word.text)' given twice", expected: "each command once")
+      }
+      available.insert(command)
+    }
+    return available
+  }
+}
+
 extension IgnoreReason {
   /// The reasons `expect ignored` accepts, in declaration order: every reason
   /// a report, an expiry or a refused intent can be ignored for (`noEffect`
@@ -708,6 +971,6 @@ extension IgnoreReason {
   static let allCheckedReasons: [IgnoreReason] = [
     .neverIssuedLoad, .staleLoad, .itemMismatch, .neverIssuedSeek, .supersededSeek,
     .staleWatchdog, .seekPending, .unexpected, .idsExhausted, .invalidPosition, .invalidArgument,
-    .notInterrupted,
+    .notInterrupted, .notCurrentEntry,
   ]
 }

@@ -119,6 +119,10 @@ public struct ScenarioRunner: Sendable {
     // never comes, nor whole for one that does (each names its media, so a
     // long run of a long name once held every command's text).
     var sinceCheck = CommandCheck(expected: Self.nextCommandCheck(in: scenario, from: 0))
+    // The notifications since the previous `expect notified`, checked the same way.
+    var notifiedSinceCheck = CommandCheck(
+      expected: Self.nextNotifiedCheck(in: scenario, from: 0), separator: ", ",
+      noun: "notifications")
     var ignoredSinceCheck: [IgnoreReason] = []
     var failure: ExpectationFailure?
     var processed = 0
@@ -128,6 +132,11 @@ public struct ScenarioRunner: Sendable {
         processed += 1
         if keepsEntries { entries.append(entry) }
         for text in entry.commandTexts { sinceCheck.append(text) }
+        if notifiedSinceCheck.expected != nil {
+          for notification in entry.notifications {
+            notifiedSinceCheck.append(notification.description)
+          }
+        }
         // Reports and expiries count whatever the reason; intents and system
         // events only when refused (`noEffect` is not checked).
         if let reason = entry.ignored,
@@ -172,6 +181,18 @@ public struct ScenarioRunner: Sendable {
         default: break
         }
         player.send(.user(intent))
+        flush()
+      case .remote(let intent):
+        switch intent {
+        case .play(let media, _): name(CollectionOfOne(media))
+        case .replaceQueue(let list, _, _, _), .append(let list), .insert(let list, _): name(list)
+        default: break
+        }
+        player.send(.remote(intent))
+        flush()
+      case .setPosition(let media, let time, let remote):
+        let intent = UserIntent.setPosition(recorder.entry(media, in: player.state), time)
+        player.send(remote ? .remote(intent) : .user(intent))
         flush()
       case .wait(let interval):
         _ = clock.advance(atMost: interval, pace: pace, afterEach: flush, until: overLimit)
@@ -243,6 +264,45 @@ public struct ScenarioRunner: Sendable {
             milliseconds: clock.milliseconds, line: step.line,
             text: "expect ignored \(describe(expected))"
           ))
+      case .expectNowPlaying(let expected):
+        let found = player.state.nowPlaying
+        let matches =
+          switch (expected, found) {
+          case (nil, nil): true
+          case (let expected?, let found?): expected.matches(found)
+          default: false
+          }
+        let text = "now-playing \(expected.map(\.description) ?? "none")"
+        guard matches else {
+          failure = fail(text, "now-playing \(NowPlayingExpectation.describe(found))")
+          break
+        }
+        output(.check(milliseconds: clock.milliseconds, line: step.line, text: "expect \(text)"))
+      case .expectNotified(let expected):
+        let found = notifiedSinceCheck
+        notifiedSinceCheck = CommandCheck(
+          expected: Self.nextNotifiedCheck(in: scenario, from: index + 1), separator: ", ",
+          noun: "notifications")
+        let text =
+          "notified \(expected.isEmpty ? "none" : expected.map(\.text).joined(separator: ", "))"
+        guard found.matches else {
+          failure = fail(text, "notified \(found.text)")
+          break
+        }
+        output(.check(milliseconds: clock.milliseconds, line: step.line, text: "expect \(text)"))
+      case .expectAvailable(let expected):
+        let found = player.state.availableCommands
+        let describe = { (commands: AvailableCommands) in
+          commands.isEmpty ? "none" : commands.description
+        }
+        guard found == expected else {
+          failure = fail("available \(describe(expected))", "available \(describe(found))")
+          break
+        }
+        output(
+          .check(
+            milliseconds: clock.milliseconds, line: step.line,
+            text: "expect available \(describe(expected))"))
       case .note(let text):
         output(.note(milliseconds: clock.milliseconds, text: text))
       }
@@ -272,6 +332,17 @@ public struct ScenarioRunner: Sendable {
     return nil
   }
 
+  /// The notifications of the first `expect notified` line at or after step
+  /// `start`, in their printed forms, or nil when none follows.
+  static func nextNotifiedCheck(in scenario: Scenario, from start: Int) -> [String]? {
+    for step in scenario.steps[min(start, scenario.steps.count)...] {
+      if case .expectNotified(let notifications) = step.action {
+        return notifications.map(\.text)
+      }
+    }
+    return nil
+  }
+
   /// The commands sent since the previous `expect commands`, compared with
   /// the next one's as they come. Those that match it are not kept (they are
   /// its own first ones); from the first that differs, the texts are kept for
@@ -289,7 +360,16 @@ public struct ScenarioRunner: Sendable {
     /// differs: 1 MB (its JSON line quotes them whole below that).
     static let shownLimit = 1 << 20
 
-    init(expected: [String]?) { self.expected = expected }
+    /// What separates the texts in ``text``.
+    let separator: String
+    /// What the texts are, for `… (N commands in all)`.
+    let noun: String
+
+    init(expected: [String]?, separator: String = " ", noun: String = "commands") {
+      self.expected = expected
+      self.separator = separator
+      self.noun = noun
+    }
 
     mutating func append(_ text: String) {
       guard let expected else { return }
@@ -313,8 +393,8 @@ public struct ScenarioRunner: Sendable {
     var text: String {
       guard count > 0 else { return "none" }
       let shown = Array((expected ?? [])[0..<(mismatch ?? count)]) + tail
-      let list = shown.joined(separator: " ")
-      return shown.count == count ? list : list + " … (\(count) commands in all)"
+      let list = shown.joined(separator: separator)
+      return shown.count == count ? list : list + " … (\(count) \(noun) in all)"
     }
   }
 

@@ -89,6 +89,13 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
     backoffText = timer.flatMap { $0.delay == nil ? nil : $0.description(naming: lookUp) }
   }
 
+  /// What the step tells an app once (an entry change, the end of the queue,
+  /// a flip of the play intent), derived from the event and the states
+  /// before and after it; none for an ignored event. Allocates nothing.
+  public var notifications: Notifications {
+    Notifications(before: before, event: event, after: after, ignored: ignored)
+  }
+
   /// The engine's error the current load failed with, in the state after the
   /// event: kept while the load is failed or waiting for the network.
   public var failure: FailureDetail? { after.failure }
@@ -107,9 +114,16 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
   /// The entry as one JSON object on one line, with exactly the keys `t_ms`,
   /// `source`, `event`, `before`, `after`, `commands`, `ignored` (null or
   /// the reason's identifier, such as `staleLoad`), `backoff` (null or the
-  /// backoff armed, as in `backoff(A#1, watchdog#2, 1000ms)`) and `failure`
+  /// backoff armed, as in `backoff(A#1, watchdog#2, 1000ms)`), `failure`
   /// (null or the engine's error the current load failed with, as
-  /// `{"domain":"NSURLErrorDomain","code":-1009,"message":"offline"}`), in that order.
+  /// `{"domain":"NSURLErrorDomain","code":-1009,"message":"offline"}`),
+  /// `notifications` (the step's, in order, as
+  /// `{"kind":"entryChanged","from":"A","to":"B","reason":"auto"}`,
+  /// `{"kind":"queueEnded"}` and `{"kind":"playIntentChanged","value":false,"reason":"remote"}`),
+  /// `now_playing` (after the step: null, or
+  /// `{"media":"A","elapsed_ms":0,"rate":1.5,"duration_ms":null,"index":1,"count":2}`,
+  /// `rate` the multiplier as a JSON number, 0 unless playing, `index` 1-based) and
+  /// `available` (the commands available after the step, sorted by name), in that order.
   public var json: String {
     let commandList = commandTexts.map { JSONText.string($0) }.joined(separator: ",")
     let reason = ignored.map { JSONText.string($0.rawValue) } ?? "null"
@@ -122,7 +136,33 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
     return "{\"t_ms\":\(milliseconds),\"source\":\(JSONText.string(source.rawValue)),"
       + "\"event\":\(JSONText.string(eventText)),\"before\":\(JSONText.string(before.description)),"
       + "\"after\":\(JSONText.string(after.description)),\"commands\":[\(commandList)],\"ignored\":\(reason),"
-      + "\"backoff\":\(backoff),\"failure\":\(detail)}"
+      + "\"backoff\":\(backoff),\"failure\":\(detail),"
+      + "\"notifications\":[\(notifications.map(Self.json).joined(separator: ","))],"
+      + "\"now_playing\":\(after.nowPlaying.map(Self.json) ?? "null"),"
+      + "\"available\":[\(after.availableCommands.names.map { JSONText.string($0) }.joined(separator: ","))]}"
+  }
+
+  /// A notification as a JSON object: its kind, then its fields.
+  static func json(_ notification: PlayerNotification) -> String {
+    switch notification.kind {
+    case .entryChanged(let from, let to, let reason):
+      let name = { (entry: QueueEntry?) in entry.map { JSONText.string($0.media.description) } }
+      return "{\"kind\":\"entryChanged\",\"from\":\(name(from) ?? "null"),"
+        + "\"to\":\(name(to) ?? "null"),\"reason\":\(JSONText.string(reason.rawValue))}"
+    case .queueEnded:
+      return "{\"kind\":\"queueEnded\"}"
+    case .playIntentChanged(let value, let reason):
+      return "{\"kind\":\"playIntentChanged\",\"value\":\(value),"
+        + "\"reason\":\(JSONText.string(reason.rawValue))}"
+    }
+  }
+
+  /// What a lock screen shows, as a JSON object.
+  static func json(_ nowPlaying: NowPlaying) -> String {
+    "{\"media\":\(JSONText.string(nowPlaying.entry.media.description)),"
+      + "\"elapsed_ms\":\(nowPlaying.elapsed.milliseconds),\"rate\":\(JSONText.rate(nowPlaying.rate)),"
+      + "\"duration_ms\":\(nowPlaying.duration.map { String($0.milliseconds) } ?? "null"),"
+      + "\"index\":\(nowPlaying.index + 1),\"count\":\(nowPlaying.count)}"
   }
 }
 
@@ -149,5 +189,16 @@ package enum JSONText {
       }
     }
     return result + "\""
+  }
+
+  /// A rate as a JSON number, the multiplier: `1`, `1.5`, `0.75`, `0`.
+  package static func rate(_ rate: PlaybackRate) -> String {
+    let thousandths = Int64(rate.thousandths)
+    let whole = String(thousandths / 1000)
+    var fraction = String(abs(thousandths % 1000))
+    while fraction.unicodeScalars.count < 3 { fraction = "0" + fraction }
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    let sign = thousandths < 0 && thousandths > -1000 ? "-" : ""
+    return fraction.isEmpty ? whole : "\(sign)\(whole).\(fraction)"
   }
 }

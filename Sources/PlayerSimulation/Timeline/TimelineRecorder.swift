@@ -44,17 +44,26 @@ final class TimelineRecorder: Sendable {
         return load
       }
     }
-    return state.withLock { state in
-      let item: ItemID
-      if let phantom = state.phantoms[name.media] {
-        item = phantom
-      } else {
-        item = ItemID(state.nextPhantom)
-        state.nextPhantom -= 1
-        state.phantoms[name.media] = item
-        state.names[item] = name.media
-      }
-      return Load(item: item, token: LoadToken(name.token))
+    return Load(item: phantom(name.media), token: LoadToken(name.token))
+  }
+
+  /// The entry a script's `set-position A …` names now: the current entry if
+  /// its media is A, else the first entry of A in play order, else A's phantom
+  /// item (an item no entry has).
+  func entry(_ media: MediaID, in playback: PlaybackState) -> ItemID {
+    if let current = playback.currentEntry, current.media == media { return current.item }
+    return playback.queue.entries.first { $0.media == media }?.item ?? phantom(media)
+  }
+
+  /// The phantom item of `media`, numbered on first use.
+  private func phantom(_ media: MediaID) -> ItemID {
+    state.withLock { state in
+      if let phantom = state.phantoms[media] { return phantom }
+      let item = ItemID(state.nextPhantom)
+      state.nextPhantom -= 1
+      state.phantoms[media] = item
+      state.names[item] = media
+      return item
     }
   }
 

@@ -45,8 +45,8 @@ public struct TimelineTable: Sendable {
       if let ignored = entry.ignored {
         let label =
           switch (entry.event.source, ignored) {
-          case (.user, .noEffect), (.system, .noEffect): "no effect"
-          case (.user, _): "REFUSED: \(ignored)"
+          case (.user, .noEffect), (.remote, .noEffect), (.system, .noEffect): "no effect"
+          case (.user, _), (.remote, _): "REFUSED: \(ignored)"
           default: "IGNORED: \(ignored)"
           }
         text += paint(pad(states, Self.widths.states), "2") + paint(label, "33")
@@ -64,6 +64,26 @@ public struct TimelineTable: Sendable {
       return paint(
         "          ✓ line \(line): \(terminalSafe(text, limit: terminalMessageLimit))", "2")
     }
+  }
+
+  /// One item as its lines (without newlines): ``line(_:)``, then for an
+  /// event with notifications the line that lists them under it, as in
+  /// `          ↳ entryChanged(A -> B, auto), playIntent(false, remote)`.
+  /// - Parameter item: an event, a note or a check.
+  public func lines(_ item: TimelineItem) -> [String] {
+    guard case .event(let entry) = item, let notified = notificationLine(entry) else {
+      return [line(item)]
+    }
+    return [line(item), notified]
+  }
+
+  /// The line under an event that lists its notifications, or nil with none:
+  /// `          ↳ entryChanged(none -> A, queue), playIntent(true, user)`.
+  /// - Parameter entry: a processed event.
+  public func notificationLine(_ entry: TimelineEntry) -> String? {
+    let notifications = entry.notifications
+    guard !notifications.isEmpty else { return nil }
+    return paint("          ↳ " + terminalSafe(notifications.description), "35")
   }
 
   /// The line shown in the table where an `expect` failed.
