@@ -104,7 +104,7 @@ public struct RetryPolicy: Hashable, Sendable, Codable {
 }
 
 /// A state that the reducer could not have produced, refused by
-/// ``PlaybackState/init(checking:session:preload:playWhenReady:rate:interrupted:configuration:issuedLoads:issuedItems:failure:)``.
+/// ``PlaybackState/init(checking:session:preload:playWhenReady:rate:interrupted:configuration:issuedLoads:issuedItems:failure:resumePoint:)``.
 public struct InvalidStateError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The first rule the state breaks, in words (``PlaybackState/invariantViolation``).
   public let reason: String
@@ -230,7 +230,7 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
 
   /// A state with the given parts, unchecked: for the package's own tables
   /// and tests, which build states the reducer reaches. Outside the package,
-  /// ``init(checking:session:preload:playWhenReady:rate:interrupted:configuration:issuedLoads:issuedItems:failure:)``
+  /// ``init(checking:session:preload:playWhenReady:rate:interrupted:configuration:issuedLoads:issuedItems:failure:resumePoint:)``
   /// and the decoder are the ways in, and both check.
   package init(
     queue: PlayQueue, session: Session?, preload: Preload? = nil, playWhenReady: Bool,
