@@ -60,10 +60,12 @@ package struct ContractNowPlaying: Hashable, Sendable, CustomStringConvertible {
   /// The first field `player` (a player's `NowPlaying`) differs in, in words, or nil.
   package func difference(from player: NowPlaying) -> String? {
     if player.entry.item != item || player.entry.media != media {
-      return "entry: the player's \(player.entry.media)(\(player.entry.item)), the contract's \(media)(\(item))"
+      return
+        "entry: the player's \(player.entry.media)(\(player.entry.item)), the contract's \(media)(\(item))"
     }
     if player.index != index || player.count != count {
-      return "index: the player's \(player.index + 1)/\(player.count), the contract's \(index + 1)/\(count)"
+      return
+        "index: the player's \(player.index + 1)/\(player.count), the contract's \(index + 1)/\(count)"
     }
     if player.duration?.milliseconds != duration {
       return "duration: the player's \(player.duration.map(\.description) ?? "none"), "

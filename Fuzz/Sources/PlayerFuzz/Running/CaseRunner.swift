@@ -513,7 +513,9 @@ extension CaseRunner {
       switch (said, expected) {
       case (nil, nil): break
       case (let said?, nil):
-        return (.nowPlayingMatchesContract, "now playing: the player's \(said), the contract's none")
+        return (
+          .nowPlayingMatchesContract, "now playing: the player's \(said), the contract's none"
+        )
       case (nil, let expected?):
         return (
           .nowPlayingMatchesContract, "now playing: the player's none, the contract's \(expected)"
