@@ -23,6 +23,12 @@ import Testing
     ),
     // Buffering with the intent to play: the button must pause.
     (.toggleReadsIsPlaying, .stateMatchesContract, ["play(A)", "toggle"]),
+    // A position report while buffering: the anchor stays at the load's start.
+    (
+      .elapsedFromLastReport, .elapsedAnchorAtDiscontinuities, ["play(A)", "position(A#1, 1000ms)"]
+    ),
+    // At the last entry with repeat off, next does nothing: not offered.
+    (.nextOfferedAtLastEntry, .availableCommandsMatchContract, ["queue(A A, start 2)"]),
   ]
 
   @Test(arguments: bugs.indices)

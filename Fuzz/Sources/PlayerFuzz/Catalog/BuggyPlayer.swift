@@ -109,6 +109,14 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     /// play is "not playing", so the button plays again instead of pausing
     /// (gumroad-mobile #189).
     case toggleReadsIsPlaying
+    /// Now playing publishes the last reported position as the elapsed time,
+    /// not the anchor: the lock screen's time jumps at every position report
+    /// (the anchor must move only at a discontinuity).
+    case elapsedFromLastReport
+    /// `next` is offered whenever the queue holds more than one entry, even
+    /// at the last with repeat off, where it does nothing (RNTP #508,
+    /// androidx/media #1708).
+    case nextOfferedAtLastEntry
   }
 
   /// The mistake.
@@ -175,6 +183,8 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     case .rateWhileBuffering: 1  // play(A): buffering, published at 1x
     case .skipFromStaleTime: 3  // play(A), skip(+15s), skip(+15s): 15 s, not 30 s
     case .toggleReadsIsPlaying: 2  // play(A), toggle: plays again instead of pausing
+    case .elapsedFromLastReport: 2  // play(A), position(A#1, 1000ms): the anchor stays at 0
+    case .nextOfferedAtLastEntry: 1  // queue(A A, start 2): next does nothing there
     }
   }
 
@@ -283,6 +293,15 @@ final class CatalogPlayer: FuzzTarget, Sendable {
         // The mistake: the intent's rate, not the playing one.
         nowPlaying?.rate = core.state.playWhenReady ? core.state.rate : PlaybackRate(thousandths: 0)
       }
+      if bug == .elapsedFromLastReport, let session, nowPlaying?.entry.item == session.load.item {
+        // The mistake: the newest report, not the position at the last discontinuity.
+        nowPlaying?.elapsed = session.position
+      }
+      var available = core.state.availableCommands
+      if bug == .nextOfferedAtLastEntry, queue.entries.count > 1 {
+        // The mistake: "there is a queue" taken for "there is a next entry".
+        available.insert(.next)
+      }
       return FuzzObservation(
         kind: core.state.kind, isPlaying: core.state.isPlaying,
         seekPending: session?.seekPending ?? false,
@@ -291,8 +310,7 @@ final class CatalogPlayer: FuzzTarget, Sendable {
           repeatMode: queue.repeatMode, shuffleSeed: queue.shuffle?.seed),
         loads: (session?.load, core.state.preload?.load), position: session?.position,
         preloadReady: core.state.preload?.stage == .ready, failure: .some(core.state.failure),
-        state: core.state, nowPlaying: .some(nowPlaying),
-        availableCommands: core.state.availableCommands)
+        state: core.state, nowPlaying: .some(nowPlaying), availableCommands: available)
     }
   }
 
