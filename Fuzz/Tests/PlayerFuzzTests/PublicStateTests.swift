@@ -92,7 +92,8 @@ import Testing
     #expect(
       result.description.contains(
         "not compared (the player does not say them): seekPending, queue, loads, position, "
-          + "preloadReady, failure, publicState, ignoreReasons"))
+          + "preloadReady, failure, publicState, ignoreReasons, nowPlaying, availableCommands, "
+          + "notifications"))
   }
 
   @Test func aPlayerThatSaysItsWholeStateIsComparedFieldByField() throws {

@@ -90,6 +90,33 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     /// is kept as the last known position: an ignored event changes the state.
     /// Only a start state reaches it (``startsFromGivenStates``).
     case exhaustedSeekMovesPosition
+    /// `queueEnded` is published from the state, not from the step (level,
+    /// not edge): every event reduced while the last entry is ended publishes
+    /// it again, an ignored duplicate `ended` included (RNTP #2060).
+    case queueEndedTwice
+    /// A seek inside an entry is published as an entry change (`A -> A`,
+    /// skip), as a position discontinuity taken for a transition (RNTP #2409,
+    /// androidx/media #3248).
+    case entryChangedOnSeek
+    /// Now playing publishes `playWhenReady ? rate : 0` (SwiftAudioEx): the
+    /// lock screen's time runs while the entry loads or stalls (RNTP #1426).
+    case rateWhileBuffering
+    /// `skip(by:)` seeks from the last completed position, not from the
+    /// pending seek's target: two presses land on the same time (SwiftAudioEx,
+    /// feishin #2083).
+    case skipFromStaleTime
+    /// `toggle` reads `isPlaying` and acts: a buffering player that wants to
+    /// play is "not playing", so the button plays again instead of pausing
+    /// (gumroad-mobile #189).
+    case toggleReadsIsPlaying
+    /// Now playing publishes the last reported position as the elapsed time,
+    /// not the anchor: the lock screen's time jumps at every position report
+    /// (the anchor must move only at a discontinuity).
+    case elapsedFromLastReport
+    /// `next` is offered whenever the queue holds more than one entry, even
+    /// at the last with repeat off, where it does nothing (RNTP #508,
+    /// androidx/media #1708).
+    case nextOfferedAtLastEntry
   }
 
   /// The mistake.
@@ -150,6 +177,14 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     case .neverIssuedCalledStale: 1  // ready(item1#1)
     // start(… session=N:ready seek=4294967295 …): seek(0ms)
     case .exhaustedSeekMovesPosition: 1
+    // play(A), ready(A#1), ended(A#1), ended(A#1): the ignored duplicate notifies again.
+    case .queueEndedTwice: 4
+    case .entryChangedOnSeek: 2  // play(A), seek(0ms)
+    case .rateWhileBuffering: 1  // play(A): buffering, published at 1x
+    case .skipFromStaleTime: 3  // play(A), skip(+15s), skip(+15s): 15 s, not 30 s
+    case .toggleReadsIsPlaying: 2  // play(A), toggle: plays again instead of pausing
+    case .elapsedFromLastReport: 2  // play(A), position(A#1, 1000ms): the anchor stays at 0
+    case .nextOfferedAtLastEntry: 1  // queue(A A, start 2): next does nothing there
     }
   }
 
@@ -216,6 +251,8 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     var backoffs: Set<Load> = []
     /// Why the event being reduced was ignored (nil: accepted).
     var ignored: IgnoreReason?
+    /// skipFromStaleTime: the current load and its position when no seek was pending.
+    var settled: (load: Load, position: MediaTime)?
   }
 
   private let bug: BuggyPlayer.Bug
@@ -225,6 +262,8 @@ final class CatalogPlayer: FuzzTarget, Sendable {
   private let processed: (@Sendable (PlaybackEvent) -> Void)?
   /// The harness's record of each event's ignore reason; nil outside it.
   private let reduced: (@Sendable (IgnoreReason?) -> Void)?
+  /// The harness's record of each event's notifications; nil outside it.
+  private let notified: (@Sendable ([PlayerNotification]) -> Void)?
   private let core = Locked(Core())
 
   init(bug: BuggyPlayer.Bug, engine: any PlaybackEngine) {
@@ -233,6 +272,7 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     watchdog = FuzzEngine.watchdog(for: engine)
     processed = FuzzEngine.onProcessed(for: engine)
     reduced = FuzzEngine.onReduced(for: engine)
+    notified = FuzzEngine.onNotified(for: engine)
     var state = FuzzEngine.state(for: engine)
     switch bug {
     case .ignoresPreviousThreshold: state.configuration.previousThreshold = .seconds(3)
@@ -248,6 +288,20 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     core.withLock { core in
       let session = core.state.session
       let queue = core.state.queue
+      var nowPlaying = core.state.nowPlaying
+      if bug == .rateWhileBuffering, nowPlaying != nil {
+        // The mistake: the intent's rate, not the playing one.
+        nowPlaying?.rate = core.state.playWhenReady ? core.state.rate : PlaybackRate(thousandths: 0)
+      }
+      if bug == .elapsedFromLastReport, let session, nowPlaying?.entry.item == session.load.item {
+        // The mistake: the newest report, not the position at the last discontinuity.
+        nowPlaying?.elapsed = session.position
+      }
+      var available = core.state.availableCommands
+      if bug == .nextOfferedAtLastEntry, queue.entries.count > 1 {
+        // The mistake: "there is a queue" taken for "there is a next entry".
+        available.insert(.next)
+      }
       return FuzzObservation(
         kind: core.state.kind, isPlaying: core.state.isPlaying,
         seekPending: session?.seekPending ?? false,
@@ -256,7 +310,7 @@ final class CatalogPlayer: FuzzTarget, Sendable {
           repeatMode: queue.repeatMode, shuffleSeed: queue.shuffle?.seed),
         loads: (session?.load, core.state.preload?.load), position: session?.position,
         preloadReady: core.state.preload?.stage == .ready, failure: .some(core.state.failure),
-        state: core.state)
+        state: core.state, nowPlaying: .some(nowPlaying), availableCommands: available)
     }
   }
 
@@ -316,12 +370,50 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     // Under the lock, so in processing order.
     processed?(event)
     core.ignored = nil
+    let before = notified == nil ? nil : core.state
     let commands = reduceWithBug(event, &core)
     if bug == .neverIssuedCalledStale, core.ignored == .neverIssuedLoad {
       core.ignored = .staleLoad
     }
     reduced?(core.ignored)
+    if let session = core.state.session, !session.seekPending {
+      core.settled = (session.load, session.position)
+    }
+    if let notified, let before {
+      notified(notifications(before: before, event: event, core))
+    }
     return commands
+  }
+
+  /// The step's notifications as this driver publishes them.
+  private func notifications(
+    before: PlaybackState, event: PlaybackEvent, _ core: Core
+  ) -> [PlayerNotification] {
+    let derived = Notifications(
+      before: before, event: event, after: core.state, ignored: core.ignored)
+    var list = derived.isEmpty ? [] : Array(derived)
+    switch bug {
+    case .queueEndedTwice:
+      // The mistake: published whenever the last entry is ended, not when it ends.
+      let queue = core.state.queue
+      if derived.queueEnded == nil, core.state.session?.stage == .ended,
+        queue.current == queue.entries.count - 1
+      {
+        list.append(PlayerNotification(.queueEnded, source: event.source))
+      }
+    case .entryChangedOnSeek:
+      // The mistake: a seek issued is taken for a transition.
+      if core.ignored == nil, event.intent != nil, derived.entryChanged == nil,
+        let session = core.state.session, session.seekPending,
+        session.lastSeek != before.session?.lastSeek, let entry = core.state.currentEntry
+      {
+        list.insert(
+          PlayerNotification(
+            .entryChanged(from: entry, to: entry, reason: .skip), source: event.source), at: 0)
+      }
+    default: break
+    }
+    return list
   }
 
   private func reduceWithBug(_ event: PlaybackEvent, _ core: inout Core) -> [EngineCommand] {
@@ -401,6 +493,21 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       event = .system(.interruptionEnded(shouldResume: true))
     case (.routeLossResumesLater, .system(.routeLost)):
       event = .system(.interruptionBegan)
+    case (.skipFromStaleTime, .user(.skip(let delta))),
+      (.skipFromStaleTime, .remote(.skip(let delta))):
+      // The mistake: from the last completed position, not the pending target.
+      if let session, session.seekPending, let settled = core.settled,
+        settled.load == session.load
+      {
+        var target = max(0, settled.position.milliseconds &+ delta.milliseconds)
+        if let duration = session.duration { target = min(target, duration.milliseconds) }
+        let seek = UserIntent.seek(to: .milliseconds(target))
+        event = event.source == .remote ? .remote(seek) : .user(seek)
+      }
+    case (.toggleReadsIsPlaying, .user(.toggle)), (.toggleReadsIsPlaying, .remote(.toggle)):
+      // The mistake: the button reads isPlaying, then acts.
+      let intent: UserIntent = core.state.isPlaying ? .pause : .resume
+      event = event.source == .remote ? .remote(intent) : .user(intent)
     case (.staleWatchdogFires, .watchdogExpired(let load, _)):
       if var session, session.load == load {
         if case .failed = session.stage { break }

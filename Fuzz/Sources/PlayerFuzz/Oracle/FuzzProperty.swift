@@ -46,6 +46,30 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
   /// returned, every event sent has been processed (none stranded in a
   /// queue nobody drains), and no command ever began while another ran.
   case driverIsSerial
+  /// The rate published to a lock screen (`NowPlaying.rate`) is positive
+  /// exactly while the player says media is playing (`isPlaying`): never
+  /// while loading, buffering, stalled, paused, held by the system or ended.
+  case publishedRateOnlyWhilePlaying
+  /// The now-playing information (`PlaybackState.nowPlaying`) is the
+  /// contract's: the current entry (by item id), its index and the count, the
+  /// duration once known, and the rate (the user's while playing, else 0).
+  case nowPlayingMatchesContract
+  /// The elapsed anchor (`NowPlaying.elapsed`) moves exactly at a
+  /// discontinuity, to the contract's position then: a load's start, a seek
+  /// issued, a change of the published rate (a start, pause, stall, its end,
+  /// a rate change, a system hold); a position report never moves it.
+  case elapsedAnchorAtDiscontinuities
+  /// A remote command is offered (`PlaybackState.availableCommands`) exactly
+  /// when the contract would not ignore its intent as `noEffect` or
+  /// `invalidPosition`.
+  case availableCommandsMatchContract
+  /// Each step's notifications are the contract's, each exactly once and in
+  /// order: the entry change (keyed on the entry's item id, with its reason),
+  /// the end of the queue, the play intent's flip (with its reason), each
+  /// with the event's source.
+  case notificationsMatchContract
+  /// An event the contract ignores notifies nothing.
+  case noNotificationForIgnoredEvent
 
   /// The property as one sentence.
   public var summary: String {
@@ -71,6 +95,17 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
       "an event is ignored exactly when the contract ignores it, and for its reason"
     case .driverIsSerial:
       "one drain at a time, and at every quiescence every event sent has been processed"
+    case .publishedRateOnlyWhilePlaying:
+      "the rate published to a lock screen is positive exactly while media is playing"
+    case .nowPlayingMatchesContract:
+      "now playing (entry, index, count, duration, rate) agrees with the contract"
+    case .elapsedAnchorAtDiscontinuities:
+      "the elapsed anchor moves exactly at discontinuities, to the contract's position"
+    case .availableCommandsMatchContract:
+      "a command is available exactly when the contract would not ignore it as noEffect or invalidPosition"
+    case .notificationsMatchContract:
+      "each step notifies exactly the contract's notifications, once each, in order, with their reasons and source"
+    case .noNotificationForIgnoredEvent: "an ignored event notifies nothing"
     }
   }
 

@@ -54,7 +54,18 @@ enum EventParser {
     if text.hasPrefix("failed("), text.hasSuffix(")") {
       return try failed(text, column: column, resolve: resolve)
     }
+    if text.hasPrefix("remote("), text.hasSuffix(")") {
+      // A remote control's intent: `remote(toggle)`, `remote(skip(+15000ms))`.
+      let inner = String(text.dropFirst(7).dropLast())
+      let event = try parse(inner, column: column + 7, resolve: resolve)
+      guard event.source == .user, let intent = event.intent else {
+        throw FuzzParseError(
+          column: column + 7, message: "expected an intent inside remote(…); got `\(inner)`")
+      }
+      return .remote(intent)
+    }
     switch text {
+    case "toggle": return .user(.toggle)
     case "pause": return .pause
     case "resume": return .resume
     case "stop": return .stop
@@ -179,6 +190,18 @@ enum EventParser {
     case "seek":
       try count(1...1)
       return .seek(to: try time(parts[0]))
+    case "skip":
+      try count(1...1)
+      return .user(.skip(by: try time(parts[0])))
+    case "setPosition":
+      // `setPosition(A item3, 1000ms)` or `setPosition(item3, 1000ms)`.
+      try count(2...2)
+      let word = parts[0].split(separator: " ").last ?? ""
+      guard word.hasPrefix("item"), let raw = UInt32(word.dropFirst(4)) else {
+        throw FuzzParseError(
+          column: argColumn, message: "expected an entry such as A item3; got `\(parts[0])`")
+      }
+      return .user(.setPosition(ItemID(raw), try time(parts[1])))
     case "ready":
       try count(1...2)
       let duration = parts.count == 2 ? try time(parts[1], prefix: "duration ") : nil

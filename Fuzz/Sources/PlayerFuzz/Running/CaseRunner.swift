@@ -91,11 +91,17 @@ package struct CaseRunner {
     var offset: Int
     /// Why the contract ignored it; nil when it accepted it.
     var reason: IgnoreReason?
+    /// The notifications the contract expects from it.
+    var notes: ContractNotifications
     var accepted: Bool { reason == nil }
   }
 
   /// What the player reported for each event of the current delivery.
   private var reasons: [IgnoreReason?] = []
+  /// What the player notified for each event of the current delivery.
+  private var notified: [[PlayerNotification]] = []
+  /// The elapsed anchor the contract expects (docs/machine.md, "Remote controls").
+  package private(set) var anchor: ContractAnchor
   /// The observables the player left unsaid in some step so far (one bit
   /// each, ``FuzzObservable``), kept across ``reset(_:setup:)``.
   package private(set) var unsaid: UInt16 = 0
@@ -115,6 +121,7 @@ package struct CaseRunner {
   package init(_ subject: FuzzSubject, setup: FuzzSetup) {
     engine = FuzzEngine(setup)
     model = ContractModel(setup)
+    anchor = Self.anchor(model, setup)
     target = subject.make(engine)
     log.reserveCapacity(64)
     expected.reserveCapacity(64)
@@ -123,6 +130,15 @@ package struct CaseRunner {
 
   /// What the case runs with.
   package var setup: FuzzSetup { engine.setup }
+
+  /// The anchor a case starts with: the start state's own (an input, like
+  /// its position), or 0.
+  private static func anchor(_ model: ContractModel, _ setup: FuzzSetup) -> ContractAnchor {
+    let start = setup.start
+    let session = start?.session
+    let elapsed = session?.anchor.milliseconds ?? 0
+    return ContractAnchor(model, anchor: elapsed)
+  }
 
   /// Starts over with a fresh player made by `subject` and a fresh model,
   /// keeping the buffers' capacity (a random run resets one runner per case
@@ -145,6 +161,7 @@ package struct CaseRunner {
   ) {
     engine = FuzzEngine(setup, costlyReasons: costlyReasons)
     model = ContractModel(setup)
+    anchor = Self.anchor(model, setup)
     target = subject.make(engine)
     log.removeAll(keepingCapacity: true)
     expected.removeAll(keepingCapacity: true)
@@ -274,6 +291,7 @@ package struct CaseRunner {
     }
     if let violation = observationViolation(event, step: step) { return violation }
     if let violation = reasonViolation(event, step: step, fired: fired) { return violation }
+    if let violation = notificationViolation(event, step: step) { return violation }
     return watchdogViolation(event, step: step)
   }
 
@@ -329,8 +347,14 @@ package struct CaseRunner {
     let offset = expected.count
     if recordsCoverage { coverage.record(variantsOf: event, at: model) }
     let session = model.current
+    let prior = model
     let reason = model.process(event, commands: &expected)
     let accepted = reason == nil
+    var notes = ContractNotifications.none
+    if accepted {
+      notes = ContractNotifications(before: prior, event: event, after: model)
+      anchor.step(model)
+    }
     if let request = model.watchdogRequest(since: session) { requests.append(request) }
     if !recordsCoverage {
       // Only the verdict is wanted.
@@ -340,7 +364,7 @@ package struct CaseRunner {
     } else {
       coverage.record(from: before, event: event.kind)
     }
-    arrivals.append(Arrival(offset: offset, reason: reason))
+    arrivals.append(Arrival(offset: offset, reason: reason, notes: notes))
   }
 
   /// The event of arrival `position` of a delivery whose outer event is `event`.
@@ -420,6 +444,7 @@ package struct CaseRunner {
     unsaid |= FuzzObservable.unsaid(in: seen)
     let property: FuzzProperty
     var difference: PublicStateDifference?
+    var controls: String?
     if event == .stop, seen.kind != .idle {
       property = .idleAfterStop
     } else if let pending = seen.seekPending, pending != model.seekPending {
@@ -445,6 +470,9 @@ package struct CaseRunner {
     } else if let box = seen.box, let found = publicStateDifference(box.state) {
       difference = found
       property = found.property
+    } else if let found = controlsDifference(seen) {
+      controls = found.text
+      property = found.property
     } else {
       return nil
     }
@@ -456,7 +484,7 @@ package struct CaseRunner {
       + "\(model.preload.map { ", preload \($0.stage)" } ?? "")"
       + "\(model.current.map { ", position \($0.position)ms" } ?? "")"
       + Self.failureDescription(seen: seen.failure, expected: model.current?.failure)
-      + (difference.map { "; \($0.text)" } ?? "")
+      + (difference.map { "; \($0.text)" } ?? "") + (controls.map { "; \($0)" } ?? "")
     let culprit = arrivalEvent(arrivals.count - 1, outer: event)
     var violation = FuzzViolation(
       property: property, step: step, event: culprit, expected: expected, actual: log,
@@ -467,6 +495,93 @@ package struct CaseRunner {
 }
 
 extension CaseRunner {
+  /// What the player publishes to a remote control (now playing, the commands
+  /// offered) against the contract, when it says them: the broken property
+  /// and the difference in words, or nil.
+  private func controlsDifference(_ seen: borrowing FuzzObservation)
+    -> (property: FuzzProperty, text: String)?
+  {
+    if let said = seen.nowPlaying {
+      let rate = said?.rate.thousandths ?? 0
+      if (rate > 0) != seen.isPlaying {
+        return (
+          .publishedRateOnlyWhilePlaying,
+          "the player publishes rate \(rate) while isPlaying is \(seen.isPlaying)"
+        )
+      }
+      let expected = model.nowPlaying(anchor: anchor.value)
+      switch (said, expected) {
+      case (nil, nil): break
+      case (let said?, nil):
+        return (
+          .nowPlayingMatchesContract, "now playing: the player's \(said), the contract's none"
+        )
+      case (nil, let expected?):
+        return (
+          .nowPlayingMatchesContract, "now playing: the player's none, the contract's \(expected)"
+        )
+      case (let said?, let expected?):
+        if let text = expected.difference(from: said) {
+          return (.nowPlayingMatchesContract, "now playing \(text)")
+        }
+        if said.elapsed.milliseconds != expected.elapsed {
+          return (
+            .elapsedAnchorAtDiscontinuities,
+            "now playing's elapsed anchor: the player's \(said.elapsed), the contract's \(expected.elapsed)ms"
+          )
+        }
+      }
+    }
+    if let said = seen.availableCommands {
+      let expected = model.availableCommands
+      if said != expected {
+        return (
+          .availableCommandsMatchContract,
+          "available commands: the player's [\(said)], the contract's [\(expected)]"
+        )
+      }
+    }
+    return nil
+  }
+
+  /// After one delivery: each reduced event notified exactly what the
+  /// contract expects (nothing for an ignored one). A player that reports no
+  /// notifications (``FuzzEngine/onNotified(for:)``) is not compared.
+  private mutating func notificationViolation(_ event: PlaybackEvent, step: Int) -> FuzzViolation? {
+    engine.takeNotified(into: &notified)
+    defer { notified.removeAll(keepingCapacity: true) }
+    if notified.isEmpty {
+      if engine.reportsCostlyReasons { unsaid |= FuzzObservable.notifications.bit }
+      return nil
+    }
+    var culprit: Int?
+    if notified.count != arrivals.count {
+      culprit = min(notified.count, arrivals.count) - 1
+    } else {
+      culprit = arrivals.indices.first { !arrivals[$0].notes.matches(notified[$0]) }
+    }
+    guard let culprit, culprit >= 0 else { return nil }
+    let named = arrivalEvent(culprit, outer: event)
+    let arrival = arrivals[culprit]
+    let said = culprit < notified.count ? notified[culprit] : []
+    let property: FuzzProperty =
+      !arrival.accepted && !said.isEmpty
+      ? .noNotificationForIgnoredEvent : .notificationsMatchContract
+    let words = { (list: [ContractNotification]) in
+      list.isEmpty ? "none" : list.map(\.description).joined(separator: ", ")
+    }
+    let detail =
+      notified.count != arrivals.count
+      ? "the player notified for \(notified.count) reduced events where the contract processed \(arrivals.count)"
+      : "the player notified \(words(said.map(ContractNotification.init))) for "
+        + "\(named.description(naming: { model.media[$0] })); the contract expects \(words(arrival.notes.list))"
+    var violation = FuzzViolation(
+      property: property, step: step, event: named, expected: expected, actual: log,
+      detail: detail)
+    violation.media = model.media
+    return violation
+  }
+
   /// The failure details, said and expected, when the player says one and
   /// either is there (empty otherwise, so most reports stay as they were).
   static func failureDescription(seen: FailureDetail??, expected: FailureDetail?) -> String {

@@ -48,6 +48,8 @@ public final class FuzzEngine: PlaybackEngine {
     /// Why each event the player reduced was ignored (nil: accepted), in
     /// processing order, since the runner last took them.
     var reasons: [IgnoreReason?] = []
+    /// Each reduced event's notifications, as the player published them.
+    var notified: [[PlayerNotification]] = []
     /// Commands being executed right now (concurrent mode): more than one
     /// means two threads drain at once, or a drain runs inside another.
     var executing = 0
@@ -254,6 +256,39 @@ public final class FuzzEngine: PlaybackEngine {
   /// `buffer` (which must be empty), without copying.
   func takeReasons(into buffer: inout [IgnoreReason?]) {
     log.withLock { swap(&$0.reasons, &buffer) }
+  }
+
+  /// Call after reducing each event, in processing order, with the
+  /// notifications the player published for it (none for an ignored event):
+  /// the harness compares them with the contract's
+  /// (``FuzzProperty/notificationsMatchContract``). Playhead's `Player` does it
+  /// through `onStep` (`step.notifications`).
+  public var onNotified: @Sendable ([PlayerNotification]) -> Void {
+    { [weak self] notifications in self?.log.withLock { $0.notified.append(notifications) } }
+  }
+
+  /// The harness's notification recorder when `engine` is the harness's
+  /// engine (as in a ``FuzzSubject/make`` closure); otherwise nil. A player
+  /// that never calls it has its notifications left uncompared
+  /// (``FuzzResult/notCompared``).
+  /// - Parameter engine: the engine handed to ``FuzzSubject/make``.
+  public static func onNotified(for engine: any PlaybackEngine)
+    -> (@Sendable ([PlayerNotification]) -> Void)?
+  {
+    (engine as? FuzzEngine)?.onNotified
+  }
+
+  /// Records one step's notifications (Playhead's `Notifications`).
+  func record(notifications: Notifications) {
+    // An empty step allocates nothing.
+    let list = notifications.isEmpty ? [] : Array(notifications)
+    log.withLock { $0.notified.append(list) }
+  }
+
+  /// Moves the notifications the player published since the last call into
+  /// `buffer` (which must be empty), one list per reduced event.
+  func takeNotified(into buffer: inout [[PlayerNotification]]) {
+    log.withLock { swap(&$0.notified, &buffer) }
   }
 
   /// The events the player processed so far, in order, in the contract's numbering.

@@ -66,6 +66,12 @@ public struct FuzzObservation: Hashable, Sendable {
     get { box?.state }
     set { box = newValue.map(StateBox.init) }
   }
+  /// What the player publishes to a lock screen (`PlaybackState.nowPlaying`):
+  /// nil if it does not say; `.some(nil)` when it says there is no current entry.
+  public var nowPlaying: NowPlaying??
+  /// The remote commands the player offers (`PlaybackState.availableCommands`),
+  /// or nil if it does not say.
+  public var availableCommands: AvailableCommands?
   /// The state, boxed: an observation is copied several times per step, and
   /// a box is one reference where a state is a dozen.
   private(set) var box: StateBox?
@@ -82,12 +88,18 @@ public struct FuzzObservation: Hashable, Sendable {
   ///   - failure: the current load's failure detail (`.some(nil)`: none);
   ///     nil when not said.
   ///   - state: the whole public state; nil when not said.
+  ///   - nowPlaying: what the player publishes to a lock screen
+  ///     (`.some(nil)`: nothing current); nil when not said.
+  ///   - availableCommands: the remote commands it offers; nil when not said.
   public init(
     kind: StateKind, isPlaying: Bool, seekPending: Bool? = nil, queue: UInt64? = nil,
     loads: (current: Load?, preload: Load?)? = nil, position: MediaTime? = nil,
-    preloadReady: Bool? = nil, failure: FailureDetail?? = nil, state: PlaybackState? = nil
+    preloadReady: Bool? = nil, failure: FailureDetail?? = nil, state: PlaybackState? = nil,
+    nowPlaying: NowPlaying?? = nil, availableCommands: AvailableCommands? = nil
   ) {
     box = state.map(StateBox.init)
+    self.nowPlaying = nowPlaying
+    self.availableCommands = availableCommands
     self.preloadReady = preloadReady
     self.failure = failure
     self.kind = kind
@@ -132,6 +144,8 @@ public struct FuzzObservation: Hashable, Sendable {
     position = session?.position
     preloadReady = preload?.stage == .ready
     failure = .some(state.failure)
+    nowPlaying = .some(state.nowPlaying)
+    availableCommands = state.availableCommands
     box = StateBox(state)
   }
 
@@ -142,6 +156,7 @@ public struct FuzzObservation: Hashable, Sendable {
       && lhs.loads?.preload == rhs.loads?.preload && (lhs.loads == nil) == (rhs.loads == nil)
       && lhs.position == rhs.position && lhs.preloadReady == rhs.preloadReady
       && lhs.failure == rhs.failure && lhs.box?.state == rhs.box?.state
+      && lhs.nowPlaying == rhs.nowPlaying && lhs.availableCommands == rhs.availableCommands
   }
 
   /// Hashes what the observation says (not the whole state: equal
@@ -326,6 +341,7 @@ public struct FuzzSubject: Sendable {
           onStep = { step in
             processed?(step.event)
             harness.record(step.transition.ignored)
+            harness.record(notifications: step.notifications)
           }
         } else if let processed {
           onStep = { step in processed(step.event) }

@@ -21,6 +21,12 @@ public enum FuzzObservable: String, CaseIterable, Hashable, Sendable, CustomStri
   case publicState
   /// Why each event was ignored (``FuzzEngine/onReduced(for:)``).
   case ignoreReasons
+  /// What a lock screen shows (``FuzzObservation/nowPlaying``).
+  case nowPlaying
+  /// The remote commands offered (``FuzzObservation/availableCommands``).
+  case availableCommands
+  /// Each step's notifications (``FuzzEngine/onNotified(for:)``).
+  case notifications
 
   /// The name, as in `publicState`.
   public var description: String { rawValue }
@@ -43,6 +49,8 @@ public enum FuzzObservable: String, CaseIterable, Hashable, Sendable, CustomStri
     if observation.preloadReady == nil { mask |= 1 << 4 }
     if observation.failure == nil { mask |= 1 << 5 }
     if observation.box == nil { mask |= 1 << 6 }
+    if observation.nowPlaying == nil { mask |= 1 << 8 }
+    if observation.availableCommands == nil { mask |= 1 << 9 }
     return mask
   }
 }

@@ -1,0 +1,248 @@
+package import PlayerState
+
+// What a remote control reads, derived by the model from its own state and
+// docs/machine.md ("Remote controls"), never from the reducer's derivations
+// (`PlaybackState.nowPlaying`, `availableCommands`, `Notifications`).
+
+extension ContractModel {
+  /// The rate a lock screen extrapolates with, in thousandths: the user's
+  /// rate while the engine plays the current load, else 0.
+  package var publishedRate: Int32 { engineIsPlaying ? rate.thousandths : 0 }
+
+  /// What the contract says a lock screen shows, given the elapsed anchor the
+  /// runner tracked (``ContractAnchor``); nil with no current entry.
+  package func nowPlaying(anchor: Int64) -> ContractNowPlaying? {
+    guard let position else { return nil }
+    let entry = entries[position]
+    // The load's duration and anchor belong to the entry only while it is the one loaded.
+    let live = current.flatMap { $0.load.item == entry.item ? $0 : nil }
+    return ContractNowPlaying(
+      item: entry.item, media: entry.media, index: position, count: entries.count,
+      duration: live?.duration, elapsed: live == nil ? 0 : anchor, rate: publishedRate)
+  }
+
+  /// Each remote command with the intent that decides it (docs/machine.md:
+  /// play is `resume`, seek is tried with 0, skip with +15 s).
+  static let commands: [(command: AvailableCommands, intent: UserIntent)] = [
+    (.play, .resume), (.pause, .pause), (.toggle, .toggle), (.stop, .stop), (.next, .next),
+    (.previous, .previous), (.seek, .seek(to: .zero)), (.skip, .skip(by: .seconds(15))),
+  ]
+
+  /// The commands the contract offers: each exactly when the model would not
+  /// ignore its intent as `noEffect` or `invalidPosition`.
+  package var availableCommands: AvailableCommands {
+    var available: AvailableCommands = []
+    for (command, intent) in Self.commands {
+      let reason = ignoreReason(for: PlaybackEvent.user(intent))
+      if reason != .noEffect, reason != .invalidPosition { available.insert(command) }
+    }
+    return available
+  }
+}
+
+/// The now-playing information the contract expects (``ContractModel/nowPlaying(anchor:)``).
+package struct ContractNowPlaying: Hashable, Sendable, CustomStringConvertible {
+  /// The current entry's item id.
+  package var item: ItemID
+  /// Its media.
+  package var media: MediaID
+  /// Its index in play order.
+  package var index: Int
+  /// The queue's length.
+  package var count: Int
+  /// The duration, in milliseconds, once reported.
+  package var duration: Int64?
+  /// The elapsed anchor, in milliseconds.
+  package var elapsed: Int64
+  /// The published rate, in thousandths.
+  package var rate: Int32
+
+  /// The first field `player` (a player's `NowPlaying`) differs in, in words, or nil.
+  package func difference(from player: NowPlaying) -> String? {
+    if player.entry.item != item || player.entry.media != media {
+      return
+        "entry: the player's \(player.entry.media)(\(player.entry.item)), the contract's \(media)(\(item))"
+    }
+    if player.index != index || player.count != count {
+      return
+        "index: the player's \(player.index + 1)/\(player.count), the contract's \(index + 1)/\(count)"
+    }
+    if player.duration?.milliseconds != duration {
+      return "duration: the player's \(player.duration.map(\.description) ?? "none"), "
+        + "the contract's \(duration.map { "\($0)ms" } ?? "none")"
+    }
+    if player.rate.thousandths != rate {
+      return "rate: the player's \(player.rate.thousandths), the contract's \(rate)"
+    }
+    return nil
+  }
+
+  /// `A 1/2 at 0ms rate 1000`.
+  package var description: String {
+    "\(media) \(index + 1)/\(count) at \(elapsed)ms rate \(rate)"
+      + (duration.map { " of \($0)ms" } ?? "")
+  }
+}
+
+/// The elapsed anchor as the contract tracks it across steps: the position at
+/// the newest discontinuity (a load's start, a seek issued, a change of the
+/// published rate); a position report never moves it.
+package struct ContractAnchor: Hashable, Sendable {
+  /// The anchor, in milliseconds (0 with no load).
+  package private(set) var value: Int64 = 0
+
+  /// What the step compares against.
+  private var load: Load?
+  private var lastSeek: UInt32 = 0
+  private var rate: Int32 = 0
+
+  /// The anchor of a model that starts as `model` with the given anchor (a
+  /// start state's own anchor; 0 for a new player).
+  package init(_ model: ContractModel, anchor: Int64 = 0) {
+    value = model.current == nil ? 0 : anchor
+    remember(model)
+  }
+
+  private mutating func remember(_ model: ContractModel) {
+    load = model.current?.load
+    lastSeek = model.current?.lastSeek ?? 0
+    rate = model.publishedRate
+  }
+
+  /// After the model accepted an event: a discontinuity moves the anchor to
+  /// the position.
+  package mutating func step(_ model: ContractModel) {
+    if let current = model.current {
+      if current.load != load || current.lastSeek != lastSeek || model.publishedRate != rate {
+        value = current.position
+      }
+    } else {
+      value = 0
+    }
+    remember(model)
+  }
+}
+
+/// One notification the contract expects or a player published, keyed on item ids.
+package struct ContractNotification: Hashable, Sendable, CustomStringConvertible {
+  /// What happened.
+  package enum Kind: Hashable, Sendable {
+    /// The current entry changed, or replayed (`repeat`).
+    case entryChanged(from: ItemID?, to: ItemID?, reason: EntryChangeReason)
+    /// The last entry reached its end with repeat off.
+    case queueEnded
+    /// The play intent flipped.
+    case playIntentChanged(Bool, reason: PlayIntentReason)
+  }
+
+  /// What happened.
+  package var kind: Kind
+  /// The source of the event that caused it.
+  package var source: PlaybackEvent.Source
+
+  /// A notification.
+  package init(_ kind: Kind, source: PlaybackEvent.Source) {
+    self.kind = kind
+    self.source = source
+  }
+
+  /// A player's notification, keyed on item ids.
+  package init(_ notification: PlayerNotification) {
+    source = notification.source
+    switch notification.kind {
+    case .entryChanged(let from, let to, let reason):
+      kind = .entryChanged(from: from?.item, to: to?.item, reason: reason)
+    case .queueEnded: kind = .queueEnded
+    case .playIntentChanged(let value, let reason): kind = .playIntentChanged(value, reason: reason)
+    }
+  }
+
+  /// `entryChanged(item1 -> item2, skip) from user`.
+  package var description: String {
+    let what: String
+    switch kind {
+    case .entryChanged(let from, let to, let reason):
+      let name = { (item: ItemID?) in item.map(\.description) ?? "none" }
+      what = "entryChanged(\(name(from)) -> \(name(to)), \(reason.rawValue))"
+    case .queueEnded: what = "queueEnded"
+    case .playIntentChanged(let value, let reason):
+      what = "playIntent(\(value), \(reason.rawValue))"
+    }
+    return "\(what) from \(source.rawValue)"
+  }
+}
+
+/// The notifications the contract expects from one accepted step, at most one
+/// of each, in order: the entry change, the end of the queue, the intent's flip.
+/// Trivial to store (no references).
+package struct ContractNotifications: Hashable, Sendable {
+  /// The entry change.
+  package var entryChanged: ContractNotification?
+  /// The end of the queue.
+  package var queueEnded: ContractNotification?
+  /// The intent's flip.
+  package var playIntentChanged: ContractNotification?
+
+  /// None.
+  package static let none = ContractNotifications()
+
+  private init() {}
+
+  /// What the model expects from `event`, accepted, taking `before` to `after`
+  /// (docs/machine.md, "Remote controls").
+  package init(before: ContractModel, event: PlaybackEvent, after: ContractModel) {
+    let source = event.source
+    let from = before.position.map { before.entries[$0].item }
+    let to = after.position.map { after.entries[$0].item }
+    if case .engine(.reachedEnd) = event {
+      // An accepted end: the queue advanced (auto), replayed (repeat) or ended.
+      if after.current?.stage == .ended {
+        queueEnded = ContractNotification(.queueEnded, source: source)
+      } else {
+        entryChanged = ContractNotification(
+          .entryChanged(from: from, to: to, reason: from == to ? .repeat : .auto), source: source)
+      }
+    } else if from != to {
+      let reason: EntryChangeReason
+      switch event.intent {
+      case .next, .previous, .jump: reason = .skip
+      case .remove: reason = .removed
+      default: reason = .queue
+      }
+      entryChanged = ContractNotification(
+        .entryChanged(from: from, to: to, reason: reason), source: source)
+    }
+    if before.playWhenReady != after.playWhenReady {
+      let reason: PlayIntentReason?
+      switch event {
+      case .user: reason = .user
+      case .remote: reason = .remote
+      case .system(.routeLost): reason = .routeLost
+      case .system: reason = .interruption
+      // The contract never flips the intent on a report or a timer.
+      case .engine, .watchdogExpired: reason = nil
+      }
+      if let reason {
+        playIntentChanged = ContractNotification(
+          .playIntentChanged(after.playWhenReady, reason: reason), source: source)
+      }
+    }
+  }
+
+  /// The notifications in order.
+  package var list: [ContractNotification] {
+    [entryChanged, queueEnded, playIntentChanged].compactMap { $0 }
+  }
+
+  /// Whether `said` (one step's notifications from the player) is exactly these, in order.
+  package func matches(_ said: [PlayerNotification]) -> Bool {
+    var index = 0
+    func next(_ expected: ContractNotification?) -> Bool {
+      guard let expected else { return true }
+      guard index < said.count, ContractNotification(said[index]) == expected else { return false }
+      index += 1
+      return true
+    }
+    return next(entryChanged) && next(queueEnded) && next(playIntentChanged) && index == said.count
+  }
+}
