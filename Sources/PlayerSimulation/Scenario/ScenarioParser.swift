@@ -882,6 +882,19 @@ extension LineReader {
       }
       return words[index]
     }
+    // A reason word at `index`: one of `Reason`'s raw values.
+    func reason<Reason: RawRepresentable & CaseIterable>(_ index: Int, _: Reason.Type)
+      throws(ScenarioError) -> Reason where Reason.RawValue == String
+    {
+      let reasons = Reason.allCases.map(\.rawValue).joined(separator: ", ")
+      let reasonWord = try word(index, "a reason: one of \(reasons)")
+      guard let reason = Reason(rawValue: reasonWord.text) else {
+        throw error(
+          reasonWord, found: "unknown reason \(ScenarioError.quoted(reasonWord.text))",
+          expected: "one of \(reasons)")
+      }
+      return reason
+    }
     func entry(_ token: ScenarioToken) throws(ScenarioError) -> String {
       if token.text == "none" { return "none" }
       return try declaredMedia(token, text: token.text, column: token.column, declared: declared)
@@ -898,13 +911,7 @@ extension LineReader {
           arrow, found: "found \(ScenarioError.quoted(arrow.text))", expected: "'->' (\(shape))")
       }
       let to = try entry(try word(3, "the media of the entry after, or none"))
-      let reasons = EntryChangeReason.allCases.map(\.rawValue).joined(separator: ", ")
-      let reasonWord = try word(4, "a reason: one of \(reasons)")
-      guard let reason = EntryChangeReason(rawValue: reasonWord.text) else {
-        throw error(
-          reasonWord, found: "unknown reason \(ScenarioError.quoted(reasonWord.text))",
-          expected: "one of \(reasons)")
-      }
+      let reason = try reason(4, EntryChangeReason.self)
       result = ScenarioNotification("entryChanged(\(from) -> \(to), \(reason.rawValue))")
       arity = 5
     case "playIntent":
@@ -914,13 +921,7 @@ extension LineReader {
           value, found: "found \(ScenarioError.quoted(value.text))",
           expected: "true or false (the new play intent)")
       }
-      let reasons = PlayIntentReason.allCases.map(\.rawValue).joined(separator: ", ")
-      let reasonWord = try word(2, "a reason: one of \(reasons)")
-      guard let reason = PlayIntentReason(rawValue: reasonWord.text) else {
-        throw error(
-          reasonWord, found: "unknown reason \(ScenarioError.quoted(reasonWord.text))",
-          expected: "one of \(reasons)")
-      }
+      let reason = try reason(2, PlayIntentReason.self)
       result = ScenarioNotification("playIntent(\(value.text), \(reason.rawValue))")
       arity = 3
     default:

@@ -112,6 +112,14 @@ public struct ScenarioRunner: Sendable {
         }
       }
     }
+    /// Names the media an intent brings into the queue (the user's or a remote one).
+    func name(mediaOf intent: UserIntent) {
+      switch intent {
+      case .play(let media, _): name(CollectionOfOne(media))
+      case .replaceQueue(let list, _, _, _), .append(let list), .insert(let list, _): name(list)
+      default: break
+      }
+    }
 
     var entries: [TimelineEntry] = []
     // The commands since the previous `expect commands`, checked against the
@@ -175,19 +183,11 @@ public struct ScenarioRunner: Sendable {
       case .watchdog(let timeout):
         recorder.watchdogTimeout = timeout
       case .intent(let intent):
-        switch intent {
-        case .play(let media, _): name(CollectionOfOne(media))
-        case .replaceQueue(let list, _, _, _), .append(let list), .insert(let list, _): name(list)
-        default: break
-        }
+        name(mediaOf: intent)
         player.send(.user(intent))
         flush()
       case .remote(let intent):
-        switch intent {
-        case .play(let media, _): name(CollectionOfOne(media))
-        case .replaceQueue(let list, _, _, _), .append(let list), .insert(let list, _): name(list)
-        default: break
-        }
+        name(mediaOf: intent)
         player.send(.remote(intent))
         flush()
       case .setPosition(let media, let time, let remote):

@@ -166,20 +166,28 @@ package enum Shrinker {
           state.configuration = start.configuration
           return state
         }
-        best.attempts += 1
-        let (runner, violation) = CaseRunner.replay(subject, best.actions, setup: simpler)
-        guard let violation else { continue }
-        let explicit = Array(runner.trace.prefix(max(violation.step, best.actions.count)))
-        guard explicit.count <= best.actions.count else { continue }
-        setup = simpler
-        best.setup = simpler
-        best.actions = explicit
-        best.violation = violation
-        // Cases tried under the old start may fail under this one.
-        tried = [explicit]
-        return true
+        if adopt(simpler, best.actions, atMost: best.actions.count) { return true }
       }
       return false
+    }
+
+    /// Replays `actions` set up as `candidate`; when it still fails within
+    /// `longest` actions, makes it the best case and returns true.
+    private mutating func adopt(
+      _ candidate: FuzzSetup, _ actions: [FuzzAction], atMost longest: Int
+    ) -> Bool {
+      best.attempts += 1
+      let (runner, violation) = CaseRunner.replay(subject, actions, setup: candidate)
+      guard let violation else { return false }
+      let explicit = Array(runner.trace.prefix(max(violation.step, actions.count)))
+      guard explicit.count <= longest else { return false }
+      setup = candidate
+      best.setup = candidate
+      best.actions = explicit
+      best.violation = violation
+      // Cases tried under the old start may fail under this one.
+      tried = [explicit]
+      return true
     }
 
     /// For a case that starts from a state: the state after its first action,
@@ -193,18 +201,7 @@ package enum Shrinker {
       guard transition.ignored == nil else { return false }
       var folded = setup
       folded.start = transition.next
-      best.attempts += 1
-      let rest = Array(best.actions.dropFirst())
-      let (runner, violation) = CaseRunner.replay(subject, rest, setup: folded)
-      guard let violation else { return false }
-      let explicit = Array(runner.trace.prefix(max(violation.step, rest.count)))
-      guard explicit.count < best.actions.count else { return false }
-      setup = folded
-      best.setup = folded
-      best.actions = explicit
-      best.violation = violation
-      tried = [explicit]
-      return true
+      return adopt(folded, Array(best.actions.dropFirst()), atMost: best.actions.count - 1)
     }
 
     /// Replays `candidate`; keeps it if it fails and is new and no longer
