@@ -163,6 +163,16 @@ public struct ScenarioRunner: Sendable {
           file: scenario.file, line: step.line, column: step.column, expected: expected,
           found: found)
       }
+      // An `expect` line: a check row when it holds, else the failure (what was found is
+      // described only then).
+      func verify(_ holds: Bool, _ expected: String, _ found: () -> String) {
+        if holds {
+          output(
+            .check(milliseconds: clock.milliseconds, line: step.line, text: "expect \(expected)"))
+        } else {
+          failure = fail(expected, found())
+        }
+      }
       switch step.action {
       case .media(let media, let newest):
         if named.contains(media) {
@@ -221,49 +231,24 @@ public struct ScenarioRunner: Sendable {
         flush()
       case .expectState(let expectation):
         let state = player.state
-        guard expectation.matches(state) else {
-          failure = fail("state \(expectation)", "state \(state)")
-          break
-        }
-        output(
-          .check(
-            milliseconds: clock.milliseconds, line: step.line, text: "expect state \(expectation)"))
+        verify(expectation.matches(state), "state \(expectation)", { "state \(state)" })
       case .expectQueue(let expected):
         let found = player.state.queue.description
-        guard found == expected else {
-          failure = fail("queue \(expected)", "queue \(found)")
-          break
-        }
-        output(
-          .check(
-            milliseconds: clock.milliseconds, line: step.line, text: "expect queue \(expected)"))
+        verify(found == expected, "queue \(expected)", { "queue \(found)" })
       case .expectCommands(let expected):
         let found = sinceCheck
         sinceCheck = CommandCheck(expected: Self.nextCommandCheck(in: scenario, from: index + 1))
         let expectedTexts = expected.map(\.text)
-        guard found.matches else {
-          failure = fail("commands \(Self.list(expectedTexts))", "commands \(found.text)")
-          break
-        }
-        output(
-          .check(
-            milliseconds: clock.milliseconds, line: step.line,
-            text: "expect commands \(Self.list(expectedTexts))"))
+        verify(
+          found.matches, "commands \(Self.list(expectedTexts))", { "commands \(found.text)" })
       case .expectIgnored(let expected):
         let found = ignoredSinceCheck
         ignoredSinceCheck = []
         let describe = { (reasons: [IgnoreReason]) in
           reasons.isEmpty ? "none" : reasons.map(\.rawValue).joined(separator: " ")
         }
-        guard found == expected else {
-          failure = fail("ignored \(describe(expected))", "ignored \(describe(found))")
-          break
-        }
-        output(
-          .check(
-            milliseconds: clock.milliseconds, line: step.line,
-            text: "expect ignored \(describe(expected))"
-          ))
+        verify(
+          found == expected, "ignored \(describe(expected))", { "ignored \(describe(found))" })
       case .expectNowPlaying(let expected):
         let found = player.state.nowPlaying
         let matches =
@@ -273,11 +258,7 @@ public struct ScenarioRunner: Sendable {
           default: false
           }
         let text = "now-playing \(expected.map(\.description) ?? "none")"
-        guard matches else {
-          failure = fail(text, "now-playing \(NowPlayingExpectation.describe(found))")
-          break
-        }
-        output(.check(milliseconds: clock.milliseconds, line: step.line, text: "expect \(text)"))
+        verify(matches, text, { "now-playing \(NowPlayingExpectation.describe(found))" })
       case .expectNotified(let expected):
         let found = notifiedSinceCheck
         notifiedSinceCheck = CommandCheck(
@@ -285,24 +266,15 @@ public struct ScenarioRunner: Sendable {
           noun: "notifications")
         let text =
           "notified \(expected.isEmpty ? "none" : expected.map(\.text).joined(separator: ", "))"
-        guard found.matches else {
-          failure = fail(text, "notified \(found.text)")
-          break
-        }
-        output(.check(milliseconds: clock.milliseconds, line: step.line, text: "expect \(text)"))
+        verify(found.matches, text, { "notified \(found.text)" })
       case .expectAvailable(let expected):
         let found = player.state.availableCommands
         let describe = { (commands: AvailableCommands) in
           commands.isEmpty ? "none" : commands.description
         }
-        guard found == expected else {
-          failure = fail("available \(describe(expected))", "available \(describe(found))")
-          break
-        }
-        output(
-          .check(
-            milliseconds: clock.milliseconds, line: step.line,
-            text: "expect available \(describe(expected))"))
+        verify(
+          found == expected, "available \(describe(expected))",
+          { "available \(describe(found))" })
       case .note(let text):
         output(.note(milliseconds: clock.milliseconds, text: text))
       }

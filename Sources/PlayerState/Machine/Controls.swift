@@ -37,9 +37,7 @@ extension PlaybackState {
   mutating func setPosition(
     _ item: ItemID, _ time: MediaTime, _ effects: inout Effects
   ) -> IgnoreReason? {
-    guard let current = queue.current, queue.entries[current].item == item else {
-      return .notCurrentEntry
-    }
+    guard queue.currentEntry?.item == item else { return .notCurrentEntry }
     if let duration = session?.duration, time > duration { return .invalidArgument }
     return seek(to: time, &effects)
   }

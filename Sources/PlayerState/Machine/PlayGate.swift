@@ -43,11 +43,11 @@ extension PlaybackState {
   /// way to play again after a system pause.
   mutating func resume(_ effects: inout Effects) -> IgnoreReason? {
     guard var session else {
-      guard let current = queue.currentEntry else { return .noEffect }
+      guard queue.current != nil else { return .noEffect }
       guard tokenAvailable else { return .idsExhausted }
       playWhenReady = true
-      let point = resumePoint.flatMap { $0.item == current.item ? $0.position : nil }
-      return enterCurrent(from: point ?? .zero, &effects)
+      // A resume point is always the current entry's (an invariant the post-pass keeps).
+      return enterCurrent(from: resumePoint?.position ?? .zero, &effects)
     }
     if session.stage == .ended {
       guard session.issueSeek(to: .zero, &effects) else { return .idsExhausted }

@@ -177,7 +177,7 @@ extension PlaybackState {
     var position = MediaTime.zero
     if let session, session.load.item == current?.item, session.stage != .ended {
       position = session.position
-    } else if let point = resumePoint, point.item == current?.item {
+    } else if let point = resumePoint {  // always the current entry's (an invariant)
       position = point.position
     }
     return PlaybackSnapshot(
