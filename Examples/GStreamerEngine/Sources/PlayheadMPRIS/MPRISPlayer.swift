@@ -94,9 +94,14 @@ extension Player: MPRISPlayer {
   public func mprisSend(_ command: MPRISCommand) { send(command.event) }
 
   /// The view after each accepted step (ignored ones change nothing), and whether it seeked.
+  ///
+  /// Bounded like the player's own streams: a server more than
+  /// `Player.defaultBufferLimit` steps behind loses the oldest (each view is whole,
+  /// so the newest one is still right; only a `Seeked` that old is lost).
   public func mprisUpdates() -> AsyncStream<MPRISUpdate> {
-    let steps = self.steps(bufferingPolicy: .unbounded)
-    return AsyncStream(bufferingPolicy: .unbounded) { continuation in
+    let limit = Player.defaultBufferLimit
+    let steps = self.steps(bufferingPolicy: .bufferingNewest(limit))
+    return AsyncStream(bufferingPolicy: .bufferingNewest(limit)) { continuation in
       let task = Task {
         for await step in steps where step.transition.ignored == nil {
           continuation.yield(MPRISUpdate(view: MPRISView(step.after), seeked: Self.seeked(step)))
