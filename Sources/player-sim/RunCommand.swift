@@ -93,7 +93,11 @@ enum RunCommand: Command {
           progress.update(done: events, total: nil, found: failures)
         }
         if options.json {
-          if case .event(let entry) = item { Terminal.out(entry.json) }
+          switch item {
+          case .event(let entry): Terminal.out(entry.json)
+          case .playerChange(let change): Terminal.out(change.json)
+          case .note, .check: break
+          }
         } else {
           for line in table.lines(item) { Terminal.out(line) }
         }

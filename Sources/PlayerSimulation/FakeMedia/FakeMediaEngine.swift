@@ -43,6 +43,8 @@ public final class FakeMediaEngine: PlaybackEngine {
     /// The media whose profile's network drop has been planned.
     var dropsPlanned: Set<MediaID> = []
     var systemEvents: (@Sendable (SystemEvent) -> Void)?
+    /// Set by ``discard()``: nothing of this engine is sent any more.
+    var isDiscarded = false
   }
 
   /// The engine's error for a load the fake network failed: `NSURLErrorDomain`
@@ -117,12 +119,36 @@ public final class FakeMediaEngine: PlaybackEngine {
     set { state.withLock { $0.recordsCommands = newValue } }
   }
 
+  /// Ends the engine, as when its process ends (a relaunch): every load it
+  /// holds is forgotten, so the reports pending on the clock for them are
+  /// dropped when they fall due, as are its duplicates and its fake
+  /// network's `network lost` and `network available`. A command executed
+  /// afterwards is recorded and does nothing.
+  /// - Returns: the loads whose pending reports are dropped, in token order:
+  ///   those not stopped (for a hostile engine, stopped ones too) with a
+  ///   report still planned.
+  @discardableResult
+  public func discard() -> [Load] {
+    state.withLock { state in
+      let loads = state.tracks.filter { $0.value.pendingTimers > 0 }.keys
+        .sorted { ($0.token.rawValue, $0.item.rawValue) < ($1.token.rawValue, $1.item.rawValue) }
+      state.isDiscarded = true
+      state.tracks.removeAll()
+      state.systemEvents = nil
+      return loads
+    }
+  }
+
+  /// Whether ``discard()`` ended the engine.
+  public var isDiscarded: Bool { state.withLock { $0.isDiscarded } }
+
   /// Executes a command: plans the reports it leads to on the clock, or, when
   /// hostile and the generator says so, sends one at once (re-entrantly).
   public func execute(_ command: EngineCommand, reports: ReportSink) {
     let now = clock.milliseconds
     let immediate: EngineReport? = state.withLock { state in
       if state.recordsCommands { state.commands.append(command) }
+      guard !state.isDiscarded else { return nil }
       return apply(command, sink: reports, now: now, state: &state)
     }
     if let immediate { reports.send(immediate) }
@@ -288,7 +314,10 @@ public final class FakeMediaEngine: PlaybackEngine {
     guard let (report, sink, duplicateAfter) = delivery else { return }
     sink.send(report)
     if let duplicateAfter {
-      clock.schedule(after: .milliseconds(duplicateAfter)) { sink.send(report) }
+      clock.schedule(after: .milliseconds(duplicateAfter)) { [weak self] in
+        guard let self, !self.isDiscarded else { return }
+        sink.send(report)
+      }
     }
   }
 }

@@ -74,6 +74,19 @@ public enum ScenarioAction: Hashable, Sendable {
   /// `interrupt begin`, `interrupt end [resume]`, `route lost`, `network lost`,
   /// `network available`: an event of the operating system, sent through the player.
   case system(SystemEvent)
+  /// `relaunch`: the app's process ends and starts again. The runner takes
+  /// the player's snapshot (``PlayerState/PlaybackState/snapshot``), discards every
+  /// player and fake engine of the run (their pending callbacks are dropped:
+  /// nothing of them reaches the new player), and makes player N + 1 on a new
+  /// engine, restored from the snapshot (`Player(engine:restoring:configuration:watchdog:onStep:)`):
+  /// idle and paused, nothing sent until the user resumes.
+  case relaunch
+  /// `handoff`: playback moves to a new fake engine (`Player.handOff(to:watchdog:onStep:)`):
+  /// the first engine is stopped, the new player loads the current entry from
+  /// its position at once and plays if the user wanted to. The first player
+  /// and engine are kept: the engine's late callbacks go to the first player
+  /// only, which ignores them (its rows are marked ``TimelineEntry/isRetired``).
+  case handoff
   /// `wait 100ms`: advance the virtual clock, delivering the reports that fall due.
   case wait(Duration)
   /// `wait until playing(B#3) within=5s`: advance the clock report by report

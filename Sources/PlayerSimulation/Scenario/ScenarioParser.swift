@@ -35,7 +35,8 @@ public enum ScenarioParser {
     "media", "engine", "previous-threshold", "retry-policy", "hostile", "watchdog", "play",
     "queue", "append", "insert", "remove", "move", "jump", "next", "previous", "repeat", "shuffle",
     "rate", "clear", "pause", "resume", "stop", "seek", "retry", "toggle", "skip", "set-position",
-    "remote", "interrupt", "route", "network", "wait", "report", "expect", "note",
+    "remote", "interrupt", "route", "network", "relaunch", "handoff", "wait", "report", "expect",
+    "note",
   ]
 
   /// The words that begin an intent: what may follow `remote`.
@@ -88,7 +89,8 @@ public enum ScenarioParser {
             file: file, line: line.number, column: word.column,
             found: "a second '\(word.text)' line", expected: "each setup line once")
         }
-      case .intent, .remote, .setPosition, .wait, .waitUntil, .inject, .system: started = true
+      case .intent, .remote, .setPosition, .wait, .waitUntil, .inject, .system, .relaunch, .handoff:
+        started = true
       default: break
       }
       steps.append(ScenarioStep(line: line.number, column: word.column, action: action))
@@ -201,6 +203,8 @@ extension LineReader {
       let time = try mediaTime(try next("a position such as 10s, as in 'set-position A 10s'"))
       action = .setPosition(media, time, remote: false)
     case "remote": action = try remote(declared: declared)
+    case "relaunch": action = .relaunch
+    case "handoff": action = .handoff
     case "wait":
       let value = try next("a time such as 100ms, or 'until STATE'")
       if value.text == "until" {

@@ -55,8 +55,9 @@ public struct ScenarioResult: Hashable, Sendable {
   public var failure: ExpectationFailure?
   /// The player's state at the end of the run.
   public var finalState: PlaybackState
-  /// The commands the engine received, in order (empty when the runner's
-  /// `keepsEntries` is off).
+  /// The commands the engines received, in the order they were sent (every
+  /// player's, after a `relaunch` or `handoff`); empty when the runner's
+  /// `keepsEntries` is off.
   public var commands: [EngineCommand]
   /// The virtual time at the end of the run, in milliseconds.
   public var milliseconds: Int64

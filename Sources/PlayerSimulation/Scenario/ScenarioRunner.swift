@@ -70,8 +70,6 @@ public struct ScenarioRunner: Sendable {
       default: break
       }
     }
-    let engine = FakeMediaEngine(clock: clock, preload: canPreload)
-    engine.recordsCommands = keepsEntries
     let recorder = TimelineRecorder(clock: clock)
     // The player asks for its policy's timeout for a watchdog and for the
     // machine's delay for a backoff. The timeout is a marker no backoff can
@@ -83,10 +81,30 @@ public struct ScenarioRunner: Sendable {
       guard let timeout = recorder.watchdogTimeout else { return }
       clock.schedule(after: timeout, fire)
     }
-    let player = Player(
-      engine: engine, state: PlaybackState(configuration: configuration), watchdog: watchdog
-    ) { recorder.record($0) }
+    // The profiles the engines were given, for the engine of a new player.
+    var profiles: [MediaID: MediaProfile] = [:]
+    // A new fake engine, numbered as its player: well-behaved (a `hostile`
+    // line applies to the engine of the player at that moment), with every
+    // media profile given so far. Commands are read from the steps, not kept.
+    func makeEngine() -> FakeMediaEngine {
+      let engine = FakeMediaEngine(clock: clock, preload: canPreload)
+      engine.recordsCommands = false
+      for (media, profile) in profiles { engine.setProfile(profile, for: media) }
+      return engine
+    }
+    // The player's steps, recorded as its number's.
+    func steps(of number: Int) -> @Sendable (PlayerStep) -> Void {
+      { recorder.record($0, player: number) }
+    }
+    var number = 1
+    var engine = makeEngine()
+    var player = Player(
+      engine: engine, state: PlaybackState(configuration: configuration), watchdog: watchdog,
+      onStep: steps(of: number))
     engine.systemEvents = { [weak player] event in player?.send(.system(event)) }
+    // Players that handed off, and their engines, by number: kept, so that
+    // their engines' late callbacks reach them (and only them) until a relaunch.
+    var retired: [(number: Int, player: Player, engine: FakeMediaEngine)] = []
 
     // A `media` line's profile reaches the engine once the media can be loaded:
     // at once for a media an intent has named, otherwise when an intent first
@@ -97,11 +115,9 @@ public struct ScenarioRunner: Sendable {
     // The newest `media` line (its step) of each media not named yet whose
     // profile the engine does not have.
     var pending: [MediaID: Int] = [:]
-    // The media whose engine profile was set (so may not be the default).
-    var profiled = Set<MediaID>()
     func profile(_ media: MediaID, _ profile: MediaProfile) {
       engine.setProfile(profile, for: media)
-      profiled.insert(media)
+      profiles[media] = profile
     }
     func name(_ media: some Sequence<MediaID>) {
       for media in media where named.insert(media).inserted {
@@ -122,6 +138,7 @@ public struct ScenarioRunner: Sendable {
     }
 
     var entries: [TimelineEntry] = []
+    var commands: [EngineCommand] = []
     // The commands since the previous `expect commands`, checked against the
     // next one as they come: a script's commands are not kept for a check that
     // never comes, nor whole for one that does (each names its media, so a
@@ -138,7 +155,10 @@ public struct ScenarioRunner: Sendable {
     func flush() {
       for entry in recorder.take() {
         processed += 1
-        if keepsEntries { entries.append(entry) }
+        if keepsEntries {
+          entries.append(entry)
+          commands.append(contentsOf: entry.commands)
+        }
         for text in entry.commandTexts { sinceCheck.append(text) }
         if notifiedSinceCheck.expected != nil {
           for notification in entry.notifications {
@@ -177,7 +197,7 @@ public struct ScenarioRunner: Sendable {
       case .media(let media, let newest):
         if named.contains(media) {
           profile(media, newest)
-        } else if newest == .standard, !profiled.contains(media) {
+        } else if newest == .standard, profiles[media] == nil {
           pending[media] = nil  // the engine's default already
         } else {
           pending[media] = index
@@ -203,6 +223,67 @@ public struct ScenarioRunner: Sendable {
       case .setPosition(let media, let time, let remote):
         let intent = UserIntent.setPosition(recorder.entry(media, in: player.state), time)
         player.send(remote ? .remote(intent) : .user(intent))
+        flush()
+      case .relaunch:
+        let before = player.state
+        let next = makeEngine()
+        let restored: Player
+        do {
+          restored = try Player(
+            engine: next, restoring: before.snapshot, configuration: configuration,
+            watchdog: watchdog, onStep: steps(of: number + 1))
+        } catch {
+          failure = fail("a snapshot the relaunched player can restore", error.reason)
+          break
+        }
+        // Every engine of the old process is discarded: its pending callbacks
+        // are dropped, and its players' steps, if any came, would be too.
+        var discarded: [Int] = []
+        var dropped: [PlayerChange.Dropped] = []
+        for (old, oldEngine) in retired.map({ ($0.number, $0.engine) }) + [(number, engine)] {
+          for load in oldEngine.discard() {
+            dropped.append(.init(engine: old, load: recorder.name(load, player: old)))
+          }
+          recorder.discard(old)
+          discarded.append(old)
+        }
+        retired = []
+        number += 1
+        (engine, player) = (next, restored)
+        engine.systemEvents = { [weak player] event in player?.send(.system(event)) }
+        output(
+          .playerChange(
+            PlayerChange(
+              milliseconds: clock.milliseconds, kind: .relaunch, before: before,
+              after: player.state, from: number - 1, to: number, discarded: discarded,
+              dropped: dropped)))
+      case .handoff:
+        let before = player.state
+        let next = makeEngine()
+        // The hand-off's own steps (the first player's `stop`, the new one's
+        // `resume`) come from the system, not the user; the first player's
+        // are marked as a retired player's from its `stop` on.
+        recorder.retire(number)
+        recorder.overrideSource(.system)
+        let handedOff: Player
+        do {
+          handedOff = try player.handOff(
+            to: next, watchdog: watchdog, onStep: steps(of: number + 1))
+        } catch {
+          recorder.overrideSource(nil)
+          failure = fail("a state the hand-off can snapshot", error.reason)
+          break
+        }
+        recorder.overrideSource(nil)
+        retired.append((number, player, engine))
+        number += 1
+        (engine, player) = (next, handedOff)
+        engine.systemEvents = { [weak player] event in player?.send(.system(event)) }
+        output(
+          .playerChange(
+            PlayerChange(
+              milliseconds: clock.milliseconds, kind: .handoff, before: before,
+              after: player.state, from: number - 1, to: number)))
         flush()
       case .wait(let interval):
         _ = clock.advance(atMost: interval, pace: pace, afterEach: flush, until: overLimit)
@@ -291,7 +372,7 @@ public struct ScenarioRunner: Sendable {
     }
     flush()
     return ScenarioResult(
-      entries: entries, failure: failure, finalState: player.state, commands: engine.commands,
+      entries: entries, failure: failure, finalState: player.state, commands: commands,
       milliseconds: clock.milliseconds)
   }
 

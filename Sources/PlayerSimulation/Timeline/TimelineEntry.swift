@@ -26,6 +26,8 @@ public enum TimelineItem: Hashable, Sendable {
   case note(milliseconds: Int64, text: String)
   /// An `expect` or `wait until` line that held, at a virtual time, as in `expect state idle`.
   case check(milliseconds: Int64, line: Int, text: String)
+  /// A `relaunch` or `handoff` line: a new player (and fake engine) took over.
+  case playerChange(PlayerChange)
 }
 
 /// One processed event of a simulation: when, from where, the state before
@@ -55,6 +57,13 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
   /// The backoff the event armed, as printed, as in `backoff(A#1, watchdog#2, 1000ms)`;
   /// nil for a watchdog or no timer (watchdogs are not shown).
   public var backoffText: String?
+  /// The player that processed the event, numbered from 1: each `relaunch`
+  /// or `handoff` line of a script makes the next one, with an engine of its own.
+  public var player: Int
+  /// Whether that player had handed playback off to another (a `handoff`
+  /// line) when it processed the event: the event is a late callback of its
+  /// engine (or a timer of its own), which the new player never sees.
+  public var isRetired: Bool
 
   /// An entry.
   /// - Parameters:
@@ -66,13 +75,18 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
   ///   - commands: the engine commands the event led to, in order.
   ///   - ignored: why the event changed nothing, or nil.
   ///   - timer: the watchdog or backoff the event armed, if any.
+  ///   - player: the player that processed the event, from 1.
+  ///   - isRetired: whether that player had handed playback off to another.
   ///   - name: the media of an item, for printing loads as `A#1` (the states
   ///     are asked next); an item nobody knows prints as `item7#1`.
   public init(
     milliseconds: Int64, source: TimelineSource, event: PlaybackEvent, before: PlaybackState,
     after: PlaybackState, commands: [EngineCommand], ignored: IgnoreReason?,
-    timer: WatchdogRequest? = nil, naming name: (ItemID) -> MediaID? = { _ in nil }
+    timer: WatchdogRequest? = nil, player: Int = 1, isRetired: Bool = false,
+    naming name: (ItemID) -> MediaID? = { _ in nil }
   ) {
+    self.player = player
+    self.isRetired = isRetired
     self.milliseconds = milliseconds
     self.source = source
     self.event = event
@@ -101,15 +115,21 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
   public var failure: FailureDetail? { after.failure }
 
   /// `0.300s engine ready(A#1): idle -> idle (ignored: stale load token)`;
-  /// a backoff shows as `+backoff(A#1, watchdog#2, 1000ms)` after the commands.
+  /// a backoff shows as `+backoff(A#1, watchdog#2, 1000ms)` after the commands,
+  /// and an event of a player that handed off ends `{player 1, handed off}`.
   public var description: String {
     var text =
       "\(SimulatedTime.clockText(milliseconds: milliseconds)) \(source.rawValue) \(eventText): \(before) -> \(after)"
     if !commands.isEmpty { text += " [\(commandTexts.joined(separator: " "))]" }
     if let backoffText { text += " +\(backoffText)" }
     if let ignored { text += " (ignored: \(ignored))" }
+    if isRetired { text += " {\(retiredText)}" }
     return text
   }
+
+  /// `player 1, handed off`: what the table and ``description`` add to an
+  /// event of a player that handed playback off.
+  public var retiredText: String { "player \(player), handed off" }
 
   /// The entry as one JSON object on one line, with exactly the keys `t_ms`,
   /// `source`, `event`, `before`, `after`, `commands`, `ignored` (null or
@@ -122,24 +142,34 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
   /// `{"kind":"queueEnded"}` and `{"kind":"playIntentChanged","value":false,"reason":"remote"}`),
   /// `now_playing` (after the step: null, or
   /// `{"media":"A","elapsed_ms":0,"rate":1.5,"duration_ms":null,"index":1,"count":2}`,
-  /// `rate` the multiplier as a JSON number, 0 unless playing, `index` 1-based) and
-  /// `available` (the commands available after the step, sorted by name), in that order.
+  /// `rate` the multiplier as a JSON number, 0 unless playing, `index` 1-based),
+  /// `available` (the commands available after the step, sorted by name) and
+  /// `player` (the player that processed the event, from 1; see ``player``), in that order.
   public var json: String {
     let commandList = commandTexts.map { JSONText.string($0) }.joined(separator: ",")
     let reason = ignored.map { JSONText.string($0.rawValue) } ?? "null"
     let backoff = backoffText.map { JSONText.string($0) } ?? "null"
-    let detail =
-      failure.map {
-        "{\"domain\":\(JSONText.string($0.domain)),\"code\":\($0.code),"
-          + "\"message\":\(JSONText.string($0.message))}"
-      } ?? "null"
+    let detail = Self.json(failure)
     return "{\"t_ms\":\(milliseconds),\"source\":\(JSONText.string(source.rawValue)),"
       + "\"event\":\(JSONText.string(eventText)),\"before\":\(JSONText.string(before.description)),"
       + "\"after\":\(JSONText.string(after.description)),\"commands\":[\(commandList)],\"ignored\":\(reason),"
       + "\"backoff\":\(backoff),\"failure\":\(detail),"
       + "\"notifications\":[\(notifications.map(Self.json).joined(separator: ","))],"
       + "\"now_playing\":\(after.nowPlaying.map(Self.json) ?? "null"),"
-      + "\"available\":[\(after.availableCommands.names.map { JSONText.string($0) }.joined(separator: ","))]}"
+      + "\"available\":\(Self.json(after.availableCommands)),\"player\":\(player)}"
+  }
+
+  /// An engine's error as a JSON object, or `null`.
+  static func json(_ failure: FailureDetail?) -> String {
+    failure.map {
+      "{\"domain\":\(JSONText.string($0.domain)),\"code\":\($0.code),"
+        + "\"message\":\(JSONText.string($0.message))}"
+    } ?? "null"
+  }
+
+  /// The commands available, sorted by name, as a JSON array.
+  static func json(_ available: AvailableCommands) -> String {
+    "[\(available.names.map { JSONText.string($0) }.joined(separator: ","))]"
   }
 
   /// A notification as a JSON object: its kind, then its fields.

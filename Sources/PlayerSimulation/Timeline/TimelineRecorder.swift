@@ -1,21 +1,34 @@
 import PlayerEngine
 import PlayerState
 
-/// Collects the player's steps as timeline entries, stamped with virtual
-/// time and source; holds the watchdog timeout the script set; and knows the
-/// media of every item a load named, so loads print as `A#1` even after
-/// their entry left the queue.
+/// Collects the players' steps as timeline entries, stamped with virtual
+/// time, source and player; holds the watchdog timeout the script set; and
+/// knows the media of every item a load named, so loads print as `A#1` even
+/// after their entry left the queue.
+///
+/// Each player issues its own item ids (a restored player numbers its
+/// entries from 1 again), so the names are kept per player. Steps of a
+/// discarded player (a relaunch) are dropped; steps of a retired one (a
+/// hand-off) are marked.
 final class TimelineRecorder: Sendable {
   private struct State {
     var entries: [TimelineEntry] = []
     var injectedNext = false
+    /// While set, every step recorded is marked with this source (a hand-off's own steps).
+    var sourceOverride: TimelineSource?
     var watchdogTimeout: Duration? = ScenarioRunner.defaultWatchdog
-    /// The media of every item a `load` or `preload` named, and of every phantom item.
-    var names: [ItemID: MediaID] = [:]
+    /// The media of every item a `load` or `preload` named, per player.
+    var names: [Int: [ItemID: MediaID]] = [:]
+    /// The media of every phantom item (any player's).
+    var phantomNames: [ItemID: MediaID] = [:]
     /// The phantom item of each media a script named in a load that is not live.
     var phantoms: [MediaID: ItemID] = [:]
     /// The next phantom item: counting down from 2³² − 1, far above any issued item.
     var nextPhantom = UInt32.max
+    /// Players that handed off: their steps are marked.
+    var retired: Set<Int> = []
+    /// Players a relaunch discarded: their steps, if any still came, are dropped.
+    var discarded: Set<Int> = []
   }
 
   private let clock: VirtualClock
@@ -62,18 +75,40 @@ final class TimelineRecorder: Sendable {
       let item = ItemID(state.nextPhantom)
       state.nextPhantom -= 1
       state.phantoms[media] = item
-      state.names[item] = media
+      state.phantomNames[item] = media
       return item
     }
   }
 
-  func record(_ step: PlayerStep) {
+  /// Marks every step recorded until the next call as from `source` (nil: their own).
+  func overrideSource(_ source: TimelineSource?) {
+    state.withLock { $0.sourceOverride = source }
+  }
+
+  /// Marks `player`'s steps from now on as those of a player that handed off.
+  func retire(_ player: Int) { state.withLock { _ = $0.retired.insert(player) } }
+
+  /// Drops `player`'s steps from now on (a relaunch discarded it).
+  func discard(_ player: Int) { state.withLock { _ = $0.discarded.insert(player) } }
+
+  /// `load` as printed for `player`: `A#1`, or `item3#1` for an item it never loaded.
+  func name(_ load: Load, player: Int) -> String {
+    state.withLock { state in
+      load.description(naming: { state.names[player]?[$0] ?? state.phantomNames[$0] })
+    }
+  }
+
+  /// Records a step of `player` (numbered from 1).
+  func record(_ step: PlayerStep, player: Int) {
     let milliseconds = clock.milliseconds
     state.withLock { state in
+      guard !state.discarded.contains(player) else { return }
       let source: TimelineSource
       if state.injectedNext {
         source = .script
         state.injectedNext = false
+      } else if let override = state.sourceOverride {
+        source = override
       } else {
         switch step.event.source {
         case .user: source = .user
@@ -86,19 +121,22 @@ final class TimelineRecorder: Sendable {
       for command in step.transition.commands {
         switch command {
         case .load(let request), .preload(let request):
-          if state.names[request.load.item] == nil {
-            state.names[request.load.item] = request.media
+          // In place: the table of names is not copied for each step.
+          if state.names[player]?[request.load.item] == nil {
+            state.names[player, default: [:]][request.load.item] = request.media
           }
         default: break
         }
       }
-      let names = state.names
+      let names = state.names[player] ?? [:]
+      let phantoms = state.phantomNames
       state.entries.append(
         TimelineEntry(
           milliseconds: milliseconds, source: source, event: step.event, before: step.before,
           after: step.after, commands: Array(step.transition.commands),
-          ignored: step.transition.ignored, timer: step.transition.watchdog,
-          naming: { names[$0] }))
+          ignored: step.transition.ignored, timer: step.transition.watchdog, player: player,
+          isRetired: state.retired.contains(player),
+          naming: { names[$0] ?? phantoms[$0] }))
     }
   }
 

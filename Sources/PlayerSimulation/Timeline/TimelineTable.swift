@@ -1,6 +1,9 @@
 /// Renders timeline items as a fixed-width text table, one line per item,
 /// optionally with ANSI colours (for terminals only).
 ///
+/// A `relaunch` or `handoff` row says in its last column what became of the
+/// engines; an event of a player that handed off ends `{player 1, handed off}`.
+///
 /// Every piece of text that comes from a script or an engine (media names,
 /// notes, states, expectations) is escaped, so the only escape sequences a
 /// line holds are the table's own colours.
@@ -57,6 +60,17 @@ public struct TimelineTable: Sendable {
         }
         text += pad(states, Self.widths.states) + paint(commands.isEmpty ? "—" : commands, "32")
       }
+      if entry.isRetired { text += " " + paint("{\(entry.retiredText)}", "2") }
+      return trimmedRight(text)
+    case .playerChange(let change):
+      let time = pad(
+        SimulatedTime.clockText(milliseconds: change.milliseconds), Self.widths.time, right: true)
+      let states = terminalSafe("\(change.before) → \(change.after)")
+      let text =
+        paint(time, "2") + "  "
+        + paint(pad(change.source.rawValue, Self.widths.source), sourceColor(change.source))
+        + paint(pad(change.eventText, Self.widths.event), "1")
+        + pad(states, Self.widths.states) + paint(terminalSafe(change.summary), "36")
       return trimmedRight(text)
     case .note(_, let text):
       return paint("          " + terminalSafe(text), "36")
