@@ -224,7 +224,7 @@ import Testing
     ),
     (
       "media A\nwait 5 s",
-      "<stdin>:2:6: error: bad time '5'; expected a time in ms, s or m, such as 250ms, 1.5s or 3m"
+      "<stdin>:2:6: error: bad time '5'; expected a time in ms, s, m or h, such as 250ms, 1.5s, 3m or 1h"
     ),
     (
       "play Z",
@@ -232,7 +232,7 @@ import Testing
     ),
     (
       "media A ready-after=soon",
-      "<stdin>:1:21: error: bad time 'soon'; expected a time in ms, s or m, such as 250ms, 1.5s or 3m"
+      "<stdin>:1:21: error: bad time 'soon'; expected a time in ms, s, m or h, such as 250ms, 1.5s, 3m or 1h"
     ),
     (
       "media A\nreport ready A-1",

@@ -90,7 +90,7 @@ import Testing
     ),
     (
       "skip +15",
-      "t.play:2:7: error: bad time '15'; expected a time in ms, s or m, such as 250ms, 1.5s or 3m"
+      "t.play:2:7: error: bad time '15'; expected a time in ms, s, m or h, such as 250ms, 1.5s, 3m or 1h"
     ),
     (
       "skip +",
@@ -127,7 +127,7 @@ import Testing
     ),
     (
       "set-position A 1x",
-      "t.play:2:16: error: bad time '1x'; expected a time in ms, s or m, such as 250ms, 1.5s or 3m"
+      "t.play:2:16: error: bad time '1x'; expected a time in ms, s, m or h, such as 250ms, 1.5s, 3m or 1h"
     ),
   ])
   func aBadRemoteLineSaysWhereAndWhat(_ line: String, _ expected: String) {

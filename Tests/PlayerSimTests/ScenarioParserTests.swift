@@ -196,6 +196,27 @@ private let actionList =
       ])
   }
 
+  /// Hours (issue 24, for sleep timers): up to 277h, the largest whole
+  /// number of hours within 1000000s.
+  @Test func timesInHours() throws {
+    #expect(
+      try parse("wait 1h\nwait 1.5h\nwait 0.001h\nwait 277h") == [
+        .wait(.seconds(3600)), .wait(.seconds(5400)), .wait(.milliseconds(3600)),
+        .wait(.seconds(997_200)),
+      ])
+    #expect(
+      message("wait 278h")
+        == "t.play:1:6: error: time '278h' too large; expected at most 1000000s")
+    #expect(
+      message("wait 1.0001h")
+        == "t.play:1:6: error: bad time '1.0001h'; expected a time in ms, s, m or h, such as 250ms, 1.5s, 3m or 1h"
+    )
+    #expect(
+      message("wait h")
+        == "t.play:1:6: error: bad time 'h'; expected a time in ms, s, m or h, such as 250ms, 1.5s, 3m or 1h"
+    )
+  }
+
   @Test func commentsBlankLinesTabsAndCRLF() throws {
     let text = "# header\r\n\r\n\tmedia A\t# tab\r\n  play A  # c\r\n# report ready A#1\r\n"
     let scenario = try ScenarioParser.parse(text, file: "t.play")
@@ -221,15 +242,15 @@ private let actionList =
     ),
     (
       "wait 10",
-      "t.play:1:6: error: bad time '10'; expected a time in ms, s or m, such as 250ms, 1.5s or 3m"
+      "t.play:1:6: error: bad time '10'; expected a time in ms, s, m or h, such as 250ms, 1.5s, 3m or 1h"
     ),
     (
       "wait 1.5ms",
-      "t.play:1:6: error: bad time '1.5ms'; expected a time in ms, s or m, such as 250ms, 1.5s or 3m"
+      "t.play:1:6: error: bad time '1.5ms'; expected a time in ms, s, m or h, such as 250ms, 1.5s, 3m or 1h"
     ),
     (
       "wait -5s",
-      "t.play:1:6: error: bad time '-5s'; expected a time in ms, s or m, such as 250ms, 1.5s or 3m"
+      "t.play:1:6: error: bad time '-5s'; expected a time in ms, s, m or h, such as 250ms, 1.5s, 3m or 1h"
     ),
     (
       "wait 99999999999999999999999s",
@@ -249,7 +270,7 @@ private let actionList =
     ),
     (
       "media A duration=5x",
-      "t.play:1:18: error: bad time '5x'; expected a time in ms, s or m, such as 250ms, 1.5s or 3m"
+      "t.play:1:18: error: bad time '5x'; expected a time in ms, s, m or h, such as 250ms, 1.5s, 3m or 1h"
     ),
     (
       "media A stall-for=1s",
@@ -371,7 +392,7 @@ private let actionList =
     ),
     (
       "media A\nqueue A from=5",
-      "t.play:2:14: error: bad time '5'; expected a time in ms, s or m, such as 250ms, 1.5s or 3m"
+      "t.play:2:14: error: bad time '5'; expected a time in ms, s, m or h, such as 250ms, 1.5s, 3m or 1h"
     ),
     (
       "media A\nqueue A X",
@@ -428,7 +449,7 @@ private let actionList =
     ),
     (
       "media A\nreport ready A#1 duration=3",
-      "t.play:2:27: error: bad time '3'; expected a time in ms, s or m, such as 250ms, 1.5s or 3m"
+      "t.play:2:27: error: bad time '3'; expected a time in ms, s, m or h, such as 250ms, 1.5s, 3m or 1h"
     ),
     (
       "media A\nexpect queue A* B",

@@ -291,7 +291,7 @@ import Testing
     ),
     (
       "media A network-drop-at=x",
-      "t.play:1:25: error: bad time 'x'; expected a time in ms, s or m, such as 250ms, 1.5s or 3m"
+      "t.play:1:25: error: bad time 'x'; expected a time in ms, s, m or h, such as 250ms, 1.5s, 3m or 1h"
     ),
     (
       "media A network-drop-at=1s network-back-after=0s",

@@ -74,10 +74,10 @@ extension LineReader {
     return (key, value)
   }
 
-  /// `250ms`, `5s`, `1.5s`, `3m` (at most three decimals for s and m), up
-  /// to ``ScenarioParser/maximumMilliseconds``.
+  /// `250ms`, `5s`, `1.5s`, `3m`, `1h` (at most three decimals for s, m and
+  /// h), up to ``ScenarioParser/maximumMilliseconds``.
   func duration(_ token: ScenarioToken, positive: Bool = false) throws(ScenarioError) -> Duration {
-    let expected = "a time in ms, s or m, such as 250ms, 1.5s or 3m"
+    let expected = "a time in ms, s, m or h, such as 250ms, 1.5s, 3m or 1h"
     let bad = error(
       token, found: "bad time \(ScenarioError.quoted(token.text))", expected: expected)
     var scalars = Array(token.text.unicodeScalars)
@@ -91,6 +91,9 @@ extension LineReader {
     } else if scalars.last == "m" {
       scalars.removeLast(1)
       perUnit = 60_000
+    } else if scalars.last == "h" {
+      scalars.removeLast(1)
+      perUnit = 3_600_000
     } else {
       throw bad
     }
