@@ -101,6 +101,28 @@ import Testing
     #expect(!resume.isRetired)
   }
 
+  /// The old player's own timers (its buffering watchdog, due at 1 s) fire
+  /// into nothing after a relaunch: only the new player's steps show.
+  @Test func theOldPlayersTimersReachNobody() throws {
+    let items = try items(
+      """
+      media A ready-after=3s
+      watchdog 1s
+      play A
+      wait 500ms
+      relaunch
+      wait 10s
+      expect state idle
+      """)
+    #expect(
+      table(items) == [
+        " 0.000s  user    play(A)                   idle → buffering(A#1, autoplay)                       load(A#1)",
+        "          ↳ entryChanged(none -> A, queue)",
+        " 0.500s  system  relaunch                  buffering(A#1, autoplay) → idle                       player 2 on engine 2; engine 1 discarded, pending callbacks of A#1 dropped",
+        "          ✓ line 7: expect state idle",
+      ])
+  }
+
   /// A relaunch after a hand-off discards both engines; each dropped load
   /// is named with its engine. With nothing pending it says so.
   @Test func aRelaunchNamesEveryEngineItDiscards() throws {

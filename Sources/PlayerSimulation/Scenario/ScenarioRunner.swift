@@ -12,6 +12,10 @@ import PlayerState
 /// profile) send system events through the player. Watchdogs wait the
 /// script's `watchdog` time; a backoff while waiting for the network waits the
 /// delay the machine asked for (its ``PlayerState/RetryPolicy``), whatever the `watchdog` line says.
+/// A `relaunch` line discards every player and engine and restores a new
+/// player on a new engine from the snapshot; a `handoff` line moves playback
+/// to a new engine with `Player.handOff(to:watchdog:onStep:)`, keeping the
+/// first player for its engine's late callbacks (``PlayerChange``).
 /// The run stops at the first `expect` that fails, or once it has processed
 /// ``eventLimit`` events. The same scenario and options always give the same timeline.
 ///
