@@ -30,7 +30,7 @@ import PlayerTesting
 package struct ActionDecoder: Sendable {
   /// What the decoder may choose from in the current case.
   package struct Mask: Hashable, Sendable {
-    /// Enabled event kinds (bit i for `EventKind.allCases[i]`), plus `deliver`
+    /// Enabled event kinds (bit i for ``ActionDecoder/generated``[i]), plus `deliver`
     /// (the bit after them, ``ActionDecoder/deliverBit``).
     package var kinds: UInt64
     /// Enabled variations: bit 0 re-entrant, 1 later, 2 earlier, dropped or
@@ -112,7 +112,7 @@ package struct ActionDecoder: Sendable {
     case .reentrant(let report), .later(let report): kind = PlaybackEvent.engine(report).kind
     case .deliver: return true
     }
-    guard let bit = EventKind.allCases.firstIndex(of: kind) else { return false }
+    guard let bit = Self.generated.firstIndex(of: kind) else { return false }
     return allowed & (1 << UInt64(bit)) != 0
   }
 
@@ -212,9 +212,14 @@ package struct ActionDecoder: Sendable {
     )
   }
 
-  fileprivate static let choices: [EventKind?] = EventKind.allCases + [nil]
-  /// The bit of `deliver` in a mask: the one after every event kind's.
-  package static let deliverBit = UInt64(EventKind.allCases.count)
+  /// The event kinds cases are drawn from: every kind but the sleep timer's
+  /// (its countdown is not yet on the harness's clock), in `EventKind` order.
+  package static let generated = EventKind.allCases.filter {
+    $0 != .setSleepTimer && $0 != .sleepTimerExpired
+  }
+  fileprivate static let choices: [EventKind?] = generated + [nil]
+  /// The bit of `deliver` in a mask: the one after every generated kind's.
+  package static let deliverBit = UInt64(generated.count)
   /// Every kind's bit and `deliver`'s.
   package static let everyBit: UInt64 = (1 << (deliverBit + 1)) - 1
 
@@ -454,6 +459,14 @@ package struct ActionDecoder: Sendable {
     case .timeout:
       let watchdog = id(model.current?.lastWatchdog ?? 1, extra)
       return .send(.watchdogExpired(target, WatchdogID(watchdog)))
+    case .setSleepTimer:
+      let timers: [SleepTimer?] = [
+        .after(time > .zero ? time : .seconds(1)), .endOfEntry, .endOfQueue,
+        .afterEntries(1 + UInt32(extra % 2)), nil,
+      ]
+      return .send(.user(.setSleepTimer(timers[Int(detail) % timers.count])))
+    case .sleepTimerExpired:
+      return .send(.system(.sleepTimerExpired(SleepTimerID(id(model.issuedSleep, extra)))))
     }
   }
 

@@ -133,6 +133,10 @@ package struct ContractModel: Hashable, Sendable {
   /// The tokens issued before the case began (a start state's `issuedLoads`);
   /// 0 for a new player.
   package internal(set) var tokenBase: UInt32 = 0
+  /// The armed sleep timer (for `afterEntries`, the ends still to go), or nil.
+  package internal(set) var sleep: SleepTimer?
+  /// The newest sleep countdown id issued (0 before the first).
+  package internal(set) var issuedSleep: UInt32 = 0
 
   /// The player's `previousThreshold`, in milliseconds: `previous` restarts
   /// the entry past this position. Read from the case's configuration.
@@ -163,7 +167,8 @@ package struct ContractModel: Hashable, Sendable {
       && lhs.repeatMode == rhs.repeatMode && lhs.shuffleSeed == rhs.shuffleSeed
       && lhs.shuffleList == rhs.shuffleList && lhs.playWhenReady == rhs.playWhenReady
       && lhs.rate == rhs.rate && lhs.issued == rhs.issued && lhs.issuedItems == rhs.issuedItems
-      && lhs.current == rhs.current && lhs.preload == rhs.preload
+      && lhs.current == rhs.current && lhs.preload == rhs.preload && lhs.sleep == rhs.sleep
+      && lhs.issuedSleep == rhs.issuedSleep
   }
 
   /// Hashes part of what `==` compares.
@@ -442,6 +447,8 @@ package struct ContractModel: Hashable, Sendable {
     case .networkAvailable:
       guard current?.stage == .waiting else { return }
       reload(&out)
+    case .sleepTimerExpired:
+      expireSleep(&out)
     }
   }
 

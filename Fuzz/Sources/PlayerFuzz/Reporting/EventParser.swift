@@ -31,6 +31,7 @@ enum EventParser {
     case .routeLost: "route lost"
     case .networkLost: "network lost"
     case .networkAvailable: "network available"
+    case .sleepTimerExpired(let id): "sleepTimer(expired, \(id))"
     }
   }
 
@@ -51,6 +52,14 @@ enum EventParser {
     _ text: String, column: Int, resolve: (LoadName) -> Load
   ) throws(FuzzParseError) -> PlaybackEvent {
     for (spelling, event) in systemSpellings where text == spelling { return .system(event) }
+    let expiry = "sleepTimer(expired, \(SleepTimerID(0).description.dropLast()))"
+    if text.hasPrefix(expiry), text.hasSuffix(")") {
+      guard let id = UInt32(text.dropFirst(expiry.count).dropLast()) else {
+        throw FuzzParseError(
+          column: column, message: "a sleep countdown id is a number from 0 to 4294967295")
+      }
+      return .system(.sleepTimerExpired(SleepTimerID(id)))
+    }
     if text.hasPrefix("failed("), text.hasSuffix(")") {
       return try failed(text, column: column, resolve: resolve)
     }

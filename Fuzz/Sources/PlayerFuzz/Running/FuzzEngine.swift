@@ -196,6 +196,23 @@ public final class FuzzEngine: PlaybackEngine {
       ?? PlaybackState(configuration: configuration(for: engine))
   }
 
+  /// Playhead's `Player` on `engine` as the case wants it: built from
+  /// ``state(for:)`` as it is (a generated start state's live load
+  /// included, since this engine plays the part of the one that issued it;
+  /// `Player(engine:state:)` would take the state without it) with
+  /// ``watchdog(for:)``. For a subject that wraps `Player` and says
+  /// ``FuzzSubject/Inputs/all``.
+  /// - Parameters:
+  ///   - engine: the engine handed to ``FuzzSubject/make``.
+  ///   - onStep: the player's step callback.
+  public static func player(
+    for engine: any PlaybackEngine, onStep: (@Sendable (PlayerStep) -> Void)? = nil
+  ) -> Player {
+    Player(
+      engine: engine, startingAt: state(for: engine), watchdog: watchdog(for: engine),
+      onStep: onStep)
+  }
+
   /// The harness's watchdog clock when `engine` is the harness's engine (as in
   /// a ``FuzzSubject/make`` closure); otherwise a clock that never fires.
   /// - Parameter engine: the engine handed to ``FuzzSubject/make``.

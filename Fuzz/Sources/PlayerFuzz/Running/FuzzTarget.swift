@@ -347,10 +347,7 @@ public struct FuzzSubject: Sendable {
           onStep = { step in processed(step.event) }
         }
       }
-      return PlayerTarget(
-        Player(
-          engine: engine, state: FuzzEngine.state(for: engine),
-          watchdog: FuzzEngine.watchdog(for: engine), onStep: onStep))
+      return PlayerTarget(FuzzEngine.player(for: engine, onStep: onStep))
     }
   ).reading(.all)
 }
