@@ -56,6 +56,15 @@ enum RunCommand: Command {
     var seed: UInt64?
   }
 
+  /// Whether `entry` is a late or stray report or timer the machine ignored
+  /// (the script's own reports, and a cancelled sleep countdown's expiry,
+  /// included); a user's or the system's event that changed nothing is not.
+  static func isStray(_ entry: TimelineEntry) -> Bool {
+    guard entry.ignored != nil else { return false }
+    if case .system(.sleepTimerExpired) = entry.event { return true }
+    return entry.source != .user && entry.source != .remote && entry.source != .system
+  }
+
   /// Runs parsed scenarios, printing their timelines; 1 if any expect failed.
   static func execute(_ scenarios: [Scenario], _ options: RunOptions) -> ExitStatus {
     let table = TimelineTable(color: Terminal.colorOutput)
@@ -82,13 +91,7 @@ enum RunCommand: Command {
         if case .check = item { checks += 1 }
         if case .event(let entry) = item {
           processed += 1
-          // Late or stray reports and timers (the script's own reports
-          // included); a user's or the system's no-effect event is not one.
-          if entry.ignored != nil, entry.source != .user, entry.source != .remote,
-            entry.source != .system
-          {
-            ignored += 1
-          }
+          if isStray(entry) { ignored += 1 }
           events += 1
           progress.update(done: events, total: nil, found: failures)
         }

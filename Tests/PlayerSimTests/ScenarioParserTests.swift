@@ -7,8 +7,8 @@ import Testing
 private let actionList =
   "media, engine, previous-threshold, retry-policy, hostile, watchdog, play, queue, append, "
   + "insert, remove, move, jump, next, previous, repeat, shuffle, rate, clear, pause, resume, "
-  + "stop, seek, retry, toggle, skip, set-position, remote, interrupt, route, network, relaunch, "
-  + "handoff, wait, report, expect, note"
+  + "stop, seek, retry, toggle, skip, set-position, sleep-timer, remote, interrupt, route, "
+  + "network, relaunch, handoff, wait, report, expect, note"
 
 @Suite struct ScenarioParserTests: ParsesScenarios {
   @Test func theIssueExampleParses() throws {

@@ -315,8 +315,18 @@ public enum StateExpectation: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// The text without whitespace, so `x(A#1,autoplay)` matches `x(A#1, autoplay)`.
+  /// The text without whitespace, so `x(A#1,autoplay)` matches `x(A#1, autoplay)`,
+  /// and a sleep countdown's time in milliseconds, so `sleep after(30s)`
+  /// matches `sleep after(30000ms)`.
   static func normalized(_ text: String) -> String {
-    String(text.unicodeScalars.filter { !$0.properties.isWhitespace }.map(Character.init))
+    let compact = String(
+      text.unicodeScalars.filter { !$0.properties.isWhitespace }.map(Character.init))
+    let marker = "sleepafter("
+    guard let start = compact.range(of: marker),
+      let close = compact[start.upperBound...].firstIndex(of: ")"),
+      case .value(let milliseconds) = LineReader.milliseconds(
+        String(compact[start.upperBound..<close]))
+    else { return compact }
+    return compact[..<start.upperBound] + "\(milliseconds)ms" + compact[close...]
   }
 }

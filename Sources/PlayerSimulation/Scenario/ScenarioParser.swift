@@ -35,7 +35,8 @@ public enum ScenarioParser {
     "media", "engine", "previous-threshold", "retry-policy", "hostile", "watchdog", "play",
     "queue", "append", "insert", "remove", "move", "jump", "next", "previous", "repeat", "shuffle",
     "rate", "clear", "pause", "resume", "stop", "seek", "retry", "toggle", "skip", "set-position",
-    "remote", "interrupt", "route", "network", "relaunch", "handoff", "wait", "report", "expect",
+    "sleep-timer", "remote", "interrupt", "route", "network", "relaunch", "handoff", "wait",
+    "report", "expect",
     "note",
   ]
 
@@ -202,6 +203,7 @@ extension LineReader {
       let media = try declaredMedia(name, text: name.text, column: name.column, declared: declared)
       let time = try mediaTime(try next("a position such as 10s, as in 'set-position A 10s'"))
       action = .setPosition(media, time, remote: false)
+    case "sleep-timer": action = .intent(.setSleepTimer(try sleepTimer()))
     case "remote": action = try remote(declared: declared)
     case "relaunch": action = .relaunch
     case "handoff": action = .handoff
@@ -243,6 +245,43 @@ extension LineReader {
     case .setPosition(let media, let time, _): return .setPosition(media, time, remote: true)
     default: throw error(word, found: "found '\(word.text)' after 'remote'", expected: expected)
     }
+  }
+
+  /// `sleep-timer 30m | end-of-entry | end-of-queue | entries=N | off`: the
+  /// sleep timer, or nil to turn it off. A countdown is a time above 0
+  /// (`h` allowed, as everywhere); `entries=` counts from 1.
+  private mutating func sleepTimer() throws(ScenarioError) -> SleepTimer? {
+    let expected = "a time such as 30m, end-of-entry, end-of-queue, entries=N or off"
+    let word = try next(expected)
+    switch word.text {
+    case "off": return nil
+    case "end-of-entry": return .endOfEntry
+    case "end-of-queue": return .endOfQueue
+    default: break
+    }
+    if word.text.unicodeScalars.dropFirst().contains("=") {
+      let (key, value) = try keyValue(word, example: "entries=2")
+      guard key.text == "entries" else {
+        throw error(
+          key, found: "unknown option \(ScenarioError.quoted(key.text)) for 'sleep-timer'",
+          expected: "entries=N, as in 'sleep-timer entries=2'")
+      }
+      let count = try number(value, upTo: UInt32.max, what: "a number of entries")
+      guard count > 0 else {
+        throw error(
+          value, found: "entries=0",
+          expected: "a number of entries from 1 (entries=1 stops at the end of the current one)")
+      }
+      return .afterEntries(count)
+    }
+    guard let first = word.text.unicodeScalars.first, Self.isDigit(first) else {
+      let found =
+        word.text.hasPrefix("-")
+        ? "a negative time \(ScenarioError.quoted(word.text))"
+        : "unknown sleep timer \(ScenarioError.quoted(word.text))"
+      throw error(word, found: found, expected: expected)
+    }
+    return .after(.milliseconds(try duration(word, positive: true).wholeMilliseconds))
   }
 
   /// `+15s` or `-10s`: a time with its sign, as `skip` takes.

@@ -77,10 +77,35 @@ extension LineReader {
   /// `250ms`, `5s`, `1.5s`, `3m`, `1h` (at most three decimals for s, m and
   /// h), up to ``ScenarioParser/maximumMilliseconds``.
   func duration(_ token: ScenarioToken, positive: Bool = false) throws(ScenarioError) -> Duration {
-    let expected = "a time in ms, s, m or h, such as 250ms, 1.5s, 3m or 1h"
-    let bad = error(
-      token, found: "bad time \(ScenarioError.quoted(token.text))", expected: expected)
-    var scalars = Array(token.text.unicodeScalars)
+    switch Self.milliseconds(token.text) {
+    case .bad:
+      throw error(
+        token, found: "bad time \(ScenarioError.quoted(token.text))",
+        expected: "a time in ms, s, m or h, such as 250ms, 1.5s, 3m or 1h")
+    case .tooLarge:
+      throw error(
+        token, found: "time \(ScenarioError.quoted(token.text)) too large",
+        expected: "at most \(ScenarioParser.maximumMilliseconds / 1000)s")
+    case .value(let milliseconds):
+      if positive, milliseconds == 0 {
+        throw error(
+          token, found: "time \(ScenarioError.quoted(token.text))", expected: "a time above 0ms")
+      }
+      return .milliseconds(milliseconds)
+    }
+  }
+
+  /// What a time's text says: its milliseconds, or why it is not one.
+  enum TimeText: Equatable {
+    case value(Int64)
+    case bad
+    case tooLarge
+  }
+
+  /// The milliseconds of `250ms`, `5s`, `1.5s`, `3m`, `1h` (at most three
+  /// decimals for s, m and h), up to ``ScenarioParser/maximumMilliseconds``.
+  static func milliseconds(_ text: String) -> TimeText {
+    var scalars = Array(text.unicodeScalars)
     let perUnit: Int64
     if scalars.count >= 2, scalars[scalars.count - 2] == "m", scalars[scalars.count - 1] == "s" {
       scalars.removeLast(2)
@@ -95,18 +120,15 @@ extension LineReader {
       scalars.removeLast(1)
       perUnit = 3_600_000
     } else {
-      throw bad
+      return .bad
     }
     let parts = scalars.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-    guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy(Self.isDigit) else { throw bad }
-    let tooLarge = error(
-      token, found: "time \(ScenarioError.quoted(token.text)) too large",
-      expected: "at most \(ScenarioParser.maximumMilliseconds / 1000)s")
+    guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy(isDigit) else { return .bad }
     var fraction: Int64 = 0
     if parts.count == 2 {
       let digits = parts[1]
-      guard perUnit > 1, (1...3).contains(digits.count), digits.allSatisfy(Self.isDigit)
-      else { throw bad }
+      guard perUnit > 1, (1...3).contains(digits.count), digits.allSatisfy(isDigit)
+      else { return .bad }
       for digit in digits { fraction = fraction * 10 + Int64(digit.value - 48) }
       for _ in digits.count..<3 { fraction *= 10 }
       fraction = fraction * perUnit / 1000
@@ -114,15 +136,11 @@ extension LineReader {
     var milliseconds: Int64 = 0
     for digit in whole {
       milliseconds = milliseconds * 10 + Int64(digit.value - 48) * perUnit
-      if milliseconds > ScenarioParser.maximumMilliseconds { throw tooLarge }
+      if milliseconds > ScenarioParser.maximumMilliseconds { return .tooLarge }
     }
     milliseconds += fraction
-    if milliseconds > ScenarioParser.maximumMilliseconds { throw tooLarge }
-    if positive, milliseconds == 0 {
-      throw error(
-        token, found: "time \(ScenarioError.quoted(token.text))", expected: "a time above 0ms")
-    }
-    return .milliseconds(milliseconds)
+    if milliseconds > ScenarioParser.maximumMilliseconds { return .tooLarge }
+    return .value(milliseconds)
   }
 
   /// A time as a media position, as in `12s`.
@@ -405,7 +423,8 @@ extension LineReader {
     return String(scalars)
   }
 
-  private static func isDigit(_ scalar: Unicode.Scalar) -> Bool {
+  /// Whether `scalar` is an ASCII digit.
+  static func isDigit(_ scalar: Unicode.Scalar) -> Bool {
     scalar >= "0" && scalar <= "9"
   }
 }

@@ -11,8 +11,10 @@ import PlayerState
 /// `waiting(L, network, attempt N[, autoplay])`, `suppressed(L, interrupted|system pause)`,
 /// each but `playing` and `suppressed` optionally followed by the system's
 /// hold (`interrupted`, or `system pause` for `paused` and `stalled`), then
-/// by `seek#N` (a pending seek) and then by `preloading P`, `preloaded P` or
-/// `preload failed P` (the preload). Spaces do not matter.
+/// by `seek#N` (a pending seek), then by the armed sleep timer (`sleep
+/// after(T)`, `sleep endOfEntry`, `sleep endOfQueue`, `sleep afterEntries(N)`)
+/// and then by `preloading P`, `preloaded P` or `preload failed P` (the
+/// preload). Spaces do not matter.
 extension LineReader {
   /// What may come after the load, in order.
   private enum Slot {
@@ -91,6 +93,7 @@ extension LineReader {
     let slots = Self.slots(kind)
     var next = 0
     var seekSeen = false
+    var sleepSeen = false
     var preloadSeen = false
     for part in parts.dropFirst() {
       var matched = false
@@ -142,24 +145,66 @@ extension LineReader {
         preloadSeen = true
         continue
       }
-      if !seekSeen, part.text.hasPrefix("seek#") {
+      if !seekSeen, !sleepSeen, part.text.hasPrefix("seek#") {
         _ = try number(
           ScenarioToken(text: String(part.text.dropFirst(5)), column: part.column + 5),
           upTo: UInt32.max, what: "a seek id")
         seekSeen = true
         continue
       }
+      if !sleepSeen, part.text.hasPrefix("sleep") {
+        // The timer's column in the line, spaces included (`sleep after(30s)`).
+        let start = scalars.firstIndex { $0.column == part.column } ?? 0
+        let column = scalars[min(start + 5, scalars.count - 1)].column
+        try checkSleepTimer(
+          ScenarioToken(text: String(part.text.unicodeScalars.dropFirst(5)), column: column))
+        sleepSeen = true
+        continue
+      }
+      let rest = [
+        seekSeen || sleepSeen ? nil : "seek#N (a pending seek)",
+        sleepSeen ? nil : "sleep TIMER (the armed sleep timer)",
+        "preloading P, preloaded P, preload failed P or ')'",
+      ]
       throw error(
         part, found: "\(ScenarioError.quoted(part.text)) in a \(kind.rawValue) state",
-        expected: seekSeen
-          ? "preloading P, preloaded P, preload failed P or ')'"
-          : "seek#N (a pending seek), preloading P, preloaded P, preload failed P or ')'")
+        expected: rest.compactMap { $0 }.joined(separator: ", "))
     }
     if let missing = slots[next...].first(where: \.required) {
       throw error(
         at: close.column, found: "found ')'",
         expected: "\(missing.expected), as in \(Self.example(kind))")
     }
+  }
+
+  /// The sleep timer of a state's compact form, after `sleep`: `after(T)`
+  /// (any time above 0, matched as its milliseconds), `endOfEntry`,
+  /// `endOfQueue` or `afterEntries(N)` (N from 1).
+  private func checkSleepTimer(_ token: ScenarioToken) throws(ScenarioError) {
+    let expected =
+      "after(TIME), endOfEntry, endOfQueue or afterEntries(N) after 'sleep', as in sleep after(30m)"
+    let text = token.text
+    if text == "endOfEntry" || text == "endOfQueue" { return }
+    for (name, isTime) in [("after(", true), ("afterEntries(", false)]
+    where text.hasPrefix(name) && text.hasSuffix(")") {
+      let inner = ScenarioToken(
+        text: String(text.unicodeScalars.dropFirst(name.count).dropLast()),
+        column: token.column + name.count)
+      if isTime {
+        _ = try duration(inner, positive: true)
+      } else {
+        let count = try number(inner, upTo: UInt32.max, what: "a number of entries")
+        guard count > 0 else {
+          throw error(
+            inner, found: "afterEntries(0)", expected: "a number of entries from 1")
+        }
+      }
+      return
+    }
+    throw error(
+      token,
+      found: text.isEmpty ? "'sleep' alone" : "unknown sleep timer \(ScenarioError.quoted(text))",
+      expected: expected)
   }
 
   /// The preload's words as they appear once spaces are removed, longest first.

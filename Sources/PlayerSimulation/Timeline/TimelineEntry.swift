@@ -57,6 +57,9 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
   /// The backoff the event armed, as printed, as in `backoff(A#1, watchdog#2, 1000ms)`;
   /// nil for a watchdog or no timer (watchdogs are not shown).
   public var backoffText: String?
+  /// The sleep timer's countdown the event armed, if any (a `sleep-timer TIME`
+  /// line): the driver sends its expiry on the virtual clock.
+  public var sleepTimer: SleepTimerRequest?
   /// The player that processed the event, numbered from 1: each `relaunch`
   /// or `handoff` line of a script makes the next one, with an engine of its own.
   public var player: Int
@@ -75,6 +78,7 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
   ///   - commands: the engine commands the event led to, in order.
   ///   - ignored: why the event changed nothing, or nil.
   ///   - timer: the watchdog or backoff the event armed, if any.
+  ///   - sleepTimer: the sleep timer's countdown the event armed, if any.
   ///   - player: the player that processed the event, from 1.
   ///   - isRetired: whether that player had handed playback off to another.
   ///   - name: the media of an item, for printing loads as `A#1` (the states
@@ -82,9 +86,11 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
   public init(
     milliseconds: Int64, source: TimelineSource, event: PlaybackEvent, before: PlaybackState,
     after: PlaybackState, commands: [EngineCommand], ignored: IgnoreReason?,
-    timer: WatchdogRequest? = nil, player: Int = 1, isRetired: Bool = false,
+    timer: WatchdogRequest? = nil, sleepTimer: SleepTimerRequest? = nil, player: Int = 1,
+    isRetired: Bool = false,
     naming name: (ItemID) -> MediaID? = { _ in nil }
   ) {
+    self.sleepTimer = sleepTimer
     self.player = player
     self.isRetired = isRetired
     self.milliseconds = milliseconds
@@ -116,12 +122,14 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
 
   /// `0.300s engine ready(A#1): idle -> idle (ignored: stale load token)`;
   /// a backoff shows as `+backoff(A#1, watchdog#2, 1000ms)` after the commands,
-  /// and an event of a player that handed off ends `{player 1, handed off}`.
+  /// a sleep countdown as `+sleep(sleep#1, 1800000ms)`, and an event of a
+  /// player that handed off ends `{player 1, handed off}`.
   public var description: String {
     var text =
       "\(SimulatedTime.clockText(milliseconds: milliseconds)) \(source.rawValue) \(eventText): \(before) -> \(after)"
     if !commands.isEmpty { text += " [\(commandTexts.joined(separator: " "))]" }
     if let backoffText { text += " +\(backoffText)" }
+    if let sleepTimer { text += " +\(sleepTimer)" }
     if let ignored { text += " (ignored: \(ignored))" }
     if isRetired { text += " {\(retiredText)}" }
     return text
@@ -143,8 +151,10 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
   /// `now_playing` (after the step: null, or
   /// `{"media":"A","elapsed_ms":0,"rate":1.5,"duration_ms":null,"index":1,"count":2}`,
   /// `rate` the multiplier as a JSON number, 0 unless playing, `index` 1-based),
-  /// `available` (the commands available after the step, sorted by name) and
-  /// `player` (the player that processed the event, from 1; see ``player``), in that order.
+  /// `available` (the commands available after the step, sorted by name),
+  /// `player` (the player that processed the event, from 1; see ``player``) and
+  /// `sleep` (null or the sleep countdown armed, as in `sleep(sleep#1, 1800000ms)`),
+  /// in that order.
   public var json: String {
     let commandList = commandTexts.map { JSONText.string($0) }.joined(separator: ",")
     let reason = ignored.map { JSONText.string($0.rawValue) } ?? "null"
@@ -156,7 +166,8 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
       + "\"backoff\":\(backoff),\"failure\":\(detail),"
       + "\"notifications\":[\(notifications.map(Self.json).joined(separator: ","))],"
       + "\"now_playing\":\(after.nowPlaying.map(Self.json) ?? "null"),"
-      + "\"available\":\(Self.json(after.availableCommands)),\"player\":\(player)}"
+      + "\"available\":\(Self.json(after.availableCommands)),\"player\":\(player),"
+      + "\"sleep\":\(sleepTimer.map { JSONText.string($0.description) } ?? "null")}"
   }
 
   /// An engine's error as a JSON object, or `null`.

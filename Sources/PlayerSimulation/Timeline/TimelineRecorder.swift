@@ -134,7 +134,8 @@ final class TimelineRecorder: Sendable {
         TimelineEntry(
           milliseconds: milliseconds, source: source, event: step.event, before: step.before,
           after: step.after, commands: Array(step.transition.commands),
-          ignored: step.transition.ignored, timer: step.transition.watchdog, player: player,
+          ignored: step.transition.ignored, timer: step.transition.watchdog,
+          sleepTimer: step.transition.sleepTimer, player: player,
           isRetired: state.retired.contains(player),
           naming: { names[$0] ?? phantoms[$0] }))
     }

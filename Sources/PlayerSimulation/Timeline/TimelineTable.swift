@@ -58,6 +58,9 @@ public struct TimelineTable: Sendable {
         if let backoff = entry.backoffText {
           commands += (commands.isEmpty ? "" : " ") + "+" + terminalSafe(backoff)
         }
+        if let sleep = entry.sleepTimer {
+          commands += (commands.isEmpty ? "" : " ") + "+" + terminalSafe(sleep.description)
+        }
         text += pad(states, Self.widths.states) + paint(commands.isEmpty ? "—" : commands, "32")
       }
       if entry.isRetired { text += " " + paint("{\(entry.retiredText)}", "2") }
