@@ -88,8 +88,13 @@ final class TimelineRecorder: Sendable {
   /// Marks `player`'s steps from now on as those of a player that handed off.
   func retire(_ player: Int) { state.withLock { _ = $0.retired.insert(player) } }
 
-  /// Drops `player`'s steps from now on (a relaunch discarded it).
-  func discard(_ player: Int) { state.withLock { _ = $0.discarded.insert(player) } }
+  /// Drops `player`'s steps from now on (a relaunch discarded it), and its names.
+  func discard(_ player: Int) {
+    state.withLock { state in
+      state.discarded.insert(player)
+      state.names[player] = nil
+    }
+  }
 
   /// `load` as printed for `player`: `A#1`, or `item3#1` for an item it never loaded.
   func name(_ load: Load, player: Int) -> String {
