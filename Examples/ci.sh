@@ -9,7 +9,7 @@
 #      platforms) and type-checks the shell against AVFoundation and MediaPlayer stubs
 #      (ShellTypecheck),
 #   4. runs the tests of Examples/FuzzYourPlayer (a hand-written player fuzzed in every mode,
-#      its planted bug caught).
+#      a single-item one within the core (features none); their planted bugs caught).
 # Any compiler warning in the examples fails it, as in the root build.
 set -euo pipefail
 cd "$(dirname "$0")"

@@ -4,7 +4,9 @@ import PackageDescription
 // Fuzzing a player that is not Playhead's `Player`: MiniPlayer, a hand-written
 // driver (its own event queue, its own process-wide load ids, its own watchdog
 // scheduling, its own lock) over PlayerState's reducer, checked by PlayerFuzz in
-// every mode from its tests. Uses the root package by path.
+// every mode from its tests; and SingleItemPlayer, a single-item player written
+// without the reducer, fuzzed within the single-item core (`features: .core`).
+// Uses the root package by path.
 let settings: [SwiftSetting] = [
   .enableUpcomingFeature("ExistentialAny"),
   .enableUpcomingFeature("InternalImportsByDefault"),

@@ -97,7 +97,9 @@ public final class Player: Sendable {
   /// player on `engine` restored from it that loads the current entry from
   /// its position at once and starts on `ready` if the user wanted to play.
   /// This player is left idle: its engine is sent nothing more unless this
-  /// player is sent new intents.
+  /// player is sent new intents. A sleep timer that stops at an entry's end
+  /// moves to the new player; a countdown (``/PlayerState/SleepTimer/after(_:)``)
+  /// does not: its clock was this player's, so arm it again with what is left.
   /// - Parameters:
   ///   - engine: the engine that takes over.
   ///   - watchdog: the new player's timeouts; nil for none.
@@ -116,6 +118,11 @@ public final class Player: Sendable {
       engine: engine, restoring: snapshot, configuration: current.configuration,
       watchdog: watchdog, onStep: onStep)
     send(.stop)
+    // A stop at an entry's end is plain data and moves with playback; a
+    // countdown's clock was this player's (the app re-arms it with what is left).
+    if let timer = current.sleepTimer, !timer.isCountdown {
+      next.send(.user(.setSleepTimer(timer)))
+    }
     if snapshot.current != nil {
       next.send(.resume)
       if !snapshot.playWhenReady { next.send(.pause) }

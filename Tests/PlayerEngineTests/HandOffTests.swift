@@ -74,4 +74,18 @@ struct HandOffTests {
     // Ids go on from the decoded state's: token 2 is new to this player's engine.
     #expect(second.commands.map(\.description) == ["load(A#2, from 50000ms)"])
   }
+
+  @Test func aHandOffKeepsAStopAtTheEndOfTheEntryButNotACountdown() throws {
+    let phone = SpyEngine.cooperative(.immediately)
+    let player = Player(engine: phone)
+    player.send(.queue(["A", "B"]))
+    player.send(.user(.setSleepTimer(.endOfEntry)))
+    let speaker = SpyEngine()
+    let moved = try player.handOff(to: speaker)
+    #expect(moved.state.sleepTimer == .endOfEntry)
+    #expect(player.state.sleepTimer == nil)
+    moved.send(.user(.setSleepTimer(.after(.seconds(60)))))
+    let again = try moved.handOff(to: SpyEngine())
+    #expect(again.state.sleepTimer == nil)
+  }
 }

@@ -27,6 +27,12 @@ public enum SleepTimer: Hashable, Sendable, Codable, CustomStringConvertible {
     }
   }
 
+  /// Whether this is a countdown (``after(_:)``), whose clock is the driver's.
+  public var isCountdown: Bool {
+    if case .after = self { return true }
+    return false
+  }
+
   /// Why the reducer cannot arm this timer, in words; nil when it can.
   var violation: String? {
     switch self {
