@@ -204,8 +204,8 @@ import Testing
   }
 
   /// A relaunched player has no sleep timer, and the old player's countdown
-  /// fires into nothing; after a hand-off, the first player's countdown
-  /// reaches only it, disarmed by the hand-off's stop: ignored.
+  /// fires into nothing; a countdown does not move with a hand-off: the
+  /// first player's reaches only it, disarmed by the hand-off's stop: ignored.
   @Test func relaunchAndHandoffDoNotCarryTheTimer() throws {
     let result = try run(
       """
@@ -233,6 +233,36 @@ import Testing
     #expect(
       expiries.map(\.description) == [
         "31.000s system sleepTimer(expired, sleep#1): idle -> idle (ignored: stale watchdog) {player 1, handed off}"
+      ])
+  }
+
+  /// A stop at an entry's end moves with a hand-off (re-armed on the new
+  /// player, a step of the hand-off's own), so the new engine, which
+  /// preloads, is sent no preload and stops at the entry's end.
+  @Test func aHandoffMovesAStopAtAnEntrysEnd() throws {
+    let result = try run(
+      """
+      engine preload=yes
+      media A duration=10s
+      media B duration=10s
+      watchdog off
+      queue A B
+      wait 1s
+      sleep-timer end-of-entry
+      expect commands load(A#1) start(A#1) preload(B#2) stop(B#2)
+      handoff
+      expect state buffering(A#1, autoplay, sleep endOfEntry)
+      wait 11s
+      expect state idle
+      expect queue A B*
+      expect commands stop(A#1) load(A#1) start(A#1) stop(A#1)
+      """)
+    #expect(
+      result.entries.filter { $0.player == 2 }.map(\.description) == [
+        "1.000s system sleepTimer(endOfEntry): idle -> idle",
+        "1.000s system resume: idle -> buffering(A#1, autoplay, sleep endOfEntry) [load(A#1)]",
+        "1.200s engine ready(A#1): buffering(A#1, autoplay, sleep endOfEntry) -> playing(A#1, sleep endOfEntry) [start(A#1)]",
+        "11.200s engine ended(A#1): playing(A#1, sleep endOfEntry) -> idle [stop(A#1)]",
       ])
   }
 
