@@ -42,6 +42,8 @@ struct RestoreTests {
     #expect(restored.description == "idle")
     #expect(restored.playWhenReady == false)
     #expect(restored.resumePoint == ResumePoint(item: ItemID(2), position: .seconds(42)))
+    // The lock screen shows where the first resume will start, not 0:00.
+    #expect(restored.nowPlaying?.description == "B 2/2 at 42000ms 0x")
     let result = run([.toggle, .ready(Load(2, 1)), .stop, .resume], from: restored)
     #expect(
       result.commands == [
@@ -54,7 +56,9 @@ struct RestoreTests {
   @Test func theSavedPositionIsNeverAppliedToAnotherEntry() throws {
     let saved = PlaybackSnapshot(media: ["A", "B", "C"], current: 0, position: .seconds(42))
     let restored = try PlaybackState(restoring: saved)
+    #expect(restored.nowPlaying?.elapsed == .seconds(42))
     let moved = run([.next, .previous, .resume], from: restored)
+    #expect(PlaybackState.reduce(restored, .next).nowPlaying?.elapsed == .zero)
     #expect(moved.commands == ["load(A#1)"])
     let removed = run([.user(.remove(at: 0)), .resume], from: restored)
     #expect(removed.commands == ["load(B#1)"])

@@ -11,7 +11,8 @@ public struct NowPlaying: Hashable, Sendable, CustomStringConvertible {
   /// The current entry: its item id and media.
   public var entry: QueueEntry
   /// The position at the newest discontinuity: a load's start, a seek when
-  /// issued, a replay, a start, a pause, a stall; 0 with no load.
+  /// issued, a replay, a start, a pause, a stall; with no load, a restored
+  /// entry's saved position (where its first `resume` loads it from), else 0.
   public var elapsed: MediaTime
   /// The rate to extrapolate with: the user's rate while media is playing
   /// (``PlaybackState/isPlaying``), else 0.
@@ -53,9 +54,10 @@ extension PlaybackState {
     let entry = queue.entries[index]
     // Read into locals: see FuzzObservation on the 6.3 optimizer and nested optionals.
     let session = self.session
+    let point = self.resumePoint  // always the current entry's, without a load (an invariant)
     let live = session.flatMap { $0.load.item == entry.item ? $0 : nil }
     return NowPlaying(
-      entry: entry, elapsed: live?.anchor ?? .zero,
+      entry: entry, elapsed: live?.anchor ?? point?.position ?? .zero,
       rate: PlaybackRate(thousandths: publishedRate), duration: live?.duration, index: index,
       count: queue.entries.count)
   }
