@@ -78,7 +78,7 @@ import Testing
         case .send(let event): kinds.insert(event.kind)
         case .reentrant(let report), .later(let report):
           kinds.insert(PlaybackEvent.engine(report).kind)
-        case .deliver: break
+        case .deliver, .lifecycle: break
         }
       }
     }

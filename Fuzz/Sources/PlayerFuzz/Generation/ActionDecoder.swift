@@ -104,6 +104,16 @@ package struct ActionDecoder: Sendable {
     allowed = Self.allowed(features)
   }
 
+  /// The decoder of a random run's cases against `subject`: without
+  /// ``FuzzFeatures/restore`` when the subject cannot restore.
+  /// - Parameters:
+  ///   - configuration: the run's case length, swarm setting, engine and features.
+  ///   - subject: the player under test.
+  package init(_ configuration: FuzzConfiguration, for subject: FuzzSubject) {
+    self.init(configuration)
+    if subject.restore == nil, features.contains(.restore) { features.remove(.restore) }
+  }
+
   /// Whether the features allow `action`'s event.
   private func allows(_ action: FuzzAction) -> Bool {
     let kind: EventKind
@@ -111,6 +121,7 @@ package struct ActionDecoder: Sendable {
     case .send(let event): kind = event.kind
     case .reentrant(let report), .later(let report): kind = PlaybackEvent.engine(report).kind
     case .deliver: return true
+    case .lifecycle: return features.contains(.restore)
     }
     guard let bit = EventKind.allCases.firstIndex(of: kind) else { return false }
     return allowed & (1 << UInt64(bit)) != 0
@@ -295,6 +306,16 @@ package struct ActionDecoder: Sendable {
     // do next, so that cases get deep (advances, repeats, preloads) quickly.
     if first < 64, let action = cooperative(model, detail, extra) {
       if features == .all || allows(action) { return action }
+    }
+    // One action in 32 (with the restore feature) happens to the player itself:
+    // a snapshot at whatever stage the case has reached (half of them), a
+    // relaunch or a hand-off (a quarter each), racing any report held back.
+    if first >= 248, features.contains(.restore) {
+      switch detail & 3 {
+      case 0: return .lifecycle(.relaunch)
+      case 1: return .lifecycle(.handoff)
+      default: return .lifecycle(.snapshot)
+      }
     }
     var position = Int(first) % enabled.count
     // `deliver` with nothing held back would do nothing: take the next choice.

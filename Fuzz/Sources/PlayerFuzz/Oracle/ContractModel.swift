@@ -133,6 +133,9 @@ package struct ContractModel: Hashable, Sendable {
   /// The tokens issued before the case began (a start state's `issuedLoads`);
   /// 0 for a new player.
   package internal(set) var tokenBase: UInt32 = 0
+  /// A restored entry's saved position, until its first load or another
+  /// entry becomes current (ContractRestore.swift); nil otherwise.
+  package internal(set) var resumePoint: ContractResumePoint?
 
   /// The player's `previousThreshold`, in milliseconds: `previous` restarts
   /// the entry past this position. Read from the case's configuration.
@@ -164,6 +167,7 @@ package struct ContractModel: Hashable, Sendable {
       && lhs.shuffleList == rhs.shuffleList && lhs.playWhenReady == rhs.playWhenReady
       && lhs.rate == rhs.rate && lhs.issued == rhs.issued && lhs.issuedItems == rhs.issuedItems
       && lhs.current == rhs.current && lhs.preload == rhs.preload
+      && lhs.resumePoint == rhs.resumePoint
   }
 
   /// Hashes part of what `==` compares.
@@ -261,6 +265,7 @@ package struct ContractModel: Hashable, Sendable {
     case .system(let event): system(event, &commands)
     }
     refreshPreload(&commands)
+    forgetResumePoint()
     return nil
   }
 

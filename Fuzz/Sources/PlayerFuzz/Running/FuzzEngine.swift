@@ -587,7 +587,7 @@ extension CaseRunner {
   /// watchdog, the retry policy's delay for a backoff); the newest request
   /// must be scheduled while it still watches the current load; and the
   /// player may not schedule more timers than the contract armed.
-  mutating func watchdogViolation(_ event: PlaybackEvent, step: Int) -> FuzzViolation? {
+  mutating func watchdogViolation(_ event: PlaybackEvent?, step: Int) -> FuzzViolation? {
     engine.takeScheduled(into: &scheduled)
     defer {
       scheduled.removeAll(keepingCapacity: true)

@@ -22,11 +22,25 @@ public protocol FuzzTarget: AnyObject {
   /// future behaviour depends on; without one the explorer merges nothing and
   /// never claims a complete proof.
   var snapshot: AnyHashable? { get }
+  /// What the player saves for a relaunch (`PlaybackState.snapshot`), or nil
+  /// (the default) if it cannot restore: the harness then takes no snapshot
+  /// and relaunches nothing (``FuzzLifecycle``).
+  var playbackSnapshot: PlaybackSnapshot? { get }
+  /// Hands playback off to `engine` (as `Player.handOff(to:)`): stops this
+  /// player's load and preload and returns a player on `engine` restored from
+  /// this one's snapshot that resumes with the user's intent; nil (the
+  /// default) if the player cannot. Give the new player the harness's clock
+  /// and recorders for `engine` (``FuzzEngine/watchdog(for:)``).
+  func handOff(to engine: any PlaybackEngine) -> (any FuzzTarget)?
 }
 
 extension FuzzTarget {
   /// No snapshot: the explorer does not merge this player's states.
   public var snapshot: AnyHashable? { nil }
+  /// No snapshot to restore from.
+  public var playbackSnapshot: PlaybackSnapshot? { nil }
+  /// No hand-off.
+  public func handOff(to engine: any PlaybackEngine) -> (any FuzzTarget)? { nil }
 }
 
 /// What the oracle reads from a player after each step.
@@ -270,6 +284,12 @@ public struct FuzzSubject: Sendable {
   /// (``ConcurrentFuzz`` runs only such subjects): made with
   /// ``threadSafe(name:swiftExpression:make:)``.
   public var isThreadSafe: Bool { makeSendable != nil }
+  /// Builds a player restored from a snapshot around a new engine, as after
+  /// a relaunch (Playhead's `Player(engine:restoring:)`), or nil when the
+  /// subject cannot: ``FuzzLifecycle`` actions are then not generated, and a
+  /// saved `relaunch` or `handoff` does nothing. Set with ``restoring(_:)``.
+  public private(set) var restore:
+    (@Sendable (any PlaybackEngine, PlaybackSnapshot) -> (any FuzzTarget)?)?
   /// Builds the player as a `Sendable` one, for the concurrent mode.
   let makeSendable: (@Sendable (any PlaybackEngine) -> any FuzzTarget & Sendable)?
 
@@ -308,6 +328,20 @@ public struct FuzzSubject: Sendable {
   public func reading(_ inputs: Inputs) -> FuzzSubject {
     var subject = self
     subject.inputs = inputs.union(.retryPolicy)
+    return subject
+  }
+
+  /// The same subject, able to restore its player from a snapshot on a new
+  /// engine (a relaunch); its players give their snapshot through
+  /// ``FuzzTarget/playbackSnapshot`` and hand off with ``FuzzTarget/handOff(to:)``.
+  /// - Parameter restore: builds a restored, idle player that sends nothing
+  ///   (nil when the snapshot cannot be restored).
+  /// - Returns: the subject with its restore.
+  public func restoring(
+    _ restore: @escaping @Sendable (any PlaybackEngine, PlaybackSnapshot) -> (any FuzzTarget)?
+  ) -> FuzzSubject {
+    var subject = self
+    subject.restore = restore
     return subject
   }
 
@@ -352,7 +386,12 @@ public struct FuzzSubject: Sendable {
           engine: engine, state: FuzzEngine.state(for: engine),
           watchdog: FuzzEngine.watchdog(for: engine), onStep: onStep))
     }
-  ).reading(.all)
+  ).reading(.all).restoring { engine, snapshot in
+    let player = try? Player(
+      engine: engine, restoring: snapshot, configuration: FuzzEngine.configuration(for: engine),
+      watchdog: FuzzEngine.watchdog(for: engine), onStep: PlayerTarget.onStep(for: engine))
+    return player.map(PlayerTarget.init)
+  }
 }
 
 /// Adapts ``PlayerEngine/Player`` to ``FuzzTarget``.
@@ -371,6 +410,35 @@ public final class PlayerTarget: FuzzTarget, Sendable {
 
   /// Sends the event to the player.
   public func send(_ event: PlaybackEvent) { player.send(event) }
+
+  /// The player's snapshot (`PlaybackState.snapshot`).
+  public var playbackSnapshot: PlaybackSnapshot? { player.state.snapshot }
+
+  /// `Player.handOff(to:)`, with the harness's clock and recorders for `engine`.
+  public func handOff(to engine: any PlaybackEngine) -> (any FuzzTarget)? {
+    let next = try? player.handOff(
+      to: engine, watchdog: FuzzEngine.watchdog(for: engine), onStep: Self.onStep(for: engine))
+    return next.map(PlayerTarget.init)
+  }
+
+  /// The step callback that reports each step's ignore reason and
+  /// notifications (and, concurrently, its event) straight into the
+  /// harness's engine, which does not own the player; nil for another engine.
+  /// (A step record costs Player ~2,000 instructions an event: a random run
+  /// asks for it in one case in four, a replay always.)
+  static func onStep(for engine: any PlaybackEngine) -> (@Sendable (PlayerStep) -> Void)? {
+    guard let harness = engine as? FuzzEngine else { return nil }
+    let processed = harness.onProcessed
+    if harness.reportsCostlyReasons {
+      return { step in
+        processed?(step.event)
+        harness.record(step.transition.ignored)
+        harness.record(notifications: step.notifications)
+      }
+    }
+    guard let processed else { return nil }
+    return { step in processed(step.event) }
+  }
 
   /// The player's state, read once under its lock.
   public var observation: FuzzObservation {

@@ -46,6 +46,9 @@ public enum LibFuzzerEntry {
     var source = BufferBytes(bytes)
     var decoder = decoder
     if features != .all { decoder.features = features }
+    if subject.restore == nil, decoder.features.contains(.restore) {
+      decoder.features.remove(.restore)
+    }
     let (runner, violation) = Fuzzer.runCase(subject, decoder, &source)
     guard let violation else { return 0 }
     // The case's whole setup (engine, configuration, start state, features).

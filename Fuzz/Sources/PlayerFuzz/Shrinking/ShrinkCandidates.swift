@@ -195,7 +195,7 @@ extension Shrinker {
   static func simpler(_ action: FuzzAction, _ model: ContractModel) -> [FuzzAction] {
     var out: [FuzzAction] = []
     switch action {
-    case .deliver:
+    case .deliver, .lifecycle:
       return []
     case .reentrant(let report), .later(let report):
       out.append(.send(.engine(report)))
@@ -331,7 +331,7 @@ extension FuzzAction {
     switch self {
     case .reentrant: .reentrant(report)
     case .later: .later(report)
-    case .send, .deliver: .send(.engine(report))
+    case .send, .deliver, .lifecycle: .send(.engine(report))
     }
   }
 }
