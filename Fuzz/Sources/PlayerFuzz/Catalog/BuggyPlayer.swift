@@ -117,6 +117,17 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     /// at the last with repeat off, where it does nothing (RNTP #508,
     /// androidx/media #1708).
     case nextOfferedAtLastEntry
+    /// The saved position is applied to whatever entry is current when the
+    /// restored player first loads, not only to the entry it was saved with
+    /// (tempus PR #1055, Musify PR #956).
+    case positionIntoWrongEntry
+    /// A restored player resumes on its own, as if the app's restore were a
+    /// play: it loads the saved entry at once, before any intent.
+    case restoreAutoPlays
+    /// After a relaunch, the first intent that loads (a UI play) and the
+    /// restore's own resume both load: the engine gets two loads, the second
+    /// without a stop of the first.
+    case uiPlayAndRestoreBothLoad
   }
 
   /// The mistake.
@@ -185,6 +196,10 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     case .toggleReadsIsPlaying: 2  // play(A), toggle: plays again instead of pausing
     case .elapsedFromLastReport: 2  // play(A), position(A#1, 1000ms): the anchor stays at 0
     case .nextOfferedAtLastEntry: 1  // queue(A A, start 2): next does nothing there
+    // play(A, from 1000ms), relaunch, play(A): the new entry loads from 1000 ms.
+    case .positionIntoWrongEntry: 3
+    case .restoreAutoPlays: 2  // play(A), relaunch: load(A#1) before any intent
+    case .uiPlayAndRestoreBothLoad: 3  // play(A), relaunch, resume: load(A#1) load(A#2)
     }
   }
 
@@ -206,6 +221,7 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
       name: bug.rawValue, swiftExpression: "BuggyPlayer(.\(bug.rawValue)).subject"
     ) { (engine: any PlaybackEngine) -> any FuzzTarget in CatalogPlayer(bug: bug, engine: engine) }
     .reading(inputs)
+    .restoring { engine, snapshot in CatalogPlayer(bug: bug, engine: engine, restoring: snapshot) }
   }
 
   /// The player as a thread-safe fuzz subject, for ``ConcurrentFuzz``: its
@@ -253,6 +269,10 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     var ignored: IgnoreReason?
     /// skipFromStaleTime: the current load and its position when no seek was pending.
     var settled: (load: Load, position: MediaTime)?
+    /// positionIntoWrongEntry: the saved position, until the first load after a restore.
+    var savedPosition: MediaTime?
+    /// uiPlayAndRestoreBothLoad: a relaunch's restore not yet acted on.
+    var restorePending = false
   }
 
   private let bug: BuggyPlayer.Bug
@@ -266,14 +286,53 @@ final class CatalogPlayer: FuzzTarget, Sendable {
   private let notified: (@Sendable ([PlayerNotification]) -> Void)?
   private let core = Locked(Core())
 
-  init(bug: BuggyPlayer.Bug, engine: any PlaybackEngine) {
+  /// A player restored from `snapshot` (a relaunch, or a hand-off when
+  /// `handingOff`), or nil when the snapshot cannot be restored.
+  convenience init?(
+    bug: BuggyPlayer.Bug, engine: any PlaybackEngine, restoring snapshot: PlaybackSnapshot,
+    handingOff: Bool = false
+  ) {
+    guard
+      let state = try? PlaybackState(
+        restoring: snapshot, configuration: FuzzEngine.configuration(for: engine))
+    else { return nil }
+    self.init(bug: bug, engine: engine, state: state)
+    core.withLock { core in
+      if bug == .positionIntoWrongEntry, snapshot.position > .zero {
+        core.savedPosition = snapshot.position
+      }
+      core.restorePending =
+        bug == .uiPlayAndRestoreBothLoad && !handingOff && snapshot.current != nil
+    }
+    // The mistake: the restore is taken for a play.
+    if bug == .restoreAutoPlays, !handingOff { send(.resume) }
+  }
+
+  /// The player's snapshot (`PlaybackState.snapshot`).
+  var playbackSnapshot: PlaybackSnapshot? { core.withLock { $0.state.snapshot } }
+
+  /// As `Player.handOff(to:)`: a restored player on `engine`, this one stopped.
+  func handOff(to engine: any PlaybackEngine) -> (any FuzzTarget)? {
+    let snapshot = core.withLock { $0.state.snapshot }
+    guard
+      let next = CatalogPlayer(bug: bug, engine: engine, restoring: snapshot, handingOff: true)
+    else { return nil }
+    send(.stop)
+    if snapshot.current != nil {
+      next.send(.resume)
+      if !snapshot.playWhenReady { next.send(.pause) }
+    }
+    return next
+  }
+
+  init(bug: BuggyPlayer.Bug, engine: any PlaybackEngine, state given: PlaybackState? = nil) {
     self.bug = bug
     self.engine = engine
     watchdog = FuzzEngine.watchdog(for: engine)
     processed = FuzzEngine.onProcessed(for: engine)
     reduced = FuzzEngine.onReduced(for: engine)
     notified = FuzzEngine.onNotified(for: engine)
-    var state = FuzzEngine.state(for: engine)
+    var state = given ?? FuzzEngine.state(for: engine)
     switch bug {
     case .ignoresPreviousThreshold: state.configuration.previousThreshold = .seconds(3)
     case .backoffCapIgnored: state.configuration.retry.maximumBackoff = .milliseconds(.max)
@@ -588,8 +647,34 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       }
       effects.commands = commands
     }
+    if bug == .positionIntoWrongEntry, let saved = core.savedPosition,
+      let at = effects.commands.firstIndex(where: { $0.kind == .load }),
+      case .load(let request) = effects.commands[at]
+    {
+      // The mistake: the saved position goes to whatever entry loads first.
+      core.savedPosition = nil
+      var commands = CommandList()
+      for (index, command) in effects.commands.enumerated() {
+        commands.append(
+          index == at
+            ? .load(LoadRequest(load: request.load, media: request.media, start: saved)) : command)
+      }
+      effects.commands = commands
+    }
+    var commands = Array(effects.commands)
+    if bug == .uiPlayAndRestoreBothLoad, core.restorePending,
+      effects.commands.contains(where: { $0.kind == .load })
+    {
+      // The mistake: the restore's own resume loads again, beside the UI's intent.
+      core.restorePending = false
+      core.state.session = nil
+      core.state.preload = nil
+      let again = core.state.handle(.resume)
+      commands += again.commands
+      effects.watchdog = again.watchdog ?? effects.watchdog
+    }
     core.requested = effects.watchdog
-    for command in effects.commands {
+    for command in commands {
       switch command {
       case .load(let request):
         core.lastLoaded = request.load
@@ -599,6 +684,6 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       default: break
       }
     }
-    return Array(effects.commands)
+    return commands
   }
 }

@@ -41,6 +41,8 @@ package struct CaseRunner {
   /// Where the current engine's commands begin in ``log`` (0 until a
   /// relaunch or a hand-off): the command properties read this life only.
   private(set) var life = 0
+  /// Whether the current life began with a restore (a relaunch or a hand-off).
+  private var restoredLife = false
   /// The saved entry and position of the current life's restore, when it had one.
   private var saved: ContractResumePoint?
   /// The player a hand-off left, with its engine and the reports held back
@@ -178,6 +180,7 @@ package struct CaseRunner {
     caseSetup = setup
     restore = subject.restore
     life = 0
+    restoredLife = false
     saved = nil
     retired = nil
     engine = FuzzEngine(setup, costlyReasons: costlyReasons)
@@ -721,6 +724,7 @@ extension CaseRunner {
     self.model = model
     anchor = ContractAnchor(model)
     life = log.count
+    restoredLife = true
     saved = model.resumePoint
     queueCache = nil
     agreedEntries = nil
@@ -850,8 +854,9 @@ extension CaseRunner {
   /// of another entry (the position applied to the wrong entry) or of the
   /// saved one again; or a second load where the contract has one.
   private func restoreProperty(from mark: Int) -> FuzzProperty? {
-    guard mark >= life, let saved else {
-      return life > 0 && mark >= life && loads(in: log[life...]) > loads(in: expected[life...])
+    guard restoredLife, mark >= life else { return nil }
+    guard let saved else {
+      return loads(in: log[mark...]) > loads(in: expected[mark...])
         && loads(in: expected[life..<mark]) == 0 ? .resumeLoadsSavedPositionOnce : nil
     }
     var index = mark
