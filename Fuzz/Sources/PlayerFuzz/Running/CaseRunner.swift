@@ -203,7 +203,7 @@ package struct CaseRunner {
   }
 
   /// The held-back reports waiting for a `deliver`.
-  package var laterCount: Int { later.count }
+  package var laterCount: Int { later.count + (retired?.later.count ?? 0) }
 
   /// Performs one action and checks every property.
   /// - Returns: the first broken property, or nil.
