@@ -66,9 +66,11 @@ import Testing
   /// A player that cannot restore is sent no lifecycle action, and a saved
   /// one does nothing to it.
   @Test func aSubjectWithoutRestoreIsNotFailed() throws {
-    let plain = FuzzSubject(name: "Plain", make: { engine in
-      PlainTarget(player: Player(engine: engine, watchdog: FuzzEngine.watchdog(for: engine)))
-    })
+    let plain = FuzzSubject(
+      name: "Plain",
+      make: { engine in
+        PlainTarget(player: Player(engine: engine, watchdog: FuzzEngine.watchdog(for: engine)))
+      })
     let actions = try FailureFile.parse("play(A)\nrelaunch\nhandoff\nsnapshot\nready(A#1)")
     #expect(CaseRunner.replay(plain, actions).violation == nil)
   }

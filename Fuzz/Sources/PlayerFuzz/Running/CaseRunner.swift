@@ -717,8 +717,9 @@ extension CaseRunner {
 
   /// Starts a life on `engine` with `target` and the model `model`: the
   /// caches of the old queue go, the anchor starts at 0.
-  private mutating func begin(_ engine: FuzzEngine, _ target: any FuzzTarget, _ model: ContractModel)
-  {
+  private mutating func begin(
+    _ engine: FuzzEngine, _ target: any FuzzTarget, _ model: ContractModel
+  ) {
     self.engine = engine
     self.target = target
     self.model = model
