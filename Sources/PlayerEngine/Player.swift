@@ -25,16 +25,35 @@ public final class Player: Sendable {
   private let core: Locked<Core>
 
   /// Creates a player.
+  ///
+  /// A state with a live load is taken without it
+  /// (``/PlayerState/PlaybackState/withoutLoad``): the new engine never saw
+  /// that load, so the player starts idle and paused on the same entry, and
+  /// the first `resume` loads it from where it was. To come back after a
+  /// relaunch, prefer a ``/PlayerState/PlaybackSnapshot``
+  /// (``init(engine:restoring:configuration:watchdog:onStep:)``).
   /// - Parameters:
   ///   - engine: the media back end that receives the commands.
   ///   - state: the initial state; a new player starts idle. Its
   ///     `configuration.canPreload` is set from the engine's capabilities.
-  ///   - watchdog: how buffering and stall timeouts are scheduled; nil for none.
+  ///   - watchdog: how buffering and stall timeouts, and the sleep timer's
+  ///     countdown, are scheduled; nil for no timeouts (a countdown is then
+  ///     scheduled on a Dispatch global queue).
   ///   - onStep: called after every processed event once its commands have
   ///     been executed, in processing order, on the thread that drives the
   ///     player. Keep it short; use it for logs and timelines.
-  public init(
+  public convenience init(
     engine: any PlaybackEngine, state: PlaybackState = PlaybackState(),
+    watchdog: WatchdogPolicy? = nil, onStep: (@Sendable (PlayerStep) -> Void)? = nil
+  ) {
+    self.init(engine: engine, startingAt: state.withoutLoad, watchdog: watchdog, onStep: onStep)
+  }
+
+  /// A player that starts from `state` as it is, a live load included: for
+  /// the package's harness, whose engine plays the part of the one that
+  /// issued that load (a generated start state, an explored state).
+  package init(
+    engine: any PlaybackEngine, startingAt state: PlaybackState,
     watchdog: WatchdogPolicy? = nil, onStep: (@Sendable (PlayerStep) -> Void)? = nil
   ) {
     self.engine = engine
@@ -174,6 +193,9 @@ public final class Player: Sendable {
     }
   }
 
+  /// Schedules a sleep timer's countdown for a player without a watchdog policy.
+  private static let sleepClock = WatchdogPolicy.dispatch(timeout: .zero)
+
   private func perform(_ job: Job) {
     let count = job.effects.commands.count
     if count > 0 {
@@ -188,6 +210,13 @@ public final class Player: Sendable {
       let after = request.delay.map { Duration.milliseconds($0.milliseconds) } ?? watchdog.timeout
       watchdog.schedule(after) { [weak self] in
         self?.send(.watchdogExpired(request.load, request.id))
+      }
+    }
+    if let request = job.effects.sleepTimer {
+      // The user asked for it: with no policy of its own, the player schedules it on Dispatch.
+      let clock = watchdog ?? Self.sleepClock
+      clock.schedule(.milliseconds(request.delay.milliseconds)) { [weak self] in
+        self?.send(.system(.sleepTimerExpired(request.id)))
       }
     }
     if let observation = job.observation {

@@ -1,3 +1,4 @@
+import Foundation
 import PlayerEngine
 import PlayerState
 import PlayerTesting
@@ -48,5 +49,29 @@ struct HandOffTests {
     speaker.report(.ready(Load(1, 1)))
     #expect(speaker.commands.map(\.description) == ["load(A#1)"])
     #expect(moved.state.description == "paused(A#1)")
+  }
+
+  @Test func aDecodedLiveStateIsTakenWithoutItsLoad() throws {
+    // The move the issue saw fail: encode the whole state, decode it at launch,
+    // hand it to `Player(engine:state:)`. The new engine never saw A#1 or B#2.
+    let first = SpyEngine.cooperative(.immediately)
+    let player = Player(engine: first)
+    player.send(.queue(["A", "B", "C"]))
+    player.send(.position(Load(1, 1), .seconds(42)))
+    player.send(.user(.seek(to: .seconds(50))))
+    let data = try JSONEncoder().encode(player.state)
+    let decoded = try JSONDecoder().decode(PlaybackState.self, from: data)
+    #expect(decoded.description == "playing(A#1)")
+    let second = SpyEngine()
+    let relaunched = Player(engine: second, state: decoded)
+    #expect(relaunched.state.description == "idle")
+    #expect(relaunched.state.playWhenReady == false)
+    #expect(relaunched.state.resumePoint == ResumePoint(item: ItemID(1), position: .seconds(50)))
+    relaunched.send(.pause)
+    relaunched.send(.user(.seek(to: .seconds(10))))
+    #expect(second.commands.isEmpty)
+    relaunched.send(.resume)
+    // Ids go on from the decoded state's: token 2 is new to this player's engine.
+    #expect(second.commands.map(\.description) == ["load(A#2, from 50000ms)"])
   }
 }

@@ -77,7 +77,7 @@ import Testing
     ),
     (
       ["fuzz", "--features", "queue,radio"],
-      "player-sim: bad value 'queue,radio' for '--features' of 'fuzz'; unknown feature 'radio'; expected a comma-separated subset of queue, preload, system, network, controls (or none)"
+      "player-sim: bad value 'queue,radio' for '--features' of 'fuzz'; unknown feature 'radio'; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer (or none)"
     ),
     (
       ["fuzz", "--features", "queue", "--require-coverage"],

@@ -197,7 +197,7 @@ import Testing
     ),
     (
       "notified playIntent false bored",
-      "t.play:2:34: error: unknown reason 'bored'; expected one of user, remote, interruption, routeLost"
+      "t.play:2:34: error: unknown reason 'bored'; expected one of user, remote, interruption, routeLost, sleepTimer"
     ),
     (
       "notified queueEnded playIntent false user",

@@ -20,7 +20,7 @@ import Testing
   @Test func transitionTableIsUnchanged() throws {
     let text = TransitionTable.rows.map(\.description).joined(separator: "\n") + "\n"
     try Golden.check(text, against: "transition-table.txt")
-    #expect(TransitionTable.rows.count == 688)
+    #expect(TransitionTable.rows.count == 724)
   }
 
   @Test func everyProbedTransitionIsUnchanged() throws {
@@ -32,7 +32,7 @@ import Testing
         // An ignored event that changed nothing is spelled short; any other
         // ignored event would print in full (and fail the ignored-rows test).
         if let ignored = transition.ignored, transition.next == state,
-          transition.commands.isEmpty, transition.watchdog == nil
+          transition.commands.isEmpty, transition.watchdog == nil, transition.sleepTimer == nil
         {
           lines.append("  \(event) => ignored=\(ignored.rawValue)")
         } else {
@@ -41,7 +41,7 @@ import Testing
       }
     }
     try Golden.check(lines.joined(separator: "\n") + "\n", against: "transitions.txt")
-    #expect(Golden.startStates.count == 155)
+    #expect(Golden.startStates.count == 200)
   }
 
   /// "Ignored changes nothing": over every probe in every start state, an
@@ -56,9 +56,10 @@ import Testing
         #expect(transition.next == state, "\(event) in \(state), ignored (\(reason))")
         #expect(transition.commands.isEmpty, "\(event) in \(state): \(transition.commands)")
         #expect(transition.watchdog == nil, "\(event) in \(state)")
+        #expect(transition.sleepTimer == nil, "\(event) in \(state)")
       }
     }
-    #expect(ignoredCount == 9_083)
+    #expect(ignoredCount == 11_924)
   }
 
   /// The one rule the ignored-rows check found broken (a stray `stop`).
@@ -84,29 +85,41 @@ import Testing
   }
 
   /// The walks of issue 20's golden, without the remote-control intents that
-  /// issue 22 added: the same digest, so every earlier behaviour is unchanged
-  /// (the elapsed anchor is not in the dump; its own tests pin it).
+  /// issue 22 added nor the sleep timer of issue 24, from the start states of
+  /// issue 20: the same digest, so every earlier behaviour is unchanged (the
+  /// elapsed anchor is not in the dump; its own tests pin it).
   @Test func seededRandomWalksAreUnchanged() {
-    let walk = Golden.walk { ![.toggle, .skip, .setPosition].contains($0.kind) }
+    let walk = Golden.walk(from: Golden.startStatesBeforeSleepTimer) {
+      ![.toggle, .skip, .setPosition].contains($0.kind) && !$0.isSleepTimer
+    }
     #expect(walk.steps == 62_000)
     #expect(walk.digest == 5_507_423_011_992_897_835)
   }
 
-  /// The same walks with the remote-control intents among the choices.
+  /// The same walks with the remote-control intents among the choices (issue 22's digest).
   @Test func seededRandomWalksWithRemoteControlsAreUnchanged() {
-    let walk = Golden.walk { _ in true }
+    let walk = Golden.walk(from: Golden.startStatesBeforeSleepTimer) { !$0.isSleepTimer }
     #expect(walk.steps == 62_000)
     #expect(walk.digest == 13_254_264_783_696_451_335)
+  }
+
+  /// Every start state, the sleep timer's included, and every event.
+  @Test func seededRandomWalksWithTheSleepTimerAreUnchanged() {
+    let walk = Golden.walk(from: Golden.startStates) { _ in true }
+    #expect(walk.steps == 80_000)
+    #expect(walk.digest == 11_159_527_198_436_689_463)
   }
 }
 
 enum Golden {
   /// 400 seeded random steps from each start state, choosing among the probe
   /// events that `included` keeps; a digest of every transition's dump.
-  static func walk(_ included: (PlaybackEvent) -> Bool) -> (steps: Int, digest: UInt64) {
+  static func walk(
+    from starts: [PlaybackState], _ included: (PlaybackEvent) -> Bool
+  ) -> (steps: Int, digest: UInt64) {
     var digest = Golden.Digest()
     var steps = 0
-    for (index, start) in Golden.startStates.enumerated() {
+    for (index, start) in starts.enumerated() {
       var random = Golden.Random(seed: UInt64(index) &* 0x9E37_79B9 &+ 1)
       var state = start
       for _ in 0..<400 {
@@ -164,6 +177,7 @@ enum Golden {
       var exhausted = base
       exhausted.issuedLoads = .max
       exhausted.issuedItems = .max
+      if exhausted.sleepTimer != nil { exhausted.issuedSleepTimers = .max }
       if exhausted.session != nil {
         exhausted.session?.lastSeek = SeekID(.max)
         exhausted.session?.lastWatchdog = WatchdogID(.max)
@@ -172,6 +186,9 @@ enum Golden {
     }
     return states
   }()
+
+  /// The start states before issue 24 added the sleep timer's (which all have one armed).
+  static let startStatesBeforeSleepTimer = startStates.filter { $0.sleepTimer == nil }
 
   /// Events the table's probes lack: times on either side of the previous
   /// threshold and the duration, `ready` with a duration, jumps with a start.
@@ -215,6 +232,7 @@ enum Golden {
     if let timer = transition.watchdog {
       text += " timer=\(timer.load)/\(timer.id.rawValue)/\(timer.delay.map { "\($0)" } ?? "-")"
     }
+    if let sleep = transition.sleepTimer { text += " \(sleep)" }
     if let ignored = transition.ignored { text += " ignored=\(ignored.rawValue)" }
     return text
   }
@@ -252,6 +270,9 @@ enum Golden {
     if let failure = state.failure {
       text += " fail=\(failure.domain):\(failure.code):\(failure.message)"
     }
+    if state.sleepTimer != nil || state.issuedSleepTimers != 0 {
+      text += " sleep=\(state.sleepTimer.map(\.description) ?? "-")/\(state.issuedSleepTimers)"
+    }
     text += " | \(state)"
     return text
   }
@@ -279,4 +300,9 @@ enum Golden {
       }
     }
   }
+}
+
+extension PlaybackEvent {
+  /// Whether the event is the sleep timer's (issue 24): left out of the earlier walks.
+  var isSleepTimer: Bool { kind == .setSleepTimer || kind == .sleepTimerExpired }
 }

@@ -118,7 +118,7 @@ struct IgnoredEventTests {
         }
       }
     }
-    #expect(pairs == 2427)
-    #expect(ignored == 1481)
+    #expect(pairs == 3360)
+    #expect(ignored == 1962)
   }
 }

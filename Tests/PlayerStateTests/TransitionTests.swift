@@ -743,7 +743,7 @@ let transitionCases: [TransitionCase] = [
 
 @Suite("Transition table")
 struct TransitionTests {
-  @Test("accepted transition", arguments: transitionCases)
+  @Test("accepted transition", arguments: transitionCases + sleepTimerCases)
   func accepted(_ example: TransitionCase) {
     let transition = example.state.transition(on: example.event)
     #expect(transition.ignored == nil)
@@ -755,13 +755,13 @@ struct TransitionTests {
 
   @Test func everyRowOfTheTableHasALiteralCase() {
     let covered = Set(
-      transitionCases.map {
+      (transitionCases + sleepTimerCases).map {
         TransitionTable.Row(
           before: $0.state, event: $0.event, transition: $0.state.transition(on: $0.event))
       })
     let missing = TransitionTable.accepted.filter { !covered.contains($0) }
     #expect(missing.map(\.description) == [])
-    #expect(TransitionTable.accepted.count == 297)
+    #expect(TransitionTable.accepted.count == 314)
   }
 
   @Test func newLoadsKeepCountingAfterStop() {

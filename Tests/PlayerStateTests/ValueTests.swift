@@ -147,7 +147,8 @@ struct ValueTests {
     #expect(!dot.contains("idle -> idle"))
     #expect(
       dot.contains(
-        "  playing -> paused [label=\"pause / pause\\nrouteLost / pause\\ntoggle / pause\"];\n"))
+        "  playing -> paused [label=\"pause / pause\\nrouteLost / pause\\ntoggle / pause\\nsleepTimerExpired / pause\"];\n"
+      ))
     #expect(dot.hasSuffix("}\n"))
   }
 
@@ -160,8 +161,10 @@ struct ValueTests {
     // policy (24), per load the system pause and the network attempts, and the
     // failure detail reference (nil on every hot-path state); +8 for the
     // elapsed anchor (issue 22), the one stored part of now playing; +17 for
-    // a restored entry's resume point (issue 24: item, position, and nil).
-    #expect(MemoryLayout<PlaybackState>.size <= 217)
+    // a restored entry's resume point (issue 24: item, position, and nil);
+    // +23 for the sleep timer (issue 24: its mode with a countdown's delay,
+    // and the newest countdown id).
+    #expect(MemoryLayout<PlaybackState>.size <= 240)
     #expect(_isPOD(Load.self))
     // A session is plain bytes: the failure detail lives in the state, so the
     // reducer copies sessions without touching a reference count.

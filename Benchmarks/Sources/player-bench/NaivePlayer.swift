@@ -118,8 +118,9 @@ final class NaivePlayer {
     case .watchdogExpired: timerFired()
     case .system(.interruptionBegan), .system(.routeLost): interruptionBegan()
     case .system(.interruptionEnded): interruptionEnded()
-    // The seeds had no queue, rate or position reports, and no network events.
-    case .user, .remote, .engine(.position), .system(.networkLost), .system(.networkAvailable):
+    // The seeds had no queue, rate or position reports, no network events and no sleep timer.
+    case .user, .remote, .engine(.position), .system(.networkLost), .system(.networkAvailable),
+      .system(.sleepTimerExpired):
       break
     }
   }

@@ -72,9 +72,7 @@ import Testing
   final class Terse: FuzzTarget {
     let player: Player
     init(engine: any PlaybackEngine) {
-      player = Player(
-        engine: engine, state: FuzzEngine.state(for: engine),
-        watchdog: FuzzEngine.watchdog(for: engine))
+      player = FuzzEngine.player(for: engine)
     }
     func send(_ event: PlaybackEvent) { player.send(event) }
     var observation: FuzzObservation {

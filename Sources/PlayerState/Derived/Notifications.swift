@@ -23,6 +23,9 @@ public enum PlayIntentReason: String, Hashable, Sendable, Codable, CaseIterable 
   case interruption
   /// The audio output went away.
   case routeLost
+  /// The sleep timer stopped playback: its countdown ran out, or the entry it
+  /// stops at ended (docs/machine.md, "Sleep timer").
+  case sleepTimer
 }
 
 /// Something an app reacts to once: derived from one accepted step, exactly
@@ -136,13 +139,15 @@ public struct Notifications: Hashable, Sendable, Sequence, CustomStringConvertib
     }
   }
 
-  /// Why an event flipped the play intent; nil for engine reports and timers,
-  /// which never do (the harness checks that every flip is notified).
+  /// Why an event flipped the play intent; nil for watchdogs, which never do
+  /// (the harness checks that every flip is notified). An engine report flips
+  /// it only as the end of an entry a sleep timer stops at.
   private static func intentReason(for event: PlaybackEvent) -> PlayIntentReason? {
     switch event {
     case .user: .user
     case .remote: .remote
     case .system(.routeLost): .routeLost
+    case .system(.sleepTimerExpired), .engine(.reachedEnd): .sleepTimer
     case .system: .interruption
     case .engine, .watchdogExpired: nil
     }

@@ -7,8 +7,9 @@ extension PlaybackState {
 
   /// `stop`: nothing loaded; the queue stays.
   mutating func stop(_ effects: inout Effects) -> IgnoreReason? {
-    guard session != nil || preload != nil else { return .noEffect }
+    guard session != nil || preload != nil || sleepTimer != nil else { return .noEffect }
     leave(keepingPreload: false, &effects)
+    sleepTimer = nil
     return nil
   }
 

@@ -11,7 +11,9 @@ extension PlaybackState {
     var wanted: Int?
     if configuration.canPreload, let stage = session?.stage {
       switch stage {
-      case .buffering, .ready, .stalled: wanted = queue.nextIndex
+      // Nothing is preloaded for an entry a sleep timer keeps from starting:
+      // a gapless engine would roll into it by itself.
+      case .buffering, .ready, .stalled: wanted = sleepStopsAtCurrentEnd ? nil : queue.nextIndex
       case .ended, .failed, .waitingForNetwork: wanted = nil
       }
     }

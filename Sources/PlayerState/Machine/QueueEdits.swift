@@ -64,8 +64,9 @@ extension PlaybackState {
   /// `clear`: nothing loaded, no entries; the repeat mode and the shuffle are
   /// settings, not contents, and stay.
   mutating func clear(_ effects: inout Effects) -> IgnoreReason? {
-    guard !queue.entries.isEmpty || session != nil else { return .noEffect }
+    guard !queue.entries.isEmpty || session != nil || sleepTimer != nil else { return .noEffect }
     leave(keepingPreload: false, &effects)
+    sleepTimer = nil
     queue.entries.removeAll()
     queue.current = nil
     if let seed = queue.shuffle?.seed { queue.shuffle = Shuffle(seed: seed, unshuffled: []) }

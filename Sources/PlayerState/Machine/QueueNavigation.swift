@@ -88,26 +88,36 @@ extension PlaybackState {
   }
 
   /// The current load reached its end (`ended` is its session): replay it,
-  /// advance, or end the queue.
+  /// advance, or end the queue. A sleep timer that stops here makes the
+  /// intent pause first, and an advance then only makes the next entry
+  /// current, without loading it.
   mutating func reachEnd(_ ended: Session, _ effects: inout Effects) -> IgnoreReason? {
     guard let end = queue.endOfEntry else { return .unexpected }
     var session = ended
     session.position = session.duration ?? session.position
     endSystemPause(&session)
+    let sleeps = sleepStopsAtCurrentEnd
     switch end {
     case .replay:
       guard session.issueSeek(to: .zero, &effects) else { return .idsExhausted }
+      countSleepTimerEnd(stopping: sleeps)
       // Replayed from a frame the engine has: ready, whatever stage it ended in.
       session.stage = .ready
       startIfPlays(session, &effects)
       self.session = session
     case .endOfQueue:
+      countSleepTimerEnd(stopping: sleeps)
       session.stage = .ended
       self.session = session
+    case .advance(let next) where sleeps:
+      countSleepTimerEnd(stopping: true)
+      leave(keepingPreload: false, &effects)
+      queue.current = next
     case .advance(let next):
       // Ids never wrap: advancing needs a new token, unless the preload is promoted.
       let promotes = preloadUsable(for: next, from: .zero)
       if !promotes, !tokenAvailable { return .idsExhausted }
+      countSleepTimerEnd(stopping: false)
       leave(keepingPreload: promotes, &effects)
       queue.current = next
       _ = enterCurrent(from: .zero, &effects)

@@ -10,6 +10,7 @@
 //   PlayGate.swift         whether the engine plays: intent, interruptions, system pauses
 //   NetworkRetry.swift     waiting for the network and reloading
 //   Controls.swift         the remote-control intents: toggle, skip, setPosition
+//   SleepTimer.swift       the sleep timer: a countdown with identity, a stop at an entry's end
 //
 // What the state implies for a lock screen, a headset or MPRIS (now playing,
 // the available commands, the notifications of a step) is derived, not
@@ -79,6 +80,7 @@ extension PlaybackState {
   public mutating func handle(_ event: PlaybackEvent, into effects: inout Effects) {
     effects.commands.removeAll()
     effects.watchdog = nil
+    effects.sleepTimer = nil
     let publishedRate = self.publishedRate
     let ignored: IgnoreReason?
     switch event {
@@ -139,6 +141,7 @@ extension PlaybackState {
     case .toggle: toggle(&effects)
     case .skip(let delta): skip(by: delta, &effects)
     case .setPosition(let item, let time): setPosition(item, time, &effects)
+    case .setSleepTimer(let timer): setSleepTimer(timer, &effects)
     }
   }
 
@@ -226,7 +229,8 @@ extension PlaybackState {
     }
   }
 
-  /// A system event: the network's belong to the retry, the rest to the play gate.
+  /// A system event: the network's belong to the retry, the sleep timer's
+  /// expiry to the sleep timer, the rest to the play gate.
   private mutating func apply(_ event: SystemEvent, _ effects: inout Effects) -> IgnoreReason? {
     switch event {
     case .interruptionBegan: interruptionBegan(&effects)
@@ -234,6 +238,7 @@ extension PlaybackState {
     case .routeLost: pause(&effects)
     case .networkLost: networkLost(&effects)
     case .networkAvailable: networkAvailable(&effects)
+    case .sleepTimerExpired(let id): expireSleepTimer(id, &effects)
     }
   }
 }

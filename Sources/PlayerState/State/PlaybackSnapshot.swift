@@ -172,18 +172,50 @@ extension PlaybackState {
       for (offset, entry) in list.enumerated() { index[entry.item] = offset }
       playOrder = queue.entries.map { index[$0.item] ?? 0 }
     }
-    let session = self.session
-    let current = queue.currentEntry
-    var position = MediaTime.zero
-    if let session, session.load.item == current?.item, session.stage != .ended {
-      position = session.position
-    } else if let point = resumePoint {  // always the current entry's (an invariant)
-      position = point.position
-    }
+    let position = currentPosition
     return PlaybackSnapshot(
       media: list.map(\.media), shuffleSeed: queue.shuffle?.seed, playOrder: playOrder,
       current: queue.current, position: position, repeatMode: queue.repeatMode, rate: rate,
       playWhenReady: playWhenReady)
+  }
+
+  /// Where the current entry is: the current load's last known position (0
+  /// once it has ended: it replays from the start), else its resume point, else 0.
+  var currentPosition: MediaTime {
+    if let session, session.stage != .ended {  // always the current entry's (an invariant)
+      return session.position
+    }
+    if session == nil, let point = resumePoint {  // likewise
+      return point.position
+    }
+    return .zero
+  }
+
+  /// This state with nothing live: no load, no preload, no failure detail,
+  /// no sleep countdown (its clock was the old driver's); the user's intent
+  /// paused and the current entry's position kept as its resume point (the
+  /// first `resume` loads it from there, once). The queue, the settings, a
+  /// sleep timer at an entry's end and the issued ids are kept, so ids are
+  /// never reused. A state without a load, a preload or a countdown is
+  /// returned as it is.
+  ///
+  /// What `Player(engine:state:)` does to the state it is given: a new engine
+  /// never saw the old one's loads, so it must not be sent `pause` or `seek`
+  /// for them.
+  public var withoutLoad: PlaybackState {
+    var state = self
+    if case .after = sleepTimer { state.sleepTimer = nil }
+    guard session != nil || preload != nil else { return state }
+    let position = currentPosition
+    state.session = nil
+    state.preload = nil
+    state.failure = nil
+    state.playWhenReady = false
+    state.resumePoint = nil
+    if let current = queue.currentEntry, position > .zero {
+      state.resumePoint = ResumePoint(item: current.item, position: position)
+    }
+    return state
   }
 
   /// A player's state restored from `snapshot`: idle, paused, new item ids for

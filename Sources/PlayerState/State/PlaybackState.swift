@@ -104,7 +104,7 @@ public struct RetryPolicy: Hashable, Sendable, Codable {
 }
 
 /// A state that the reducer could not have produced, refused by
-/// ``PlaybackState/init(checking:session:preload:playWhenReady:rate:interrupted:configuration:issuedLoads:issuedItems:failure:resumePoint:)``.
+/// ``PlaybackState/init(checking:session:preload:playWhenReady:rate:interrupted:configuration:issuedLoads:issuedItems:failure:resumePoint:sleepTimer:issuedSleepTimers:)``.
 public struct InvalidStateError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The first rule the state breaks, in words (``PlaybackState/invariantViolation``).
   public let reason: String
@@ -188,6 +188,12 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
   /// the first `resume` of that entry loads it from there; nil once a load
   /// exists or another entry is current, and in every state not restored.
   public package(set) var resumePoint: ResumePoint?
+  /// The armed sleep timer, if any (``UserIntent/setSleepTimer(_:)``); for
+  /// ``SleepTimer/afterEntries(_:)``, the natural ends still to go.
+  public package(set) var sleepTimer: SleepTimer?
+  /// The newest sleep countdown id issued (0 before the first); never reset.
+  /// An armed ``SleepTimer/after(_:)`` is the countdown with this id.
+  public package(set) var issuedSleepTimers: UInt32
 
   /// The idle state of a new player.
   /// - Parameter configuration: the settings the reducer reads.
@@ -203,6 +209,8 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     issuedItems = 0
     failure = nil
     resumePoint = nil
+    sleepTimer = nil
+    issuedSleepTimers = 0
   }
 
   /// A state with the given parts, checked: the parts must be ones the
@@ -219,24 +227,27 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     checking queue: PlayQueue, session: Session?, preload: Preload? = nil, playWhenReady: Bool,
     rate: PlaybackRate = .normal, interrupted: Bool = false,
     configuration: PlayerConfiguration = PlayerConfiguration(), issuedLoads: UInt32,
-    issuedItems: UInt32, failure: FailureDetail? = nil, resumePoint: ResumePoint? = nil
+    issuedItems: UInt32, failure: FailureDetail? = nil, resumePoint: ResumePoint? = nil,
+    sleepTimer: SleepTimer? = nil, issuedSleepTimers: UInt32 = 0
   ) throws(InvalidStateError) {
     self.init(
       queue: queue, session: session, preload: preload, playWhenReady: playWhenReady, rate: rate,
       interrupted: interrupted, configuration: configuration, issuedLoads: issuedLoads,
-      issuedItems: issuedItems, failure: failure, resumePoint: resumePoint)
+      issuedItems: issuedItems, failure: failure, resumePoint: resumePoint,
+      sleepTimer: sleepTimer, issuedSleepTimers: issuedSleepTimers)
     if let violation = invariantViolation { throw InvalidStateError(reason: violation) }
   }
 
   /// A state with the given parts, unchecked: for the package's own tables
   /// and tests, which build states the reducer reaches. Outside the package,
-  /// ``init(checking:session:preload:playWhenReady:rate:interrupted:configuration:issuedLoads:issuedItems:failure:resumePoint:)``
+  /// ``init(checking:session:preload:playWhenReady:rate:interrupted:configuration:issuedLoads:issuedItems:failure:resumePoint:sleepTimer:issuedSleepTimers:)``
   /// and the decoder are the ways in, and both check.
   package init(
     queue: PlayQueue, session: Session?, preload: Preload? = nil, playWhenReady: Bool,
     rate: PlaybackRate = .normal, interrupted: Bool = false,
     configuration: PlayerConfiguration = PlayerConfiguration(), issuedLoads: UInt32,
-    issuedItems: UInt32, failure: FailureDetail? = nil, resumePoint: ResumePoint? = nil
+    issuedItems: UInt32, failure: FailureDetail? = nil, resumePoint: ResumePoint? = nil,
+    sleepTimer: SleepTimer? = nil, issuedSleepTimers: UInt32 = 0
   ) {
     self.queue = queue
     self.session = session
@@ -249,6 +260,8 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     self.issuedItems = issuedItems
     self.failure = failure
     self.resumePoint = resumePoint
+    self.sleepTimer = sleepTimer
+    self.issuedSleepTimers = issuedSleepTimers
   }
 
   /// The named state.
@@ -331,6 +344,7 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
       parts.append(suppression == .interruption ? "interrupted" : "system pause")
     }
     if session.seekPending { parts.append(session.lastSeek.description) }
+    if let sleepTimer { parts.append("sleep \(sleepTimer)") }
     if let preload {
       let word =
         switch preload.stage {

@@ -83,6 +83,12 @@ extension PlaybackState {
       }
       if point.position < .zero { return "resume point position \(point.position) is negative" }
     }
+    if let sleepTimer {
+      if let violation = sleepTimer.violation { return violation }
+      if case .after = sleepTimer, issuedSleepTimers == 0 {
+        return "a sleep countdown armed but none was issued"
+      }
+    }
     return nil
   }
 
@@ -100,7 +106,7 @@ extension PlaybackState: Codable {
 
   private enum CodingKeys: String, CodingKey {
     case version, queue, session, preload, playWhenReady, rate, interrupted, configuration,
-      issuedLoads, issuedItems, failure, resumePoint
+      issuedLoads, issuedItems, failure, resumePoint, sleepTimer, issuedSleepTimers
   }
 
   /// Decodes a state written by ``encode(to:)``.
@@ -126,6 +132,10 @@ extension PlaybackState: Codable {
     issuedItems = try container.decode(UInt32.self, forKey: .issuedItems)
     failure = try container.decodeIfPresent(FailureDetail.self, forKey: .failure)
     resumePoint = try container.decodeIfPresent(ResumePoint.self, forKey: .resumePoint)
+    // Absent in states written before the sleep timer (issue 24): none armed.
+    sleepTimer = try container.decodeIfPresent(SleepTimer.self, forKey: .sleepTimer)
+    issuedSleepTimers =
+      try container.decodeIfPresent(UInt32.self, forKey: .issuedSleepTimers) ?? 0
     if let violation = invariantViolation {
       throw DecodingError.dataCorruptedError(
         forKey: .version, in: container, debugDescription: "unreachable state: \(violation)")
@@ -147,5 +157,9 @@ extension PlaybackState: Codable {
     try container.encode(issuedItems, forKey: .issuedItems)
     try container.encodeIfPresent(failure, forKey: .failure)
     try container.encodeIfPresent(resumePoint, forKey: .resumePoint)
+    try container.encodeIfPresent(sleepTimer, forKey: .sleepTimer)
+    if issuedSleepTimers != 0 {
+      try container.encode(issuedSleepTimers, forKey: .issuedSleepTimers)
+    }
   }
 }

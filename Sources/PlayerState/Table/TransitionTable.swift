@@ -70,6 +70,10 @@ public enum EventKind: String, Hashable, Sendable, Codable, CaseIterable {
   case networkLost
   /// ``SystemEvent/networkAvailable``.
   case networkAvailable
+  /// ``UserIntent/setSleepTimer(_:)``.
+  case setSleepTimer
+  /// ``SystemEvent/sleepTimerExpired(_:)``.
+  case sleepTimerExpired
 }
 
 /// The kinds of engine command, without their payloads.
@@ -117,6 +121,7 @@ extension PlaybackEvent {
       case .toggle: .toggle
       case .skip: .skip
       case .setPosition: .setPosition
+      case .setSleepTimer: .setSleepTimer
       }
     case .engine(let report):
       switch report {
@@ -137,6 +142,7 @@ extension PlaybackEvent {
       case .routeLost: .routeLost
       case .networkLost: .networkLost
       case .networkAvailable: .networkAvailable
+      case .sleepTimerExpired: .sleepTimerExpired
       }
     }
   }
@@ -212,8 +218,9 @@ public enum TransitionTable {
   /// queue and with a queue; and for the queue `A B C` playing `A` as load
   /// `A#2` (item 1), every engine stage × user intent × pending seek, less
   /// the combinations no event sequence reaches (a seek pending in `ended`
-  /// or `failed`); and, on an engine that preloads, `A` ready with `B`
-  /// preloading as `B#3`, buffering or ready.
+  /// or `failed`); on an engine that preloads, `A` ready with `B`
+  /// preloading as `B#3`, buffering or ready; and `A` ready with each kind
+  /// of sleep timer armed, and `C` with an end-of-queue one.
   public static let representativeStates: [PlaybackState] = {
     let entries = [
       QueueEntry(item: ItemID(1), media: "A"), QueueEntry(item: ItemID(2), media: "B"),
@@ -274,6 +281,29 @@ public enum TransitionTable {
             configuration: PlayerConfiguration(canPreload: true), issuedLoads: 3, issuedItems: 3))
       }
     }
+    // The sleep timer (issue 24): `A` playing and paused with each kind armed
+    // (a countdown as `sleep#1`), and the last entry `C` playing with an
+    // end-of-queue timer. (Arming one beside a preload is probed from the
+    // preload states above.)
+    let timers: [SleepTimer] = [.after(.seconds(1800)), .endOfEntry, .endOfQueue, .afterEntries(2)]
+    for timer in timers {
+      for playWhenReady in [true, false] {
+        let session = Session(
+          load: Load(1, 2), stage: .ready, lastSeek: SeekID(1), lastWatchdog: WatchdogID(1),
+          position: .seconds(10))
+        states.append(
+          PlaybackState(
+            queue: queue, session: session, playWhenReady: playWhenReady, issuedLoads: 2,
+            issuedItems: 3, sleepTimer: timer, issuedSleepTimers: 1))
+      }
+    }
+    let lastOfQueue = PlayQueue(entries: entries, current: 2)
+    states.append(
+      PlaybackState(
+        queue: lastOfQueue,
+        session: Session(
+          load: Load(3, 2), stage: .ready, lastSeek: SeekID(1), lastWatchdog: WatchdogID(1)),
+        playWhenReady: true, issuedLoads: 2, issuedItems: 3, sleepTimer: .endOfQueue))
     return states
   }()
 
@@ -322,6 +352,14 @@ public enum TransitionTable {
       .toggle, .skip(by: .seconds(15)), .skip(by: .seconds(-15)),
       .user(.setPosition(state.currentEntry?.item ?? ItemID(1), .seconds(1))),
       .user(.setPosition(ItemID(2), .seconds(1))),
+    ]
+    // The sleep timer (issue 24), last for the same reason: arming each kind,
+    // turning it off, and the expiry of the newest countdown id.
+    events += [
+      .user(.setSleepTimer(.after(.seconds(1800)))), .user(.setSleepTimer(.endOfEntry)),
+      .user(.setSleepTimer(.endOfQueue)), .user(.setSleepTimer(.afterEntries(2))),
+      .user(.setSleepTimer(nil)),
+      .system(.sleepTimerExpired(SleepTimerID(state.issuedSleepTimers))),
     ]
     return events
   }

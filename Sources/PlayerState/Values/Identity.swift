@@ -149,7 +149,7 @@ public struct MediaTime: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
 /// What kind of number an ``IssuedID`` is, and how it prints.
 public protocol IssuedIDKind: Sendable {
-  /// Printed before the number: nothing for a load token, `item`, `seek#`, `watchdog#`.
+  /// Printed before the number: nothing for a load token, `item`, `seek#`, `watchdog#`, `sleep#`.
   static var prefix: String { get }
 }
 
@@ -224,6 +224,12 @@ public enum WatchdogIDKind: IssuedIDKind {
   public static var prefix: String { "watchdog#" }
 }
 
+/// The kind of ``SleepTimerID``.
+public enum SleepTimerIDKind: IssuedIDKind {
+  /// `sleep#`, as in `sleep#1`.
+  public static var prefix: String { "sleep#" }
+}
+
 /// A number the state machine issues for each load: 1, 2, 3, … per player.
 ///
 /// Loading the same media twice gives two tokens, so a late report from the
@@ -246,3 +252,10 @@ public typealias SeekID = IssuedID<SeekIDKind>
 ///
 /// Only the newest timer of the current load can expire; an older one is stale.
 public typealias WatchdogID = IssuedID<WatchdogIDKind>
+
+/// A number the state machine issues each time the user arms a sleep timer's
+/// countdown (``SleepTimer/after(_:)``): 1, 2, 3, … per player.
+///
+/// Only the newest countdown, while it is still armed, can expire; a cancelled
+/// or replaced one is stale.
+public typealias SleepTimerID = IssuedID<SleepTimerIDKind>

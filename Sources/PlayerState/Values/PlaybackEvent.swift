@@ -120,6 +120,10 @@ public enum SystemEvent: Hashable, Sendable, Codable, CustomStringConvertible {
   case networkLost
   /// The network is back.
   case networkAvailable
+  /// The sleep timer's countdown with this id ran out (sent by the driver,
+  /// ``SleepTimerRequest``): the user's intent becomes pause, if this
+  /// countdown is still the armed one.
+  case sleepTimerExpired(SleepTimerID)
 
   /// `interruption(began)`, `interruption(ended, resume)`, `route(lost)`, `network(lost)`.
   public var description: String {
@@ -130,6 +134,7 @@ public enum SystemEvent: Hashable, Sendable, Codable, CustomStringConvertible {
     case .routeLost: "route(lost)"
     case .networkLost: "network(lost)"
     case .networkAvailable: "network(available)"
+    case .sleepTimerExpired(let id): "sleepTimer(expired, \(id))"
     }
   }
 }
@@ -195,6 +200,9 @@ public enum UserIntent: Hashable, Sendable, Codable, CustomStringConvertible {
   /// ``IgnoreReason/notCurrentEntry`` unless that entry is current, and with
   /// ``IgnoreReason/invalidArgument`` for a position below 0 or past the known duration.
   case setPosition(ItemID, MediaTime)
+  /// Arm a sleep timer, replacing any armed one, or turn it off with nil
+  /// (docs/machine.md, "Sleep timer").
+  case setSleepTimer(SleepTimer?)
 
   /// The compact form: `play(A)`, `queue(A B, start 2)`, `pause`, `seek(2000ms)`.
   ///
@@ -239,6 +247,7 @@ public enum UserIntent: Hashable, Sendable, Codable, CustomStringConvertible {
     case .setPosition(let item, let time):
       let entry = name(item).map { "\($0) \(item)" } ?? item.description
       return "setPosition(\(entry), \(time))"
+    case .setSleepTimer(let timer): return "sleepTimer(\(timer?.description ?? "off"))"
     }
   }
 }

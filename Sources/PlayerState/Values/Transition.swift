@@ -10,7 +10,8 @@ public enum IgnoreReason: String, Hashable, Sendable, Codable, CustomStringConve
   case neverIssuedSeek
   /// The seek completion is for a seek that a newer seek superseded.
   case supersededSeek
-  /// The watchdog is not the newest one armed, or its wait is already over.
+  /// The watchdog is not the newest one armed, or its wait is already over;
+  /// or the sleep timer's countdown was cancelled or replaced.
   case staleWatchdog
   /// An end or a position reported while a seek was still pending: it is from before the seek.
   case seekPending
@@ -19,7 +20,7 @@ public enum IgnoreReason: String, Hashable, Sendable, Codable, CustomStringConve
   case unexpected
   /// A user intent that changes nothing in this state, such as `pause` while idle.
   case noEffect
-  /// The event needs a new id (load token, item id, seek id or watchdog id) after
+  /// The event needs a new id (load token, item id, seek id, watchdog id or sleep timer id) after
   /// the last of that kind's 2^32 - 1 ids was issued: ids are never reused.
   case idsExhausted
   /// The intent names a position outside the queue.
@@ -110,22 +111,26 @@ public struct WatchdogRequest: Hashable, Sendable, Codable, CustomStringConverti
 }
 
 /// What reducing one event implies besides the next state: the engine
-/// commands, a watchdog to arm, and why the event was ignored if it was.
+/// commands, a watchdog or sleep countdown to arm, and why the event was
+/// ignored if it was.
 public struct Effects: Hashable, Sendable {
   /// The engine commands to execute, in order, before the next event is reduced.
   public var commands: CommandList
   /// A watchdog to arm, if the transition entered buffering or a stall.
   public var watchdog: WatchdogRequest?
+  /// A sleep timer's countdown to schedule, if the user armed one.
+  public var sleepTimer: SleepTimerRequest?
   /// Why the event changed nothing, or nil if it was accepted.
   public var ignored: IgnoreReason?
 
   /// Describes effects.
   public init(
     commands: CommandList = CommandList(), watchdog: WatchdogRequest? = nil,
-    ignored: IgnoreReason? = nil
+    sleepTimer: SleepTimerRequest? = nil, ignored: IgnoreReason? = nil
   ) {
     self.commands = commands
     self.watchdog = watchdog
+    self.sleepTimer = sleepTimer
     self.ignored = ignored
   }
 }
@@ -142,17 +147,20 @@ public struct Transition: Hashable, Sendable, CustomStringConvertible {
   public var commands: CommandList
   /// A watchdog to arm, if the transition entered buffering or a stall.
   public var watchdog: WatchdogRequest?
+  /// A sleep timer's countdown to schedule, if the user armed one.
+  public var sleepTimer: SleepTimerRequest?
   /// Why the event changed nothing, or nil if it was accepted.
   public var ignored: IgnoreReason?
 
   /// Describes a transition.
   public init(
     next: PlaybackState, commands: CommandList = CommandList(), watchdog: WatchdogRequest? = nil,
-    ignored: IgnoreReason? = nil
+    sleepTimer: SleepTimerRequest? = nil, ignored: IgnoreReason? = nil
   ) {
     self.next = next
     self.commands = commands
     self.watchdog = watchdog
+    self.sleepTimer = sleepTimer
     self.ignored = ignored
   }
 
@@ -160,7 +168,7 @@ public struct Transition: Hashable, Sendable, CustomStringConvertible {
   public init(next: PlaybackState, effects: Effects) {
     self.init(
       next: next, commands: effects.commands, watchdog: effects.watchdog,
-      ignored: effects.ignored)
+      sleepTimer: effects.sleepTimer, ignored: effects.ignored)
   }
 
   /// `next [commands] (ignored: reason)`, as in `playing(A#1) [start(A#1)]`.
@@ -169,6 +177,7 @@ public struct Transition: Hashable, Sendable, CustomStringConvertible {
     var text = next.description
     if !commands.isEmpty { text += " [\(commands.description(naming: name))]" }
     if let watchdog { text += " +\(watchdog.description(naming: name))" }
+    if let sleepTimer { text += " +\(sleepTimer)" }
     if let ignored { text += " (ignored: \(ignored))" }
     return text
   }

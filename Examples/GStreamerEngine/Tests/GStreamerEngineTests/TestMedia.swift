@@ -40,9 +40,11 @@ enum TestMedia {
     return data
   }
 
-  /// Writes a WAV file into a fresh temporary folder and returns its path.
-  static func wavFile(milliseconds: Int) throws -> String {
-    try file(named: "tone.wav", bytes: Array(wav(milliseconds: milliseconds)))
+  /// Writes a WAV file (8 kHz unless `sampleRate` says otherwise) into a fresh temporary
+  /// folder and returns its path.
+  static func wavFile(milliseconds: Int, sampleRate: Int = 8_000) throws -> String {
+    try file(
+      named: "tone.wav", bytes: Array(wav(milliseconds: milliseconds, sampleRate: sampleRate)))
   }
 
   /// Writes ``corruptWav()`` into a fresh temporary folder and returns its path.

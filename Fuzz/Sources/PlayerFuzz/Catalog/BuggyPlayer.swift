@@ -128,6 +128,14 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     /// restore's own resume both load: the engine gets two loads, the second
     /// without a stop of the first.
     case uiPlayAndRestoreBothLoad
+    /// A countdown's expiry is acted on whatever countdown it names: the
+    /// timer of a countdown the user cancelled or replaced is not cancelled,
+    /// and pauses (and disarms) when it fires.
+    case staleSleepExpiryPauses
+    /// The preload ignores the sleep timer: a gapless engine is handed the
+    /// next entry while the timer stops at the end of this one (it would roll
+    /// into it at the end).
+    case endOfEntryLosesToGapless
   }
 
   /// The mistake.
@@ -200,6 +208,10 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     case .positionIntoWrongEntry: 3
     case .restoreAutoPlays: 2  // play(A), relaunch: load(A#1) before any intent
     case .uiPlayAndRestoreBothLoad: 3  // play(A), relaunch, resume: load(A#1) load(A#2)
+    // setSleepTimer(after(1000ms)), setSleepTimer(off), sleepTimer(expired, sleep#1): accepted.
+    case .staleSleepExpiryPauses: 3
+    // engine preload=yes: setSleepTimer(endOfEntry), queue(A B), ready(A#1): preload(B#2).
+    case .endOfEntryLosesToGapless: 3
     }
   }
 
@@ -209,9 +221,10 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
   /// lengths count the actions from one (a start state stands for any prefix).
   package var startsFromGivenStates: Bool { bug == .exhaustedSeekMovesPosition }
 
-  /// What the catalog's player reads from the harness.
+  /// What the catalog's player reads from the harness (every one schedules
+  /// its sleep countdowns on the harness's clock).
   private var inputs: FuzzSubject.Inputs {
-    startsFromGivenStates ? .all : [.retryPolicy, .configuration]
+    startsFromGivenStates ? .all : [.retryPolicy, .configuration, .sleepTimer]
   }
 
   /// The player as a fuzz subject.
@@ -259,6 +272,8 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     var draining = false
     /// The watchdog the last reduced event asks for, scheduled after its commands.
     var requested: WatchdogRequest?
+    /// The sleep countdown the last reduced event arms, scheduled after its watchdog.
+    var requestedSleep: SleepTimerRequest?
     /// systemPauseKeptAcrossItems: the player-wide system-pause flag.
     var heldBySystem = false
     /// resumesAfterUserPauseInInterruption: whether the user wanted to play when the interruption began.
@@ -384,6 +399,7 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       perform(Array(transition.commands))
       core.withLock { $0.state = transition.next }
       schedule(transition.watchdog)
+      schedule(transition.sleepTimer)
       return
     }
     var commands = core.withLock { core -> [EngineCommand]? in
@@ -396,11 +412,15 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     }
     while let current = commands {
       perform(current)
-      schedule(
-        core.withLock { core in
-          defer { core.requested = nil }
-          return core.requested
-        })
+      let (watchdog, sleep) = core.withLock { core in
+        defer {
+          core.requested = nil
+          core.requestedSleep = nil
+        }
+        return (core.requested, core.requestedSleep)
+      }
+      schedule(watchdog)
+      schedule(sleep)
       commands = core.withLock { core -> [EngineCommand]? in
         guard !core.queue.isEmpty else {
           core.draining = false
@@ -417,6 +437,14 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     if bug == .watchdogAtZero, request.delay == nil { after = .zero }
     watchdog.schedule(after) { [weak self] in
       self?.send(.watchdogExpired(request.load, request.id))
+    }
+  }
+
+  /// Schedules a sleep countdown on the harness's clock, as `Player` does.
+  private func schedule(_ request: SleepTimerRequest?) {
+    guard let request else { return }
+    watchdog.schedule(.milliseconds(request.delay.milliseconds)) { [weak self] in
+      self?.send(.system(.sleepTimerExpired(request.id)))
     }
   }
 
@@ -567,6 +595,29 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       // The mistake: the button reads isPlaying, then acts.
       let intent: UserIntent = core.state.isPlaying ? .pause : .resume
       event = event.source == .remote ? .remote(intent) : .user(intent)
+    case (.staleSleepExpiryPauses, .system(.sleepTimerExpired(let id))):
+      // The mistake: a countdown cancelled or replaced still fires, and is taken for the armed one.
+      let newest = core.state.issuedSleepTimers
+      if id.rawValue != 0, id.rawValue <= newest {
+        if case .after = core.state.sleepTimer, id.rawValue == newest { break }
+        core.state.sleepTimer = .after(.seconds(1))
+        event = .system(.sleepTimerExpired(SleepTimerID(newest)))
+      }
+    case (.endOfEntryLosesToGapless, .engine(let report)):
+      // The mistake: the preload rule does not read the timer: the engine's
+      // reports (but the end itself) are reduced as if none were armed.
+      if case .reachedEnd = report { break }
+      if let timer = core.state.sleepTimer {
+        core.state.sleepTimer = nil
+        let effects = core.state.handle(event)
+        core.ignored = effects.ignored
+        if core.state.sleepTimer == nil { core.state.sleepTimer = timer }
+        core.requested = effects.watchdog
+        core.requestedSleep = effects.sleepTimer
+        let commands = Array(effects.commands)
+        record(commands, &core)
+        return commands
+      }
     case (.staleWatchdogFires, .watchdogExpired(let load, _)):
       if var session, session.load == load {
         if case .failed = session.stage { break }
@@ -674,6 +725,13 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       effects.watchdog = again.watchdog ?? effects.watchdog
     }
     core.requested = effects.watchdog
+    core.requestedSleep = effects.sleepTimer
+    record(commands, &core)
+    return commands
+  }
+
+  /// Keeps what the commands say of the loads (their media, the newest load).
+  private func record(_ commands: [EngineCommand], _ core: inout Core) {
     for command in commands {
       switch command {
       case .load(let request):
@@ -684,6 +742,5 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       default: break
       }
     }
-    return commands
   }
 }

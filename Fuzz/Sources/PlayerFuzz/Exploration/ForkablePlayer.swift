@@ -8,7 +8,7 @@ import PlayerState
 /// runner cannot be copied: it shares its player and engine).
 ///
 /// Between two events the `Player` holds nothing but its `PlaybackState`
-/// (``PlayerTarget/snapshot``), so `Player(engine:state:watchdog:)` is the same
+/// (``PlayerTarget/snapshot``), so `Player(engine:startingAt:watchdog:)` is the same
 /// player. The harness's engine keeps the expiry closures the old player
 /// scheduled; before an expiry is sent, ``aimExpiry(_:_:)`` replaces its
 /// closure by one that sends it to the current player, as the player's own
@@ -27,7 +27,7 @@ final class ForkablePlayerTarget: FuzzTarget, Sendable {
   var player: Player { current.withLock { $0 } }
 
   private static func player(_ engine: FuzzEngine, _ state: PlaybackState) -> Player {
-    Player(engine: engine, state: state, watchdog: engine.watchdog)
+    Player(engine: engine, startingAt: state, watchdog: engine.watchdog)
   }
 
   func send(_ event: PlaybackEvent) { player.send(event) }

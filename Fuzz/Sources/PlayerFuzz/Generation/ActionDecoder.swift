@@ -30,7 +30,7 @@ import PlayerTesting
 package struct ActionDecoder: Sendable {
   /// What the decoder may choose from in the current case.
   package struct Mask: Hashable, Sendable {
-    /// Enabled event kinds (bit i for `EventKind.allCases[i]`), plus `deliver`
+    /// Enabled event kinds (bit i for ``ActionDecoder/generated``[i]), plus `deliver`
     /// (the bit after them, ``ActionDecoder/deliverBit``).
     package var kinds: UInt64
     /// Enabled variations: bit 0 re-entrant, 1 later, 2 earlier, dropped or
@@ -112,6 +112,9 @@ package struct ActionDecoder: Sendable {
   package init(_ configuration: FuzzConfiguration, for subject: FuzzSubject) {
     self.init(configuration)
     if subject.restore == nil, features.contains(.restore) { features.remove(.restore) }
+    if !subject.inputs.contains(.sleepTimer), features.contains(.sleepTimer) {
+      features.remove(.sleepTimer)
+    }
   }
 
   /// Whether the features allow `action`'s event.
@@ -123,7 +126,7 @@ package struct ActionDecoder: Sendable {
     case .deliver: return true
     case .lifecycle: return features.contains(.restore)
     }
-    guard let bit = EventKind.allCases.firstIndex(of: kind) else { return false }
+    guard let bit = Self.generated.firstIndex(of: kind) else { return false }
     return allowed & (1 << UInt64(bit)) != 0
   }
 
@@ -223,9 +226,12 @@ package struct ActionDecoder: Sendable {
     )
   }
 
-  fileprivate static let choices: [EventKind?] = EventKind.allCases + [nil]
-  /// The bit of `deliver` in a mask: the one after every event kind's.
-  package static let deliverBit = UInt64(EventKind.allCases.count)
+  /// The event kinds cases are drawn from, in `EventKind` order (the sleep
+  /// timer's only with ``FuzzFeatures/sleepTimer``, like any feature's).
+  package static let generated = EventKind.allCases
+  fileprivate static let choices: [EventKind?] = generated + [nil]
+  /// The bit of `deliver` in a mask: the one after every generated kind's.
+  package static let deliverBit = UInt64(generated.count)
   /// Every kind's bit and `deliver`'s.
   package static let everyBit: UInt64 = (1 << (deliverBit + 1)) - 1
 
@@ -475,6 +481,21 @@ package struct ActionDecoder: Sendable {
     case .timeout:
       let watchdog = id(model.current?.lastWatchdog ?? 1, extra)
       return .send(.watchdogExpired(target, WatchdogID(watchdog)))
+    case .setSleepTimer:
+      // Every mode, off, and (with invalid arguments on) a countdown of 0 or a count of 0.
+      let timer: SleepTimer?
+      switch detail % 6 {
+      case 0: timer = .after(time > .zero ? time : .seconds(1))
+      case 1: timer = .endOfEntry
+      case 2: timer = .endOfQueue
+      case 3: timer = .afterEntries(1 + UInt32(extra % 2))
+      case 4: timer = nil
+      default:
+        timer = on(6) ? (extra & 2 == 0 ? .after(.zero) : .afterEntries(0)) : .endOfEntry
+      }
+      return .send(.user(.setSleepTimer(timer)))
+    case .sleepTimerExpired:
+      return .send(.system(.sleepTimerExpired(SleepTimerID(id(model.issuedSleep, extra)))))
     }
   }
 
@@ -505,6 +526,10 @@ package struct ActionDecoder: Sendable {
   private func cooperative(_ model: ContractModel, _ detail: UInt8, _ extra: UInt8) -> FuzzAction? {
     if let preload = model.preload, preload.stage == .buffering, detail & 3 == 0 {
       return .send(.ready(preload.load, duration: extra & 1 == 0 ? nil : .milliseconds(10_000)))
+    }
+    if case .after = model.sleep, detail & 15 == 2 {
+      // The armed countdown runs out.
+      return .send(.system(.sleepTimerExpired(SleepTimerID(model.issuedSleep))))
     }
     if model.interrupted, detail & 7 == 1 {
       // The call ends, with or without the hint.

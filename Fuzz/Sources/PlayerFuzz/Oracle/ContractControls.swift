@@ -218,8 +218,10 @@ package struct ContractNotifications: Hashable, Sendable {
       case .user: reason = .user
       case .remote: reason = .remote
       case .system(.routeLost): reason = .routeLost
+      // A countdown's expiry, or the end of the entry a sleep timer stops at.
+      case .system(.sleepTimerExpired), .engine(.reachedEnd): reason = .sleepTimer
       case .system: reason = .interruption
-      // The contract never flips the intent on a report or a timer.
+      // The contract never flips the intent on any other report, nor on a watchdog.
       case .engine, .watchdogExpired: reason = nil
       }
       if let reason {

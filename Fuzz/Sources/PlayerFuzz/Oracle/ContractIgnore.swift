@@ -97,7 +97,8 @@ extension ContractModel {
     if repeatMode == .one || next == at {
       return session.lastSeek == UInt32.max ? .idsExhausted : nil
     }
-    guard let next else { return nil }
+    // An advance a sleep timer stops at loads nothing: no token needed.
+    guard let next, !sleepStopsHere else { return nil }
     return needsToken(toEnter: next, from: 0) ? .idsExhausted : nil
   }
 
@@ -132,6 +133,8 @@ extension ContractModel {
     case .networkAvailable:
       guard current?.stage == .waiting else { return .noEffect }
       return issued == UInt32.max ? .idsExhausted : nil
+    case .sleepTimerExpired(let id):
+      return sleepExpiryIgnoreReason(id.rawValue)
     }
   }
 
@@ -194,7 +197,7 @@ extension ContractModel {
     case .setRate(let rate):
       if rate.thousandths <= 0 { return .invalidArgument }
       return rate == self.rate ? .noEffect : nil
-    case .clear: return entries.isEmpty && current == nil ? .noEffect : nil
+    case .clear: return entries.isEmpty && current == nil && sleep == nil ? .noEffect : nil
     case .pause: return current != nil && playWhenReady ? nil : .noEffect
     case .resume:
       guard let current else {
@@ -203,7 +206,7 @@ extension ContractModel {
       }
       if current.stage == .ended { return current.lastSeek == UInt32.max ? .idsExhausted : nil }
       return !playWhenReady || current.systemPaused ? nil : .noEffect
-    case .stop: return current == nil && preload == nil ? .noEffect : nil
+    case .stop: return current == nil && preload == nil && sleep == nil ? .noEffect : nil
     case .seek(let time):
       if time < .zero { return .invalidArgument }
       guard live, let current else { return .noEffect }
@@ -225,6 +228,8 @@ extension ContractModel {
       guard let position, entries[position].item == item else { return .notCurrentEntry }
       if let duration = current?.duration, time.milliseconds > duration { return .invalidArgument }
       return ignoreReason(for: UserIntent.seek(to: time))
+    case .setSleepTimer(let timer):
+      return sleepIgnoreReason(timer)
     }
   }
 

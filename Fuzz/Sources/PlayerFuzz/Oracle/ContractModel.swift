@@ -136,6 +136,10 @@ package struct ContractModel: Hashable, Sendable {
   /// A restored entry's saved position, until its first load or another
   /// entry becomes current (ContractRestore.swift); nil otherwise.
   package internal(set) var resumePoint: ContractResumePoint?
+  /// The armed sleep timer (for `afterEntries`, the ends still to go), or nil.
+  package internal(set) var sleep: SleepTimer?
+  /// The newest sleep countdown id issued (0 before the first).
+  package internal(set) var issuedSleep: UInt32 = 0
 
   /// The player's `previousThreshold`, in milliseconds: `previous` restarts
   /// the entry past this position. Read from the case's configuration.
@@ -166,8 +170,8 @@ package struct ContractModel: Hashable, Sendable {
       && lhs.repeatMode == rhs.repeatMode && lhs.shuffleSeed == rhs.shuffleSeed
       && lhs.shuffleList == rhs.shuffleList && lhs.playWhenReady == rhs.playWhenReady
       && lhs.rate == rhs.rate && lhs.issued == rhs.issued && lhs.issuedItems == rhs.issuedItems
-      && lhs.current == rhs.current && lhs.preload == rhs.preload
-      && lhs.resumePoint == rhs.resumePoint
+      && lhs.current == rhs.current && lhs.preload == rhs.preload && lhs.sleep == rhs.sleep
+      && lhs.issuedSleep == rhs.issuedSleep && lhs.resumePoint == rhs.resumePoint
   }
 
   /// Hashes part of what `==` compares.
@@ -447,6 +451,8 @@ package struct ContractModel: Hashable, Sendable {
     case .networkAvailable:
       guard current?.stage == .waiting else { return }
       reload(&out)
+    case .sleepTimerExpired:
+      expireSleep(&out)
     }
   }
 

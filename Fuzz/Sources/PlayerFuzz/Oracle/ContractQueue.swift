@@ -97,7 +97,8 @@ extension ContractModel {
         out.append(.setRate(current.load, new))
       }
     case .clear:
-      guard !entries.isEmpty || current != nil else { return }
+      guard !entries.isEmpty || current != nil || sleep != nil else { return }
+      sleep = nil
       stopCurrent(&out)
       dropPreload(&out)
       entries = []
@@ -142,6 +143,7 @@ extension ContractModel {
       }
       current = session
     case .stop:
+      sleep = nil
       guard current != nil else { return }
       stopCurrent(&out)
       dropPreload(&out)
@@ -186,6 +188,8 @@ extension ContractModel {
       guard let at = position, entries[at].item == item else { return }
       if let duration = current?.duration, time.milliseconds > duration { return }
       user(.seek(to: time), &out)
+    case .setSleepTimer(let timer):
+      setSleep(timer)
     }
   }
 
@@ -344,15 +348,18 @@ extension ContractModel {
       started: false, position: time, duration: nil)
   }
 
-  /// The end of the current entry: replay, advance or `ended`.
+  /// The end of the current entry: replay, advance or `ended`. A sleep timer
+  /// that stops here pauses first, and an advance then loads nothing.
   mutating func reachEnd(_ out: inout [EngineCommand]) {
     guard var session = current, let at = position else { return }
     session.started = false
     // The end ends a system pause too: the engine is at the end, not held.
     session.systemPaused = false
     let next = after(at)
+    let sleeps = sleepStopsHere
     if repeatMode == .one || next == at {
       guard session.lastSeek < UInt32.max else { return }
+      countSleepEnd(stopping: sleeps)
       session.stage = .ready
       session.lastSeek &+= 1
       session.seekPending = true
@@ -363,13 +370,24 @@ extension ContractModel {
       return
     }
     guard let next else {
+      countSleepEnd(stopping: sleeps)
       session.stage = .ended
       // The position becomes the duration, when known ("The end of an entry").
       if let duration = session.duration { session.position = duration }
       current = session
       return
     }
+    if sleeps {
+      // The next entry becomes current, unloaded: idle and paused.
+      countSleepEnd(stopping: true)
+      current = session
+      stopCurrent(&out)
+      dropPreload(&out)
+      position = next
+      return
+    }
     if !usablePreload(for: entries[next].item, from: 0), issued == UInt32.max { return }
+    countSleepEnd(stopping: false)
     current = session
     stopCurrent(&out)
     if !usablePreload(for: entries[next].item, from: 0) { dropPreload(&out) }
@@ -380,7 +398,7 @@ extension ContractModel {
   /// The preload rule, after every accepted event.
   mutating func refreshPreload(_ out: inout [EngineCommand]) {
     var wanted: Int?
-    if canPreload, let session = current, let at = position, repeatMode != .one,
+    if canPreload, let session = current, let at = position, repeatMode != .one, !sleepStopsHere,
       session.stage == .buffering || session.stage == .ready || session.stage == .stalled,
       let next = after(at), next != at
     {

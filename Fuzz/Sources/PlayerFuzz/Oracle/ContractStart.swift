@@ -30,6 +30,8 @@ extension ContractModel {
     issued = start.issuedLoads
     issuedItems = start.issuedItems
     tokenBase = start.issuedLoads
+    sleep = start.sleepTimer
+    issuedSleep = start.issuedSleepTimers
     if let session = start.session {
       var current = Current(
         load: session.load, stage: Self.stage(session.stage), lastSeek: session.lastSeek.rawValue,

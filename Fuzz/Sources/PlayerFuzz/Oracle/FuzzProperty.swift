@@ -84,6 +84,13 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
   /// The saved position is never applied to another entry than the one it
   /// was saved with.
   case savedPositionOnlyForItsEntry
+  /// A sleep timer's countdown acts only if it is the armed one: an expiry of
+  /// a countdown cancelled, replaced or never armed changes nothing, sends
+  /// nothing and notifies nothing.
+  case sleepExpiryOnlyIfCurrent
+  /// While the sleep timer stops at the end of the current entry, no other
+  /// entry is preloaded, loaded or started (a gapless engine would roll into it).
+  case endOfEntryStartsNothing
 
   /// The property as one sentence.
   public var summary: String {
@@ -125,6 +132,9 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
     case .restoreSendsNothing: "a restored player sends the engine nothing until the user resumes"
     case .resumeLoadsSavedPositionOnce: "one load from the saved position, once"
     case .savedPositionOnlyForItsEntry: "the saved position is never applied to another entry"
+    case .sleepExpiryOnlyIfCurrent: "a sleep countdown's expiry acts only if it is the armed one"
+    case .endOfEntryStartsNothing:
+      "while the sleep timer stops at this entry's end, no other entry is preloaded, loaded or started"
     }
   }
 

@@ -393,6 +393,8 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
     case .toggle: 32
     case .skip: 33
     case .setPosition: 34
+    case .setSleepTimer: 35
+    case .sleepTimerExpired: 36
     }
   }
 

@@ -219,6 +219,15 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     case .user(.skip(let delta)): return ".skip(by: \(time(delta)))"
     case .user(.setPosition(let item, let at)):
       return ".user(.setPosition(ItemID(\(item.rawValue)), \(time(at))))"
+    case .user(.setSleepTimer(let timer)):
+      let spelled: String
+      switch timer {
+      case nil: spelled = "nil"
+      case .after(let delay)?: spelled = ".after(\(time(delay)))"
+      case .afterEntries(let count)?: spelled = ".afterEntries(\(count))"
+      case let other?: spelled = ".\(other)"
+      }
+      return ".user(.setSleepTimer(\(spelled)))"
     case .remote(let intent):
       // The user's spelling, re-rooted: the shorthands are `UserIntent` cases too,
       // except `.queue`, which is `.replaceQueue` there.
@@ -244,6 +253,8 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     case .system(.routeLost): return ".system(.routeLost)"
     case .system(.networkLost): return ".system(.networkLost)"
     case .system(.networkAvailable): return ".system(.networkAvailable)"
+    case .system(.sleepTimerExpired(let id)):
+      return ".system(.sleepTimerExpired(SleepTimerID(\(id.rawValue))))"
     case .engine(.position(let l, let at)): return ".position(\(load(l)), \(time(at)))"
     case .watchdogExpired(let l, let id):
       return ".watchdogExpired(\(load(l)), WatchdogID(\(id.rawValue)))"

@@ -109,6 +109,8 @@ package struct CaseRunner {
     var reason: IgnoreReason?
     /// The notifications the contract expects from it.
     var notes: ContractNotifications
+    /// The current entry, when the sleep timer stopped at its end before the event.
+    var stopsAt: ItemID?
     var accepted: Bool { reason == nil }
   }
 
@@ -360,12 +362,14 @@ package struct CaseRunner {
     guard let culprit else { return nil }
     let named = arrivalEvent(culprit, outer: event)
     let expected = arrivals[culprit].reason
+    let property =
+      sleepProperty(named, arrivals[culprit], from: log.count) ?? .ignoreReasonMatchesContract
     let detail =
       said == nil
       ? "the player reported \(reasons.count) reduced events where the contract processed \(arrivals.count)"
       : "the player \(Self.verdict(said ?? nil)) \(named.description(naming: { model.media[$0] })); the contract \(Self.verdict(expected))"
     var violation = FuzzViolation(
-      property: .ignoreReasonMatchesContract, step: step, event: named, expected: self.expected,
+      property: property, step: step, event: named, expected: self.expected,
       actual: log, detail: detail)
     violation.media = model.media
     return violation
@@ -390,6 +394,9 @@ package struct CaseRunner {
       anchor.step(model)
     }
     if let request = model.watchdogRequest(since: session) { requests.append(request) }
+    if model.issuedSleep != prior.issuedSleep, case .after(let delay)? = model.sleep {
+      requests.append(.sleep(model.issuedSleep, delay: delay.milliseconds))
+    }
     if !recordsCoverage {
       // Only the verdict is wanted.
     } else if accepted {
@@ -398,7 +405,13 @@ package struct CaseRunner {
     } else {
       coverage.record(from: before, event: event.kind)
     }
-    arrivals.append(Arrival(offset: offset, reason: reason, notes: notes))
+    let stopsAt =
+      prior.sleep == nil || !prior.sleepStopsHere
+      ? nil
+      : prior.position.map {
+        prior.entries[$0].item
+      }
+    arrivals.append(Arrival(offset: offset, reason: reason, notes: notes, stopsAt: stopsAt))
   }
 
   /// The event of arrival `position` of a delivery whose outer event is `event`.
@@ -428,7 +441,8 @@ package struct CaseRunner {
     let accepted = arrivals[culprit].accepted
     let event = arrivalEvent(culprit, outer: outer)
     let property =
-      restoreProperty(from: mark)
+      sleepProperty(event, arrivals[culprit], from: mark)
+      ?? restoreProperty(from: mark)
       ?? FuzzViolation.classify(
         expected: expected, actual: log, from: mark, event: event, accepted: accepted, life: life)
     var violation = FuzzViolation(
@@ -522,8 +536,10 @@ package struct CaseRunner {
       + Self.failureDescription(seen: seen.failure, expected: model.current?.failure)
       + (difference.map { "; \($0.text)" } ?? "") + (controls.map { "; \($0)" } ?? "")
     let culprit = event.map { arrivalEvent(arrivals.count - 1, outer: $0) }
+    let refined =
+      culprit.flatMap { sleepProperty($0, arrivals[arrivals.count - 1], from: log.count) }
     var violation = FuzzViolation(
-      property: property, step: step, event: culprit, expected: expected, actual: log,
+      property: refined ?? property, step: step, event: culprit, expected: expected, actual: log,
       detail: detail)
     violation.media = model.media
     return violation
@@ -601,8 +617,9 @@ extension CaseRunner {
     let arrival = arrivals[culprit]
     let said = culprit < notified.count ? notified[culprit] : []
     let property: FuzzProperty =
-      !arrival.accepted && !said.isEmpty
-      ? .noNotificationForIgnoredEvent : .notificationsMatchContract
+      sleepProperty(named, arrival, from: log.count)
+      ?? (!arrival.accepted && !said.isEmpty
+        ? .noNotificationForIgnoredEvent : .notificationsMatchContract)
     let words = { (list: [ContractNotification]) in
       list.isEmpty ? "none" : list.map(\.description).joined(separator: ", ")
     }
@@ -880,6 +897,33 @@ extension CaseRunner {
     commands.reduce(0) { count, command in
       if case .load = command { return count + 1 }
       return count
+    }
+  }
+}
+
+// MARK: The sleep timer (issue 24)
+
+extension CaseRunner {
+  /// The sleep timer's property a divergence at `arrival` (whose event is
+  /// `event`) breaks, if it is one: anything a countdown's expiry the contract
+  /// ignores does (it acts only if it is the armed countdown's); a `preload`,
+  /// or a `load` or `start` of another entry, while the timer stops at the end
+  /// of the current one (end-of-entry never starts another entry).
+  private func sleepProperty(_ event: PlaybackEvent, _ arrival: Arrival, from mark: Int)
+    -> FuzzProperty?
+  {
+    if case .system(.sleepTimerExpired) = event, !arrival.accepted {
+      return .sleepExpiryOnlyIfCurrent
+    }
+    guard let item = arrival.stopsAt, mark < log.count else { return nil }
+    var index = mark
+    while index < expected.count, index < log.count, expected[index] == log[index] { index += 1 }
+    guard index < log.count else { return nil }
+    switch log[index] {
+    case .preload: return .endOfEntryStartsNothing
+    case .load(let request) where request.load.item != item: return .endOfEntryStartsNothing
+    case .start(let load, _) where load.item != item: return .endOfEntryStartsNothing
+    default: return nil
     }
   }
 }

@@ -196,6 +196,23 @@ public final class FuzzEngine: PlaybackEngine {
       ?? PlaybackState(configuration: configuration(for: engine))
   }
 
+  /// Playhead's `Player` on `engine` as the case wants it: built from
+  /// ``state(for:)`` as it is (a generated start state's live load
+  /// included, since this engine plays the part of the one that issued it;
+  /// `Player(engine:state:)` would take the state without it) with
+  /// ``watchdog(for:)``. For a subject that wraps `Player` and says
+  /// ``FuzzSubject/Inputs/all``.
+  /// - Parameters:
+  ///   - engine: the engine handed to ``FuzzSubject/make``.
+  ///   - onStep: the player's step callback.
+  public static func player(
+    for engine: any PlaybackEngine, onStep: (@Sendable (PlayerStep) -> Void)? = nil
+  ) -> Player {
+    Player(
+      engine: engine, startingAt: state(for: engine), watchdog: watchdog(for: engine),
+      onStep: onStep)
+  }
+
   /// The harness's watchdog clock when `engine` is the harness's engine (as in
   /// a ``FuzzSubject/make`` closure); otherwise a clock that never fires.
   /// - Parameter engine: the engine handed to ``FuzzSubject/make``.
@@ -362,6 +379,12 @@ public final class FuzzEngine: PlaybackEngine {
     let (event, fire) = log.withLock { log -> (PlaybackEvent, (@Sendable () -> Void)?) in
       if case .watchdogExpired(let load, let id) = event,
         let fire = log.timers[TimerKey(load: load, id: id.rawValue)]
+      {
+        return (event, fire)
+      }
+      // A sleep countdown the player scheduled runs its own closure too.
+      if case .system(.sleepTimerExpired(let id)) = event,
+        let fire = log.timers[TimerKey(load: WatchdogClaim.sleepLoad, id: id.rawValue)]
       {
         return (event, fire)
       }
@@ -564,15 +587,25 @@ extension ContractModel {
   }
 }
 
-/// A timer the contract asks the player to request: a watchdog, or the
-/// backoff before a reload (with its delay).
+/// A timer the contract asks the player to request: a watchdog, the
+/// backoff before a reload (with its delay), or a sleep timer's countdown.
 struct WatchdogClaim: Hashable {
-  /// The load, in the contract's numbering.
+  /// The load, in the contract's numbering (``sleepLoad`` for a sleep countdown).
   var load: Load
-  /// The watchdog id.
+  /// The watchdog id, or the sleep countdown's id.
   var id: UInt32
-  /// The backoff's delay in milliseconds; nil for a watchdog.
+  /// The backoff's or the countdown's delay in milliseconds; nil for a watchdog.
   var delay: Int64?
+  /// Whether it is a sleep timer's countdown.
+  var sleep = false
+
+  /// The key a sleep countdown's timer is registered under: no load has token 0.
+  static let sleepLoad = Load(item: ItemID(0), token: LoadToken(0))
+
+  /// The countdown `setSleepTimer(.after(delay))` armed with id `id`.
+  static func sleep(_ id: UInt32, delay: Int64) -> WatchdogClaim {
+    WatchdogClaim(load: sleepLoad, id: id, delay: delay, sleep: true)
+  }
 }
 
 extension CaseRunner {
@@ -609,16 +642,20 @@ extension CaseRunner {
         let expected = request.delay ?? engine.setup.watchdogTimeout.milliseconds
         guard after == .milliseconds(expected) else {
           detail =
-            request.delay == nil
-            ? "the contract arms watchdog#\(request.id) for \(name(request.load)) with the clock's timeout, \(expected)ms (FuzzEngine.watchdog's); the player asked for \(after)"
-            : "the contract arms the backoff watchdog#\(request.id) for \(name(request.load)) after \(expected)ms (the retry policy's delay); the player asked for \(after)"
+            request.sleep
+            ? "the contract arms the sleep countdown sleep#\(request.id) for \(expected)ms (setSleepTimer's delay); the player asked for \(after)"
+            : request.delay == nil
+              ? "the contract arms watchdog#\(request.id) for \(name(request.load)) with the clock's timeout, \(expected)ms (FuzzEngine.watchdog's); the player asked for \(after)"
+              : "the contract arms the backoff watchdog#\(request.id) for \(name(request.load)) after \(expected)ms (the retry policy's delay); the player asked for \(after)"
           break
         }
         engine.register(fire, load: request.load, id: request.id)
       }
       if detail == nil, scheduled.isEmpty, let newest = requests.last, model.watches(newest) {
         detail =
-          "the contract arms watchdog#\(newest.id) for \(name(newest.load)) here; the player requested no watchdog from the harness's clock (FuzzEngine.watchdog)"
+          newest.sleep
+          ? "the contract arms the sleep countdown sleep#\(newest.id) here; the player scheduled nothing on the harness's clock (FuzzEngine.watchdog)"
+          : "the contract arms watchdog#\(newest.id) for \(name(newest.load)) here; the player requested no watchdog from the harness's clock (FuzzEngine.watchdog)"
       }
     }
     guard let detail else { return nil }
@@ -634,6 +671,10 @@ extension ContractModel {
   /// Whether `claim` is the current load's newest timer and its stage still
   /// waits for it (buffering, stalled, or waiting for the network).
   func watches(_ claim: WatchdogClaim) -> Bool {
+    if claim.sleep {
+      guard case .after = sleep else { return false }
+      return issuedSleep == claim.id
+    }
     guard let current, current.load == claim.load, current.lastWatchdog == claim.id else {
       return false
     }

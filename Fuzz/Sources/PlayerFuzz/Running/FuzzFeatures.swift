@@ -26,17 +26,21 @@ package import PlayerState
 ///   (`PlaybackEvent.remote`);
 /// - ``restore``: snapshots, relaunches and hand-offs (``FuzzLifecycle``),
 ///   for a subject that can restore (``FuzzSubject/restoring(_:)``; others
-///   are never sent them).
+///   are never sent them);
+/// - ``sleepTimer``: the sleep timer's intents (`setSleepTimer`) and its
+///   countdowns' expiries, for a subject that schedules the countdown on the
+///   harness's clock (``FuzzSubject/Inputs/sleepTimer``; others are never sent them).
 ///
-/// Spelled as a comma-separated list of their names, `queue,preload,system,network,controls,restore`
+/// Spelled as a comma-separated list of their names,
+/// `queue,preload,system,network,controls,restore,sleepTimer`
 /// (``init(parsing:)``, ``description``); `none` is the core alone.
 public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvertible {
   /// The features, one bit each.
   public let rawValue: UInt8
 
-  /// Features from their bits (bits beyond the six features are dropped).
+  /// Features from their bits (bits beyond the seven features are dropped).
   /// - Parameter rawValue: one bit a feature, as in ``queue``'s.
-  public init(rawValue: UInt8) { self.rawValue = rawValue & 0x3F }
+  public init(rawValue: UInt8) { self.rawValue = rawValue & 0x7F }
 
   /// The queue's intents and queues of several entries.
   public static let queue = FuzzFeatures(rawValue: 1)
@@ -50,9 +54,11 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
   public static let controls = FuzzFeatures(rawValue: 16)
   /// Snapshots, relaunches and hand-offs.
   public static let restore = FuzzFeatures(rawValue: 32)
+  /// The sleep timer: its intents and its countdowns' expiries.
+  public static let sleepTimer = FuzzFeatures(rawValue: 64)
   /// The whole contract (the default).
   public static let all: FuzzFeatures = [
-    .queue, .preload, .system, .network, .controls, .restore,
+    .queue, .preload, .system, .network, .controls, .restore, .sleepTimer,
   ]
   /// The single-item core alone.
   public static let core: FuzzFeatures = []
@@ -60,7 +66,7 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
   /// Each feature with its name, in the order ``description`` lists them.
   public static let named: [(name: String, feature: FuzzFeatures)] = [
     ("queue", .queue), ("preload", .preload), ("system", .system), ("network", .network),
-    ("controls", .controls), ("restore", .restore),
+    ("controls", .controls), ("restore", .restore), ("sleepTimer", .sleepTimer),
   ]
 
   /// A list that does not parse, with what was expected.
@@ -128,6 +134,7 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
     }
     if contains(.network) { kinds.formUnion([.networkLost, .networkAvailable]) }
     if contains(.controls) { kinds.formUnion([.toggle, .skip, .setPosition]) }
+    if contains(.sleepTimer) { kinds.formUnion([.setSleepTimer, .sleepTimerExpired]) }
     return kinds
   }
 
@@ -161,6 +168,7 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
       return false
     }
     if !contains(.network), start.session?.stage == .waitingForNetwork { return false }
+    if !contains(.sleepTimer), start.sleepTimer != nil { return false }
     return true
   }
 }

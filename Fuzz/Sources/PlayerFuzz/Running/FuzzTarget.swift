@@ -263,8 +263,15 @@ public struct FuzzSubject: Sendable {
     /// ids within a few of exhaustion included. The player must take it as it
     /// is, its load tokens too (it goes on numbering from them).
     public static let startState = Inputs(rawValue: 4)
+    /// The sleep timer's countdowns on the harness's clock: the player
+    /// schedules each countdown it arms (`Effects.sleepTimer`) on
+    /// ``FuzzEngine/watchdog(for:)`` with its delay, and sends
+    /// `.system(.sleepTimerExpired(id))` when it fires (Playhead's `Player`
+    /// does). Only then does a case set sleep timers and send their expiries
+    /// (``FuzzFeatures/sleepTimer``).
+    public static let sleepTimer = Inputs(rawValue: 8)
     /// Everything the harness can vary.
-    public static let all: Inputs = [.retryPolicy, .configuration, .startState]
+    public static let all: Inputs = [.retryPolicy, .configuration, .startState, .sleepTimer]
   }
 
   /// The name printed in reports.
@@ -364,27 +371,9 @@ public struct FuzzSubject: Sendable {
   public static let player = FuzzSubject.threadSafe(
     name: "Player", swiftExpression: ".player",
     make: { engine in
-      // Each step's ignore reason (and, concurrently, its event) straight
-      // into the harness's engine, which does not own the player.
-      // (A step record costs Player ~2,000 instructions an event: a random
-      // run asks for it in one case in four, a replay always.)
-      var onStep: (@Sendable (PlayerStep) -> Void)?
-      if let harness = engine as? FuzzEngine {
-        let processed = harness.onProcessed
-        if harness.reportsCostlyReasons {
-          onStep = { step in
-            processed?(step.event)
-            harness.record(step.transition.ignored)
-            harness.record(notifications: step.notifications)
-          }
-        } else if let processed {
-          onStep = { step in processed(step.event) }
-        }
-      }
-      return PlayerTarget(
-        Player(
-          engine: engine, state: FuzzEngine.state(for: engine),
-          watchdog: FuzzEngine.watchdog(for: engine), onStep: onStep))
+      // Each step's ignore reason, notifications (and, concurrently, its event)
+      // straight into the harness's engine (PlayerTarget.onStep(for:)).
+      return PlayerTarget(FuzzEngine.player(for: engine, onStep: PlayerTarget.onStep(for: engine)))
     }
   ).reading(.all).restoring { engine, snapshot in
     let player = try? Player(

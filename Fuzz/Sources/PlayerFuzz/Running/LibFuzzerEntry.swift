@@ -49,6 +49,9 @@ public enum LibFuzzerEntry {
     if subject.restore == nil, decoder.features.contains(.restore) {
       decoder.features.remove(.restore)
     }
+    if !subject.inputs.contains(.sleepTimer), decoder.features.contains(.sleepTimer) {
+      decoder.features.remove(.sleepTimer)
+    }
     let (runner, violation) = Fuzzer.runCase(subject, decoder, &source)
     guard let violation else { return 0 }
     // The case's whole setup (engine, configuration, start state, features).

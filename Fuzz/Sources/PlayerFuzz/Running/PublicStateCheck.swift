@@ -129,6 +129,15 @@ extension ContractModel {
     if state.issuedItems != issuedItems {
       return differs("issuedItems", state.issuedItems, issuedItems)
     }
+    // The sleep timer (ContractSleepTimer.swift).
+    if state.sleepTimer != sleep {
+      return differs(
+        "sleepTimer", state.sleepTimer.map(\.description) ?? "none",
+        sleep.map(\.description) ?? "none")
+    }
+    if state.issuedSleepTimers != issuedSleep {
+      return differs("issuedSleepTimers", state.issuedSleepTimers, issuedSleep)
+    }
     // A restored entry's saved position (ContractRestore.swift).
     let point = state.resumePoint
     if point?.item != resumePoint?.item || point?.position.milliseconds != resumePoint?.position {
