@@ -103,7 +103,7 @@ extension Shrinker {
   /// Other ways to say an intent, no longer: `play(A)` as a paused queue, and
   /// from a position as the second entry of a queue of two (so that
   /// `previous` has an entry to go back to), a queue or jump from `past` (past
-  /// the case's `previous` threshold), a queue paused.
+  /// the case's `previous` threshold), a queue paused, a seek to `past`.
   static func variants(of intent: UserIntent, past: MediaTime) -> [UserIntent] {
     // An edit right after the first entry: it drops that entry's preload
     // and (insert) preloads another, which a skip or a new queue did in two
@@ -130,6 +130,10 @@ extension Shrinker {
       ]
     case .jump(let to, _):
       return [.jump(to: to, from: past)]
+    case .seek(let time) where time != past:
+      // A seek somewhere else than where the load is: one action where a
+      // position report (or a load from a time) and a seek to 0 took two.
+      return [.seek(to: past)]
     default:
       return []
     }
