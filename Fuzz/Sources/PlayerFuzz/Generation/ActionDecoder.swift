@@ -30,8 +30,9 @@ import PlayerTesting
 package struct ActionDecoder: Sendable {
   /// What the decoder may choose from in the current case.
   package struct Mask: Hashable, Sendable {
-    /// Enabled event kinds (bit i for ``ActionDecoder/generated``[i]), plus `deliver`
-    /// (the bit after them, ``ActionDecoder/deliverBit``).
+    /// Enabled event kinds and `deliver` (bit i for the decoder's i-th choice:
+    /// the kinds before the sleep timer's, `deliver` at ``ActionDecoder/deliverBit``,
+    /// then the sleep timer's two).
     package var kinds: UInt64
     /// Enabled variations: bit 0 re-entrant, 1 later, 2 earlier, dropped or
     /// removed token, 3 never-issued token, 4 mismatched item, 5 superseded or
@@ -126,7 +127,7 @@ package struct ActionDecoder: Sendable {
     case .deliver: return true
     case .lifecycle: return features.contains(.restore)
     }
-    guard let bit = Self.generated.firstIndex(of: kind) else { return false }
+    guard let bit = Self.choices.firstIndex(of: kind) else { return false }
     return allowed & (1 << UInt64(bit)) != 0
   }
 
@@ -226,14 +227,18 @@ package struct ActionDecoder: Sendable {
     )
   }
 
-  /// The event kinds cases are drawn from, in `EventKind` order (the sleep
-  /// timer's only with ``FuzzFeatures/sleepTimer``, like any feature's).
-  package static let generated = EventKind.allCases
-  fileprivate static let choices: [EventKind?] = generated + [nil]
-  /// The bit of `deliver` in a mask: the one after every generated kind's.
-  package static let deliverBit = UInt64(generated.count)
+  /// The sleep timer's event kinds (issue 24): drawn with ``FuzzFeatures/sleepTimer``.
+  private static let sleepKinds: [EventKind] = [.setSleepTimer, .sleepTimerExpired]
+  /// The event kinds cases are drawn from, as their bits in a ``Mask``: every
+  /// kind before the sleep timer's in `EventKind` order, `deliver`, then the
+  /// sleep timer's. (After `deliver`, so that a run without the sleep timer
+  /// draws exactly the cases it drew before the sleep timer existed.)
+  fileprivate static let choices: [EventKind?] =
+    EventKind.allCases.filter { !sleepKinds.contains($0) } + [nil] + sleepKinds
+  /// The bit of `deliver` in a mask: the one after every kind's before the sleep timer's.
+  package static let deliverBit = UInt64(choices.firstIndex(of: nil) ?? 0)
   /// Every kind's bit and `deliver`'s.
-  package static let everyBit: UInt64 = (1 << (deliverBit + 1)) - 1
+  package static let everyBit: UInt64 = (1 << UInt64(choices.count)) - 1
 
   /// Every failure class; the engine's own code with two details.
   private static let reasons: [FailureReason] = [
