@@ -1,11 +1,17 @@
 import PlayerState
 
 extension Shrinker {
-  /// The action about each of `known` instead of its own, then with each
-  /// seek or watchdog id 0…3 instead of its own.
+  /// The action about each of `known` instead of its own, then its own token
+  /// with each of their items, then with each seek or watchdog id 0…3 instead of its own.
   static func identities(of action: FuzzAction, _ known: [Load]) -> [FuzzAction] {
     guard let old = action.load else { return [] }
     var out = known.filter { $0 != old }.map { action.renaming(old, to: $0) }
+    // The same token with another known load's item: a report about a preload
+    // the deletion of its `ready` left unissued can name the current entry instead.
+    for load in known where load.item != old.item && load.token != old.token {
+      let variant = action.renaming(old, to: Load(item: load.item, token: old.token))
+      if !out.contains(variant) { out.append(variant) }
+    }
     for id: UInt32 in 0...3 {
       switch action {
       case .send(.watchdogExpired(let load, let watchdog)) where watchdog.rawValue != id:
