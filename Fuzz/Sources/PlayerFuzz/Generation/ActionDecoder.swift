@@ -116,6 +116,8 @@ package struct ActionDecoder: Sendable {
     if !subject.inputs.contains(.sleepTimer), features.contains(.sleepTimer) {
       features.remove(.sleepTimer)
     }
+    // Set in an initializer, the property's observer does not run.
+    allowed = Self.allowed(features)
   }
 
   /// Whether the features allow `action`'s event.

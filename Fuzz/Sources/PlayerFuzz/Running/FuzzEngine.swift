@@ -384,7 +384,7 @@ public final class FuzzEngine: PlaybackEngine {
       }
       // A sleep countdown the player scheduled runs its own closure too.
       if case .system(.sleepTimerExpired(let id)) = event,
-        let fire = log.timers[TimerKey(load: WatchdogClaim.sleepLoad, id: id.rawValue)]
+        let fire = log.timers[TimerKey(load: WatchdogClaim.sleepLoad, id: id.rawValue, sleep: true)]
       {
         return (event, fire)
       }
@@ -402,8 +402,10 @@ public final class FuzzEngine: PlaybackEngine {
 
   /// Records `fire` as the player's timer for `load` (contract numbering) and
   /// `id`: a `timeout(load, id)` in the case runs it.
-  func register(_ fire: @escaping @Sendable () -> Void, load: Load, id: UInt32) {
-    log.withLock { $0.timers[TimerKey(load: load, id: id)] = fire }
+  func register(
+    _ fire: @escaping @Sendable () -> Void, load: Load, id: UInt32, sleep: Bool = false
+  ) {
+    log.withLock { $0.timers[TimerKey(load: load, id: id, sleep: sleep)] = fire }
   }
 
   /// An observation with its loads in the contract's numbering.
@@ -430,10 +432,14 @@ public final class FuzzEngine: PlaybackEngine {
   }
 }
 
-/// A timer the player scheduled: the load and the watchdog id (contract numbering).
+/// A timer the player scheduled: the load and the watchdog id (contract
+/// numbering), or a sleep countdown's id.
 struct TimerKey: Hashable {
   var load: Load
   var id: UInt32
+  /// Whether it is a sleep countdown (a `timeout(item0#0, watchdog#1)` must
+  /// not run the countdown sleep#1's closure).
+  var sleep = false
 }
 
 /// The two numberings of load tokens: the player's (any scheme that never
@@ -649,7 +655,7 @@ extension CaseRunner {
               : "the contract arms the backoff watchdog#\(request.id) for \(name(request.load)) after \(expected)ms (the retry policy's delay); the player asked for \(after)"
           break
         }
-        engine.register(fire, load: request.load, id: request.id)
+        engine.register(fire, load: request.load, id: request.id, sleep: request.sleep)
       }
       if detail == nil, scheduled.isEmpty, let newest = requests.last, model.watches(newest) {
         detail =
