@@ -56,7 +56,7 @@ extension ContractModel {
 
   /// The model of a player restored from `snapshot` (a relaunch: a new
   /// process, a new engine, no load issued), set up like this one.
-  /// - Parameter snapshot: a snapshot with no ``PlaybackSnapshot/violation``.
+  /// - Parameter snapshot: a snapshot with no `PlaybackSnapshot.violation`.
   package func restored(from snapshot: PlaybackSnapshot) -> ContractModel {
     var model = ContractModel(
       canPreload: canPreload, retry: retry,
