@@ -162,11 +162,11 @@ final class CoalescingPlayer: FuzzTarget, @unchecked Sendable {  // single-threa
 
   static let subject = FuzzSubject(name: "Coalescing") {
     CoalescingPlayer(engine: $0, keepOldest: false)
-  }.reading(.all)
+  }.reading([.retryPolicy, .configuration, .startState])
 
   static let keepingOldest = FuzzSubject(name: "CoalescingToTheOldest") {
     CoalescingPlayer(engine: $0, keepOldest: true)
-  }.reading(.all)
+  }.reading([.retryPolicy, .configuration, .startState])
 
   func send(_ event: PlaybackEvent) {
     queue.append(event)

@@ -6,26 +6,29 @@ import Testing
 /// Issue 22, item 4: the model's now playing, available commands and
 /// notifications, checked against Playhead's player and the catalog's bugs.
 @Suite struct ControlsOracleTests {
-  /// Each remote-control bug, the property that catches it, and its shrunk case (seed 1).
+  /// Each remote-control bug, the property that catches it, and its shrunk case (seed 1;
+  /// since issue 24's relaunches and sleep timers the seed draws other cases, of the same lengths).
   static let bugs: [(bug: BuggyPlayer.Bug, property: FuzzProperty, lines: [String])] = [
-    // The state is still ended after the end: a level-triggered driver notifies again.
+    // The state is still ended after the end: a level-triggered driver notifies again,
+    // even for an event the contract ignores.
     (
-      .queueEndedTwice, .notificationsMatchContract,
-      ["play(A)", "ready(A#1)", "ended(A#1)", "pause"]
+      .queueEndedTwice, .noNotificationForIgnoredEvent,
+      ["queue(A A, start 2)", "ready(A#1)", "ended(A#1)", "interrupt end resume"]
     ),
-    // A previous that restarts the entry is a seek inside it: no entry change.
-    (.entryChangedOnSeek, .notificationsMatchContract, ["play(A)", "previous"]),
+    // A seek inside the entry: no entry change.
+    (.entryChangedOnSeek, .notificationsMatchContract, ["play(A)", "seek(0ms)"]),
     (.rateWhileBuffering, .publishedRateOnlyWhilePlaying, ["play(A)"]),
-    // The second skip seeks to 15 s again, not to 30 s.
+    // The skip seeks from the last completed position (0), not the pending seek's target.
     (
       .skipFromStaleTime, .commandsMatchContract,
-      ["play(A)", "skip(+15000ms)", "skip(+15000ms)"]
+      ["play(A)", "seek(2999ms)", "skip(+15000ms)"]
     ),
     // Buffering with the intent to play: the button must pause.
     (.toggleReadsIsPlaying, .stateMatchesContract, ["play(A)", "toggle"]),
     // A position report while buffering: the anchor stays at the load's start.
     (
-      .elapsedFromLastReport, .elapsedAnchorAtDiscontinuities, ["play(A)", "position(A#1, 1000ms)"]
+      .elapsedFromLastReport, .elapsedAnchorAtDiscontinuities,
+      ["play(A)", "position(A#1, 10001ms)"]
     ),
     // At the last entry with repeat off, next does nothing: not offered.
     (.nextOfferedAtLastEntry, .availableCommandsMatchContract, ["queue(A A, start 2)"]),

@@ -9,14 +9,15 @@ import Testing
   @Test(
     arguments: [
       (
-        "queue,preload,system,network,controls", FuzzFeatures.all,
-        "queue,preload,system,network,controls"
+        "queue,preload,system,network,controls,restore,sleepTimer", FuzzFeatures.all,
+        "queue,preload,system,network,controls,restore,sleepTimer"
       ),
       (
         "queue,preload,system,network", [.queue, .preload, .system, .network],
         "queue,preload,system,network"
       ),
       ("network,queue", [.queue, .network], "queue,network"),
+      ("sleepTimer,restore", [.restore, .sleepTimer], "restore,sleepTimer"),
       (" system , system ", .system, "system"),
       ("none", .core, "none"),
     ] as [(String, FuzzFeatures, String)])
@@ -31,15 +32,15 @@ import Testing
   @Test(arguments: [
     (
       "queue,nope",
-      "unknown feature 'nope'; expected a comma-separated subset of queue, preload, system, network, controls (or none)"
+      "unknown feature 'nope'; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer (or none)"
     ),
     (
       "queue,,system",
-      "an empty feature; expected a comma-separated subset of queue, preload, system, network, controls (or none)"
+      "an empty feature; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer (or none)"
     ),
     (
       "",
-      "an empty feature; expected a comma-separated subset of queue, preload, system, network, controls (or none)"
+      "an empty feature; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer (or none)"
     ),
   ])
   func aBadListSaysWhy(_ list: String, _ message: String) {
@@ -78,7 +79,7 @@ import Testing
         case .send(let event): kinds.insert(event.kind)
         case .reentrant(let report), .later(let report):
           kinds.insert(PlaybackEvent.engine(report).kind)
-        case .deliver: break
+        case .deliver, .lifecycle: break
         }
       }
     }

@@ -117,6 +117,25 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     /// at the last with repeat off, where it does nothing (RNTP #508,
     /// androidx/media #1708).
     case nextOfferedAtLastEntry
+    /// The saved position is applied to whatever entry is current when the
+    /// restored player first loads, not only to the entry it was saved with
+    /// (tempus PR #1055, Musify PR #956).
+    case positionIntoWrongEntry
+    /// A restored player resumes on its own, as if the app's restore were a
+    /// play: it loads the saved entry at once, before any intent.
+    case restoreAutoPlays
+    /// After a relaunch, the first intent that loads (a UI play) and the
+    /// restore's own resume both load: the engine gets two loads, the second
+    /// without a stop of the first.
+    case uiPlayAndRestoreBothLoad
+    /// A countdown's expiry is acted on whatever countdown it names: the
+    /// timer of a countdown the user cancelled or replaced is not cancelled,
+    /// and pauses (and disarms) when it fires.
+    case staleSleepExpiryPauses
+    /// The preload ignores the sleep timer: a gapless engine is handed the
+    /// next entry while the timer stops at the end of this one (it would roll
+    /// into it at the end).
+    case endOfEntryLosesToGapless
   }
 
   /// The mistake.
@@ -185,6 +204,14 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     case .toggleReadsIsPlaying: 2  // play(A), toggle: plays again instead of pausing
     case .elapsedFromLastReport: 2  // play(A), position(A#1, 1000ms): the anchor stays at 0
     case .nextOfferedAtLastEntry: 1  // queue(A A, start 2): next does nothing there
+    // play(A, from 1000ms), relaunch, play(A): the new entry loads from 1000 ms.
+    case .positionIntoWrongEntry: 3
+    case .restoreAutoPlays: 2  // play(A), relaunch: load(A#1) before any intent
+    case .uiPlayAndRestoreBothLoad: 3  // play(A), relaunch, resume: load(A#1) load(A#2)
+    // setSleepTimer(after(1000ms)), setSleepTimer(off), sleepTimer(expired, sleep#1): accepted.
+    case .staleSleepExpiryPauses: 3
+    // engine preload=yes: setSleepTimer(endOfEntry), queue(A B), ready(A#1): preload(B#2).
+    case .endOfEntryLosesToGapless: 3
     }
   }
 
@@ -194,9 +221,10 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
   /// lengths count the actions from one (a start state stands for any prefix).
   package var startsFromGivenStates: Bool { bug == .exhaustedSeekMovesPosition }
 
-  /// What the catalog's player reads from the harness.
+  /// What the catalog's player reads from the harness (every one schedules
+  /// its sleep countdowns on the harness's clock).
   private var inputs: FuzzSubject.Inputs {
-    startsFromGivenStates ? .all : [.retryPolicy, .configuration]
+    startsFromGivenStates ? .all : [.retryPolicy, .configuration, .sleepTimer]
   }
 
   /// The player as a fuzz subject.
@@ -206,6 +234,7 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
       name: bug.rawValue, swiftExpression: "BuggyPlayer(.\(bug.rawValue)).subject"
     ) { (engine: any PlaybackEngine) -> any FuzzTarget in CatalogPlayer(bug: bug, engine: engine) }
     .reading(inputs)
+    .restoring { engine, snapshot in CatalogPlayer(bug: bug, engine: engine, restoring: snapshot) }
   }
 
   /// The player as a thread-safe fuzz subject, for ``ConcurrentFuzz``: its
@@ -243,6 +272,8 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     var draining = false
     /// The watchdog the last reduced event asks for, scheduled after its commands.
     var requested: WatchdogRequest?
+    /// The sleep countdown the last reduced event arms, scheduled after its watchdog.
+    var requestedSleep: SleepTimerRequest?
     /// systemPauseKeptAcrossItems: the player-wide system-pause flag.
     var heldBySystem = false
     /// resumesAfterUserPauseInInterruption: whether the user wanted to play when the interruption began.
@@ -253,6 +284,10 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     var ignored: IgnoreReason?
     /// skipFromStaleTime: the current load and its position when no seek was pending.
     var settled: (load: Load, position: MediaTime)?
+    /// positionIntoWrongEntry: the saved position, until the first load after a restore.
+    var savedPosition: MediaTime?
+    /// uiPlayAndRestoreBothLoad: a relaunch's restore not yet acted on.
+    var restorePending = false
   }
 
   private let bug: BuggyPlayer.Bug
@@ -266,14 +301,53 @@ final class CatalogPlayer: FuzzTarget, Sendable {
   private let notified: (@Sendable ([PlayerNotification]) -> Void)?
   private let core = Locked(Core())
 
-  init(bug: BuggyPlayer.Bug, engine: any PlaybackEngine) {
+  /// A player restored from `snapshot` (a relaunch, or a hand-off when
+  /// `handingOff`), or nil when the snapshot cannot be restored.
+  convenience init?(
+    bug: BuggyPlayer.Bug, engine: any PlaybackEngine, restoring snapshot: PlaybackSnapshot,
+    handingOff: Bool = false
+  ) {
+    guard
+      let state = try? PlaybackState(
+        restoring: snapshot, configuration: FuzzEngine.configuration(for: engine))
+    else { return nil }
+    self.init(bug: bug, engine: engine, state: state)
+    core.withLock { core in
+      if bug == .positionIntoWrongEntry, snapshot.position > .zero {
+        core.savedPosition = snapshot.position
+      }
+      core.restorePending =
+        bug == .uiPlayAndRestoreBothLoad && !handingOff && snapshot.current != nil
+    }
+    // The mistake: the restore is taken for a play.
+    if bug == .restoreAutoPlays, !handingOff { send(.resume) }
+  }
+
+  /// The player's snapshot (`PlaybackState.snapshot`).
+  var playbackSnapshot: PlaybackSnapshot? { core.withLock { $0.state.snapshot } }
+
+  /// As `Player.handOff(to:)`: a restored player on `engine`, this one stopped.
+  func handOff(to engine: any PlaybackEngine) -> (any FuzzTarget)? {
+    let snapshot = core.withLock { $0.state.snapshot }
+    guard
+      let next = CatalogPlayer(bug: bug, engine: engine, restoring: snapshot, handingOff: true)
+    else { return nil }
+    send(.stop)
+    if snapshot.current != nil {
+      next.send(.resume)
+      if !snapshot.playWhenReady { next.send(.pause) }
+    }
+    return next
+  }
+
+  init(bug: BuggyPlayer.Bug, engine: any PlaybackEngine, state given: PlaybackState? = nil) {
     self.bug = bug
     self.engine = engine
     watchdog = FuzzEngine.watchdog(for: engine)
     processed = FuzzEngine.onProcessed(for: engine)
     reduced = FuzzEngine.onReduced(for: engine)
     notified = FuzzEngine.onNotified(for: engine)
-    var state = FuzzEngine.state(for: engine)
+    var state = given ?? FuzzEngine.state(for: engine)
     switch bug {
     case .ignoresPreviousThreshold: state.configuration.previousThreshold = .seconds(3)
     case .backoffCapIgnored: state.configuration.retry.maximumBackoff = .milliseconds(.max)
@@ -325,6 +399,7 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       perform(Array(transition.commands))
       core.withLock { $0.state = transition.next }
       schedule(transition.watchdog)
+      schedule(transition.sleepTimer)
       return
     }
     var commands = core.withLock { core -> [EngineCommand]? in
@@ -337,11 +412,15 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     }
     while let current = commands {
       perform(current)
-      schedule(
-        core.withLock { core in
-          defer { core.requested = nil }
-          return core.requested
-        })
+      let (watchdog, sleep) = core.withLock { core in
+        defer {
+          core.requested = nil
+          core.requestedSleep = nil
+        }
+        return (core.requested, core.requestedSleep)
+      }
+      schedule(watchdog)
+      schedule(sleep)
       commands = core.withLock { core -> [EngineCommand]? in
         guard !core.queue.isEmpty else {
           core.draining = false
@@ -358,6 +437,14 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     if bug == .watchdogAtZero, request.delay == nil { after = .zero }
     watchdog.schedule(after) { [weak self] in
       self?.send(.watchdogExpired(request.load, request.id))
+    }
+  }
+
+  /// Schedules a sleep countdown on the harness's clock, as `Player` does.
+  private func schedule(_ request: SleepTimerRequest?) {
+    guard let request else { return }
+    watchdog.schedule(.milliseconds(request.delay.milliseconds)) { [weak self] in
+      self?.send(.system(.sleepTimerExpired(request.id)))
     }
   }
 
@@ -508,6 +595,29 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       // The mistake: the button reads isPlaying, then acts.
       let intent: UserIntent = core.state.isPlaying ? .pause : .resume
       event = event.source == .remote ? .remote(intent) : .user(intent)
+    case (.staleSleepExpiryPauses, .system(.sleepTimerExpired(let id))):
+      // The mistake: a countdown cancelled or replaced still fires, and is taken for the armed one.
+      let newest = core.state.issuedSleepTimers
+      if id.rawValue != 0, id.rawValue <= newest {
+        if case .after = core.state.sleepTimer, id.rawValue == newest { break }
+        core.state.sleepTimer = .after(.seconds(1))
+        event = .system(.sleepTimerExpired(SleepTimerID(newest)))
+      }
+    case (.endOfEntryLosesToGapless, .engine(let report)):
+      // The mistake: the preload rule does not read the timer: the engine's
+      // reports (but the end itself) are reduced as if none were armed.
+      if case .reachedEnd = report { break }
+      if let timer = core.state.sleepTimer {
+        core.state.sleepTimer = nil
+        let effects = core.state.handle(event)
+        core.ignored = effects.ignored
+        if core.state.sleepTimer == nil { core.state.sleepTimer = timer }
+        core.requested = effects.watchdog
+        core.requestedSleep = effects.sleepTimer
+        let commands = Array(effects.commands)
+        record(commands, &core)
+        return commands
+      }
     case (.staleWatchdogFires, .watchdogExpired(let load, _)):
       if var session, session.load == load {
         if case .failed = session.stage { break }
@@ -588,8 +698,41 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       }
       effects.commands = commands
     }
+    if bug == .positionIntoWrongEntry, let saved = core.savedPosition,
+      let at = effects.commands.firstIndex(where: { $0.kind == .load }),
+      case .load(let request) = effects.commands[at]
+    {
+      // The mistake: the saved position goes to whatever entry loads first.
+      core.savedPosition = nil
+      var commands = CommandList()
+      for (index, command) in effects.commands.enumerated() {
+        commands.append(
+          index == at
+            ? .load(LoadRequest(load: request.load, media: request.media, start: saved)) : command)
+      }
+      effects.commands = commands
+    }
+    var commands = Array(effects.commands)
+    if bug == .uiPlayAndRestoreBothLoad, core.restorePending,
+      effects.commands.contains(where: { $0.kind == .load })
+    {
+      // The mistake: the restore's own resume loads again, beside the UI's intent.
+      core.restorePending = false
+      core.state.session = nil
+      core.state.preload = nil
+      let again = core.state.handle(.resume)
+      commands += again.commands
+      effects.watchdog = again.watchdog ?? effects.watchdog
+    }
     core.requested = effects.watchdog
-    for command in effects.commands {
+    core.requestedSleep = effects.sleepTimer
+    record(commands, &core)
+    return commands
+  }
+
+  /// Keeps what the commands say of the loads (their media, the newest load).
+  private func record(_ commands: [EngineCommand], _ core: inout Core) {
+    for command in commands {
       switch command {
       case .load(let request):
         core.lastLoaded = request.load
@@ -599,6 +742,5 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       default: break
       }
     }
-    return Array(effects.commands)
   }
 }

@@ -30,8 +30,9 @@ import PlayerTesting
 package struct ActionDecoder: Sendable {
   /// What the decoder may choose from in the current case.
   package struct Mask: Hashable, Sendable {
-    /// Enabled event kinds (bit i for ``ActionDecoder/generated``[i]), plus `deliver`
-    /// (the bit after them, ``ActionDecoder/deliverBit``).
+    /// Enabled event kinds and `deliver` (bit i for the decoder's i-th choice:
+    /// the kinds before the sleep timer's, `deliver` at ``ActionDecoder/deliverBit``,
+    /// then the sleep timer's two).
     package var kinds: UInt64
     /// Enabled variations: bit 0 re-entrant, 1 later, 2 earlier, dropped or
     /// removed token, 3 never-issued token, 4 mismatched item, 5 superseded or
@@ -104,6 +105,21 @@ package struct ActionDecoder: Sendable {
     allowed = Self.allowed(features)
   }
 
+  /// The decoder of a random run's cases against `subject`: without
+  /// ``FuzzFeatures/restore`` when the subject cannot restore.
+  /// - Parameters:
+  ///   - configuration: the run's case length, swarm setting, engine and features.
+  ///   - subject: the player under test.
+  package init(_ configuration: FuzzConfiguration, for subject: FuzzSubject) {
+    self.init(configuration)
+    if subject.restore == nil, features.contains(.restore) { features.remove(.restore) }
+    if !subject.inputs.contains(.sleepTimer), features.contains(.sleepTimer) {
+      features.remove(.sleepTimer)
+    }
+    // Set in an initializer, the property's observer does not run.
+    allowed = Self.allowed(features)
+  }
+
   /// Whether the features allow `action`'s event.
   private func allows(_ action: FuzzAction) -> Bool {
     let kind: EventKind
@@ -111,8 +127,9 @@ package struct ActionDecoder: Sendable {
     case .send(let event): kind = event.kind
     case .reentrant(let report), .later(let report): kind = PlaybackEvent.engine(report).kind
     case .deliver: return true
+    case .lifecycle: return features.contains(.restore)
     }
-    guard let bit = Self.generated.firstIndex(of: kind) else { return false }
+    guard let bit = Self.choices.firstIndex(of: kind) else { return false }
     return allowed & (1 << UInt64(bit)) != 0
   }
 
@@ -212,16 +229,18 @@ package struct ActionDecoder: Sendable {
     )
   }
 
-  /// The event kinds cases are drawn from: every kind but the sleep timer's
-  /// (its countdown is not yet on the harness's clock), in `EventKind` order.
-  package static let generated = EventKind.allCases.filter {
-    $0 != .setSleepTimer && $0 != .sleepTimerExpired
-  }
-  fileprivate static let choices: [EventKind?] = generated + [nil]
-  /// The bit of `deliver` in a mask: the one after every generated kind's.
-  package static let deliverBit = UInt64(generated.count)
+  /// The sleep timer's event kinds (issue 24): drawn with ``FuzzFeatures/sleepTimer``.
+  private static let sleepKinds: [EventKind] = [.setSleepTimer, .sleepTimerExpired]
+  /// The event kinds cases are drawn from, as their bits in a ``Mask``: every
+  /// kind before the sleep timer's in `EventKind` order, `deliver`, then the
+  /// sleep timer's. (After `deliver`, so that a run without the sleep timer
+  /// draws exactly the cases it drew before the sleep timer existed.)
+  fileprivate static let choices: [EventKind?] =
+    EventKind.allCases.filter { !sleepKinds.contains($0) } + [nil] + sleepKinds
+  /// The bit of `deliver` in a mask: the one after every kind's before the sleep timer's.
+  package static let deliverBit = UInt64(choices.firstIndex(of: nil) ?? 0)
   /// Every kind's bit and `deliver`'s.
-  package static let everyBit: UInt64 = (1 << (deliverBit + 1)) - 1
+  package static let everyBit: UInt64 = (1 << UInt64(choices.count)) - 1
 
   /// Every failure class; the engine's own code with two details.
   private static let reasons: [FailureReason] = [
@@ -300,6 +319,16 @@ package struct ActionDecoder: Sendable {
     // do next, so that cases get deep (advances, repeats, preloads) quickly.
     if first < 64, let action = cooperative(model, detail, extra) {
       if features == .all || allows(action) { return action }
+    }
+    // One action in 32 (with the restore feature) happens to the player itself:
+    // a snapshot at whatever stage the case has reached (half of them), a
+    // relaunch or a hand-off (a quarter each), racing any report held back.
+    if first >= 248, features.contains(.restore) {
+      switch detail & 3 {
+      case 0: return .lifecycle(.relaunch)
+      case 1: return .lifecycle(.handoff)
+      default: return .lifecycle(.snapshot)
+      }
     }
     var position = Int(first) % enabled.count
     // `deliver` with nothing held back would do nothing: take the next choice.
@@ -460,11 +489,18 @@ package struct ActionDecoder: Sendable {
       let watchdog = id(model.current?.lastWatchdog ?? 1, extra)
       return .send(.watchdogExpired(target, WatchdogID(watchdog)))
     case .setSleepTimer:
-      let timers: [SleepTimer?] = [
-        .after(time > .zero ? time : .seconds(1)), .endOfEntry, .endOfQueue,
-        .afterEntries(1 + UInt32(extra % 2)), nil,
-      ]
-      return .send(.user(.setSleepTimer(timers[Int(detail) % timers.count])))
+      // Every mode, off, and (with invalid arguments on) a countdown of 0 or a count of 0.
+      let timer: SleepTimer?
+      switch detail % 6 {
+      case 0: timer = .after(time > .zero ? time : .seconds(1))
+      case 1: timer = .endOfEntry
+      case 2: timer = .endOfQueue
+      case 3: timer = .afterEntries(1 + UInt32(extra % 2))
+      case 4: timer = nil
+      default:
+        timer = on(6) ? (extra & 2 == 0 ? .after(.zero) : .afterEntries(0)) : .endOfEntry
+      }
+      return .send(.user(.setSleepTimer(timer)))
     case .sleepTimerExpired:
       return .send(.system(.sleepTimerExpired(SleepTimerID(id(model.issuedSleep, extra)))))
     }
@@ -497,6 +533,10 @@ package struct ActionDecoder: Sendable {
   private func cooperative(_ model: ContractModel, _ detail: UInt8, _ extra: UInt8) -> FuzzAction? {
     if let preload = model.preload, preload.stage == .buffering, detail & 3 == 0 {
       return .send(.ready(preload.load, duration: extra & 1 == 0 ? nil : .milliseconds(10_000)))
+    }
+    if case .after = model.sleep, detail & 15 == 2 {
+      // The armed countdown runs out.
+      return .send(.system(.sleepTimerExpired(SleepTimerID(model.issuedSleep))))
     }
     if model.interrupted, detail & 7 == 1 {
       // The call ends, with or without the hint.

@@ -17,6 +17,9 @@ public import PlayerState
 /// deliver                 the engine sends its queued reports, oldest first
 /// interrupt begin         the operating system's events, spelled as in player-sim
 /// interrupt end resume    (also: interrupt end, route lost, network lost, network available)
+/// snapshot                the player's snapshot is taken and checked (FuzzLifecycle)
+/// relaunch                the player is snapshotted, discarded, and restored on a new engine
+/// handoff                 the player hands off to a new engine (Player.handOff(to:))
 /// ```
 public enum FuzzAction: Hashable, Sendable, CustomStringConvertible {
   /// An event sent directly to the player: an intent, a report or a watchdog expiry.
@@ -27,13 +30,15 @@ public enum FuzzAction: Hashable, Sendable, CustomStringConvertible {
   case later(EngineReport)
   /// The engine sends every held-back report, oldest first.
   case deliver
+  /// A snapshot, a relaunch or a hand-off (``FuzzLifecycle``).
+  case lifecycle(FuzzLifecycle)
 
   /// The event this action carries, if any.
   public var event: PlaybackEvent? {
     switch self {
     case .send(let event): event
     case .reentrant(let report), .later(let report): .engine(report)
-    case .deliver: nil
+    case .deliver, .lifecycle: nil
     }
   }
 
@@ -64,6 +69,7 @@ public enum FuzzAction: Hashable, Sendable, CustomStringConvertible {
     case .reentrant(let report): return "reentrant \(text(.engine(report)))"
     case .later(let report): return "later \(text(.engine(report)))"
     case .deliver: return "deliver"
+    case .lifecycle(let step): return step.rawValue
     }
   }
 
@@ -85,6 +91,10 @@ public enum FuzzAction: Hashable, Sendable, CustomStringConvertible {
       self = .deliver
       return
     }
+    if let step = FuzzLifecycle(rawValue: trimmed) {
+      self = .lifecycle(step)
+      return
+    }
     for (prefix, make) in [("reentrant ", FuzzAction.reentrant), ("later ", FuzzAction.later)]
     where trimmed.hasPrefix(prefix) {
       let event = try EventParser.parse(
@@ -100,6 +110,24 @@ public enum FuzzAction: Hashable, Sendable, CustomStringConvertible {
     }
     self = .send(try EventParser.parse(trimmed, column: indent + 1, resolve: resolve))
   }
+}
+
+/// What happens to the player itself, between events (issue 24): spelled
+/// `snapshot`, `relaunch`, `handoff` in a saved case.
+public enum FuzzLifecycle: String, Hashable, Sendable, CaseIterable {
+  /// The player's snapshot (`PlaybackState.snapshot`) is taken and compared with
+  /// the contract's: the current entry and its position from the same step.
+  case snapshot
+  /// The app is relaunched: the player's snapshot is taken, the player and its
+  /// engine are discarded (held-back reports with them), and a player restored
+  /// from the snapshot runs on a new engine that numbers its loads from 1. The
+  /// restored player must send nothing.
+  case relaunch
+  /// The player hands off to a new engine (`Player.handOff(to:)`): the old
+  /// player stops its load and preload and is sent nothing more, while the
+  /// reports it held back still reach it at the next `deliver`; the new one
+  /// resumes with the intent kept.
+  case handoff
 }
 
 /// A load as spelled in a case: `A#2` (a media name) or `item3#2` (an item id).

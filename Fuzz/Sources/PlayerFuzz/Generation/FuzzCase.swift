@@ -209,6 +209,24 @@ package struct NameReplay {
       let due = held
       held.removeAll()
       for report in due { process(.engine(report), fire: fire) }
+    case .lifecycle(.snapshot):
+      break
+    case .lifecycle(let step):
+      // The old player's held-back reports were named when they were queued;
+      // they reach the old player only, so they name nothing here any more.
+      held.removeAll()
+      if step == .handoff, !unfired.isEmpty, model.current != nil {
+        // The old engine's `stop` fires the armed reports, to the old player.
+        let names = self.names
+        for index in unfired { _ = fire(index, names) }
+      }
+      unfired.removeAll()
+      scratch.removeAll(keepingCapacity: true)
+      model.apply(step, commands: &scratch)
+      // The restored player issues item ids from 1 again.
+      newest.removeAll()
+      indexed = 0
+      index()
     }
   }
 

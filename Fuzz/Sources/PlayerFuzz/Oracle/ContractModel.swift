@@ -133,6 +133,9 @@ package struct ContractModel: Hashable, Sendable {
   /// The tokens issued before the case began (a start state's `issuedLoads`);
   /// 0 for a new player.
   package internal(set) var tokenBase: UInt32 = 0
+  /// A restored entry's saved position, until its first load or another
+  /// entry becomes current (ContractRestore.swift); nil otherwise.
+  package internal(set) var resumePoint: ContractResumePoint?
   /// The armed sleep timer (for `afterEntries`, the ends still to go), or nil.
   package internal(set) var sleep: SleepTimer?
   /// The newest sleep countdown id issued (0 before the first).
@@ -168,7 +171,7 @@ package struct ContractModel: Hashable, Sendable {
       && lhs.shuffleList == rhs.shuffleList && lhs.playWhenReady == rhs.playWhenReady
       && lhs.rate == rhs.rate && lhs.issued == rhs.issued && lhs.issuedItems == rhs.issuedItems
       && lhs.current == rhs.current && lhs.preload == rhs.preload && lhs.sleep == rhs.sleep
-      && lhs.issuedSleep == rhs.issuedSleep
+      && lhs.issuedSleep == rhs.issuedSleep && lhs.resumePoint == rhs.resumePoint
   }
 
   /// Hashes part of what `==` compares.
@@ -266,6 +269,7 @@ package struct ContractModel: Hashable, Sendable {
     case .system(let event): system(event, &commands)
     }
     refreshPreload(&commands)
+    forgetResumePoint()
     return nil
   }
 

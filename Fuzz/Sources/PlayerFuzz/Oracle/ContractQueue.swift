@@ -119,7 +119,8 @@ extension ContractModel {
       guard var session = current else {
         guard position != nil else { return }
         playWhenReady = true
-        enter(from: 0, &out)
+        // A restored entry loads from its saved position (ContractRestore.swift).
+        enter(from: resumeFrom, &out)
         return
       }
       if session.stage == .ended {

@@ -70,6 +70,27 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
   case notificationsMatchContract
   /// An event the contract ignores notifies nothing.
   case noNotificationForIgnoredEvent
+  /// A snapshot (`PlaybackState.snapshot`) is the contract's: the current
+  /// entry and its position from the same step, the queue's media, shuffle,
+  /// repeat, rate and intent (issue 24).
+  case snapshotMatchesContract
+  /// A player restored from a snapshot (a relaunch) sends the engine nothing:
+  /// no load, no start, until the user resumes.
+  case restoreSendsNothing
+  /// After a restore, the first load of the saved entry is from the saved
+  /// position, and there is one such load, once: a second load (a UI play and
+  /// the restore both loading), or the saved position used again, breaks it.
+  case resumeLoadsSavedPositionOnce
+  /// The saved position is never applied to another entry than the one it
+  /// was saved with.
+  case savedPositionOnlyForItsEntry
+  /// A sleep timer's countdown acts only if it is the armed one: an expiry of
+  /// a countdown cancelled, replaced or never armed changes nothing, sends
+  /// nothing and notifies nothing.
+  case sleepExpiryOnlyIfCurrent
+  /// While the sleep timer stops at the end of the current entry, no other
+  /// entry is preloaded, loaded or started (a gapless engine would roll into it).
+  case endOfEntryStartsNothing
 
   /// The property as one sentence.
   public var summary: String {
@@ -106,6 +127,14 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
     case .notificationsMatchContract:
       "each step notifies exactly the contract's notifications, once each, in order, with their reasons and source"
     case .noNotificationForIgnoredEvent: "an ignored event notifies nothing"
+    case .snapshotMatchesContract:
+      "a snapshot holds the current entry and its position from the same step, as the contract's"
+    case .restoreSendsNothing: "a restored player sends the engine nothing until the user resumes"
+    case .resumeLoadsSavedPositionOnce: "one load from the saved position, once"
+    case .savedPositionOnlyForItsEntry: "the saved position is never applied to another entry"
+    case .sleepExpiryOnlyIfCurrent: "a sleep countdown's expiry acts only if it is the armed one"
+    case .endOfEntryStartsNothing:
+      "while the sleep timer stops at this entry's end, no other entry is preloaded, loaded or started"
     }
   }
 
@@ -169,9 +198,11 @@ public struct FuzzViolation: Hashable, Sendable, CustomStringConvertible {
 
   /// Names the property a command divergence breaks: the first position where
   /// the logs differ, read against what the actual log already did.
+  /// - Parameter life: where the current engine's commands begin (after a
+  ///   relaunch or a hand-off the new engine numbers its loads from 1 again).
   static func classify(
     expected: [EngineCommand], actual: [EngineCommand], from start: Int, event: PlaybackEvent,
-    accepted: Bool
+    accepted: Bool, life: Int = 0
   ) -> FuzzProperty {
     var index = start
     while index < expected.count, index < actual.count, expected[index] == actual[index] {
@@ -183,7 +214,7 @@ public struct FuzzViolation: Hashable, Sendable, CustomStringConvertible {
       return .commandsMatchContract
     }
     let extra = actual[index]
-    let earlier = actual[..<index]
+    let earlier = actual[min(life, index)..<index]
     if earlier.contains(.stop(extra.load)) { return .nothingAfterStop }
     if case .load = extra, let last = earlier.last(where: { $0.kind == .load }),
       !earlier.contains(.stop(last.load))

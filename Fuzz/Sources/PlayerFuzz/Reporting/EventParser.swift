@@ -52,7 +52,9 @@ enum EventParser {
     _ text: String, column: Int, resolve: (LoadName) -> Load
   ) throws(FuzzParseError) -> PlaybackEvent {
     for (spelling, event) in systemSpellings where text == spelling { return .system(event) }
-    let expiry = "sleepTimer(expired, \(SleepTimerID(0).description.dropLast()))"
+    // (It was built with one parenthesis too many, `sleepTimer(expired, sleep#)`, so that no
+    // expiry parsed back.)
+    let expiry = "sleepTimer(expired, \(SleepTimerIDKind.prefix)"
     if text.hasPrefix(expiry), text.hasSuffix(")") {
       guard let id = UInt32(text.dropFirst(expiry.count).dropLast()) else {
         throw FuzzParseError(
@@ -238,9 +240,39 @@ enum EventParser {
     case "pausedBySystem", "paused-by-system":
       try count(1...1)
       return .engine(.pausedBySystem(try load()))
+    case "sleepTimer", "setSleepTimer":
+      // `sleepTimer(after(1800000ms))`, `sleepTimer(endOfEntry)`, `sleepTimer(endOfQueue)`,
+      // `sleepTimer(afterEntries(2))`, `sleepTimer(off)`; `setSleepTimer(…)` too.
+      try count(1...1)
+      return .user(.setSleepTimer(try sleepTimer(parts[0], column: argColumn)))
     default:
       throw FuzzParseError(column: column, message: "unknown event `\(name)`")
     }
+  }
+
+  /// A sleep timer as `SleepTimer.description` spells it, or `off` (nil).
+  static func sleepTimer(_ text: String, column: Int) throws(FuzzParseError) -> SleepTimer? {
+    switch text {
+    case "off": return nil
+    case "endOfEntry": return .endOfEntry
+    case "endOfQueue": return .endOfQueue
+    default: break
+    }
+    if text.hasPrefix("after("), text.hasSuffix("ms)"),
+      let ms = Int64(text.dropFirst(6).dropLast(3))
+    {
+      return .after(.milliseconds(ms))
+    }
+    if text.hasPrefix("afterEntries("), text.hasSuffix(")"),
+      let count = UInt32(text.dropFirst(13).dropLast())
+    {
+      return .afterEntries(count)
+    }
+    throw FuzzParseError(
+      column: column,
+      message:
+        "expected a sleep timer: after(1800000ms), endOfEntry, endOfQueue, afterEntries(2) or off; got `\(text)`"
+    )
   }
 
   /// `failed(L, REASON)` or `failed(L, REASON, DOMAIN CODE "MESSAGE")`: the

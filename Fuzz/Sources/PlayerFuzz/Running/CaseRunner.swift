@@ -1,3 +1,4 @@
+import PlayerEngine
 package import PlayerState
 
 /// Runs one fuzz case against a fresh player and checks every property after
@@ -32,6 +33,21 @@ package struct CaseRunner {
   package var recordsCoverage = true
 
   private var later: [EngineReport] = []
+  /// What the case runs with (the engine a relaunch or a hand-off makes has
+  /// no start state: it numbers its loads from 1).
+  private var caseSetup: FuzzSetup
+  /// How the subject restores its player after a relaunch; nil when it cannot.
+  private var restore: (@Sendable (any PlaybackEngine, PlaybackSnapshot) -> (any FuzzTarget)?)?
+  /// Where the current engine's commands begin in ``log`` (0 until a
+  /// relaunch or a hand-off): the command properties read this life only.
+  private(set) var life = 0
+  /// Whether the current life began with a restore (a relaunch or a hand-off).
+  private var restoredLife = false
+  /// The saved entry and position of the current life's restore, when it had one.
+  private var saved: ContractResumePoint?
+  /// The player a hand-off left, with its engine and the reports held back
+  /// for it: they reach it at the next `deliver`, and must cause nothing.
+  private var retired: (target: any FuzzTarget, engine: FuzzEngine, later: [EngineReport])?
   private var received: [EngineCommand] = []
   private var sent: [EngineReport] = []
   private var arrivals: [Arrival] = []
@@ -93,6 +109,8 @@ package struct CaseRunner {
     var reason: IgnoreReason?
     /// The notifications the contract expects from it.
     var notes: ContractNotifications
+    /// The current entry, when the sleep timer stopped at its end before the event.
+    var stopsAt: ItemID?
     var accepted: Bool { reason == nil }
   }
 
@@ -119,6 +137,8 @@ package struct CaseRunner {
 
   /// A runner around a fresh player made by `subject`, for a case set up as `setup` says.
   package init(_ subject: FuzzSubject, setup: FuzzSetup) {
+    caseSetup = setup
+    restore = subject.restore
     engine = FuzzEngine(setup)
     model = ContractModel(setup)
     anchor = Self.anchor(model, setup)
@@ -129,7 +149,7 @@ package struct CaseRunner {
   }
 
   /// What the case runs with.
-  package var setup: FuzzSetup { engine.setup }
+  package var setup: FuzzSetup { caseSetup }
 
   /// The anchor a case starts with: the start state's own (an input, like
   /// its position), or 0.
@@ -159,6 +179,12 @@ package struct CaseRunner {
   package mutating func reset(
     _ subject: FuzzSubject, setup: FuzzSetup, costlyReasons: Bool = true
   ) {
+    caseSetup = setup
+    restore = subject.restore
+    life = 0
+    restoredLife = false
+    saved = nil
+    retired = nil
     engine = FuzzEngine(setup, costlyReasons: costlyReasons)
     model = ContractModel(setup)
     anchor = Self.anchor(model, setup)
@@ -179,7 +205,7 @@ package struct CaseRunner {
   }
 
   /// The held-back reports waiting for a `deliver`.
-  package var laterCount: Int { later.count }
+  package var laterCount: Int { later.count + (retired?.later.count ?? 0) }
 
   /// Performs one action and checks every property.
   /// - Returns: the first broken property, or nil.
@@ -199,7 +225,15 @@ package struct CaseRunner {
       later.append(report)
       effects.append(true)
       return nil
+    case .lifecycle(let change):
+      let (performed, violation) = perform(change, step: step)
+      effects.append(performed)
+      return violation
     case .deliver:
+      if let violation = deliverRetired(step: step) {
+        effects.append(true)
+        return violation
+      }
       let due = later
       later.removeAll(keepingCapacity: true)
       var accepted = false
@@ -238,7 +272,9 @@ package struct CaseRunner {
       return nil
     }
     _ = engine.takeArmed()
-    if !later.isEmpty, let violation = add(.deliver) { return violation }
+    if !later.isEmpty || retired?.later.isEmpty == false, let violation = add(.deliver) {
+      return violation
+    }
     for _ in 0..<4 {
       guard let current = model.current else { break }
       let report: EngineReport
@@ -326,12 +362,14 @@ package struct CaseRunner {
     guard let culprit else { return nil }
     let named = arrivalEvent(culprit, outer: event)
     let expected = arrivals[culprit].reason
+    let property =
+      sleepProperty(named, arrivals[culprit], from: log.count) ?? .ignoreReasonMatchesContract
     let detail =
       said == nil
       ? "the player reported \(reasons.count) reduced events where the contract processed \(arrivals.count)"
       : "the player \(Self.verdict(said ?? nil)) \(named.description(naming: { model.media[$0] })); the contract \(Self.verdict(expected))"
     var violation = FuzzViolation(
-      property: .ignoreReasonMatchesContract, step: step, event: named, expected: self.expected,
+      property: property, step: step, event: named, expected: self.expected,
       actual: log, detail: detail)
     violation.media = model.media
     return violation
@@ -342,7 +380,7 @@ package struct CaseRunner {
     reason.map { "ignored (\($0.rawValue): \($0))" } ?? "accepted"
   }
 
-  private mutating func record(_ event: PlaybackEvent) {
+  mutating func record(_ event: PlaybackEvent) {
     let before = model.kind
     let offset = expected.count
     if recordsCoverage { coverage.record(variantsOf: event, at: model) }
@@ -356,6 +394,9 @@ package struct CaseRunner {
       anchor.step(model)
     }
     if let request = model.watchdogRequest(since: session) { requests.append(request) }
+    if model.issuedSleep != prior.issuedSleep, case .after(let delay)? = model.sleep {
+      requests.append(.sleep(model.issuedSleep, delay: delay.milliseconds))
+    }
     if !recordsCoverage {
       // Only the verdict is wanted.
     } else if accepted {
@@ -364,7 +405,13 @@ package struct CaseRunner {
     } else {
       coverage.record(from: before, event: event.kind)
     }
-    arrivals.append(Arrival(offset: offset, reason: reason, notes: notes))
+    let stopsAt =
+      prior.sleep == nil || !prior.sleepStopsHere
+      ? nil
+      : prior.position.map {
+        prior.entries[$0].item
+      }
+    arrivals.append(Arrival(offset: offset, reason: reason, notes: notes, stopsAt: stopsAt))
   }
 
   /// The event of arrival `position` of a delivery whose outer event is `event`.
@@ -372,7 +419,7 @@ package struct CaseRunner {
     position == 0 ? event : .engine(sent[position - 1])
   }
 
-  private func commandViolation(step: Int, from mark: Int, event outer: PlaybackEvent)
+  func commandViolation(step: Int, from mark: Int, event outer: PlaybackEvent)
     -> FuzzViolation
   {
     var index = mark
@@ -393,8 +440,11 @@ package struct CaseRunner {
     if let exact { culprit = exact }
     let accepted = arrivals[culprit].accepted
     let event = arrivalEvent(culprit, outer: outer)
-    let property = FuzzViolation.classify(
-      expected: expected, actual: log, from: mark, event: event, accepted: accepted)
+    let property =
+      sleepProperty(event, arrivals[culprit], from: mark)
+      ?? restoreProperty(from: mark)
+      ?? FuzzViolation.classify(
+        expected: expected, actual: log, from: mark, event: event, accepted: accepted, life: life)
     var violation = FuzzViolation(
       property: property, step: step, event: event, expected: expected, actual: log,
       detail: accepted
@@ -439,7 +489,7 @@ package struct CaseRunner {
     return found
   }
 
-  private mutating func observationViolation(_ event: PlaybackEvent, step: Int) -> FuzzViolation? {
+  mutating func observationViolation(_ event: PlaybackEvent?, step: Int) -> FuzzViolation? {
     let seen = engine.contract(target.observation)
     unsaid |= FuzzObservable.unsaid(in: seen)
     let property: FuzzProperty
@@ -449,7 +499,7 @@ package struct CaseRunner {
       property = .idleAfterStop
     } else if let pending = seen.seekPending, pending != model.seekPending {
       property =
-        event.kind == .seeked || sent.contains { PlaybackEvent.engine($0).kind == .seeked }
+        event?.kind == .seeked || sent.contains { PlaybackEvent.engine($0).kind == .seeked }
         ? .newestSeekOnly : .stateMatchesContract
     } else if seen.isPlaying != model.engineIsPlaying {
       property = .isPlayingMatchesEngine
@@ -485,9 +535,11 @@ package struct CaseRunner {
       + "\(model.current.map { ", position \($0.position)ms" } ?? "")"
       + Self.failureDescription(seen: seen.failure, expected: model.current?.failure)
       + (difference.map { "; \($0.text)" } ?? "") + (controls.map { "; \($0)" } ?? "")
-    let culprit = arrivalEvent(arrivals.count - 1, outer: event)
+    let culprit = event.map { arrivalEvent(arrivals.count - 1, outer: $0) }
+    let refined =
+      culprit.flatMap { sleepProperty($0, arrivals[arrivals.count - 1], from: log.count) }
     var violation = FuzzViolation(
-      property: property, step: step, event: culprit, expected: expected, actual: log,
+      property: refined ?? property, step: step, event: culprit, expected: expected, actual: log,
       detail: detail)
     violation.media = model.media
     return violation
@@ -565,8 +617,9 @@ extension CaseRunner {
     let arrival = arrivals[culprit]
     let said = culprit < notified.count ? notified[culprit] : []
     let property: FuzzProperty =
-      !arrival.accepted && !said.isEmpty
-      ? .noNotificationForIgnoredEvent : .notificationsMatchContract
+      sleepProperty(named, arrival, from: log.count)
+      ?? (!arrival.accepted && !said.isEmpty
+        ? .noNotificationForIgnoredEvent : .notificationsMatchContract)
     let words = { (list: [ContractNotification]) in
       list.isEmpty ? "none" : list.map(\.description).joined(separator: ", ")
     }
@@ -641,5 +694,236 @@ extension CaseRunner {
     }
     let violation = runner.finish()
     return (runner, violation)
+  }
+}
+
+// MARK: Snapshot, relaunch, hand-off (issue 24)
+
+extension CaseRunner {
+  /// Performs a ``FuzzLifecycle`` action and checks it.
+  /// - Returns: whether it did anything (a subject that cannot restore is
+  ///   sent nothing: its actions are skipped), and the first broken property.
+  private mutating func perform(_ change: FuzzLifecycle, step: Int) -> (Bool, FuzzViolation?) {
+    guard let said = target.playbackSnapshot else { return (false, nil) }
+    if let difference = model.snapshotDifference(said) {
+      return (true, violation(.snapshotMatchesContract, step: step, detail: difference))
+    }
+    switch change {
+    case .snapshot: return (false, nil)
+    case .relaunch:
+      guard let restore else { return (false, nil) }
+      return (true, relaunch(said, restore, step: step))
+    case .handoff: return handOff(step: step)
+    }
+  }
+
+  /// A violation at `step` with no event, the logs as they are.
+  private func violation(_ property: FuzzProperty, step: Int, detail: String) -> FuzzViolation {
+    var violation = FuzzViolation(
+      property: property, step: step, event: nil, expected: expected, actual: log, detail: detail)
+    violation.media = model.media
+    return violation
+  }
+
+  /// A new engine for the next life: the case's setup without its start state.
+  private func freshEngine() -> FuzzEngine {
+    var setup = caseSetup
+    setup.start = nil
+    return FuzzEngine(setup, costlyReasons: engine.reportsCostlyReasons)
+  }
+
+  /// Starts a life on `engine` with `target` and the model `model`: the
+  /// caches of the old queue go, the anchor starts at 0.
+  private mutating func begin(
+    _ engine: FuzzEngine, _ target: any FuzzTarget, _ model: ContractModel
+  ) {
+    self.engine = engine
+    self.target = target
+    self.model = model
+    anchor = ContractAnchor(model)
+    life = log.count
+    restoredLife = true
+    saved = model.resumePoint
+    queueCache = nil
+    agreedEntries = nil
+  }
+
+  /// Drops whatever the player reported about its steps since the last
+  /// delivery on `engine` (the lifecycle's own steps are not compared).
+  private mutating func discardReports(of engine: FuzzEngine) {
+    engine.takeReasons(into: &reasons)
+    reasons.removeAll(keepingCapacity: true)
+    engine.takeNotified(into: &notified)
+    notified.removeAll(keepingCapacity: true)
+  }
+
+  /// The app is relaunched: the old player and engine are gone (with the
+  /// reports held back and armed), a player restored from `snapshot` runs
+  /// on a new engine, and must send it nothing.
+  private mutating func relaunch(
+    _ snapshot: PlaybackSnapshot,
+    _ restore: @Sendable (any PlaybackEngine, PlaybackSnapshot) -> (any FuzzTarget)?, step: Int
+  ) -> FuzzViolation? {
+    _ = engine.takeArmed()
+    later.removeAll(keepingCapacity: true)
+    retired = nil
+    let fresh = freshEngine()
+    guard let restored = restore(fresh, snapshot) else {
+      return violation(
+        .restoreSendsNothing, step: step,
+        detail: "the subject could not restore the snapshot its player gave")
+    }
+    begin(fresh, restored, model.restored(from: model.snapshot))
+    sent.removeAll(keepingCapacity: true)
+    arrivals.removeAll(keepingCapacity: true)
+    engine.drain(commands: &received, sent: &sent)
+    log.append(contentsOf: received)
+    defer { received.removeAll(keepingCapacity: true) }
+    discardReports(of: engine)
+    if !received.isEmpty {
+      let commands = FuzzViolation.format(received, model.media)
+      return violation(
+        .restoreSendsNothing, step: step,
+        detail: "the restored player sent \(commands) before any intent")
+    }
+    if let violation = observationViolation(nil, step: step) { return violation }
+    return watchdogViolation(nil, step: step)
+  }
+
+  /// `Player.handOff(to:)`: the old engine gets the `stop` of the old load and
+  /// preload (and the old player processes any report it fires), the new one
+  /// the restored player's resume; the old player keeps the reports held
+  /// back for it.
+  private mutating func handOff(step: Int) -> (Bool, FuzzViolation?) {
+    let fresh = freshEngine()
+    let snapshot = model.snapshot
+    guard let next = target.handOff(to: fresh) else { return (false, nil) }
+    // The old engine: its load and preload stopped, reports it fires then ignored.
+    let mark = log.count
+    sent.removeAll(keepingCapacity: true)
+    engine.drain(commands: &received, sent: &sent)
+    log.append(contentsOf: received)
+    received.removeAll(keepingCapacity: true)
+    arrivals.removeAll(keepingCapacity: true)
+    record(.user(.stop))
+    for report in sent { record(.engine(report)) }
+    discardReports(of: engine)
+    engine.takeScheduled(into: &scheduled)
+    scheduled.removeAll(keepingCapacity: true)
+    requests.removeAll(keepingCapacity: true)
+    if log.count != expected.count || log[mark...] != expected[mark...] {
+      return (true, commandViolation(step: step, from: mark, event: .user(.stop)))
+    }
+    retired = (target, engine, later)
+    later.removeAll(keepingCapacity: true)
+    // The new engine: the restored player resumes with the intent kept.
+    let restored = model.restored(from: snapshot)
+    begin(fresh, next, restored)
+    let start = log.count
+    sent.removeAll(keepingCapacity: true)
+    arrivals.removeAll(keepingCapacity: true)
+    engine.drain(commands: &received, sent: &sent)
+    log.append(contentsOf: received)
+    received.removeAll(keepingCapacity: true)
+    if snapshot.current != nil {
+      record(.user(.resume))
+      if !snapshot.playWhenReady {
+        // The pause of a buffering load sends nothing; it is the resume's delivery.
+        _ = model.process(.pause, commands: &expected)
+        anchor.step(model)
+      }
+    }
+    discardReports(of: engine)
+    if log.count != expected.count || log[start...] != expected[start...] {
+      return (true, commandViolation(step: step, from: start, event: .user(.resume)))
+    }
+    if let violation = observationViolation(nil, step: step) { return (true, violation) }
+    return (true, watchdogViolation(nil, step: step))
+  }
+
+  /// At a `deliver` after a hand-off: the reports held back for the old
+  /// player reach it; the old engine must be sent nothing.
+  private mutating func deliverRetired(step: Int) -> FuzzViolation? {
+    guard let old = retired, !old.later.isEmpty else { return nil }
+    retired?.later.removeAll()
+    for report in old.later {
+      old.engine.deliver(.engine(report), to: old.target)
+      var commands: [EngineCommand] = []
+      var fired: [EngineReport] = []
+      old.engine.drain(commands: &commands, sent: &fired)
+      discardReports(of: old.engine)
+      guard commands.isEmpty else {
+        log.append(contentsOf: commands)
+        let named = PlaybackEvent.engine(report)
+        var violation = FuzzViolation(
+          property: .nothingAfterStop, step: step, event: named, expected: expected, actual: log,
+          detail:
+            "the player handed off sent its old engine \(FuzzViolation.format(commands)) on a late report after the hand-off; the contract: nothing"
+        )
+        violation.media = model.media
+        return violation
+      }
+    }
+    return nil
+  }
+
+  /// The restore's property a command divergence from `mark` breaks, if it
+  /// is one: a `load` the contract did not expect, from the saved position,
+  /// of another entry (the position applied to the wrong entry) or of the
+  /// saved one again; or a second load where the contract has one.
+  private func restoreProperty(from mark: Int) -> FuzzProperty? {
+    guard restoredLife, mark >= life else { return nil }
+    guard let saved else {
+      return loads(in: log[mark...]) > loads(in: expected[mark...])
+        && loads(in: expected[life..<mark]) == 0 ? .resumeLoadsSavedPositionOnce : nil
+    }
+    var index = mark
+    while index < expected.count, index < log.count, expected[index] == log[index] { index += 1 }
+    for command in log[index...] {
+      guard case .load(let request) = command, request.start.milliseconds == saved.position,
+        !expected[mark...].contains(command)
+      else { continue }
+      return request.load.item == saved.item
+        ? .resumeLoadsSavedPositionOnce : .savedPositionOnlyForItsEntry
+    }
+    if loads(in: log[mark...]) > loads(in: expected[mark...]), loads(in: expected[life..<mark]) == 0
+    {
+      return .resumeLoadsSavedPositionOnce
+    }
+    return nil
+  }
+
+  private func loads(in commands: ArraySlice<EngineCommand>) -> Int {
+    commands.reduce(0) { count, command in
+      if case .load = command { return count + 1 }
+      return count
+    }
+  }
+}
+
+// MARK: The sleep timer (issue 24)
+
+extension CaseRunner {
+  /// The sleep timer's property a divergence at `arrival` (whose event is
+  /// `event`) breaks, if it is one: anything a countdown's expiry the contract
+  /// ignores does (it acts only if it is the armed countdown's); a `preload`,
+  /// or a `load` or `start` of another entry, while the timer stops at the end
+  /// of the current one (end-of-entry never starts another entry).
+  private func sleepProperty(_ event: PlaybackEvent, _ arrival: Arrival, from mark: Int)
+    -> FuzzProperty?
+  {
+    if case .system(.sleepTimerExpired) = event, !arrival.accepted {
+      return .sleepExpiryOnlyIfCurrent
+    }
+    guard let item = arrival.stopsAt, mark < log.count else { return nil }
+    var index = mark
+    while index < expected.count, index < log.count, expected[index] == log[index] { index += 1 }
+    guard index < log.count else { return nil }
+    switch log[index] {
+    case .preload: return .endOfEntryStartsNothing
+    case .load(let request) where request.load.item != item: return .endOfEntryStartsNothing
+    case .start(let load, _) where load.item != item: return .endOfEntryStartsNothing
+    default: return nil
+    }
   }
 }

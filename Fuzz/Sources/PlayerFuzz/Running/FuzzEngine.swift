@@ -382,6 +382,12 @@ public final class FuzzEngine: PlaybackEngine {
       {
         return (event, fire)
       }
+      // A sleep countdown the player scheduled runs its own closure too.
+      if case .system(.sleepTimerExpired(let id)) = event,
+        let fire = log.timers[TimerKey(load: WatchdogClaim.sleepLoad, id: id.rawValue, sleep: true)]
+      {
+        return (event, fire)
+      }
       return (log.tokens.player(event), nil)
     }
     if let fire { fire() } else { target.send(event) }
@@ -396,8 +402,10 @@ public final class FuzzEngine: PlaybackEngine {
 
   /// Records `fire` as the player's timer for `load` (contract numbering) and
   /// `id`: a `timeout(load, id)` in the case runs it.
-  func register(_ fire: @escaping @Sendable () -> Void, load: Load, id: UInt32) {
-    log.withLock { $0.timers[TimerKey(load: load, id: id)] = fire }
+  func register(
+    _ fire: @escaping @Sendable () -> Void, load: Load, id: UInt32, sleep: Bool = false
+  ) {
+    log.withLock { $0.timers[TimerKey(load: load, id: id, sleep: sleep)] = fire }
   }
 
   /// An observation with its loads in the contract's numbering.
@@ -424,10 +432,14 @@ public final class FuzzEngine: PlaybackEngine {
   }
 }
 
-/// A timer the player scheduled: the load and the watchdog id (contract numbering).
+/// A timer the player scheduled: the load and the watchdog id (contract
+/// numbering), or a sleep countdown's id.
 struct TimerKey: Hashable {
   var load: Load
   var id: UInt32
+  /// Whether it is a sleep countdown (a `timeout(item0#0, watchdog#1)` must
+  /// not run the countdown sleep#1's closure).
+  var sleep = false
 }
 
 /// The two numberings of load tokens: the player's (any scheme that never
@@ -581,15 +593,25 @@ extension ContractModel {
   }
 }
 
-/// A timer the contract asks the player to request: a watchdog, or the
-/// backoff before a reload (with its delay).
+/// A timer the contract asks the player to request: a watchdog, the
+/// backoff before a reload (with its delay), or a sleep timer's countdown.
 struct WatchdogClaim: Hashable {
-  /// The load, in the contract's numbering.
+  /// The load, in the contract's numbering (``sleepLoad`` for a sleep countdown).
   var load: Load
-  /// The watchdog id.
+  /// The watchdog id, or the sleep countdown's id.
   var id: UInt32
-  /// The backoff's delay in milliseconds; nil for a watchdog.
+  /// The backoff's or the countdown's delay in milliseconds; nil for a watchdog.
   var delay: Int64?
+  /// Whether it is a sleep timer's countdown.
+  var sleep = false
+
+  /// The key a sleep countdown's timer is registered under: no load has token 0.
+  static let sleepLoad = Load(item: ItemID(0), token: LoadToken(0))
+
+  /// The countdown `setSleepTimer(.after(delay))` armed with id `id`.
+  static func sleep(_ id: UInt32, delay: Int64) -> WatchdogClaim {
+    WatchdogClaim(load: sleepLoad, id: id, delay: delay, sleep: true)
+  }
 }
 
 extension CaseRunner {
@@ -604,7 +626,7 @@ extension CaseRunner {
   /// watchdog, the retry policy's delay for a backoff); the newest request
   /// must be scheduled while it still watches the current load; and the
   /// player may not schedule more timers than the contract armed.
-  mutating func watchdogViolation(_ event: PlaybackEvent, step: Int) -> FuzzViolation? {
+  mutating func watchdogViolation(_ event: PlaybackEvent?, step: Int) -> FuzzViolation? {
     engine.takeScheduled(into: &scheduled)
     defer {
       scheduled.removeAll(keepingCapacity: true)
@@ -626,16 +648,20 @@ extension CaseRunner {
         let expected = request.delay ?? engine.setup.watchdogTimeout.milliseconds
         guard after == .milliseconds(expected) else {
           detail =
-            request.delay == nil
-            ? "the contract arms watchdog#\(request.id) for \(name(request.load)) with the clock's timeout, \(expected)ms (FuzzEngine.watchdog's); the player asked for \(after)"
-            : "the contract arms the backoff watchdog#\(request.id) for \(name(request.load)) after \(expected)ms (the retry policy's delay); the player asked for \(after)"
+            request.sleep
+            ? "the contract arms the sleep countdown sleep#\(request.id) for \(expected)ms (setSleepTimer's delay); the player asked for \(after)"
+            : request.delay == nil
+              ? "the contract arms watchdog#\(request.id) for \(name(request.load)) with the clock's timeout, \(expected)ms (FuzzEngine.watchdog's); the player asked for \(after)"
+              : "the contract arms the backoff watchdog#\(request.id) for \(name(request.load)) after \(expected)ms (the retry policy's delay); the player asked for \(after)"
           break
         }
-        engine.register(fire, load: request.load, id: request.id)
+        engine.register(fire, load: request.load, id: request.id, sleep: request.sleep)
       }
       if detail == nil, scheduled.isEmpty, let newest = requests.last, model.watches(newest) {
         detail =
-          "the contract arms watchdog#\(newest.id) for \(name(newest.load)) here; the player requested no watchdog from the harness's clock (FuzzEngine.watchdog)"
+          newest.sleep
+          ? "the contract arms the sleep countdown sleep#\(newest.id) here; the player scheduled nothing on the harness's clock (FuzzEngine.watchdog)"
+          : "the contract arms watchdog#\(newest.id) for \(name(newest.load)) here; the player requested no watchdog from the harness's clock (FuzzEngine.watchdog)"
       }
     }
     guard let detail else { return nil }
@@ -651,6 +677,10 @@ extension ContractModel {
   /// Whether `claim` is the current load's newest timer and its stage still
   /// waits for it (buffering, stalled, or waiting for the network).
   func watches(_ claim: WatchdogClaim) -> Bool {
+    if claim.sleep {
+      guard case .after = sleep else { return false }
+      return issuedSleep == claim.id
+    }
     guard let current, current.load == claim.load, current.lastWatchdog == claim.id else {
       return false
     }

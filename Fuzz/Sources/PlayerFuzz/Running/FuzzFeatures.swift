@@ -23,17 +23,24 @@ package import PlayerState
 ///   `RetryPolicy.off`, so a network failure fails the load at once);
 /// - ``controls``: the remote-control intents (`toggle`, `skip`,
 ///   `setPosition`) and intents sent as a remote control's
-///   (`PlaybackEvent.remote`).
+///   (`PlaybackEvent.remote`);
+/// - ``restore``: snapshots, relaunches and hand-offs (``FuzzLifecycle``),
+///   for a subject that can restore (``FuzzSubject/restoring(_:)``; others
+///   are never sent them);
+/// - ``sleepTimer``: the sleep timer's intents (`setSleepTimer`) and its
+///   countdowns' expiries, for a subject that schedules the countdown on the
+///   harness's clock (``FuzzSubject/Inputs/sleepTimer``; others are never sent them).
 ///
-/// Spelled as a comma-separated list of their names, `queue,preload,system,network,controls`
+/// Spelled as a comma-separated list of their names,
+/// `queue,preload,system,network,controls,restore,sleepTimer`
 /// (``init(parsing:)``, ``description``); `none` is the core alone.
 public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvertible {
   /// The features, one bit each.
   public let rawValue: UInt8
 
-  /// Features from their bits (bits beyond the five features are dropped).
+  /// Features from their bits (bits beyond the seven features are dropped).
   /// - Parameter rawValue: one bit a feature, as in ``queue``'s.
-  public init(rawValue: UInt8) { self.rawValue = rawValue & 0x1F }
+  public init(rawValue: UInt8) { self.rawValue = rawValue & 0x7F }
 
   /// The queue's intents and queues of several entries.
   public static let queue = FuzzFeatures(rawValue: 1)
@@ -45,15 +52,21 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
   public static let network = FuzzFeatures(rawValue: 8)
   /// The remote-control intents and intents from a remote control.
   public static let controls = FuzzFeatures(rawValue: 16)
+  /// Snapshots, relaunches and hand-offs.
+  public static let restore = FuzzFeatures(rawValue: 32)
+  /// The sleep timer: its intents and its countdowns' expiries.
+  public static let sleepTimer = FuzzFeatures(rawValue: 64)
   /// The whole contract (the default).
-  public static let all: FuzzFeatures = [.queue, .preload, .system, .network, .controls]
+  public static let all: FuzzFeatures = [
+    .queue, .preload, .system, .network, .controls, .restore, .sleepTimer,
+  ]
   /// The single-item core alone.
   public static let core: FuzzFeatures = []
 
   /// Each feature with its name, in the order ``description`` lists them.
   public static let named: [(name: String, feature: FuzzFeatures)] = [
     ("queue", .queue), ("preload", .preload), ("system", .system), ("network", .network),
-    ("controls", .controls),
+    ("controls", .controls), ("restore", .restore), ("sleepTimer", .sleepTimer),
   ]
 
   /// A list that does not parse, with what was expected.
@@ -121,6 +134,7 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
     }
     if contains(.network) { kinds.formUnion([.networkLost, .networkAvailable]) }
     if contains(.controls) { kinds.formUnion([.toggle, .skip, .setPosition]) }
+    if contains(.sleepTimer) { kinds.formUnion([.setSleepTimer, .sleepTimerExpired]) }
     return kinds
   }
 
@@ -137,6 +151,7 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
       case .reentrant(let report), .later(let report):
         kinds.contains(PlaybackEvent.engine(report).kind)
       case .deliver: true
+      case .lifecycle: contains(.restore)
       }
     }
   }
@@ -153,6 +168,7 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
       return false
     }
     if !contains(.network), start.session?.stage == .waitingForNetwork { return false }
+    if !contains(.sleepTimer), start.sleepTimer != nil { return false }
     return true
   }
 }

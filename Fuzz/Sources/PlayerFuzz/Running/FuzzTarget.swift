@@ -22,11 +22,25 @@ public protocol FuzzTarget: AnyObject {
   /// future behaviour depends on; without one the explorer merges nothing and
   /// never claims a complete proof.
   var snapshot: AnyHashable? { get }
+  /// What the player saves for a relaunch (`PlaybackState.snapshot`), or nil
+  /// (the default) if it cannot restore: the harness then takes no snapshot
+  /// and relaunches nothing (``FuzzLifecycle``).
+  var playbackSnapshot: PlaybackSnapshot? { get }
+  /// Hands playback off to `engine` (as `Player.handOff(to:)`): stops this
+  /// player's load and preload and returns a player on `engine` restored from
+  /// this one's snapshot that resumes with the user's intent; nil (the
+  /// default) if the player cannot. Give the new player the harness's clock
+  /// and recorders for `engine` (``FuzzEngine/watchdog(for:)``).
+  func handOff(to engine: any PlaybackEngine) -> (any FuzzTarget)?
 }
 
 extension FuzzTarget {
   /// No snapshot: the explorer does not merge this player's states.
   public var snapshot: AnyHashable? { nil }
+  /// No snapshot to restore from.
+  public var playbackSnapshot: PlaybackSnapshot? { nil }
+  /// No hand-off.
+  public func handOff(to engine: any PlaybackEngine) -> (any FuzzTarget)? { nil }
 }
 
 /// What the oracle reads from a player after each step.
@@ -249,8 +263,15 @@ public struct FuzzSubject: Sendable {
     /// ids within a few of exhaustion included. The player must take it as it
     /// is, its load tokens too (it goes on numbering from them).
     public static let startState = Inputs(rawValue: 4)
+    /// The sleep timer's countdowns on the harness's clock: the player
+    /// schedules each countdown it arms (`Effects.sleepTimer`) on
+    /// ``FuzzEngine/watchdog(for:)`` with its delay, and sends
+    /// `.system(.sleepTimerExpired(id))` when it fires (Playhead's `Player`
+    /// does). Only then does a case set sleep timers and send their expiries
+    /// (``FuzzFeatures/sleepTimer``).
+    public static let sleepTimer = Inputs(rawValue: 8)
     /// Everything the harness can vary.
-    public static let all: Inputs = [.retryPolicy, .configuration, .startState]
+    public static let all: Inputs = [.retryPolicy, .configuration, .startState, .sleepTimer]
   }
 
   /// The name printed in reports.
@@ -270,6 +291,12 @@ public struct FuzzSubject: Sendable {
   /// (``ConcurrentFuzz`` runs only such subjects): made with
   /// ``threadSafe(name:swiftExpression:make:)``.
   public var isThreadSafe: Bool { makeSendable != nil }
+  /// Builds a player restored from a snapshot around a new engine, as after
+  /// a relaunch (Playhead's `Player(engine:restoring:)`), or nil when the
+  /// subject cannot: ``FuzzLifecycle`` actions are then not generated, and a
+  /// saved `relaunch` or `handoff` does nothing. Set with ``restoring(_:)``.
+  public private(set) var restore:
+    (@Sendable (any PlaybackEngine, PlaybackSnapshot) -> (any FuzzTarget)?)?
   /// Builds the player as a `Sendable` one, for the concurrent mode.
   let makeSendable: (@Sendable (any PlaybackEngine) -> any FuzzTarget & Sendable)?
 
@@ -311,6 +338,20 @@ public struct FuzzSubject: Sendable {
     return subject
   }
 
+  /// The same subject, able to restore its player from a snapshot on a new
+  /// engine (a relaunch); its players give their snapshot through
+  /// ``FuzzTarget/playbackSnapshot`` and hand off with ``FuzzTarget/handOff(to:)``.
+  /// - Parameter restore: builds a restored, idle player that sends nothing
+  ///   (nil when the snapshot cannot be restored).
+  /// - Returns: the subject with its restore.
+  public func restoring(
+    _ restore: @escaping @Sendable (any PlaybackEngine, PlaybackSnapshot) -> (any FuzzTarget)?
+  ) -> FuzzSubject {
+    var subject = self
+    subject.restore = restore
+    return subject
+  }
+
   /// A subject whose player is thread-safe, so ``ConcurrentFuzz`` can send to it
   /// from several threads at once. The player must call
   /// ``FuzzEngine/onProcessed(for:)``'s closure, when there is one, after each
@@ -330,26 +371,16 @@ public struct FuzzSubject: Sendable {
   public static let player = FuzzSubject.threadSafe(
     name: "Player", swiftExpression: ".player",
     make: { engine in
-      // Each step's ignore reason (and, concurrently, its event) straight
-      // into the harness's engine, which does not own the player.
-      // (A step record costs Player ~2,000 instructions an event: a random
-      // run asks for it in one case in four, a replay always.)
-      var onStep: (@Sendable (PlayerStep) -> Void)?
-      if let harness = engine as? FuzzEngine {
-        let processed = harness.onProcessed
-        if harness.reportsCostlyReasons {
-          onStep = { step in
-            processed?(step.event)
-            harness.record(step.transition.ignored)
-            harness.record(notifications: step.notifications)
-          }
-        } else if let processed {
-          onStep = { step in processed(step.event) }
-        }
-      }
-      return PlayerTarget(FuzzEngine.player(for: engine, onStep: onStep))
+      // Each step's ignore reason, notifications (and, concurrently, its event)
+      // straight into the harness's engine (PlayerTarget.onStep(for:)).
+      return PlayerTarget(FuzzEngine.player(for: engine, onStep: PlayerTarget.onStep(for: engine)))
     }
-  ).reading(.all)
+  ).reading(.all).restoring { engine, snapshot in
+    let player = try? Player(
+      engine: engine, restoring: snapshot, configuration: FuzzEngine.configuration(for: engine),
+      watchdog: FuzzEngine.watchdog(for: engine), onStep: PlayerTarget.onStep(for: engine))
+    return player.map(PlayerTarget.init)
+  }
 }
 
 /// Adapts ``PlayerEngine/Player`` to ``FuzzTarget``.
@@ -368,6 +399,35 @@ public final class PlayerTarget: FuzzTarget, Sendable {
 
   /// Sends the event to the player.
   public func send(_ event: PlaybackEvent) { player.send(event) }
+
+  /// The player's snapshot (`PlaybackState.snapshot`).
+  public var playbackSnapshot: PlaybackSnapshot? { player.state.snapshot }
+
+  /// `Player.handOff(to:)`, with the harness's clock and recorders for `engine`.
+  public func handOff(to engine: any PlaybackEngine) -> (any FuzzTarget)? {
+    let next = try? player.handOff(
+      to: engine, watchdog: FuzzEngine.watchdog(for: engine), onStep: Self.onStep(for: engine))
+    return next.map(PlayerTarget.init)
+  }
+
+  /// The step callback that reports each step's ignore reason and
+  /// notifications (and, concurrently, its event) straight into the
+  /// harness's engine, which does not own the player; nil for another engine.
+  /// (A step record costs Player ~2,000 instructions an event: a random run
+  /// asks for it in one case in four, a replay always.)
+  static func onStep(for engine: any PlaybackEngine) -> (@Sendable (PlayerStep) -> Void)? {
+    guard let harness = engine as? FuzzEngine else { return nil }
+    let processed = harness.onProcessed
+    if harness.reportsCostlyReasons {
+      return { step in
+        processed?(step.event)
+        harness.record(step.transition.ignored)
+        harness.record(notifications: step.notifications)
+      }
+    }
+    guard let processed else { return nil }
+    return { step in processed(step.event) }
+  }
 
   /// The player's state, read once under its lock.
   public var observation: FuzzObservation {

@@ -50,7 +50,7 @@ public enum Fuzzer {
     _ subject: FuzzSubject, _ configuration: FuzzConfiguration,
     progress: ((FuzzProgress) -> Void)?, willRun: ((_ caseIndex: Int, _ caseSeed: UInt64) -> Void)?
   ) -> FuzzResult {
-    let decoder = ActionDecoder(configuration)
+    let decoder = ActionDecoder(configuration, for: subject)
     let clock = ContinuousClock()
     let started = clock.now
     var deadline: ContinuousClock.Instant?
@@ -178,7 +178,7 @@ public enum Fuzzer {
     _ subject: FuzzSubject, caseSeed: UInt64, _ configuration: FuzzConfiguration
   ) -> ([FuzzAction], FuzzViolation?) {
     var bytes = RandomBytes(seed: caseSeed)
-    let decoder = ActionDecoder(configuration)
+    let decoder = ActionDecoder(configuration, for: subject)
     let (runner, violation) = runCase(subject, decoder, &bytes)
     return (runner.trace, violation)
   }
@@ -193,7 +193,7 @@ public enum Fuzzer {
     _ subject: FuzzSubject, caseSeed: UInt64, _ configuration: FuzzConfiguration
   ) -> (FuzzCase, FuzzViolation?) {
     var bytes = RandomBytes(seed: caseSeed)
-    let decoder = ActionDecoder(configuration)
+    let decoder = ActionDecoder(configuration, for: subject)
     let (runner, violation) = runCase(subject, decoder, &bytes)
     return (FuzzCase(runner.trace, setup: runner.setup), violation)
   }

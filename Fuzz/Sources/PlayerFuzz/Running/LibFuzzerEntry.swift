@@ -46,6 +46,12 @@ public enum LibFuzzerEntry {
     var source = BufferBytes(bytes)
     var decoder = decoder
     if features != .all { decoder.features = features }
+    if subject.restore == nil, decoder.features.contains(.restore) {
+      decoder.features.remove(.restore)
+    }
+    if !subject.inputs.contains(.sleepTimer), decoder.features.contains(.sleepTimer) {
+      decoder.features.remove(.sleepTimer)
+    }
     let (runner, violation) = Fuzzer.runCase(subject, decoder, &source)
     guard let violation else { return 0 }
     // The case's whole setup (engine, configuration, start state, features).

@@ -129,6 +129,22 @@ extension ContractModel {
     if state.issuedItems != issuedItems {
       return differs("issuedItems", state.issuedItems, issuedItems)
     }
+    // The sleep timer (ContractSleepTimer.swift).
+    if state.sleepTimer != sleep {
+      return differs(
+        "sleepTimer", state.sleepTimer.map(\.description) ?? "none",
+        sleep.map(\.description) ?? "none")
+    }
+    if state.issuedSleepTimers != issuedSleep {
+      return differs("issuedSleepTimers", state.issuedSleepTimers, issuedSleep)
+    }
+    // A restored entry's saved position (ContractRestore.swift).
+    let point = state.resumePoint
+    if point?.item != resumePoint?.item || point?.position.milliseconds != resumePoint?.position {
+      return differs(
+        "resumePoint", point.map { "\($0.item) at \($0.position)" } ?? "none",
+        resumePoint.map { "\($0.item) at \($0.position)ms" } ?? "none")
+    }
     // The current load.
     switch (state.session, current) {
     case (nil, nil): break

@@ -1,11 +1,17 @@
 import PlayerState
 
 extension Shrinker {
-  /// The action about each of `known` instead of its own, then with each
-  /// seek or watchdog id 0…3 instead of its own.
+  /// The action about each of `known` instead of its own, then its own token
+  /// with each of their items, then with each seek or watchdog id 0…3 instead of its own.
   static func identities(of action: FuzzAction, _ known: [Load]) -> [FuzzAction] {
     guard let old = action.load else { return [] }
     var out = known.filter { $0 != old }.map { action.renaming(old, to: $0) }
+    // The same token with another known load's item: a report about a preload
+    // the deletion of its `ready` left unissued can name the current entry instead.
+    for load in known where load.item != old.item && load.token != old.token {
+      let variant = action.renaming(old, to: Load(item: load.item, token: old.token))
+      if !out.contains(variant) { out.append(variant) }
+    }
     for id: UInt32 in 0...3 {
       switch action {
       case .send(.watchdogExpired(let load, let watchdog)) where watchdog.rawValue != id:
@@ -103,7 +109,7 @@ extension Shrinker {
   /// Other ways to say an intent, no longer: `play(A)` as a paused queue, and
   /// from a position as the second entry of a queue of two (so that
   /// `previous` has an entry to go back to), a queue or jump from `past` (past
-  /// the case's `previous` threshold), a queue paused.
+  /// the case's `previous` threshold), a queue paused, a seek to `past`.
   static func variants(of intent: UserIntent, past: MediaTime) -> [UserIntent] {
     // An edit right after the first entry: it drops that entry's preload
     // and (insert) preloads another, which a skip or a new queue did in two
@@ -130,6 +136,10 @@ extension Shrinker {
       ]
     case .jump(let to, _):
       return [.jump(to: to, from: past)]
+    case .seek(let time) where time != past:
+      // A seek somewhere else than where the load is: one action where a
+      // position report (or a load from a time) and a seek to 0 took two.
+      return [.seek(to: past)]
     default:
       return []
     }
@@ -195,7 +205,7 @@ extension Shrinker {
   static func simpler(_ action: FuzzAction, _ model: ContractModel) -> [FuzzAction] {
     var out: [FuzzAction] = []
     switch action {
-    case .deliver:
+    case .deliver, .lifecycle:
       return []
     case .reentrant(let report), .later(let report):
       out.append(.send(.engine(report)))
@@ -331,7 +341,7 @@ extension FuzzAction {
     switch self {
     case .reentrant: .reentrant(report)
     case .later: .later(report)
-    case .send, .deliver: .send(.engine(report))
+    case .send, .deliver, .lifecycle: .send(.engine(report))
     }
   }
 }

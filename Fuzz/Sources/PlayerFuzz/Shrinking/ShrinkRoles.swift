@@ -214,6 +214,10 @@ extension Shrinker {
       for report in held { model.apply(.engine(report), commands: &scratch) }
       held.removeAll()
     case .reentrant: break
+    case .lifecycle(let step):
+      // A relaunch's or a hand-off's held-back reports never reach the new player.
+      if step != .snapshot { held.removeAll() }
+      model.apply(step, commands: &scratch)
     }
   }
 }
