@@ -328,11 +328,12 @@ final class CatalogPlayer: FuzzTarget, Sendable {
 
   /// As `Player.handOff(to:)`: a restored player on `engine`, this one stopped.
   func handOff(to engine: any PlaybackEngine) -> (any FuzzTarget)? {
-    let snapshot = core.withLock { $0.state.snapshot }
+    let (snapshot, timer) = core.withLock { ($0.state.snapshot, $0.state.sleepTimer) }
     guard
       let next = CatalogPlayer(bug: bug, engine: engine, restoring: snapshot, handingOff: true)
     else { return nil }
     send(.stop)
+    if let timer, !timer.isCountdown { next.send(.user(.setSleepTimer(timer))) }
     if snapshot.current != nil {
       next.send(.resume)
       if !snapshot.playWhenReady { next.send(.pause) }

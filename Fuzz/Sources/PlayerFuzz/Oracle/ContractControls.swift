@@ -16,9 +16,11 @@ extension ContractModel {
     let entry = entries[position]
     // The load's duration and anchor belong to the entry only while it is the one loaded.
     let live = current.flatMap { $0.load.item == entry.item ? $0 : nil }
+    // Unloaded, a restored entry shows where its first `resume` loads it from.
+    let saved = current == nil ? resumeFrom : 0
     return ContractNowPlaying(
       item: entry.item, media: entry.media, index: position, count: entries.count,
-      duration: live?.duration, elapsed: live == nil ? 0 : anchor, rate: publishedRate)
+      duration: live?.duration, elapsed: live == nil ? saved : anchor, rate: publishedRate)
   }
 
   /// Each remote command with the intent that decides it (docs/machine.md:

@@ -101,8 +101,8 @@ extension ContractModel {
   }
 
   /// A hand-off: the old player (this model) is stopped, and a player
-  /// restored from its snapshot on the new engine resumes with the intent
-  /// kept. Appends the old engine's commands to `old` and the new one's to `new`.
+  /// restored from its snapshot on the new engine is given the sleep timer if
+  /// it stops at an entry's end, then resumes with the intent kept. Appends the old engine's commands to `old` and the new one's to `new`.
   /// - Returns: the old model after its stop, and the new model after the resume (and pause).
   package func handedOff(
     old: inout [EngineCommand], new: inout [EngineCommand]
@@ -111,6 +111,10 @@ extension ContractModel {
     var before = self
     before.apply(.stop, commands: &old)
     var after = restored(from: snapshot)
+    // A stop at an entry's end moves with playback; a countdown stays with the old clock.
+    if let timer = sleep, !timer.isCountdown {
+      after.apply(.user(.setSleepTimer(timer)), commands: &new)
+    }
     if snapshot.current != nil {
       after.apply(.resume, commands: &new)
       if !snapshot.playWhenReady { after.apply(.pause, commands: &new) }

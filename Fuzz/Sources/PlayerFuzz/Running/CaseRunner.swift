@@ -797,6 +797,8 @@ extension CaseRunner {
   private mutating func handOff(step: Int) -> (Bool, FuzzViolation?) {
     let fresh = freshEngine()
     let snapshot = model.snapshot
+    // A stop at an entry's end moves with playback; a countdown stays with the old clock.
+    let timer = model.sleep.flatMap { $0.isCountdown ? nil : $0 }
     guard let next = target.handOff(to: fresh) else { return (false, nil) }
     // The old engine: its load and preload stopped, reports it fires then ignored.
     let mark = log.count
@@ -825,6 +827,7 @@ extension CaseRunner {
     engine.drain(commands: &received, sent: &sent)
     log.append(contentsOf: received)
     received.removeAll(keepingCapacity: true)
+    if let timer { record(.user(.setSleepTimer(timer))) }
     if snapshot.current != nil {
       record(.user(.resume))
       if !snapshot.playWhenReady {
