@@ -109,6 +109,21 @@ public struct ScenarioRunner: Sendable {
     // Players that handed off, and their engines, by number: kept, so that
     // their engines' late callbacks reach them (and only them) until a relaunch.
     var retired: [(number: Int, player: Player, engine: FakeMediaEngine)] = []
+    // A relaunch or a hand-off: `next` and `successor` become the current
+    // engine and player, numbered one up, and the change prints as a row.
+    func adopt(
+      _ next: FakeMediaEngine, _ successor: Player, _ kind: PlayerChange.Kind,
+      before: PlaybackState, discarded: [Int] = [], dropped: [PlayerChange.Dropped] = []
+    ) {
+      number += 1
+      (engine, player) = (next, successor)
+      engine.systemEvents = { [weak successor] event in successor?.send(.system(event)) }
+      output(
+        .playerChange(
+          PlayerChange(
+            milliseconds: clock.milliseconds, kind: kind, before: before, after: successor.state,
+            from: number - 1, to: number, discarded: discarded, dropped: dropped)))
+    }
 
     // A `media` line's profile reaches the engine once the media can be loaded:
     // at once for a media an intent has named, otherwise when an intent first
@@ -252,15 +267,7 @@ public struct ScenarioRunner: Sendable {
           discarded.append(old)
         }
         retired = []
-        number += 1
-        (engine, player) = (next, restored)
-        engine.systemEvents = { [weak player] event in player?.send(.system(event)) }
-        output(
-          .playerChange(
-            PlayerChange(
-              milliseconds: clock.milliseconds, kind: .relaunch, before: before,
-              after: player.state, from: number - 1, to: number, discarded: discarded,
-              dropped: dropped)))
+        adopt(next, restored, .relaunch, before: before, discarded: discarded, dropped: dropped)
       case .handoff:
         let before = player.state
         let next = makeEngine()
@@ -280,14 +287,7 @@ public struct ScenarioRunner: Sendable {
         }
         recorder.overrideSource(nil)
         retired.append((number, player, engine))
-        number += 1
-        (engine, player) = (next, handedOff)
-        engine.systemEvents = { [weak player] event in player?.send(.system(event)) }
-        output(
-          .playerChange(
-            PlayerChange(
-              milliseconds: clock.milliseconds, kind: .handoff, before: before,
-              after: player.state, from: number - 1, to: number)))
+        adopt(next, handedOff, .handoff, before: before)
         flush()
       case .wait(let interval):
         _ = clock.advance(atMost: interval, pace: pace, afterEach: flush, until: overLimit)
