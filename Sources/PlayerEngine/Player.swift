@@ -118,15 +118,7 @@ public final class Player: Sendable {
       engine: engine, restoring: snapshot, configuration: current.configuration,
       watchdog: watchdog, onStep: onStep)
     send(.stop)
-    // A stop at an entry's end is plain data and moves with playback; a
-    // countdown's clock was this player's (the app re-arms it with what is left).
-    if let timer = current.sleepTimer, !timer.isCountdown {
-      next.send(.user(.setSleepTimer(timer)))
-    }
-    if snapshot.current != nil {
-      next.send(.resume)
-      if !snapshot.playWhenReady { next.send(.pause) }
-    }
+    for event in current.handOffEvents { next.send(event) }
     return next
   }
 

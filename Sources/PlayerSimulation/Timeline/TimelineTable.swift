@@ -38,12 +38,9 @@ public struct TimelineTable: Sendable {
   public func line(_ item: TimelineItem) -> String {
     switch item {
     case .event(let entry):
-      let time = pad(
-        SimulatedTime.clockText(milliseconds: entry.milliseconds), Self.widths.time, right: true)
       let states = terminalSafe("\(entry.before) → \(entry.after)")
       var text =
-        paint(time, "2") + "  "
-        + paint(pad(entry.source.rawValue, Self.widths.source), sourceColor(entry.source))
+        head(entry.milliseconds, entry.source)
         + pad(terminalSafe(entry.eventText), Self.widths.event)
       if let ignored = entry.ignored {
         let label =
@@ -66,12 +63,9 @@ public struct TimelineTable: Sendable {
       if entry.isRetired { text += " " + paint("{\(entry.retiredText)}", "2") }
       return trimmedRight(text)
     case .playerChange(let change):
-      let time = pad(
-        SimulatedTime.clockText(milliseconds: change.milliseconds), Self.widths.time, right: true)
       let states = terminalSafe("\(change.before) → \(change.after)")
       let text =
-        paint(time, "2") + "  "
-        + paint(pad(change.source.rawValue, Self.widths.source), sourceColor(change.source))
+        head(change.milliseconds, change.source)
         + paint(pad(change.eventText, Self.widths.event), "1")
         + pad(states, Self.widths.states) + paint(terminalSafe(change.summary), "36")
       return trimmedRight(text)
@@ -81,6 +75,14 @@ public struct TimelineTable: Sendable {
       return paint(
         "          ✓ line \(line): \(terminalSafe(text, limit: terminalMessageLimit))", "2")
     }
+  }
+
+  /// A row's time and source columns.
+  private func head(_ milliseconds: Int64, _ source: TimelineSource) -> String {
+    let time = pad(
+      SimulatedTime.clockText(milliseconds: milliseconds), Self.widths.time, right: true)
+    return paint(time, "2") + "  "
+      + paint(pad(source.rawValue, Self.widths.source), sourceColor(source))
   }
 
   /// One item as its lines (without newlines): ``line(_:)``, then for an

@@ -218,6 +218,20 @@ extension PlaybackState {
     return state
   }
 
+  /// What a player restored from ``snapshot`` on another engine is sent to
+  /// take playback over (`Player.handOff(to:)`), in order: the sleep timer
+  /// when it stops at an entry's end (a countdown's clock was the old
+  /// driver's), then `resume` and, if the user was paused, `pause`.
+  package var handOffEvents: [PlaybackEvent] {
+    var events: [PlaybackEvent] = []
+    if let timer = sleepTimer, !timer.isCountdown { events.append(.user(.setSleepTimer(timer))) }
+    if queue.current != nil {
+      events.append(.resume)
+      if !playWhenReady { events.append(.pause) }
+    }
+    return events
+  }
+
   /// A player's state restored from `snapshot`: idle, paused, new item ids for
   /// the entries, nothing loaded; the first `resume` of the saved entry loads
   /// it from the saved position (``resumePoint``), once.

@@ -328,16 +328,13 @@ final class CatalogPlayer: FuzzTarget, Sendable {
 
   /// As `Player.handOff(to:)`: a restored player on `engine`, this one stopped.
   func handOff(to engine: any PlaybackEngine) -> (any FuzzTarget)? {
-    let (snapshot, timer) = core.withLock { ($0.state.snapshot, $0.state.sleepTimer) }
+    let state = core.withLock { $0.state }
     guard
-      let next = CatalogPlayer(bug: bug, engine: engine, restoring: snapshot, handingOff: true)
+      let next = CatalogPlayer(
+        bug: bug, engine: engine, restoring: state.snapshot, handingOff: true)
     else { return nil }
     send(.stop)
-    if let timer, !timer.isCountdown { next.send(.user(.setSleepTimer(timer))) }
-    if snapshot.current != nil {
-      next.send(.resume)
-      if !snapshot.playWhenReady { next.send(.pause) }
-    }
+    for event in state.handOffEvents { next.send(event) }
     return next
   }
 
