@@ -15,7 +15,8 @@ enum ExploreCommand: Command {
     .option("--held", "H", "with --entries: at most H held-back reports at once (1)"),
     .option(
       "--features", "LIST",
-      "with --entries: only these of queue,preload,system,network (none: one item at a time)"),
+      "with --entries: only these of queue, preload, system, network, controls, sleepTimer (none: one item at a time)"
+    ),
     .option("--depth", "N", "the longest sequence explored (3 without --entries; none with it)"),
     .option("--seconds", "S", "stop after S seconds and say how deep the search got"),
     .option("--subject", "NAME", "player (default), or a deliberately broken player"),
@@ -65,7 +66,7 @@ enum ExploreCommand: Command {
     for flag in ["--held", "--features"] where parsed.values[flag] != nil {
       throw UsageError(message: "'\(flag)' of 'explore' needs '--entries'")
     }
-    // 3 by default: the alphabet (145 letters) grows each level about
+    // 3 by default: the alphabet (187 letters) grows each level about
     // fifteenfold; see docs/fuzzing.md for the release figures.
     let depth = try parsed.integer("--depth", in: 1...64) ?? 3
     let seconds = try parsed.seconds(

@@ -57,4 +57,23 @@ import Testing
       scope: ExplorationScope(entries: 1, held: 0, features: .core, maxDepth: 2))
     #expect(coreBug.counterexample?.actions.map(\.description) == ["play(A)", "stop"])
   }
+
+  /// The remote controls and the sleep timer are letters too, within their features: a
+  /// bug in each is found at its minimal length, and is outside the core.
+  @Test func controlsAndSleepTimerBugsAreFoundWithinTheirFeatures() {
+    func shortest(_ bug: BuggyPlayer.Bug, _ features: FuzzFeatures, depth: Int) -> [String]? {
+      Explorer.explore(
+        BuggyPlayer(bug).subject,
+        scope: ExplorationScope(entries: 1, held: 0, features: features, maxDepth: depth)
+      ).counterexample?.actions.map(\.description)
+    }
+    #expect(shortest(.toggleReadsIsPlaying, .core, depth: 2) == nil)
+    #expect(shortest(.toggleReadsIsPlaying, .controls, depth: 2) == ["play(A)", "toggle"])
+    // A countdown replaced by another: the buggy player acts on the first one's expiry.
+    #expect(
+      shortest(.staleSleepExpiryPauses, .sleepTimer, depth: 3) == [
+        "sleepTimer(after(600000ms))", "sleepTimer(after(600000ms))",
+        "sleepTimer(expired, sleep#1)",
+      ])
+  }
 }

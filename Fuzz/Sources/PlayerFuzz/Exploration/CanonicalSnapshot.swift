@@ -176,9 +176,10 @@ extension PlaybackState: ExplorableSnapshot {
   /// entries share a media, its modes, the session's stage with its failure
   /// reason, seek, timer, position class, duration, system pause and
   /// attempts, the preload with its stage and duration, the intent, the rate,
-  /// the interruption, the newest token, the failure detail). Left out: the
+  /// the interruption, the newest token, the failure detail, the sleep timer,
+  /// a restored entry's saved position). Left out: the
   /// configuration (one per search), media names, the ids issued (renamed by
-  /// role), and a stopped load's seek and timer ids and duration (a stopped
+  /// role; the sleep countdowns' not at all), and a stopped load's seek and timer ids and duration (a stopped
   /// load is never sent to again: a reload is a new load).
   public func canonicalize(into key: inout [Int32], _ renaming: ExplorationRenaming) {
     key.append(-100)
@@ -238,6 +239,27 @@ extension PlaybackState: ExplorableSnapshot {
     } else {
       key.append(-1)
     }
+    renaming.append(sleepTimer, to: &key)
+    key.append(resumePoint.map { renaming.item($0.item) } ?? -1)
+    key.append(resumePoint.map { renaming.time($0.position) } ?? -1)
+  }
+}
+
+extension ExplorationRenaming {
+  /// Appends the armed sleep timer: its kind and the ends an `afterEntries`
+  /// still waits for (a countdown's delay is one value in the letters). The
+  /// countdown ids issued are left out: the letters name the armed one, the
+  /// one before it and the next, and every expiry but the armed one's is
+  /// stale alike.
+  func append(_ timer: SleepTimer?, to key: inout [Int32]) {
+    key.append(-7)
+    switch timer {
+    case nil: key.append(-1)
+    case .after: key.append(0)
+    case .endOfEntry: key.append(1)
+    case .endOfQueue: key.append(2)
+    case .afterEntries(let count): key += [3, Int32(clamping: count)]
+    }
   }
 }
 
@@ -285,6 +307,9 @@ extension Explorer {
     } else {
       key.append(-1)
     }
+    renaming.append(model.sleep, to: &key)
+    key.append(model.resumePoint.map { renaming.item($0.item) } ?? -1)
+    key.append(model.resumePoint.map { renaming.time(.milliseconds($0.position)) } ?? -1)
     // Whether the letters can name a stopped load (all alike to the rules).
     key.append(previous(model) == nil ? 0 : 1)
     for report in held {

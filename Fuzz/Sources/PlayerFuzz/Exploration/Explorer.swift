@@ -273,37 +273,42 @@ struct Search {
 
   // MARK: Keys
 
-  /// The player's snapshot: Playhead's state read directly (no boxing), or
-  /// what the subject vouches for.
+  /// The player's snapshot: Playhead's state read directly (no boxing), with
+  /// what the player says in it (worked out once: the key and the step's
+  /// output both read it), or what the subject vouches for.
   private enum Snapshot: Equatable {
-    case state(PlaybackState)
+    case state(PlaybackState, FuzzObservation)
     case other(AnyHashable?)
   }
 
   private func snapshot(_ runner: CaseRunner) -> Snapshot {
+    let state: PlaybackState
     switch reading {
     case .forkable:
-      .state(unsafeDowncast(runner.target as AnyObject, to: ForkablePlayerTarget.self).player.state)
+      state = unsafeDowncast(runner.target as AnyObject, to: ForkablePlayerTarget.self).player.state
     case .playerTarget:
-      .state(unsafeDowncast(runner.target as AnyObject, to: PlayerTarget.self).player.state)
-    case .snapshot: .other(runner.target.snapshot)
+      state = unsafeDowncast(runner.target as AnyObject, to: PlayerTarget.self).player.state
+    case .snapshot: return .other(runner.target.snapshot)
     }
+    return .state(state, FuzzObservation(state))
   }
 
   /// Puts `runner`'s player (shared with the runners copied from it) back in
   /// `snapshot`'s state.
   private func restore(_ runner: CaseRunner, _ snapshot: Snapshot) {
-    guard case .state(let state) = snapshot else { return }
+    guard case .state(let state, _) = snapshot else { return }
     unsafeDowncast(runner.target as AnyObject, to: ForkablePlayerTarget.self).restore(state)
   }
 
-  /// Performs `step` on `runner`; with a restored player, an expiry it sends
-  /// is first aimed at the player in `runner`.
+  /// Performs `step` on `runner`; with a restored player, an expiry (a
+  /// watchdog's or a sleep countdown's) it sends is first aimed at the player
+  /// in `runner`.
   private func perform(_ step: [FuzzAction], on runner: inout CaseRunner) -> FuzzViolation? {
     for action in step {
-      if forks, case .send(.watchdogExpired(let load, let id)) = action {
-        unsafeDowncast(runner.target as AnyObject, to: ForkablePlayerTarget.self)
-          .aimExpiry(load, id)
+      if forks {
+        let target = unsafeDowncast(runner.target as AnyObject, to: ForkablePlayerTarget.self)
+        if case .send(.watchdogExpired(let load, let id)) = action { target.aimExpiry(load, id) }
+        if case .send(.system(.sleepTimerExpired(let id))) = action { target.aimSleepExpiry(id) }
       }
       if let violation = runner.perform(action) { return violation }
     }
@@ -328,13 +333,13 @@ struct Search {
     codes.reserveCapacity(128)
     let observation: FuzzObservation
     switch snapshot {
-    case .state(let state): observation = FuzzObservation(state)
+    case .state(_, let seen): observation = seen
     case .other: observation = runner.engine.contract(runner.target.observation)
     }
     Explorer.canonicalize(
       runner.model, held: held, observation: observation, into: &codes, renaming)
     switch snapshot {
-    case .state(let state):
+    case .state(let state, _):
       state.canonicalize(into: &codes, renaming)
       return StateKey(codes: codes, raw: nil)
     case .other(let snapshot):
@@ -390,7 +395,8 @@ struct Search {
 
   /// A hash of the state with what the canonical form leaves out by design
   /// put back (the rate, the failure's reason and detail, the seek and timer
-  /// ids and duration of a stopped load, which stopped loads exist) and
+  /// ids and duration of a stopped load, which stopped loads exist, the sleep
+  /// countdowns issued) and
   /// nothing forgotten: two merged states whose fine hashes differ are two
   /// concrete states the differential check compares.
   private func fine(_ runner: CaseRunner, _ snapshot: Snapshot, _ key: StateKey) -> Int {
@@ -408,7 +414,8 @@ struct Search {
     hasher.combine(model.current?.duration)
     hasher.combine(Explorer.older(model) != nil)
     hasher.combine(model.dropped != nil)
-    if case .state(let state) = snapshot {
+    hasher.combine(min(model.issuedSleep, 2))
+    if case .state(let state, _) = snapshot {
       hasher.combine(state.rate)
       hasher.combine(state.failure)
       hasher.combine(state.session?.stage)
@@ -438,7 +445,7 @@ struct Search {
     codes.append(-7)
     let observation: FuzzObservation
     switch snapshot {
-    case .state(let state): observation = FuzzObservation(state)
+    case .state(_, let seen): observation = seen
     case .other: observation = runner.engine.contract(runner.target.observation)
     }
     Explorer.append(observation, into: &codes, renaming)

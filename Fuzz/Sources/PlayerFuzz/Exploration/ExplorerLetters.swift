@@ -94,6 +94,20 @@ extension Explorer {
     case timeout(Reference, Relative)
     /// An event of the operating system (an interruption, the route, the network).
     case system(SystemEvent)
+    /// `skip(by: ±Δ)`, Δ the time past the threshold (T + 1 s), sent only
+    /// while the position it starts from (the pending seek's target, else the
+    /// last known one) is one of the letters' times, so that positions stay
+    /// finite: two presses from 0 land past T + 2 s, and a press back from
+    /// below T + 1 s is clamped at 0.
+    case skip(forward: Bool)
+    /// `setPosition(item, t)` of the current entry at a time, past the
+    /// duration the letters report, or of another entry (one not current).
+    case setPosition(Placement)
+    /// The expiry of a sleep countdown: the newest one, an older one, or one
+    /// never issued.
+    case sleepExpired(Relative)
+    /// An intent sent by a remote control (the lock screen, a headset).
+    case remote(Letter)
     /// An intent whose first command the engine answers from inside
     /// `execute` (re-entrantly) with one or more reports, in order.
     case answered(Letter, [Answer])
@@ -117,6 +131,7 @@ extension Explorer {
     }
 
     enum Move: Hashable, Sendable { case currentToEnd, nextFirst, currentOntoItself }
+    enum Placement: Hashable, Sendable { case zero, above, pastEnd, otherEntry }
     enum Rate: Hashable, Sendable { case other, same, invalid }
     enum Report: Hashable, Sendable { case stalled, resumed, ended, pausedBySystem }
     enum Reference: Hashable, Sendable {
@@ -134,6 +149,9 @@ extension Explorer {
     static let detail = FailureDetail(
       domain: "AVFoundationErrorDomain", code: -11800,
       message: "The operation could not be completed")
+    /// The countdown the sleep timer letter arms (a value the rules only
+    /// pass to the clock).
+    static let sleepDelay = MediaTime.seconds(600)
     /// The media names letters draw fresh media from.
     static let names: [MediaID] = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L"]
 
@@ -198,6 +216,16 @@ extension Explorer {
         .system(.interruptionBegan), .system(.interruptionEnded(shouldResume: true)),
         .system(.interruptionEnded(shouldResume: false)), .system(.routeLost),
         .system(.networkLost), .system(.networkAvailable),
+      ]
+      // The remote controls and the sleep timer (features `controls` and `sleepTimer`).
+      letters += [
+        .intent(.toggle), .skip(forward: true), .skip(forward: false), .setPosition(.zero),
+        .setPosition(.above), .setPosition(.pastEnd), .setPosition(.otherEntry),
+        .remote(.intent(.toggle)), .remote(.intent(.next)), .remote(.skip(forward: true)),
+        .intent(.setSleepTimer(.after(sleepDelay))), .intent(.setSleepTimer(.endOfEntry)),
+        .intent(.setSleepTimer(.endOfQueue)), .intent(.setSleepTimer(.afterEntries(2))),
+        .intent(.setSleepTimer(.afterEntries(0))), .intent(.setSleepTimer(nil)),
+        .sleepExpired(.newest), .sleepExpired(.older), .sleepExpired(.neverIssued),
       ]
       for reference in references { letters.append(.failed(.network, reference)) }
       for reason in reasons.dropFirst() { letters.append(.failed(reason, .current)) }
@@ -280,6 +308,11 @@ extension Explorer {
     }
 
     func time(_ time: Time) -> MediaTime { time.value(threshold) }
+
+    /// Whether `milliseconds` is one of the letters' times.
+    func isLetterTime(_ milliseconds: Int64) -> Bool {
+      Time.allCases.contains { $0.value(threshold).milliseconds == milliseconds }
+    }
 
     /// `count` fresh media (as many as there are, at most the scope's entries).
     func fresh(_ count: Int) -> [MediaID] { Array(unused.prefix(count)) }
@@ -480,6 +513,46 @@ extension Explorer.Letter {
       }
       let newest = reference == .current ? model.current?.lastWatchdog ?? 0 : 1
       return id(newest, relative).map { .watchdogExpired(load, WatchdogID($0)) }
+    case .skip(let forward):
+      guard let session = model.current, !session.stage.isStopped,
+        context.isLetterTime(session.position)
+      else { return nil }
+      let delta = context.time(.above).milliseconds
+      return .user(.skip(by: .milliseconds(forward ? delta : -delta)))
+    case .setPosition(let placement):
+      guard let position = model.position else { return nil }
+      let time: MediaTime
+      var item = model.entries[position].item
+      switch placement {
+      case .zero: time = .zero
+      case .above: time = context.time(.above)
+      case .pastEnd: time = .milliseconds(context.time(.duration).milliseconds + 1000)
+      case .otherEntry:
+        time = .zero
+        item =
+          model.entries.first { $0.item != item }?.item ?? ItemID(model.issuedItems &+ 1)
+      }
+      return .user(.setPosition(item, time))
+    case .sleepExpired(let relative):
+      // Only the armed countdown's expiry counts; every other is stale alike
+      // (`staleWatchdog`), so the countdown ids are not part of the canonical
+      // state: unless a countdown is armed there is one letter, a never-issued
+      // id; while one is, the one before it may be 0, which no countdown had.
+      let issued = model.issuedSleep
+      guard case .after = model.sleep else {
+        guard relative == .neverIssued else { return nil }
+        return .system(.sleepTimerExpired(SleepTimerID(issued &+ 1)))
+      }
+      let id: UInt32
+      switch relative {
+      case .newest: id = issued
+      case .older: id = issued &- 1
+      case .neverIssued: id = issued &+ 1
+      }
+      return .system(.sleepTimerExpired(SleepTimerID(id)))
+    case .remote(let letter):
+      guard case .user(let intent)? = letter.event(in: context) else { return nil }
+      return .remote(intent)
     case .answered, .later, .deliver:
       return nil
     }

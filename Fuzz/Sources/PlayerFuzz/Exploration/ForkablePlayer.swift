@@ -12,7 +12,8 @@ import PlayerState
 /// player. The harness's engine keeps the expiry closures the old player
 /// scheduled; before an expiry is sent, ``aimExpiry(_:_:)`` replaces its
 /// closure by one that sends it to the current player, as the player's own
-/// closures do (`send(.watchdogExpired(load, id))`).
+/// closures do (`send(.watchdogExpired(load, id))`); ``aimSleepExpiry(_:)``
+/// does the same for a sleep countdown.
 final class ForkablePlayerTarget: FuzzTarget, Sendable {
   /// The current player (the expiry closures read it when they fire).
   private let current: Locked<Player>
@@ -50,6 +51,14 @@ final class ForkablePlayerTarget: FuzzTarget, Sendable {
     engine.register(
       { [weak current] in current?.withLock { $0 }.send(.watchdogExpired(load, id)) }, load: load,
       id: id.rawValue)
+  }
+
+  /// Points the expiry of sleep countdown `id` at the current player, as
+  /// ``aimExpiry(_:_:)`` does a watchdog's.
+  func aimSleepExpiry(_ id: SleepTimerID) {
+    engine.register(
+      { [weak current] in current?.withLock { $0 }.send(.system(.sleepTimerExpired(id))) },
+      load: WatchdogClaim.sleepLoad, id: id.rawValue, sleep: true)
   }
 
   /// The subject: ``FuzzSubject/player`` with this target.
