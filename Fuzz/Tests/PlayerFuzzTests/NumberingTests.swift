@@ -18,6 +18,8 @@ import Testing
     case observationOffByOne
     /// `FuzzEngine.onProcessed` given the event as the reducer saw it.
     case processedInReducerNumbering
+    /// `FuzzEngine.onProcessed` given the event re-tagged with the wrong offset.
+    case processedOffByOne
   }
 
   /// Playhead's `Player` behind a driver boundary that numbers the engine's
@@ -54,8 +56,13 @@ import Testing
       var onStep: (@Sendable (PlayerStep) -> Void)?
       if let processed = FuzzEngine.onProcessed(for: engine) {
         // The reducer saw its own numbering; the harness sent the engine's.
-        let inReducerNumbering = mistake == .processedInReducerNumbering
-        onStep = { step in processed(inReducerNumbering ? step.event : step.event.withLoad(out)) }
+        let tag: @Sendable (Load) -> Load =
+          switch mistake {
+          case .processedInReducerNumbering: { $0 }
+          case .processedOffByOne: { out(out($0)) }
+          default: out
+          }
+        onStep = { step in processed(step.event.withLoad(tag)) }
       }
       let configuration = PlayerConfiguration(retry: FuzzEngine.retry(for: engine))
       player = Player(
@@ -139,6 +146,19 @@ import Testing
     #expect(
       violation.detail
         == "the player passed FuzzEngine.onProcessed failed(item1#1, network), an event the harness never sent it: it sent failed(item1#1001, network), the same event with the load in the engine's numbering (item1#1 is item1#1001's number in the contract's numbering, a new reducer's 1, 2, 3). One numbering: every load the harness sends the player (reports, watchdog expiries, stale and forged ones) and every load it reads back (FuzzObservation.loads, the events passed to FuzzEngine.onProcessed) is named by the token of the command the player sent the harness's engine, not by its reducer's token; re-tag at the boundary with PlaybackEvent.withLoad or EngineReport.withLoad."
+    )
+  }
+
+  @Test func aProcessedEventNamingATokenNeverIssuedSaysSo() throws {
+    let result = try ConcurrentFuzz.run(
+      Offset.subject(.processedOffByOne), seed: 1, rounds: 1, threads: 1, eventsPerThread: 200)
+    let violation = try #require(result.violation, "\(result)")
+    #expect(violation.property == .loadsInEngineNumbering)
+    #expect(violation.step == 10)
+    #expect(violation.event == .engine(.failed(Load(1, 2001), .network, detail: nil)))
+    #expect(
+      violation.detail
+        == "the player passed FuzzEngine.onProcessed failed(item1#2001, network), an event the harness never sent it (item1#2001 is no load the player sent its engine): each event must be passed as it was sent. One numbering: every load the harness sends the player (reports, watchdog expiries, stale and forged ones) and every load it reads back (FuzzObservation.loads, the events passed to FuzzEngine.onProcessed) is named by the token of the command the player sent the harness's engine, not by its reducer's token; re-tag at the boundary with PlaybackEvent.withLoad or EngineReport.withLoad."
     )
   }
 

@@ -564,10 +564,13 @@ public final class FuzzEngine: PlaybackEngine {
             + "contract's numbering, a new reducer's 1, 2, 3). " + Self.numberingRule
         )
       }
+      let why =
+        log.tokens.knows(token: load.token.rawValue)
+        ? "it sent no such event about \(load)" : "\(load) is no load the player sent its engine"
       return (
         event,
         "the player passed FuzzEngine.onProcessed \(named), an event the harness never sent "
-          + "it: each event must be passed as it was sent. " + Self.numberingRule
+          + "it (\(why)): each event must be passed as it was sent. " + Self.numberingRule
       )
     }
   }
