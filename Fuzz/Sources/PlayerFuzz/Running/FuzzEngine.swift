@@ -31,8 +31,9 @@ public import PlayerState
 /// `PlaybackEvent.withLoad(_:)` or `EngineReport.withLoad(_:)`:
 ///
 /// ```swift
-/// // In: the engine's ids to the reducer's loads. Out: the reverse.
-/// let machineEvent = event.withLoad { engineLoad in reducerLoad[engineLoad.token] ?? unknown }
+/// // In: the engine's ids to the reducer's loads (the driver keeps `loads` as it
+/// // sends commands); out, the reverse.
+/// let machineEvent = event.withLoad { engineLoad in loads[engineLoad.token] ?? engineLoad }
 /// ```
 ///
 /// A player that mixes the two up fails ``FuzzProperty/loadsInEngineNumbering``,
@@ -81,9 +82,9 @@ public final class FuzzEngine: PlaybackEngine {
     /// Every event naming a load sent to the player (concurrent mode), in its
     /// engine's numbering: an event it says it processed must be one of them.
     var sentEvents: Set<PlaybackEvent> = []
-    /// The same of those that named a load the engine had not been sent, with
-    /// token 0: a driver that maps every such id to one "unknown" load of its
-    /// own and back (as a wrapper of a reducer does) may say it so.
+    /// Those that named a load the engine had not been sent, with token 0: a
+    /// driver that maps every such id to one unknown load of its own (as a
+    /// wrapper of a reducer does) may pass such an event re-tagged back from it.
     var sentUnissued: Set<PlaybackEvent> = []
     /// The first event naming a load that the player passed `onProcessed`
     /// and was never sent (concurrent mode).
