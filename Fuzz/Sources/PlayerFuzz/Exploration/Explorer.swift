@@ -190,13 +190,16 @@ struct Search {
   private var compared = Set<Int32>()
   /// Concrete states waiting to be compared with a state not extended yet.
   private var pending: [Int32: Start] = [:]
-  /// For a subject that vouches for its own snapshot, the letters that led
-  /// from a state back to itself (events that changed nothing the snapshot
-  /// shows), in order: once the state is extended, the concrete state after
-  /// all of them must be the same state, and is compared with it on every
-  /// letter, since what such events change is exactly what a snapshot may
-  /// leave out.
-  private var selfLoops: [Int32: [FuzzAction]] = [:]
+  /// For a subject that vouches for its own snapshot, the letters (their
+  /// indices in the alphabet) that led from a state back to itself (events
+  /// that changed nothing the snapshot shows), in order: once the state is
+  /// extended, the concrete state after all of them must be the same state,
+  /// and is compared with it on every letter, since what such events change
+  /// is exactly what a snapshot may leave out. Each letter is worked out anew
+  /// where it is sent in the row: a letter names loads and ids relative to the
+  /// state (the newest seek, one never issued), and after the letters before
+  /// it those are other ids, renamed alike.
+  private var selfLoops: [Int32: [Int]] = [:]
   private var expanded = 0
   /// Runners kept at states found but not yet extended (a restored player
   /// needs no replay of the path), at most ``storedLimit``.
@@ -515,19 +518,44 @@ struct Search {
       guard compare(other, with: id) else { return false }
     }
     if let loops = selfLoops.removeValue(forKey: id), result.unsound == nil {
-      let trace = start.path + loops
-      let runner = replay(trace)
-      let state = snapshot(runner)
-      guard key(runner, state) == keys[Int(id)] else {
-        disagree(
-          id, trace, letter: describe(loops),
-          detail: "each lead back to the state, but not all of them in a row")
-        return true
-      }
-      let other = Start(runner: runner, snapshot: state, context: context(runner), path: trace)
-      guard compare(other, with: id) else { return false }
+      return loop(loops, from: start, at: id)
     }
     return true
+  }
+
+  /// Sends the letters that each led state `id` back to itself in a row,
+  /// from a replay of its path, each worked out where it is sent; the state
+  /// they reach must be `id` again, and behave as it does on every letter.
+  /// Returns false when the search must stop (a property broke).
+  private mutating func loop(_ loops: [Int], from start: Start, at id: Int32) -> Bool {
+    var runner = replay(start.path)
+    runner.recordsCoverage = false
+    var sent: [FuzzAction] = []
+    for index in loops {
+      guard let step = actions(of: alphabet[index], in: context(runner)) else {
+        disagree(
+          id, start.path + sent, letter: "\(alphabet[index])",
+          detail: "applies from the state, but not after the letters that led back to it")
+        return true
+      }
+      sent += step
+      if let violation = perform(step, on: &runner) {
+        report(
+          violation, trace: runner.trace, shortest: runner.trace,
+          depth: Int(depths[Int(id)]) + loops.count)
+        return false
+      }
+    }
+    let state = snapshot(runner)
+    guard key(runner, state) == keys[Int(id)] else {
+      disagree(
+        id, start.path + sent, letter: describe(sent),
+        detail: "each lead back to the state, but not all of them in a row")
+      return true
+    }
+    let other = Start(
+      runner: runner, snapshot: state, context: context(runner), path: start.path + sent)
+    return compare(other, with: id)
   }
 
   /// Sends every letter from `start`, each to a copy of its runner. Expanding
@@ -613,7 +641,7 @@ struct Search {
           childKey, fine: childFine, parent: id, step: step, depth: depth + 1)
         successors[row + index] = target
         outputs[row + index] = output
-        if !new, target == id, reading == .snapshot { selfLoops[id, default: []] += step }
+        if !new, target == id, reading == .snapshot { selfLoops[id, default: []].append(index) }
         if !new, childFine != fines[Int(target)] {
           // Another concrete state merged into `target`: compare them.
           if !check(&child, childSnapshot, at: target) { return false }
