@@ -39,11 +39,15 @@ public enum FuzzMeasurement {
   ///   - subject: the player under test.
   ///   - seconds: how long to run.
   ///   - seed: the run's seed.
+  ///   - features: the parts of the contract the player implements
+  ///     (``FuzzFeatures``): only they are generated. All by default.
   /// - Returns: the run's result (``FuzzResult/eventsPerSecond`` is the figure).
   public static func throughput(
-    _ subject: FuzzSubject = .player, seconds: Double, seed: UInt64 = 1
+    _ subject: FuzzSubject = .player, seconds: Double, seed: UInt64 = 1,
+    features: FuzzFeatures = .all
   ) -> FuzzResult {
-    Fuzzer.run(subject, FuzzConfiguration(seed: seed, budget: .seconds(seconds)))
+    Fuzzer.run(
+      subject, FuzzConfiguration(seed: seed, budget: .seconds(seconds), features: features))
   }
 
   /// How quickly one subject's bug is caught and shrunk, over several seeds.
@@ -80,11 +84,15 @@ public enum FuzzMeasurement {
   ///   - subject: the player under test.
   ///   - seeds: seeds to run.
   ///   - caseBudget: the most cases one seed may run.
+  ///   - features: the parts of the contract the player implements
+  ///     (``FuzzFeatures``): only they are generated, and a failure shrinks
+  ///     within them. All by default.
   /// - Returns: the medians over the seeds.
   public static func catching(
-    _ subject: FuzzSubject, seeds: Int = 20, caseBudget: Int = 100_000
+    _ subject: FuzzSubject, seeds: Int = 20, caseBudget: Int = 100_000,
+    features: FuzzFeatures = .all
   ) -> SubjectFigures {
-    let runs = samples(subject, seeds: seeds, caseBudget: caseBudget)
+    let runs = samples(subject, seeds: seeds, caseBudget: caseBudget, features: features)
     let shortest = runs.lengths.min()
     return SubjectFigures(
       subject: subject.name, seeds: max(1, seeds), missed: runs.missed,
@@ -126,11 +134,15 @@ public enum FuzzMeasurement {
     var missed = 0
   }
 
-  /// Runs seeds 1…`seeds` (at least one) on `subject`, `caseBudget` cases each at the most.
-  private static func samples(_ subject: FuzzSubject, seeds: Int, caseBudget: Int) -> Samples {
+  /// Runs seeds 1…`seeds` (at least one) on `subject`, `caseBudget` cases each
+  /// at the most, generating only `features`.
+  private static func samples(
+    _ subject: FuzzSubject, seeds: Int, caseBudget: Int, features: FuzzFeatures = .all
+  ) -> Samples {
     var samples = Samples()
     for seed in 1...UInt64(max(1, seeds)) {
-      let result = Fuzzer.run(subject, FuzzConfiguration(seed: seed, budget: .cases(caseBudget)))
+      let result = Fuzzer.run(
+        subject, FuzzConfiguration(seed: seed, budget: .cases(caseBudget), features: features))
       guard let failure = result.failure else {
         samples.missed += 1
         continue
@@ -148,10 +160,27 @@ public enum FuzzMeasurement {
   ///   - subject: the player under test.
   ///   - seconds: the time budget.
   ///   - maxDepth: the deepest level to explore.
+  ///   - features: the parts of the contract the player implements
+  ///     (``FuzzFeatures``): letters outside them are not sent; without
+  ///     ``FuzzFeatures/preload`` the engine does not preload, and without
+  ///     ``FuzzFeatures/network`` the player retries nothing
+  ///     (`RetryPolicy.off`). All by default (a preloading engine and the
+  ///     standard retry policy, as ``Explorer/explore(_:maxDepth:seconds:canPreload:retry:)``).
+  /// - Returns: what the search found, in its one configuration.
   public static func exhaustive(
-    _ subject: FuzzSubject = .player, seconds: Double = 10, maxDepth: Int = 64
+    _ subject: FuzzSubject = .player, seconds: Double = 10, maxDepth: Int = 64,
+    features: FuzzFeatures = .all
   ) -> Exploration {
-    Explorer.explore(subject, maxDepth: maxDepth, seconds: seconds)
+    guard features != .all else {
+      return Explorer.explore(subject, maxDepth: maxDepth, seconds: seconds)
+    }
+    let configuration = ExplorationConfiguration(
+      canPreload: features.contains(.preload),
+      retry: features.contains(.network) ? .standard : .off)
+    let scope = ExplorationScope(
+      entries: Explorer.boundedEntries, held: Explorer.maxHeld, configurations: [configuration],
+      features: features, maxDepth: max(1, maxDepth), seconds: seconds)
+    return Explorer.explore(subject, scope: scope).results[0]
   }
 
   static func median(_ values: [Double]) -> Double {

@@ -91,6 +91,10 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
   /// While the sleep timer stops at the end of the current entry, no other
   /// entry is preloaded, loaded or started (a gapless engine would roll into it).
   case endOfEntryStartsNothing
+  /// The loads the player hands back (``FuzzObservation/loads``, the events
+  /// passed to ``FuzzEngine/onProcessed``) are in its engine's numbering, as
+  /// the harness sends them (see ``FuzzEngine``, "One numbering").
+  case loadsInEngineNumbering
 
   /// The property as one sentence.
   public var summary: String {
@@ -135,6 +139,8 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
     case .sleepExpiryOnlyIfCurrent: "a sleep countdown's expiry acts only if it is the armed one"
     case .endOfEntryStartsNothing:
       "while the sleep timer stops at this entry's end, no other entry is preloaded, loaded or started"
+    case .loadsInEngineNumbering:
+      "the loads a player hands back are in its engine's numbering, as the harness sends them"
     }
   }
 

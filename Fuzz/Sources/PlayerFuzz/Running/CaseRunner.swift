@@ -510,6 +510,8 @@ package struct CaseRunner {
     } else if let loads = seen.loads,
       loads.current != model.current?.load || loads.preload != model.preload?.load
     {
+      // Loads said in another numbering than the engine's: their own error (FuzzEngine.swift).
+      if let mixed = numberingViolation(event, step: step) { return mixed }
       property = .queueMatchesContract
     } else if let position = seen.position, position.milliseconds != model.current?.position {
       property = .queueMatchesContract

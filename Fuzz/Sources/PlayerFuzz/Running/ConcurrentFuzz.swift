@@ -42,6 +42,18 @@ import PlayerTesting
 /// command ran (two drains at once, or a drain inside another):
 /// ``FuzzProperty/driverIsSerial``.
 ///
+/// Every event naming a load is sent in the player's engine numbering (the
+/// tokens of the commands it sent the harness's engine), and the player must
+/// pass ``FuzzEngine/onProcessed`` each event as it was sent: one it never
+/// sent (the same report renumbered to the reducer's tokens, say) fails with
+/// ``FuzzProperty/loadsInEngineNumbering``, which names the mix-up.
+///
+/// A player that does part of the contract says which part with `features`
+/// (``FuzzFeatures``): the senders then send only the core's events and the
+/// featured ones, and without ``FuzzFeatures/network`` every round runs with
+/// `RetryPolicy.off` (as in ``FuzzConfiguration/features``). The engine of
+/// this mode never preloads, whatever the features.
+///
 /// ```swift
 /// let result = try ConcurrentFuzz.run(.player, seed: 42, rounds: 50)
 /// #expect(result.violation == nil)
@@ -91,10 +103,11 @@ public enum ConcurrentFuzz {
   ///   - threads: concurrent senders per round.
   ///   - eventsPerThread: events each sender sends.
   ///   - eventsPerBurst: events each sender sends between two quiescences.
+  ///   - features: the parts of the contract the senders exercise; all by default.
   /// - Returns: counts and the first broken promise.
   public static func run(
     seed: UInt64, rounds: Int = 20, threads: Int = 4, eventsPerThread: Int = 500,
-    eventsPerBurst: Int = defaultBurst
+    eventsPerBurst: Int = defaultBurst, features: FuzzFeatures = .all
   ) -> Result {
     execute(
       { engine in
@@ -105,7 +118,7 @@ public enum ConcurrentFuzz {
             onStep: recorder(engine)))
       },
       seed: seed, rounds: rounds, threads: threads, eventsPerThread: eventsPerThread,
-      eventsPerBurst: eventsPerBurst)
+      eventsPerBurst: eventsPerBurst, features: features)
   }
 
   /// Runs `rounds` rounds of `threads` threads sending `eventsPerThread` events
@@ -118,16 +131,20 @@ public enum ConcurrentFuzz {
   ///   - threads: concurrent senders per round.
   ///   - eventsPerThread: events each sender sends.
   ///   - eventsPerBurst: events each sender sends between two quiescences.
+  ///   - features: the parts of the contract the player implements
+  ///     (``FuzzFeatures``): only the core's events and the featured ones are
+  ///     sent. All by default.
   /// - Returns: counts and the first broken promise.
   /// - Throws: ``NotThreadSafe`` when the subject does not say it is thread-safe.
   public static func run(
     _ subject: FuzzSubject, seed: UInt64, rounds: Int = 20, threads: Int = 4,
-    eventsPerThread: Int = 500, eventsPerBurst: Int = defaultBurst
+    eventsPerThread: Int = 500, eventsPerBurst: Int = defaultBurst,
+    features: FuzzFeatures = .all
   ) throws(NotThreadSafe) -> Result {
     guard let make = subject.makeSendable else { throw NotThreadSafe(subject: subject.name) }
     return execute(
       make, seed: seed, rounds: rounds, threads: threads, eventsPerThread: eventsPerThread,
-      eventsPerBurst: eventsPerBurst)
+      eventsPerBurst: eventsPerBurst, features: features)
   }
 
   private static func recorder(_ engine: any PlaybackEngine) -> (@Sendable (PlayerStep) -> Void)? {
@@ -137,7 +154,7 @@ public enum ConcurrentFuzz {
 
   private static func execute(
     _ subject: @Sendable (any PlaybackEngine) -> any FuzzTarget & Sendable, seed: UInt64,
-    rounds: Int, threads: Int, eventsPerThread: Int, eventsPerBurst: Int
+    rounds: Int, threads: Int, eventsPerThread: Int, eventsPerBurst: Int, features: FuzzFeatures
   ) -> Result {
     var result = Result(seed: seed, rounds: 0, events: 0, violation: nil, failedRound: nil)
     for round in 0..<rounds {
@@ -146,7 +163,7 @@ public enum ConcurrentFuzz {
       let roundSeed = SplitMix64.caseSeed(run: seed, case: round)
       if let violation = runRound(
         subject, seed: roundSeed, threads: threads, eventsPerThread: eventsPerThread,
-        eventsPerBurst: eventsPerBurst)
+        eventsPerBurst: eventsPerBurst, features: features)
       {
         result.violation = violation
         result.failedRound = round
@@ -158,11 +175,13 @@ public enum ConcurrentFuzz {
 
   static func runRound(
     _ subject: @Sendable (any PlaybackEngine) -> any FuzzTarget & Sendable, seed: UInt64,
-    threads: Int, eventsPerThread: Int, eventsPerBurst: Int = defaultBurst
+    threads: Int, eventsPerThread: Int, eventsPerBurst: Int = defaultBurst,
+    features: FuzzFeatures = .all
   ) -> FuzzViolation? {
     // The engine records the processing order, read back in the contract's
     // token numbering at the moment each event was processed.
-    let retry = policy(seed)
+    let retry = policy(seed, features: features)
+    let kinds = features == .all ? nil : features.kinds
     let engine = FuzzEngine(canPreload: false, retry: retry, recordsProcessing: true)
     let player = subject(engine)
     let direct = Locked(0)
@@ -190,7 +209,11 @@ public enum ConcurrentFuzz {
           let (processed, fired, overlaps) = engine.quiescence
           let sent = direct.withLock { $0 } + fired
           var found: FuzzViolation?
-          if processed != sent || overlaps > 0 {
+          if let mixed = engine.unsentNumberingMistake {
+            found = FuzzViolation(
+              property: .loadsInEngineNumbering, step: processed, event: mixed.event,
+              expected: [], actual: [], detail: mixed.detail)
+          } else if processed != sent || overlaps > 0 {
             let detail =
               overlaps > 0
               ? "two drains at once: a command began, or an event was processed, while another command was being executed (\(overlaps) times by burst \(burst + 1) of \(bursts)); "
@@ -228,11 +251,11 @@ public enum ConcurrentFuzz {
           while spins < 20_000, arrived.withLock({ $0 }) < all { spins += 1 }
           var sent = 0
           for _ in 0..<min(perBurst, eventsPerThread - burst * perBurst) {
-            let event = randomEvent(&random, near: engine.newestLoad)
+            let event = randomEvent(&random, near: engine.newestLoad, kinds: kinds)
             if case .engine(let report) = event, random.next() % 8 == 0 {
               engine.arm(report)
             } else {
-              player.send(engine.player(event))
+              player.send(engine.sending(event))
               sent += 1
             }
           }
@@ -338,8 +361,10 @@ public enum ConcurrentFuzz {
   /// 500 events a thread has 500 quiescences to be checked at.
   public static let defaultBurst = 1
 
-  /// The round's retry policy, drawn from the serial mode's by the round's seed.
-  package static func policy(_ seed: UInt64) -> RetryPolicy {
+  /// The round's retry policy, drawn from the serial mode's by the round's
+  /// seed; `RetryPolicy.off` without ``FuzzFeatures/network``.
+  package static func policy(_ seed: UInt64, features: FuzzFeatures = .all) -> RetryPolicy {
+    guard features.contains(.network) else { return .off }
     var random = SplitMix64(seed: seed ^ 0x5245_5452_59)
     return ActionDecoder.policies[Int(random.next() % UInt64(ActionDecoder.policies.count))]
   }
@@ -359,7 +384,19 @@ public enum ConcurrentFuzz {
   ///     reports and expiries in four name it (the rest name item 1 or 2 with
   ///     a token up to 4, mostly stale), so that loads get ready and play and
   ///     the system's events meet playing loads.
+  ///   - kinds: the event kinds to send (``FuzzFeatures/kinds``); nil for every one.
   /// - Returns: the event, in the contract's token numbering.
+  package static func randomEvent(
+    _ random: inout SplitMix64, near: Load? = nil, kinds: Set<EventKind>?
+  ) -> PlaybackEvent {
+    // Drawn again until it is of a kind sent (the core's are 17 of the 30 draws).
+    while true {
+      let event = randomEvent(&random, near: near)
+      if kinds?.contains(event.kind) ?? true { return event }
+    }
+  }
+
+  /// ``randomEvent(_:near:kinds:)`` of every kind.
   package static func randomEvent(_ random: inout SplitMix64, near: Load? = nil) -> PlaybackEvent {
     let bits = random.next()
     var load = Load(UInt32(bits & 1) + 1, UInt32((bits >> 1) % 5))

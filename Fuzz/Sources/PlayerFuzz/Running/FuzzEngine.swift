@@ -21,6 +21,28 @@ public import PlayerState
 /// player that reuses a token for a new load fails, because that load then
 /// carries the contract number of the old one.
 ///
+/// **One numbering: the engine's.** Every load the harness sends the player
+/// (reports, sent directly, re-entrantly or late; watchdog expiries that are
+/// not the player's own timer: stale, never issued, forged) and every load
+/// it reads back (``FuzzObservation/loads``, the events passed to
+/// ``onProcessed``) is named by the token of the command the player sent
+/// this engine, never by its reducer's token. A driver whose engine ids
+/// differ from its reducer's re-tags at its boundary, both ways, with
+/// `PlaybackEvent.withLoad(_:)` or `EngineReport.withLoad(_:)`:
+///
+/// ```swift
+/// // In: the engine's ids to the reducer's loads (the driver keeps `loads` as it
+/// // sends commands); out, the reverse.
+/// let machineEvent = event.withLoad { engineLoad in loads[engineLoad.token] ?? engineLoad }
+/// ```
+///
+/// A player that mixes the two up fails ``FuzzProperty/loadsInEngineNumbering``,
+/// whose detail names the mix-up and states this rule: an observation naming
+/// a load by a token no command carried, or by the contract's own number (a
+/// new reducer's 1, 2, 3) where the engine's token differs; an event passed
+/// to ``onProcessed`` that the harness never sent (the same report with the
+/// reducer's token, or an id never issued).
+///
 /// **Watchdogs are requested, not sent on the player's behalf.** Hand
 /// ``watchdog`` (or ``FuzzEngine/watchdog(for:)``) to your player as its
 /// watchdog clock. The harness checks after every event that the player
@@ -57,6 +79,16 @@ public final class FuzzEngine: PlaybackEngine {
     var overlaps = 0
     /// How many commands have finished executing (concurrent mode).
     var executed = 0
+    /// Every event naming a load sent to the player (concurrent mode), in its
+    /// engine's numbering: an event it says it processed must be one of them.
+    var sentEvents: Set<PlaybackEvent> = []
+    /// Those that named a load the engine had not been sent, with token 0: a
+    /// driver that maps every such id to one unknown load of its own (as a
+    /// wrapper of a reducer does) may pass such an event re-tagged back from it.
+    var sentUnissued: Set<PlaybackEvent> = []
+    /// The first event naming a load that the player passed `onProcessed`
+    /// and was never sent (concurrent mode).
+    var unsent: PlaybackEvent?
   }
 
   private let log = Locked(Log())
@@ -142,7 +174,9 @@ public final class FuzzEngine: PlaybackEngine {
         due.removeAll { log.tokens.isUpcoming($0.load.token.rawValue) }
       }
       log.sent.append(contentsOf: due)
-      return due.map { log.tokens.player($0) }
+      let reports = due.map { log.tokens.player($0) }
+      if recordsProcessing { for report in reports { log.remember(sent: .engine(report)) } }
+      return reports
     }
     for report in due { reports.send(report) }
   }
@@ -224,6 +258,13 @@ public final class FuzzEngine: PlaybackEngine {
   /// that processed it (Playhead's `Player` does it through `onStep`). Only
   /// ``ConcurrentFuzz`` reads it (the order in which threads' events were
   /// processed); nil in the other modes, so a player can skip the work.
+  ///
+  /// Pass each event as the harness sent it: its load in the engine's
+  /// numbering (the tokens of the commands the player sent this engine), not
+  /// re-tagged to the reducer's. A driver that maps every id it never issued
+  /// to one unknown load of its own may pass such an event re-tagged back
+  /// from it. An event naming a load that the harness never sent fails
+  /// ``FuzzProperty/loadsInEngineNumbering``, which says what was mixed up.
   public var onProcessed: (@Sendable (PlaybackEvent) -> Void)? {
     guard recordsProcessing else { return nil }
     return { [weak self] event in
@@ -231,6 +272,8 @@ public final class FuzzEngine: PlaybackEngine {
         // An event processed while a command runs: a second drain, or one
         // inside another (a serial driver runs an event's commands between events).
         if log.executing > 0 { log.overlaps += 1 }
+        // An event in another numbering than the one it was sent in (One numbering).
+        if log.unsent == nil, !log.wasSent(event) { log.unsent = event }
         log.processed.append(log.tokens.contract(event))
       }
     }
@@ -430,6 +473,132 @@ public final class FuzzEngine: PlaybackEngine {
   func player(_ event: PlaybackEvent) -> PlaybackEvent {
     log.withLock { $0.tokens.player(event) }
   }
+
+  /// ``player(_:)``, and in the concurrent mode the event is remembered as
+  /// sent, so that ``unsentNumberingMistake`` can tell an event the player
+  /// renumbered before passing it to ``onProcessed``.
+  func sending(_ event: PlaybackEvent) -> PlaybackEvent {
+    log.withLock { log in
+      let event = log.tokens.player(event)
+      if recordsProcessing { log.remember(sent: event) }
+      return event
+    }
+  }
+
+  // MARK: One numbering
+
+  /// The numbering rule, as every numbering error states it.
+  static let numberingRule =
+    "One numbering: every load the harness sends the player (reports, watchdog expiries, "
+    + "stale and forged ones) and every load it reads back (FuzzObservation.loads, the events "
+    + "passed to FuzzEngine.onProcessed) is named by the token of the command the player sent "
+    + "the harness's engine, not by its reducer's token; re-tag at the boundary with "
+    + "PlaybackEvent.withLoad or EngineReport.withLoad."
+
+  /// Why the loads an observation says (the player's numbering, as read)
+  /// are in another numbering than the engine's, or nil when they are not
+  /// (they may still be wrong: the caller's comparison says so).
+  ///
+  /// Two mix-ups are told apart: a token no command carried (never issued to
+  /// the engine), and the contract's own numbers (a new reducer's 1, 2, 3)
+  /// where the engine's tokens differ. A load the engine was sent is taken as
+  /// the contract's number only when both loads match the contract's numbers,
+  /// so a player that shows a stale load of its own is left to the comparison.
+  /// - Parameters:
+  ///   - said: the observation's loads, as the player said them.
+  ///   - expected: the contract's current load and preload (contract numbering).
+  ///   - media: every item's media, to name loads as `A#2`.
+  package func numberingMistake(
+    _ said: (current: Load?, preload: Load?), expected: (current: Load?, preload: Load?),
+    media: [ItemID: MediaID]
+  ) -> String? {
+    log.withLock { log in
+      let name = { (load: Load) in media[load.item].map { "\($0)#\(load.token)" } ?? "\(load)" }
+      let engine = (
+        expected.current.map { log.tokens.player($0) },
+        expected.preload.map { log.tokens.player($0) }
+      )
+      let wholePairInContract =
+        said.current == expected.current && said.preload == expected.preload
+        && (said.current != engine.0 || said.preload != engine.1)
+      let slots = [
+        ("current load", said.current, expected.current, engine.0),
+        ("preload", said.preload, expected.preload, engine.1),
+      ]
+      for (slot, said, expected, engine) in slots {
+        guard let said, said != engine else { continue }
+        let issued = log.tokens.knows(token: said.token.rawValue)
+        if said == expected, let engine, !issued || wholePairInContract {
+          return "FuzzObservation.loads names the \(slot) \(name(said)), its number in the "
+            + "contract's numbering (a new reducer's 1, 2, 3); the player's engine was sent it as "
+            + "\(name(engine)). " + Self.numberingRule
+        }
+        if !issued {
+          return "FuzzObservation.loads names the \(slot) \(name(said)), a token no command "
+            + "the player sent its engine carried (the contract's \(slot) is "
+            + "\(engine.map(name) ?? "none") in the engine's numbering). " + Self.numberingRule
+        }
+      }
+      return nil
+    }
+  }
+
+  /// The first event naming a load the player passed ``onProcessed`` that the
+  /// harness never sent it (concurrent mode), with the mix-up in words; nil
+  /// when every such event is one it was sent. An event sent twice or lost
+  /// is not this (``FuzzProperty/driverIsSerial`` counts those).
+  var unsentNumberingMistake: (event: PlaybackEvent, detail: String)? {
+    log.withLock { log in
+      guard let event = log.unsent, let load = event.load else { return nil }
+      // Read as the contract's number, the load may be one the engine was sent.
+      let renamed = log.tokens.issuedPlayerToken(forContract: load.token.rawValue).map { token in
+        event.withLoad { Load(item: $0.item, token: LoadToken(token)) }
+      }
+      let named = event.description(naming: { _ in nil })
+      if let renamed, renamed != event, log.sentEvents.contains(renamed) {
+        let engineLoad = renamed.load.map { "\($0)" } ?? ""
+        return (
+          event,
+          "the player passed FuzzEngine.onProcessed \(named), an event the harness never sent "
+            + "it: it sent \(renamed.description(naming: { _ in nil })), the same event with "
+            + "the load in the engine's numbering (\(load) is \(engineLoad)'s number in the "
+            + "contract's numbering, a new reducer's 1, 2, 3). " + Self.numberingRule
+        )
+      }
+      let why =
+        log.tokens.knows(token: load.token.rawValue)
+        ? "it sent no such event about \(load)" : "\(load) is no load the player sent its engine"
+      return (
+        event,
+        "the player passed FuzzEngine.onProcessed \(named), an event the harness never sent "
+          + "it (\(why)): each event must be passed as it was sent. " + Self.numberingRule
+      )
+    }
+  }
+}
+
+extension FuzzEngine.Log {
+  /// Remembers an event naming a load as sent to the player (concurrent mode).
+  mutating func remember(sent event: PlaybackEvent) {
+    guard let load = event.load else { return }
+    sentEvents.insert(event)
+    if !tokens.knows(token: load.token.rawValue) { sentUnissued.insert(event.unissued) }
+  }
+
+  /// Whether the player may say it processed `event`: it names no load, or it
+  /// is an event the harness sent, or it names a load the engine was never
+  /// sent and the harness sent the same event about such a load.
+  func wasSent(_ event: PlaybackEvent) -> Bool {
+    guard let load = event.load, !sentEvents.contains(event) else { return true }
+    return !tokens.knows(token: load.token.rawValue) && sentUnissued.contains(event.unissued)
+  }
+}
+
+extension PlaybackEvent {
+  /// The event about its load with token 0 (a load never issued).
+  fileprivate var unissued: PlaybackEvent {
+    withLoad { Load(item: $0.item, token: LoadToken(0)) }
+  }
 }
 
 /// A timer the player scheduled: the load and the watchdog id (contract
@@ -485,6 +654,21 @@ struct TokenMap {
     toContract[token] = count
     toPlayer[count] = token
     return count
+  }
+
+  /// Whether a command of the player named `token` (or it is one of a start
+  /// state's): a load the engine was sent.
+  func knows(token: UInt32) -> Bool {
+    guard token != 0 else { return false }
+    if isIdentity { return token <= count }
+    return token <= kept || toContract[token] != nil
+  }
+
+  /// The player's token for a contract number it has issued, or nil.
+  func issuedPlayerToken(forContract token: UInt32) -> UInt32? {
+    guard token != 0 else { return nil }
+    if isIdentity { return token <= count ? token : nil }
+    return token <= kept ? token : toPlayer[token]
   }
 
   /// The contract's number for a token the player names outside a command
@@ -570,6 +754,26 @@ struct TokenMap {
     case .engine(let report): return .engine(report.withLoad(contract(report.load)))
     case .watchdogExpired(let load, let id): return .watchdogExpired(contract(load), id)
     }
+  }
+}
+
+extension CaseRunner {
+  /// When the observation's loads differ from the contract's because the
+  /// player said them in another numbering than its engine's (a token no
+  /// command carried, or the contract's 1, 2, 3 where the engine's tokens
+  /// differ): the ``FuzzProperty/loadsInEngineNumbering`` violation that
+  /// says which, and the rule. Nil otherwise (the comparison's own property
+  /// applies). Read only once the loads differ, so it costs nothing on a pass.
+  func numberingViolation(_ event: PlaybackEvent?, step: Int) -> FuzzViolation? {
+    guard let said = target.observation.loads,
+      let detail = engine.numberingMistake(
+        said, expected: (model.current?.load, model.preload?.load), media: model.media)
+    else { return nil }
+    var violation = FuzzViolation(
+      property: .loadsInEngineNumbering, step: step, event: event, expected: expected,
+      actual: log, detail: detail)
+    violation.media = model.media
+    return violation
   }
 }
 
