@@ -173,9 +173,31 @@ extension Shrinker.Search {
           let aimed = Shrinker.aim(
             candidate, roles: keptRoles, seeks: keptSeeks, setup: setup)
           if aimed != candidate, attempt(aimed, shorter: true) { return true }
+          if retargetFirstReport(candidate, after: start) { return true }
         }
         if exhausted { return false }
       }
+    }
+    return false
+  }
+
+  /// Tries `candidate` with the first report after `index` naming, in turn,
+  /// each load the model knows there (the current item under an older
+  /// token, say): a window replaced by one intent may leave the report that
+  /// broke the property naming a load that no longer plays its part, and no
+  /// role says which one it should name (a player that matches reports by
+  /// item fails on `play(A)`, `play(B)`, `ready(B#1)`, which `play(A)`,
+  /// `stop`, `resume`, `ready(A#1)` only reaches this way).
+  private mutating func retargetFirstReport(_ candidate: [FuzzAction], after index: Int) -> Bool {
+    guard
+      let at = candidate.indices.dropFirst(index + 1).first(where: { candidate[$0].load != nil }),
+      let load = candidate[at].load
+    else { return false }
+    for other in knownLoads(before: candidate[..<at]) where other != load {
+      var retargeted = candidate
+      retargeted[at] = candidate[at].renaming(load, to: other)
+      if retargeted != candidate, attempt(retargeted, shorter: true) { return true }
+      if exhausted { return false }
     }
     return false
   }
