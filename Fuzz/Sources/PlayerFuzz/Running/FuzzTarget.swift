@@ -388,10 +388,13 @@ public final class PlayerTarget: FuzzTarget, Sendable {
   /// The adapted player.
   public let player: Player
 
-  /// The entries the last observation hashed, and their hash: most events
-  /// leave the queue as it was (the same buffer, compared in O(1)), so an
-  /// observation costs O(queue) only after the queue changed.
-  private let hashed = Locked<(entries: QueueEntries, hash: UInt64)?>(nil)
+  /// The last observation and the hash of its state's entries: a step that
+  /// left the state as it was (an ignored event) gives the same observation
+  /// again (all of it derives from the state; `availableCommands` alone costs
+  /// eight reductions), and most events leave the queue as it was (the same
+  /// buffer, compared in O(1)), so an observation costs O(queue) only after
+  /// the queue changed.
+  private let last = Locked<(observation: FuzzObservation, hash: UInt64)?>(nil)
 
   /// Adapts a player.
   /// - Parameter player: a player whose engine is the harness's engine.
@@ -433,13 +436,20 @@ public final class PlayerTarget: FuzzTarget, Sendable {
   public var observation: FuzzObservation {
     let state = player.state
     let entries = state.queue.entries
-    let hash = hashed.withLock { hashed in
-      if let hashed, hashed.entries == entries { return hashed.hash }
-      let hash = FuzzObservation.itemsHash(entries)
-      hashed = (entries, hash)
-      return hash
+    // The last observation when its state is this one; else the hash of
+    // these entries, when they are the last state's.
+    var hash: UInt64?
+    let same = last.withLock { last -> FuzzObservation? in
+      guard let last, let box = last.observation.box else { return nil }
+      if box.state == state { return last.observation }
+      if box.state.queue.entries == entries { hash = last.hash }
+      return nil
     }
-    return FuzzObservation(state, itemsHash: hash)
+    if let same { return same }
+    let known = hash ?? FuzzObservation.itemsHash(entries)
+    let observation = FuzzObservation(state, itemsHash: known)
+    last.withLock { $0 = (observation, known) }
+    return observation
   }
 
   /// The compact form of the player's state, as in `playing(A#1)`.
