@@ -47,18 +47,17 @@ extension PlaybackState {
   /// would not be ignored as ``IgnoreReason/noEffect`` or
   /// ``IgnoreReason/invalidPosition`` (a command that only fails for want of
   /// ids stays available: pressing it says why).
-  /// - Complexity: eight reductions on one copy of the state, copied again
-  ///   only after an intent that was accepted (an ignored one changes
-  ///   nothing); none edits the queue's entries, so none copies them.
+  /// - Complexity: eight reductions on copies of the state; none edits the
+  ///   queue's entries, so none copies them.
   public var availableCommands: AvailableCommands {
     var available: AvailableCommands = []
     var effects = Effects()
-    var copy = self
     for (command, _, intent) in AvailableCommands.all {
+      var copy = self
       copy.handle(.user(intent), into: &effects)
-      let ignored = effects.ignored
-      if ignored != .noEffect, ignored != .invalidPosition { available.insert(command) }
-      if ignored == nil { copy = self }
+      if effects.ignored != .noEffect, effects.ignored != .invalidPosition {
+        available.insert(command)
+      }
     }
     return available
   }
