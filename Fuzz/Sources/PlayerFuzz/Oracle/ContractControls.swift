@@ -193,8 +193,18 @@ package struct ContractNotifications: Hashable, Sendable {
   /// What the model expects from `event`, accepted, taking `before` to `after`
   /// (docs/machine.md, "Remote controls").
   package init(before: ContractModel, event: PlaybackEvent, after: ContractModel) {
+    self.init(
+      before: before.position.map { before.entries[$0].item },
+      playWhenReady: before.playWhenReady, event: event, after: after)
+  }
+
+  /// ``init(before:event:after:)`` from what it reads of `before`: the
+  /// current entry's item and the intent (the runner keeps these instead of
+  /// a copy of the model).
+  package init(
+    before from: ItemID?, playWhenReady wanted: Bool, event: PlaybackEvent, after: ContractModel
+  ) {
     let source = event.source
-    let from = before.position.map { before.entries[$0].item }
     let to = after.position.map { after.entries[$0].item }
     if case .engine(.reachedEnd) = event {
       // An accepted end: the queue advanced (auto), replayed (repeat) or ended.
@@ -214,7 +224,7 @@ package struct ContractNotifications: Hashable, Sendable {
       entryChanged = ContractNotification(
         .entryChanged(from: from, to: to, reason: reason), source: source)
     }
-    if before.playWhenReady != after.playWhenReady {
+    if wanted != after.playWhenReady {
       let reason: PlayIntentReason?
       switch event {
       case .user: reason = .user

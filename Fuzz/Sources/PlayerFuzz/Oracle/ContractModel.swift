@@ -1,3 +1,4 @@
+import PlayerEngine
 package import PlayerState
 
 /// The oracle's own model of the engine contract, written from the rules and
@@ -33,6 +34,11 @@ package struct ContractModel: Hashable, Sendable {
   }
 
   /// The current load and what the engine was told and has reported about it.
+  ///
+  /// Trivially copyable (no references: the failure detail is held by its
+  /// ``FailureKey``): the model reads it several times a step (each ignore
+  /// reason, ``availableCommands`` eight times), and a copy of a struct with a
+  /// reference costs a call through its type's value witnesses.
   package struct Current: Hashable, Sendable {
     /// The load.
     package var load: Load
@@ -55,9 +61,63 @@ package struct ContractModel: Hashable, Sendable {
     /// Reloads made for want of the network since the entry was last ready.
     package var attempts: UInt8 = 0
     /// The engine's own error of the newest failure, if it gave one.
-    package var failure: FailureDetail?
+    package var failure: FailureDetail? {
+      get { failureKey.flatMap(FailureKey.detail) }
+      set { failureKey = newValue.map(FailureKey.init) }
+    }
+    /// ``failure``, interned: equal details have equal keys.
+    private var failureKey: FailureKey?
     /// Why the load failed, once it has.
     package var reason: FailureReason?
+
+    /// A current load.
+    package init(
+      load: Load, stage: Stage, lastSeek: UInt32, seekPending: Bool, lastWatchdog: UInt32,
+      started: Bool, position: Int64, duration: Int64?, systemPaused: Bool = false,
+      attempts: UInt8 = 0, failure: FailureDetail? = nil, reason: FailureReason? = nil
+    ) {
+      self.load = load
+      self.stage = stage
+      self.lastSeek = lastSeek
+      self.seekPending = seekPending
+      self.lastWatchdog = lastWatchdog
+      self.started = started
+      self.position = position
+      self.duration = duration
+      self.systemPaused = systemPaused
+      self.attempts = attempts
+      self.failureKey = failure.map(FailureKey.init)
+      self.reason = reason
+    }
+  }
+
+  /// A failure detail as a number: details are interned once per process
+  /// (equal details, one key), so a ``Current`` holding one stays trivially
+  /// copyable and compares and hashes it by value. The table holds each
+  /// distinct detail the process met (the generator uses three).
+  package struct FailureKey: Hashable, Sendable {
+    private let index: UInt32
+
+    private static let table = Locked<(details: [FailureDetail], keys: [FailureDetail: UInt32])>(
+      ([], [:]))
+
+    /// The key of `detail`, interning it if it is new.
+    init(_ detail: FailureDetail) {
+      index = Self.table.withLock { table in
+        if let known = table.keys[detail] { return known }
+        let index = UInt32(truncatingIfNeeded: table.details.count)
+        table.details.append(detail)
+        table.keys[detail] = index
+        return index
+      }
+    }
+
+    /// The detail this key stands for.
+    static func detail(_ key: FailureKey) -> FailureDetail? {
+      table.withLock { table in
+        Int(key.index) < table.details.count ? table.details[Int(key.index)] : nil
+      }
+    }
   }
 
   /// The next entry's load, loading ahead of the current one.

@@ -65,6 +65,17 @@ package struct CaseRunner {
   /// were (the same buffers, recognised in O(1)), so comparing the whole public
   /// state costs O(queue) only on a step that rebuilt a queue, not on every event.
   private var agreedEntries: AgreedEntries?
+  /// ``ContractModel/availableCommands`` of the model as it is, or nil when
+  /// the model may have changed since it was computed: an event the contract
+  /// ignores changes nothing, so it is not computed again.
+  private var modelCommands: AvailableCommands?
+  /// ``ContractModel/nowPlaying(anchor:)`` of the model and anchor as they
+  /// are, or nil when either may have changed since (as ``modelCommands``).
+  private var modelNowPlaying: ContractNowPlaying??
+  /// The last observation found to agree with the model as it still is
+  /// (nil once the model or the anchor may have changed, as ``modelCommands``):
+  /// the same observation again agrees again, so it is not compared field by field.
+  private var agreed: FuzzObservation?
 
   private struct AgreedEntries {
     var player: QueueEntries
@@ -202,6 +213,9 @@ package struct CaseRunner {
     scheduled.removeAll(keepingCapacity: true)
     queueCache = nil
     agreedEntries = nil
+    modelCommands = nil
+    modelNowPlaying = nil
+    agreed = nil
   }
 
   /// The held-back reports waiting for a `deliver`.
@@ -385,16 +399,25 @@ package struct CaseRunner {
     let offset = expected.count
     if recordsCoverage { coverage.record(variantsOf: event, at: model) }
     let session = model.current
-    let prior = model
+    // What the step reads of the model before the event (a copy of the whole
+    // model would cost a call through its value witnesses on every event).
+    let priorItem = model.position.map { model.entries[$0].item }
+    let priorIntent = model.playWhenReady
+    let priorSleep = model.issuedSleep
+    let stopsAt = model.sleep == nil || !model.sleepStopsHere ? nil : priorItem
     let reason = model.process(event, commands: &expected)
     let accepted = reason == nil
     var notes = ContractNotifications.none
     if accepted {
-      notes = ContractNotifications(before: prior, event: event, after: model)
+      modelCommands = nil
+      modelNowPlaying = nil
+      agreed = nil
+      notes = ContractNotifications(
+        before: priorItem, playWhenReady: priorIntent, event: event, after: model)
       anchor.step(model)
     }
     if let request = model.watchdogRequest(since: session) { requests.append(request) }
-    if model.issuedSleep != prior.issuedSleep, case .after(let delay)? = model.sleep {
+    if model.issuedSleep != priorSleep, case .after(let delay)? = model.sleep {
       requests.append(.sleep(model.issuedSleep, delay: delay.milliseconds))
     }
     if !recordsCoverage {
@@ -405,12 +428,6 @@ package struct CaseRunner {
     } else {
       coverage.record(from: before, event: event.kind)
     }
-    let stopsAt =
-      prior.sleep == nil || !prior.sleepStopsHere
-      ? nil
-      : prior.position.map {
-        prior.entries[$0].item
-      }
     arrivals.append(Arrival(offset: offset, reason: reason, notes: notes, stopsAt: stopsAt))
   }
 
@@ -472,11 +489,6 @@ package struct CaseRunner {
   /// entries compared only when a buffer changed since they last agreed.
   private mutating func publicStateDifference(_ state: PlaybackState) -> PublicStateDifference? {
     let queue = state.queue
-    // A short queue is compared outright: cheaper than keeping the buffers
-    // (random cases hold a few entries; the cache is for long saved queues).
-    guard queue.entries.count > 16 || model.entries.count > 16 else {
-      return model.difference(from: state)
-    }
     let playerList = queue.shuffle?.unshuffled ?? []
     let modelList = model.shuffle?.list ?? []
     let agree =
@@ -491,6 +503,11 @@ package struct CaseRunner {
 
   mutating func observationViolation(_ event: PlaybackEvent?, step: Int) -> FuzzViolation? {
     let seen = engine.contract(target.observation)
+    if let agreed, seen.repeats(agreed), event != .stop || seen.kind == .idle {
+      // Everything below compares the observation with the model (and the
+      // anchor) only, both as they were when it last agreed; `stop` aside.
+      return nil
+    }
     unsaid |= FuzzObservable.unsaid(in: seen)
     let property: FuzzProperty
     var difference: PublicStateDifference?
@@ -526,6 +543,7 @@ package struct CaseRunner {
       controls = found.text
       property = found.property
     } else {
+      agreed = seen
       return nil
     }
     let detail =
@@ -552,7 +570,7 @@ extension CaseRunner {
   /// What the player publishes to a remote control (now playing, the commands
   /// offered) against the contract, when it says them: the broken property
   /// and the difference in words, or nil.
-  private func controlsDifference(_ seen: borrowing FuzzObservation)
+  private mutating func controlsDifference(_ seen: borrowing FuzzObservation)
     -> (property: FuzzProperty, text: String)?
   {
     if let said = seen.nowPlaying {
@@ -563,7 +581,8 @@ extension CaseRunner {
           "the player publishes rate \(rate) while isPlaying is \(seen.isPlaying)"
         )
       }
-      let expected = model.nowPlaying(anchor: anchor.value)
+      let expected = modelNowPlaying ?? model.nowPlaying(anchor: anchor.value)
+      modelNowPlaying = .some(expected)
       switch (said, expected) {
       case (nil, nil): break
       case (let said?, nil):
@@ -587,7 +606,8 @@ extension CaseRunner {
       }
     }
     if let said = seen.availableCommands {
-      let expected = model.availableCommands
+      let expected = modelCommands ?? model.availableCommands
+      modelCommands = expected
       if said != expected {
         return (
           .availableCommandsMatchContract,
@@ -748,6 +768,9 @@ extension CaseRunner {
     saved = model.resumePoint
     queueCache = nil
     agreedEntries = nil
+    modelCommands = nil
+    modelNowPlaying = nil
+    agreed = nil
   }
 
   /// Drops whatever the player reported about its steps since the last
@@ -835,6 +858,9 @@ extension CaseRunner {
       if !snapshot.playWhenReady {
         // The pause of a buffering load sends nothing; it is the resume's delivery.
         _ = model.process(.pause, commands: &expected)
+        modelCommands = nil
+        modelNowPlaying = nil
+        agreed = nil
         anchor.step(model)
       }
     }

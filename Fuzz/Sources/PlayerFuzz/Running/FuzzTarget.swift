@@ -46,27 +46,27 @@ extension FuzzTarget {
 /// What the oracle reads from a player after each step.
 public struct FuzzObservation: Hashable, Sendable {
   /// The named state the player believes it is in.
-  public var kind: StateKind
+  public var kind: StateKind { didSet { edited = true } }
   /// Whether the player says media is playing.
-  public var isPlaying: Bool
+  public var isPlaying: Bool { didSet { edited = true } }
   /// Whether the player awaits a seek completion, or nil if it does not say.
-  public var seekPending: Bool?
+  public var seekPending: Bool? { didSet { edited = true } }
   /// The queue as ``FuzzObservation/fingerprint(items:current:repeatMode:shuffleSeed:)``
   /// of its play order, current position, repeat mode and shuffle seed, or nil if it does not say.
-  public var queue: UInt64?
+  public var queue: UInt64? { didSet { edited = true } }
   /// The current load and the preloading one, or nil if it does not say.
-  public var loads: (current: Load?, preload: Load?)?
+  public var loads: (current: Load?, preload: Load?)? { didSet { edited = true } }
   /// The last known position of the current load, or nil if it does not say (or is idle).
-  public var position: MediaTime?
+  public var position: MediaTime? { didSet { edited = true } }
   /// Whether the preload is ready to start (false while it buffers, failed or
   /// absent), or nil if the player does not say.
-  public var preloadReady: Bool?
+  public var preloadReady: Bool? { didSet { edited = true } }
   /// The engine's own error the current load's newest failure carried
   /// (`PlaybackState.failure`): nil if the player does not say; `.some(nil)` when it
   /// says there is none (no current load, no failure, or a failure without a
   /// detail). Kept while the load is failed or waiting for the network; a
   /// reload starts without one.
-  public var failure: FailureDetail??
+  public var failure: FailureDetail?? { didSet { edited = true } }
   /// The player's whole public state, when it keeps one (``init(_:)`` says it):
   /// every field a caller can read is compared with the contract's after each
   /// step: the queue (entries and their media, the list order kept while
@@ -82,13 +82,17 @@ public struct FuzzObservation: Hashable, Sendable {
   }
   /// What the player publishes to a lock screen (`PlaybackState.nowPlaying`):
   /// nil if it does not say; `.some(nil)` when it says there is no current entry.
-  public var nowPlaying: NowPlaying??
+  public var nowPlaying: NowPlaying?? { didSet { edited = true } }
   /// The remote commands the player offers (`PlaybackState.availableCommands`),
   /// or nil if it does not say.
-  public var availableCommands: AvailableCommands?
+  public var availableCommands: AvailableCommands? { didSet { edited = true } }
   /// The state, boxed: an observation is copied several times per step, and
   /// a box is one reference where a state is a dozen.
   private(set) var box: StateBox?
+  /// Whether a field other than the state was set after the initializer:
+  /// two observations with one box (a box is made by an initializer or by
+  /// setting ``state``) are copies of one value unless either was edited.
+  private var edited = false
 
   /// An observation.
   /// - Parameters:
@@ -171,6 +175,15 @@ public struct FuzzObservation: Hashable, Sendable {
       && lhs.position == rhs.position && lhs.preloadReady == rhs.preloadReady
       && lhs.failure == rhs.failure && lhs.box?.state == rhs.box?.state
       && lhs.nowPlaying == rhs.nowPlaying && lhs.availableCommands == rhs.availableCommands
+  }
+
+  /// Whether this observation is a copy of `other`, neither edited since it
+  /// was made: then every field is the same (a player that repeats its last
+  /// observation, as ``PlayerTarget`` does for an unchanged state), found in
+  /// O(1). False says nothing.
+  func repeats(_ other: borrowing FuzzObservation) -> Bool {
+    guard !edited, !other.edited, let box, let otherBox = other.box else { return false }
+    return box === otherBox
   }
 
   /// Hashes what the observation says (not the whole state: equal
@@ -388,10 +401,28 @@ public final class PlayerTarget: FuzzTarget, Sendable {
   /// The adapted player.
   public let player: Player
 
-  /// The entries the last observation hashed, and their hash: most events
-  /// leave the queue as it was (the same buffer, compared in O(1)), so an
-  /// observation costs O(queue) only after the queue changed.
-  private let hashed = Locked<(entries: QueueEntries, hash: UInt64)?>(nil)
+  /// The last observation and the hash of its state's entries: a step that
+  /// left the state as it was (an ignored event) gives the same observation
+  /// again (all of it derives from the state; `availableCommands` alone costs
+  /// eight reductions), and most events leave the queue as it was (the same
+  /// buffer, compared in O(1)), so an observation costs O(queue) only after
+  /// the queue changed.
+  private let last = Locked<Observed?>(nil)
+
+  /// An observation, the state it was made from and the hash of its entries,
+  /// shared (one reference read under the lock, not the observation's fields).
+  private final class Observed: Sendable {
+    let observation: FuzzObservation
+    /// The observation's own box of the state.
+    let box: StateBox
+    let hash: UInt64
+
+    init(_ observation: FuzzObservation, _ box: StateBox, _ hash: UInt64) {
+      self.observation = observation
+      self.box = box
+      self.hash = hash
+    }
+  }
 
   /// Adapts a player.
   /// - Parameter player: a player whose engine is the harness's engine.
@@ -433,13 +464,28 @@ public final class PlayerTarget: FuzzTarget, Sendable {
   public var observation: FuzzObservation {
     let state = player.state
     let entries = state.queue.entries
-    let hash = hashed.withLock { hashed in
-      if let hashed, hashed.entries == entries { return hashed.hash }
-      let hash = FuzzObservation.itemsHash(entries)
-      hashed = (entries, hash)
-      return hash
+    // The last observation when its state is this one; else the hash of
+    // these entries, when they are the last state's.
+    let previous = last.withLock { $0 }
+    if let previous, Self.same(previous.box.state, state) { return previous.observation }
+    let hash =
+      previous.flatMap { $0.box.state.queue.entries == entries ? $0.hash : nil }
+      ?? FuzzObservation.itemsHash(entries)
+    let observation = FuzzObservation(state, itemsHash: hash)
+    if let box = observation.box {
+      let observed = Observed(observation, box, hash)
+      last.withLock { $0 = observed }
     }
-    return FuzzObservation(state, itemsHash: hash)
+    return observation
+  }
+
+  /// Whether two states are equal, telling most unequal pairs apart by the
+  /// fields a step changes most (the load, the preload, the intent, the
+  /// tokens) before comparing the whole states.
+  private static func same(_ lhs: PlaybackState, _ rhs: PlaybackState) -> Bool {
+    lhs.session == rhs.session && lhs.preload == rhs.preload
+      && lhs.playWhenReady == rhs.playWhenReady && lhs.issuedLoads == rhs.issuedLoads
+      && lhs == rhs
   }
 
   /// The compact form of the player's state, as in `playing(A#1)`.

@@ -41,16 +41,18 @@ public enum FuzzObservable: String, CaseIterable, Hashable, Sendable, CustomStri
 
   /// The bits of what `observation` leaves unsaid (the reasons aside).
   static func unsaid(in observation: borrowing FuzzObservation) -> UInt16 {
+    // Matched, not compared with nil: `== nil` copies an optional holding
+    // references first (here every step).
     var mask: UInt16 = 0
-    if observation.seekPending == nil { mask |= 1 }
-    if observation.queue == nil { mask |= 1 << 1 }
-    if observation.loads == nil { mask |= 1 << 2 }
-    if observation.position == nil, observation.box == nil { mask |= 1 << 3 }
-    if observation.preloadReady == nil { mask |= 1 << 4 }
-    if observation.failure == nil { mask |= 1 << 5 }
-    if observation.box == nil { mask |= 1 << 6 }
-    if observation.nowPlaying == nil { mask |= 1 << 8 }
-    if observation.availableCommands == nil { mask |= 1 << 9 }
+    if case .none = observation.seekPending { mask |= 1 }
+    if case .none = observation.queue { mask |= 1 << 1 }
+    if case .none = observation.loads { mask |= 1 << 2 }
+    if case .none = observation.position, case .none = observation.box { mask |= 1 << 3 }
+    if case .none = observation.preloadReady { mask |= 1 << 4 }
+    if case .none = observation.failure { mask |= 1 << 5 }
+    if case .none = observation.box { mask |= 1 << 6 }
+    if case .none = observation.nowPlaying { mask |= 1 << 8 }
+    if case .none = observation.availableCommands { mask |= 1 << 9 }
     return mask
   }
 }
