@@ -120,7 +120,7 @@ else
   # depth 3 and the multi-threaded mode (threadsAtOnce: 200 rounds of 4 threads, which player-sim
   # has no command for). randomRunsWithFullCoverage ran above; fixedWorkAgainstThePlayer is a
   # measurement (CampaignTests: "for comparing the runner's cost under a profiler or time") that
-  # would run seed 1's first cases a third time: it proves nothing more.
+  # would run seed 1's first cases again, in debug: it proves nothing more.
   log="$(mktemp /tmp/playhead-fuzz-campaign.XXXXXX)"
   skip=(--skip 'CampaignTests/randomRunsWithFullCoverage' --skip 'CampaignTests/fixedWorkAgainstThePlayer')
   reproduce="PLAYHEAD_FUZZ_BUDGET=$budget PLAYHEAD_FUZZ_SEED=$seed swift test --filter PlayerFuzzTests.CampaignTests ${skip[*]}"
