@@ -9,7 +9,7 @@
 #      60000 --require-coverage` in release, one process a seed side by side (the very cases and
 #      verdict of CampaignTests/randomRunsWithFullCoverage, which ran them in debug until
 #      2026-12-03: 979,811 and 982,869 events for seeds 1 and 2 either way; 16.6 CPU-s in release
-#      against about 200 in debug); then, in the debug build, the rest of CampaignTests:
+#      against about 195 in debug); then, in the debug build, the rest of CampaignTests:
 #      exhaustive exploration to depth 3 (with the queue's alphabet there is no fixpoint at a
 #      useful depth: it checks every sequence of at most 3 events and says it is not complete)
 #      and the multi-threaded mode (200 rounds of 4 threads: about 190 CPU-s of spinning senders,
