@@ -13,7 +13,11 @@
 #      exhaustive exploration to depth 3 (with the queue's alphabet there is no fixpoint at a
 #      useful depth: it checks every sequence of at most 3 events and says it is not complete)
 #      and the multi-threaded mode (200 rounds of 4 threads: about 190 CPU-s of spinning senders,
-#      the bulk of this script's time; player-sim has no command for it)
+#      the bulk of this script's time; player-sim has no command for it). Measured 2026-12-03
+#      12:16 UTC, `time bash Fuzz/ci.sh` with player-sim already built in release (as .ci/run
+#      leaves it), 2 cores shared (load 1.4 to 6.5): 504 s; the seeds 18 s, the debug part 280 s
+#      (threadsAtOnce 272), verify.sh 203 s (its build 106). The debug campaign alone had taken
+#      494 s at load 4 to 7.
 #   2. libFuzzer: Fuzz/oss-fuzz/verify.sh builds the fuzzing package Fuzz/FuzzTesting
 #      exactly as OSS-Fuzz and ClusterFuzzLite do (.clusterfuzzlite/build.sh with
 #      precompile_swift's SWIFTFLAGS: -sanitize=fuzzer,address, static Swift runtime),
