@@ -4,11 +4,20 @@
 #
 #   1. property tests of Playhead's Player with fixed seeds, 60,000 cases each
 #      (PLAYHEAD_FUZZ_CASES: a count, not seconds, so that the coverage it must
-#      reach is the same on any machine; about a minute here), requiring every
-#      declared transition and every available (state × event × variant) to be exercised; exhaustive
-#      exploration to depth 3 (with the queue's alphabet there is no fixpoint at a
-#      useful depth: it checks every sequence of at most 3 events and says it is
-#      not complete); the multi-threaded mode
+#      reach is the same on any machine), requiring every declared transition and every
+#      available (state × event × variant) to be exercised: `player-sim fuzz --seed S --budget
+#      60000 --require-coverage` in release, one process a seed side by side (the very cases and
+#      verdict of CampaignTests/randomRunsWithFullCoverage, which ran them in debug until
+#      2026-12-03: 979,811 and 982,869 events for seeds 1 and 2 either way; 16.6 CPU-s in release
+#      against about 195 in debug); then, in the debug build, the rest of CampaignTests:
+#      exhaustive exploration to depth 3 (with the queue's alphabet there is no fixpoint at a
+#      useful depth: it checks every sequence of at most 3 events and says it is not complete)
+#      and the multi-threaded mode (200 rounds of 4 threads: about 190 CPU-s of spinning senders,
+#      the bulk of this script's time; player-sim has no command for it). Measured 2026-12-03
+#      12:16 UTC, `time bash Fuzz/ci.sh` with player-sim already built in release (as .ci/run
+#      leaves it), 2 cores shared (load 1.4 to 6.5): 504 s; the seeds 18 s, the debug part 280 s
+#      (threadsAtOnce 272), verify.sh 203 s (its build 106). The debug campaign alone had taken
+#      494 s at load 4 to 7.
 #   2. libFuzzer: Fuzz/oss-fuzz/verify.sh builds the fuzzing package Fuzz/FuzzTesting
 #      exactly as OSS-Fuzz and ClusterFuzzLite do (.clusterfuzzlite/build.sh with
 #      precompile_swift's SWIFTFLAGS: -sanitize=fuzzer,address, static Swift runtime),
@@ -72,16 +81,55 @@ if [ -n "$shard" ]; then
     exit 1
   fi
 else
+  # 1a. The random runs, in release: `player-sim fuzz --seed S --budget N --require-coverage` is
+  # Fuzzer.run(.player, FuzzConfiguration(seed: S, budget: .cases(N), requireFullCoverage: true)),
+  # what CampaignTests/randomRunsWithFullCoverage runs (same cases, same oracle, same coverage
+  # required; the sources have no assert or #if DEBUG, so debug checks nothing more), about ten
+  # times faster. One process a seed, side by side, as the test ran one thread a seed.
+  # The release build is the one the explorer (below) and Benchmarks/ci.sh use.
+  if [ -n "$cases" ]; then each="$cases cases"; per="$cases"; else each="$budget s"; per="${budget}s"; fi
+  last=$(( seed + seeds - 1 ))
+  echo "fuzz: random runs, seeds $seed..$last, $each each, full coverage required (player-sim fuzz, release)"
+  build=(swift build "${scratch[@]}" -c release --product player-sim)
+  if ! "${build[@]}" 2>&1 | { grep -vE '^\[[0-9]+/[0-9]+\]' || true; }; then
+    echo "fuzz: building player-sim (release) failed: ${build[*]}" >&2
+    exit 1
+  fi
+  bin="$(swift build "${scratch[@]}" -c release --show-bin-path)"
+  pids=()
+  logs=()
+  for ((s = seed; s <= last; s++)); do
+    logs+=("$(mktemp /tmp/playhead-fuzz-seed.XXXXXX)")
+    "$bin/player-sim" fuzz --seed "$s" --budget "$per" --require-coverage --quiet >"${logs[-1]}" 2>&1 &
+    pids+=($!)
+  done
+  failed=()
+  for i in "${!pids[@]}"; do
+    status=0
+    wait "${pids[$i]}" || status=$?
+    cat "${logs[$i]}"
+    rm -f "${logs[$i]}"
+    [ "$status" -eq 0 ] || failed+=("$(( seed + i ))")
+  done
+  if [ "${#failed[@]}" -gt 0 ]; then
+    echo "fuzz: random runs FAILED (seed ${failed[*]}; the output is above). Reproduce with:" >&2
+    for s in "${failed[@]}"; do
+      echo "  swift run -c release player-sim fuzz --seed $s --budget $per --require-coverage" >&2
+    done
+    echo "  (a broken property also printed 'replay this case alone: …' above: that one case)" >&2
+    exit 1
+  fi
+
+  # 1b. The rest of CampaignTests, in the debug build of the package's `swift test`: exploration to
+  # depth 3 and the multi-threaded mode (threadsAtOnce: 200 rounds of 4 threads, which player-sim
+  # has no command for). randomRunsWithFullCoverage ran above; fixedWorkAgainstThePlayer is a
+  # measurement (CampaignTests: "for comparing the runner's cost under a profiler or time") that
+  # would run seed 1's first cases again, in debug: it proves nothing more.
   log="$(mktemp /tmp/playhead-fuzz-campaign.XXXXXX)"
-  # fixedWorkAgainstThePlayer is a measurement (CampaignTests: "for comparing the runner's cost
-  # under a profiler or time"), switched on by PLAYHEAD_FUZZ_CASES: here it would run seed 1's
-  # first $cases cases a second time, the very cases randomRunsWithFullCoverage runs (and checks
-  # for coverage too), beside it on the same two cores. Skipped: it proves nothing more.
-  skip=(--skip 'CampaignTests/fixedWorkAgainstThePlayer')
-  reproduce="PLAYHEAD_FUZZ_BUDGET=$budget PLAYHEAD_FUZZ_CASES=$cases PLAYHEAD_FUZZ_SEEDS=$seeds PLAYHEAD_FUZZ_SEED=$seed swift test --filter PlayerFuzzTests.CampaignTests ${skip[*]}"
-  if [ -n "$cases" ]; then each="$cases cases"; else each="$budget s"; fi
-  echo "fuzz: property campaign, seeds $seed..$(( seed + seeds - 1 )), $each each"
-  if ! PLAYHEAD_FUZZ_BUDGET="$budget" PLAYHEAD_FUZZ_CASES="$cases" PLAYHEAD_FUZZ_SEEDS="$seeds" PLAYHEAD_FUZZ_SEED="$seed" \
+  skip=(--skip 'CampaignTests/randomRunsWithFullCoverage' --skip 'CampaignTests/fixedWorkAgainstThePlayer')
+  reproduce="PLAYHEAD_FUZZ_BUDGET=$budget PLAYHEAD_FUZZ_SEED=$seed swift test --filter PlayerFuzzTests.CampaignTests ${skip[*]}"
+  echo "fuzz: exploration to depth 3 and 200 rounds of 4 threads (CampaignTests, debug)"
+  if ! PLAYHEAD_FUZZ_BUDGET="$budget" PLAYHEAD_FUZZ_SEED="$seed" \
       swift test "${scratch[@]}" --filter PlayerFuzzTests.CampaignTests "${skip[@]}" 2>&1 | tee "$log" \
       | grep -vE '^\[[0-9]+/[0-9]+\]|^Test Suite|^	 Executed'; then
     :
