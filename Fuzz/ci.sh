@@ -143,65 +143,62 @@ else
 fi
 
 # --- Complete small-scope exploration (issue 21, item 1; Fuzz/Sources/PlayerFuzz/Exploration).
-# `player-sim explore --entries 2` (release): every sequence over queues of at most 2 entries in
-# every configuration class, bounded by PLAYHEAD_EXPLORE_SECONDS (default 60; 0 skips the step).
-# Exit 1 (a property broke, the snapshot is unsound, a complete search missed a declared row)
-# fails CI. Exit 3 (time ran out before the fixpoint, nothing broken) is printed, not failed:
-# the 2-entry scope does not reach its fixpoint in 60 s yet (docs/fuzzing.md, "Exploration").
-# It runs beside the libFuzzer step (below), its verdict judged after it (finish_explore).
-explore_seconds="${PLAYHEAD_EXPLORE_SECONDS:-60}"
+# Proofs that must hold (release player-sim, reports delivered as sent, both configuration
+# classes of their features, to a fixpoint); each must print `complete for …` or CI fails:
+#   explore --entries 1 --held 0 --features none        the single-item core       (~5 CPU-s)
+#   explore --entries 1 --held 0 --features controls    the core + remote controls (~8 CPU-s)
+#   explore --entries 1 --held 0 --features sleepTimer  the core + the sleep timer (~50 CPU-s)
+#   explore --entries 2 --held 0 --features queue       two entries, the queue     (~155 CPU-s)
+# (CPU-s measured 2026-12-03 on this 2-core machine; docs/fuzzing.md, "Exploration".) The
+# first two run here; the last two run one after the other in the background, beside the
+# libFuzzer step below (one libFuzzer process at a time), their verdict judged after it
+# (finish_explore). PLAYHEAD_EXPLORE_SECONDS bounds each search (default 900; a search that
+# runs out of time is not complete and fails CI); 0 skips the exploration.
+explore_seconds="${PLAYHEAD_EXPLORE_SECONDS:-900}"
 case "$explore_seconds" in ''|*[!0-9]*) echo "fuzz: PLAYHEAD_EXPLORE_SECONDS must be a whole number, got '$explore_seconds'" >&2; exit 2 ;; esac
+# Runs one proof (its explore arguments), prints its verdict; returns non-zero with the command
+# to reproduce it unless the search says `complete`.
+prove() {
+  local out status=0
+  out="$("$explore_bin/player-sim" explore "$@" --seconds "$explore_seconds" --quiet 2>&1)" || status=$?
+  echo "fuzz: explore $*:"
+  echo "$out" | grep -v '^  [a-z]* --' || true
+  if [ "$status" -ne 0 ] || ! grep -q '^complete for queues' <<<"$out"; then
+    echo "fuzz: explore $* is not complete (exit $status; a property broke, the snapshot is unsound, or time ran out). Reproduce with:" >&2
+    echo "  swift run -c release player-sim explore $*" >&2
+    return 1
+  fi
+}
 if [ "$explore_seconds" -gt 0 ]; then
-  echo "fuzz: explore --entries 2 (release), at most $explore_seconds s"
   if ! swift build "${scratch[@]}" -c release --product player-sim 2>&1 | { grep -vE '^\[[0-9]+/[0-9]+\]' || true; }; then
     echo "fuzz: building player-sim (release) failed" >&2
     exit 1
   fi
   explore_bin="$(swift build "${scratch[@]}" -c release --show-bin-path)"
-  # A proof that must hold: the single-item core (--features none), reports delivered as
-  # sent, both of its configuration classes, to a fixpoint.
-  echo "fuzz: explore --entries 1 --held 0 --features none (release): must be complete"
-  if ! core="$("$explore_bin/player-sim" explore --entries 1 --held 0 --features none --quiet)"; then
-    echo "$core"
-    echo "fuzz: explore of the core FAILED. Reproduce with:" >&2
-    echo "  swift run -c release player-sim explore --entries 1 --held 0 --features none" >&2
-    exit 1
-  fi
-  echo "$core" | grep -v '^  [a-z]* --' || true
-  if ! grep -q '^complete for queues ≤ 1' <<<"$core"; then
-    echo "fuzz: explore of the core did not reach its fixpoint (docs/fuzzing.md, 'Exploration')" >&2
-    exit 1
-  fi
-  # The 2-entry search runs on one thread for a fixed time, and so does each libFuzzer run
-  # below (one process, PLAYHEAD_LIBFUZZER_JOBS=1): on CI's 2 cores they run side by side
-  # (the search in the background, its output held until libFuzzer is done), which saves the
-  # search's minute. While verify.sh compiles (about 30 s) the search shares the cores with the
-  # compiler, so in its 60 s it reaches somewhat fewer states than alone; its verdict is the
-  # same kind (a counterexample or an unsound merge fails, time running out is printed).
+  prove --entries 1 --held 0 --features none || exit 1
+  prove --entries 1 --held 0 --features controls || exit 1
   explore_log="$(mktemp /tmp/playhead-fuzz-explore.XXXXXX)"
-  "$explore_bin/player-sim" explore --entries 2 --seconds "$explore_seconds" --quiet >"$explore_log" 2>&1 &
+  (
+    prove --entries 1 --held 0 --features sleepTimer && prove --entries 2 --held 0 --features queue
+  ) >"$explore_log" 2>&1 &
   explore_pid=$!
   trap '[ -z "${explore_pid:-}" ] || kill "$explore_pid" 2>/dev/null || true; rm -f "$explore_log"' EXIT
 fi
 
-# Waits for the 2-entry search started above and judges it (nothing if it was skipped).
+# Waits for the proofs started in the background above and judges them (nothing if skipped).
 finish_explore() {
   [ -n "${explore_pid:-}" ] || return 0
   local explore_status=0
   wait "$explore_pid" || explore_status=$?
   explore_pid=""
-  echo "fuzz: explore --entries 2 (release, beside libFuzzer), at most $explore_seconds s:"
   cat "$explore_log"
   rm -f "$explore_log"
-  if [ "$explore_status" -eq 3 ]; then
-    echo "fuzz: explore --entries 2: not complete within $explore_seconds s, nothing broken (the verdict is above)"
-  elif [ "$explore_status" -ne 0 ]; then
-    echo "fuzz: explore FAILED. Reproduce with:" >&2
-    echo "  swift run -c release player-sim explore --entries 2 --seconds $explore_seconds" >&2
+  if [ "$explore_status" -ne 0 ]; then
+    echo "fuzz: exploration FAILED (the verdict and the command to reproduce it are above)" >&2
     exit 1
   fi
 }
-# --- end of exploration (finish_explore judges the 2-entry search)
+# --- end of exploration (finish_explore judges the proofs run in the background)
 
 if [ "$libfuzzer_seconds" -gt 0 ]; then
   echo "fuzz: libFuzzer, the OSS-Fuzz build (Fuzz/oss-fuzz/verify.sh): $libfuzzer_seconds s for the player, half that for each other fuzzer"
