@@ -294,17 +294,7 @@ import Testing
         Load(item: load.item, token: LoadToken(renumber(load.token.rawValue)))
       }
       func execute(_ command: EngineCommand, reports: ReportSink) {
-        let renumbered: EngineCommand =
-          switch command {
-          case .load(let r): .load(LoadRequest(load: out(r.load), media: r.media, start: r.start))
-          case .preload(let r):
-            .preload(LoadRequest(load: out(r.load), media: r.media, start: r.start))
-          case .start(let l, let rate): .start(out(l), rate: rate)
-          case .setRate(let l, let rate): .setRate(out(l), rate)
-          case .pause(let l): .pause(out(l))
-          case .seek(let l, let time, let id): .seek(out(l), to: time, id)
-          case .stop(let l): .stop(out(l))
-          }
+        let renumbered = command.withLoad(out(command.load))
         let inverse = inverse
         inner.execute(
           renumbered,

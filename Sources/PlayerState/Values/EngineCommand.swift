@@ -50,6 +50,30 @@ public enum EngineCommand: Hashable, Sendable, Codable, CustomStringConvertible 
     }
   }
 
+  /// The same command about another load: how a driver that numbers the
+  /// engine's loads its own way re-tags a command on its way out (the twin of
+  /// ``EngineReport/withLoad(_:)`` on the way back).
+  ///
+  /// ```swift
+  /// // The machine names its own tokens; this engine wants its ids.
+  /// engine.execute(command.withLoad(engineLoad(for: command.load)), reports: sink)
+  /// ```
+  /// - Parameter load: the load the returned command is about.
+  /// - Returns: this command, about `load`.
+  public func withLoad(_ load: Load) -> EngineCommand {
+    switch self {
+    case .load(let request):
+      .load(LoadRequest(load: load, media: request.media, start: request.start))
+    case .preload(let request):
+      .preload(LoadRequest(load: load, media: request.media, start: request.start))
+    case .start(_, let rate): .start(load, rate: rate)
+    case .setRate(_, let rate): .setRate(load, rate)
+    case .pause: .pause(load)
+    case .seek(_, let time, let id): .seek(load, to: time, id)
+    case .stop: .stop(load)
+    }
+  }
+
   /// The compact form without names.
   public var description: String { description(naming: { _ in nil }) }
 

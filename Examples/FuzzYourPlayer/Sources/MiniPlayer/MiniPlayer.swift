@@ -11,7 +11,8 @@ import Synchronization
 /// - **Re-entrant reports** (an engine that answers from inside `execute`) are
 ///   queued and processed after the current event, by whichever thread drains.
 /// - **Watchdogs** are scheduled on the clock it is given; a retry backoff
-///   (waiting for the network) after the delay the machine asks for.
+///   (waiting for the network) after the delay the machine asks for; the sleep
+///   timer's countdown after the delay the user set.
 /// - **The system's events** (interruptions, route loss, the network) and the
 ///   engine's `pausedBySystem` go to the reducer like any other event, under the
 ///   retry policy it is given.
@@ -99,6 +100,12 @@ public final class MiniPlayer: Sendable {
           self?.send(.watchdogExpired(request.load, request.id))
         }
       }
+      if let request = current.sleepTimer, let watchdog {
+        // The sleep timer's countdown, on the same clock (its id is no load's: not renumbered).
+        watchdog.schedule(.milliseconds(request.delay.milliseconds)) { [weak self] in
+          self?.send(.system(.sleepTimerExpired(request.id)))
+        }
+      }
       onProcessed?(current.event)
       work = core.withLock { core -> Work? in
         guard !core.pending.isEmpty else {
@@ -114,6 +121,7 @@ public final class MiniPlayer: Sendable {
     var event: PlaybackEvent
     var commands: [EngineCommand]
     var watchdog: WatchdogRequest?
+    var sleepTimer: SleepTimerRequest?
   }
 
   private func reduce(_ event: PlaybackEvent, _ core: inout Core) -> Work {
@@ -124,7 +132,8 @@ public final class MiniPlayer: Sendable {
       WatchdogRequest(
         load: Self.outward($0.load, &core), id: $0.id, purpose: $0.purpose, delay: $0.delay)
     }
-    return Work(event: event, commands: commands, watchdog: watchdog)
+    return Work(
+      event: event, commands: commands, watchdog: watchdog, sleepTimer: transition.sleepTimer)
   }
 
   // MARK: Ids
@@ -142,19 +151,7 @@ public final class MiniPlayer: Sendable {
   }
 
   private func inward(_ event: PlaybackEvent, _ core: Core) -> PlaybackEvent {
-    switch event {
-    case .user, .remote, .system: event
-    case .engine(.ready(let load, let duration)): .ready(inward(load, core), duration: duration)
-    case .engine(.stalled(let load)): .stalled(inward(load, core))
-    case .engine(.resumed(let load)): .resumed(inward(load, core))
-    case .engine(.seekCompleted(let load, let id)): .seekCompleted(inward(load, core), id)
-    case .engine(.reachedEnd(let load)): .reachedEnd(inward(load, core))
-    case .engine(.failed(let load, let reason, let detail)):
-      .engine(.failed(inward(load, core), reason, detail: detail))
-    case .engine(.position(let load, let time)): .position(inward(load, core), time)
-    case .engine(.pausedBySystem(let load)): .engine(.pausedBySystem(inward(load, core)))
-    case .watchdogExpired(let load, let id): .watchdogExpired(inward(load, core), id)
-    }
+    event.withLoad { inward($0, core) }
   }
 
   /// The reducer's load under this player's id (a new token gets the next process-wide id).
@@ -170,16 +167,6 @@ public final class MiniPlayer: Sendable {
   }
 
   private static func outward(_ command: EngineCommand, _ core: inout Core) -> EngineCommand {
-    switch command {
-    case .load(let r):
-      .load(LoadRequest(load: outward(r.load, &core), media: r.media, start: r.start))
-    case .preload(let r):
-      .preload(LoadRequest(load: outward(r.load, &core), media: r.media, start: r.start))
-    case .start(let load, let rate): .start(outward(load, &core), rate: rate)
-    case .setRate(let load, let rate): .setRate(outward(load, &core), rate)
-    case .pause(let load): .pause(outward(load, &core))
-    case .seek(let load, let time, let id): .seek(outward(load, &core), to: time, id)
-    case .stop(let load): .stop(outward(load, &core))
-    }
+    command.withLoad(outward(command.load, &core))
   }
 }
