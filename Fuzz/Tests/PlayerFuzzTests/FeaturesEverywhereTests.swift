@@ -52,7 +52,7 @@ import Testing
     var random = SplitMix64(seed: 1)
     var kinds: Set<EventKind> = []
     for _ in 0..<3_000 {
-      kinds.insert(ConcurrentFuzz.randomEvent(&random, kinds: FuzzFeatures.core.kinds).kind)
+      kinds.insert(ConcurrentFuzz.randomEvent(&random, features: .core).kind)
     }
     // The core less the rate, which the concurrent senders never change.
     #expect(
@@ -64,7 +64,7 @@ import Testing
     kinds = []
     for _ in 0..<3_000 {
       kinds.insert(
-        ConcurrentFuzz.randomEvent(&withSystem, kinds: FuzzFeatures.system.kinds).kind)
+        ConcurrentFuzz.randomEvent(&withSystem, features: .system).kind)
     }
     #expect(
       kinds.subtracting(Self.core) == [
@@ -76,7 +76,8 @@ import Testing
     var before = SplitMix64(seed: 9)
     var now = SplitMix64(seed: 9)
     for _ in 0..<1_000 {
-      #expect(ConcurrentFuzz.randomEvent(&before) == ConcurrentFuzz.randomEvent(&now, kinds: nil))
+      #expect(
+        ConcurrentFuzz.randomEvent(&before) == ConcurrentFuzz.randomEvent(&now, features: .all))
     }
     let policies = (0..<16).map { ConcurrentFuzz.policy(UInt64($0)) }
     #expect(policies == (0..<16).map { ConcurrentFuzz.policy(UInt64($0), features: .all) })

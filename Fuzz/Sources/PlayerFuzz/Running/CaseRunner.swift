@@ -77,6 +77,15 @@ package struct CaseRunner {
   /// the same observation again agrees again, so it is not compared field by field.
   private var agreed: FuzzObservation?
 
+  /// Forgets what was worked out from the model as it was (its available
+  /// commands, its now playing, the observation that last agreed with it):
+  /// the model or the anchor may have changed.
+  private mutating func forgetModelDerivations() {
+    modelCommands = nil
+    modelNowPlaying = nil
+    agreed = nil
+  }
+
   private struct AgreedEntries {
     var player: QueueEntries
     var playerList: QueueEntries
@@ -213,9 +222,7 @@ package struct CaseRunner {
     scheduled.removeAll(keepingCapacity: true)
     queueCache = nil
     agreedEntries = nil
-    modelCommands = nil
-    modelNowPlaying = nil
-    agreed = nil
+    forgetModelDerivations()
   }
 
   /// The held-back reports waiting for a `deliver`.
@@ -409,9 +416,7 @@ package struct CaseRunner {
     let accepted = reason == nil
     var notes = ContractNotifications.none
     if accepted {
-      modelCommands = nil
-      modelNowPlaying = nil
-      agreed = nil
+      forgetModelDerivations()
       notes = ContractNotifications(
         before: priorItem, playWhenReady: priorIntent, event: event, after: model)
       anchor.step(model)
@@ -768,9 +773,7 @@ extension CaseRunner {
     saved = model.resumePoint
     queueCache = nil
     agreedEntries = nil
-    modelCommands = nil
-    modelNowPlaying = nil
-    agreed = nil
+    forgetModelDerivations()
   }
 
   /// Drops whatever the player reported about its steps since the last
@@ -858,9 +861,7 @@ extension CaseRunner {
       if !snapshot.playWhenReady {
         // The pause of a buffering load sends nothing; it is the resume's delivery.
         _ = model.process(.pause, commands: &expected)
-        modelCommands = nil
-        modelNowPlaying = nil
-        agreed = nil
+        forgetModelDerivations()
         anchor.step(model)
       }
     }

@@ -181,7 +181,6 @@ public enum ConcurrentFuzz {
     // The engine records the processing order, read back in the contract's
     // token numbering at the moment each event was processed.
     let retry = policy(seed, features: features)
-    let kinds = features == .all ? nil : features.kinds
     let engine = FuzzEngine(canPreload: false, retry: retry, recordsProcessing: true)
     let player = subject(engine)
     let direct = Locked(0)
@@ -251,7 +250,7 @@ public enum ConcurrentFuzz {
           while spins < 20_000, arrived.withLock({ $0 }) < all { spins += 1 }
           var sent = 0
           for _ in 0..<min(perBurst, eventsPerThread - burst * perBurst) {
-            let event = randomEvent(&random, near: engine.newestLoad, kinds: kinds)
+            let event = randomEvent(&random, near: engine.newestLoad, features: features)
             if case .engine(let report) = event, random.next() % 8 == 0 {
               engine.arm(report)
             } else {
@@ -384,19 +383,19 @@ public enum ConcurrentFuzz {
   ///     reports and expiries in four name it (the rest name item 1 or 2 with
   ///     a token up to 4, mostly stale), so that loads get ready and play and
   ///     the system's events meet playing loads.
-  ///   - kinds: the event kinds to send (``FuzzFeatures/kinds``); nil for every one.
+  ///   - features: the features whose event kinds are sent (``FuzzFeatures/sends(_:)``).
   /// - Returns: the event, in the contract's token numbering.
   package static func randomEvent(
-    _ random: inout SplitMix64, near: Load? = nil, kinds: Set<EventKind>?
+    _ random: inout SplitMix64, near: Load? = nil, features: FuzzFeatures
   ) -> PlaybackEvent {
     // Drawn again until it is of a kind sent (the core's are 17 of the 30 draws).
     while true {
       let event = randomEvent(&random, near: near)
-      if kinds?.contains(event.kind) ?? true { return event }
+      if features.sends(event.kind) { return event }
     }
   }
 
-  /// ``randomEvent(_:near:kinds:)`` of every kind.
+  /// ``randomEvent(_:near:features:)`` of every kind.
   package static func randomEvent(_ random: inout SplitMix64, near: Load? = nil) -> PlaybackEvent {
     let bits = random.next()
     var load = Load(UInt32(bits & 1) + 1, UInt32((bits >> 1) % 5))
