@@ -285,7 +285,9 @@ struct Search {
     let state: PlaybackState
     switch reading {
     case .forkable:
-      state = unsafeDowncast(runner.target as AnyObject, to: ForkablePlayerTarget.self).player.state
+      let observed = unsafeDowncast(runner.target as AnyObject, to: ForkablePlayerTarget.self)
+        .observed
+      return .state(observed.state, observed.observation)
     case .playerTarget:
       state = unsafeDowncast(runner.target as AnyObject, to: PlayerTarget.self).player.state
     case .snapshot: return .other(runner.target.snapshot)
@@ -296,8 +298,9 @@ struct Search {
   /// Puts `runner`'s player (shared with the runners copied from it) back in
   /// `snapshot`'s state.
   private func restore(_ runner: CaseRunner, _ snapshot: Snapshot) {
-    guard case .state(let state, _) = snapshot else { return }
-    unsafeDowncast(runner.target as AnyObject, to: ForkablePlayerTarget.self).restore(state)
+    guard case .state(let state, let observation) = snapshot else { return }
+    unsafeDowncast(runner.target as AnyObject, to: ForkablePlayerTarget.self).restore(
+      state, observation: observation)
   }
 
   /// Performs `step` on `runner`; with a restored player, an expiry (a
@@ -579,6 +582,8 @@ struct Search {
     let before = ExplorationRenaming(
       start.runner.model, threshold: configuration.previousThreshold)
     let depth = depths[Int(id)]
+    /// The output of a letter that left everything as it was (worked out once).
+    var silent: Int?
     for (index, letter) in alphabet.enumerated() {
       if timeIsUp {
         result.interrupted = true
@@ -624,6 +629,32 @@ struct Search {
         return false
       }
       let childSnapshot = snapshot(child)
+      let unchanged =
+        child.log.count == logged && Self.same(childSnapshot, start.snapshot)
+        && child.model == base.model
+      if unchanged, !step.contains(where: Self.movesHeld) {
+        // The state as it was (a stale report, most letters): the start's key and fine
+        // hash, and its observation as the only output. Nothing else to work out.
+        let output =
+          silent ?? self.output(start.runner, start.snapshot, after: logged, before)
+        silent = output
+        if comparing {
+          guard output == outputs[row + index], successors[row + index] == id else {
+            disagree(
+              id, start.runner.trace, letter: describe(step),
+              detail: output == outputs[row + index]
+                ? "leads to another state than from the first path"
+                : "gives out other commands or another observation than from the first path")
+            return true
+          }
+        } else {
+          successors[row + index] = id
+          outputs[row + index] = output
+          if reading == .snapshot { selfLoops[id, default: []].append(index) }
+        }
+        tried[step] = (id, output)
+        continue
+      }
       let childKey = key(child, childSnapshot)
       let output = self.output(child, childSnapshot, after: logged, before)
       let target: Int32
@@ -659,10 +690,7 @@ struct Search {
       // Did the letter change the player or the engine, which `base` shares?
       // If not, `base` is still where it was (a held report only changed the
       // child's own copy; an ignored event, nothing the player vouches for).
-      let untouched =
-        step.allSatisfy { if case .later = $0 { true } else { false } }
-        || (child.log.count == base.log.count && child.model == base.model
-          && childSnapshot == start.snapshot)
+      let untouched = unchanged || step.allSatisfy { if case .later = $0 { true } else { false } }
       if !untouched {
         if new, !comparing, forks, stored.count < Self.storedLimit {
           // Kept for its own expansion: restored then, not replayed.
@@ -672,6 +700,23 @@ struct Search {
       }
     }
     return true
+  }
+
+  /// Whether two snapshots are equal; in O(1) when both observations are the
+  /// one the forkable target made once for the state and gave out again.
+  private static func same(_ lhs: Snapshot, _ rhs: Snapshot) -> Bool {
+    if case .state(_, let left) = lhs, case .state(_, let right) = rhs, left.repeats(right) {
+      return true
+    }
+    return lhs == rhs
+  }
+
+  /// Whether an action changes the reports held back (the key's `held`).
+  private static func movesHeld(_ action: FuzzAction) -> Bool {
+    switch action {
+    case .later, .deliver: true
+    default: false
+    }
   }
 
   /// The differential check of a concrete state (where `runner` is) merged

@@ -15,17 +15,29 @@ import PlayerState
 /// closures do (`send(.watchdogExpired(load, id))`); ``aimSleepExpiry(_:)``
 /// does the same for a sleep countdown.
 final class ForkablePlayerTarget: FuzzTarget, Sendable {
-  /// The current player (the expiry closures read it when they fire).
-  private let current: Locked<Player>
+  /// The current player (the expiry closures read it when they fire) and
+  /// the last observation made of it or restored with it.
+  private let current: Locked<Current>
   private let engine: FuzzEngine
+
+  /// The player and the last observation of one of its states: an observation
+  /// costs eight reductions (`availableCommands`) and a pass over the queue,
+  /// and in a sweep most letters leave the state as it was (a stale report)
+  /// or put it back (a restore), so it is made again only for a new state.
+  private struct Current {
+    var player: Player
+    /// Made by `FuzzObservation(_:)`, so its box holds the state it says.
+    var last: FuzzObservation?
+  }
 
   init(_ engine: FuzzEngine) {
     self.engine = engine
-    current = Locked(Self.player(engine, PlaybackState(configuration: engine.configuration)))
+    let player = Self.player(engine, PlaybackState(configuration: engine.configuration))
+    current = Locked(Current(player: player, last: nil))
   }
 
   /// The current player.
-  var player: Player { current.withLock { $0 } }
+  var player: Player { current.withLock { $0.player } }
 
   private static func player(_ engine: FuzzEngine, _ state: PlaybackState) -> Player {
     Player(engine: engine, startingAt: state, watchdog: engine.watchdog)
@@ -33,23 +45,43 @@ final class ForkablePlayerTarget: FuzzTarget, Sendable {
 
   func send(_ event: PlaybackEvent) { player.send(event) }
 
-  var observation: FuzzObservation { FuzzObservation(player.state) }
+  var observation: FuzzObservation { observed.observation }
+
+  /// The player's state and its observation, the last one again while the
+  /// state is the one it was made of.
+  var observed: (state: PlaybackState, observation: FuzzObservation) {
+    let (player, last) = current.withLock { ($0.player, $0.last) }
+    let state = player.state
+    if let last, let box = last.box, Self.same(box.state, state) { return (state, last) }
+    let observation = FuzzObservation(state)
+    current.withLock { if $0.player === player { $0.last = observation } }
+    return (state, observation)
+  }
+
+  /// Whether two states are equal, telling most unequal pairs apart by the
+  /// fields a step changes most before comparing the whole states.
+  private static func same(_ lhs: PlaybackState, _ rhs: PlaybackState) -> Bool {
+    lhs.session == rhs.session && lhs.preload == rhs.preload
+      && lhs.playWhenReady == rhs.playWhenReady && lhs == rhs
+  }
 
   var stateDescription: String { player.state.description }
 
   var snapshot: AnyHashable? { player.state }
 
-  /// Replaces the player by a new one in `state`.
-  func restore(_ state: PlaybackState) {
+  /// Replaces the player by a new one in `state`, whose observation is
+  /// `observation` when known.
+  func restore(_ state: PlaybackState, observation: FuzzObservation? = nil) {
     let player = Self.player(engine, state)
-    current.withLock { $0 = player }
+    current.withLock { $0 = Current(player: player, last: observation) }
   }
 
   /// Points the expiry of watchdog `id` of `load` at the current player,
   /// whoever scheduled it: call before sending it.
   func aimExpiry(_ load: Load, _ id: WatchdogID) {
     engine.register(
-      { [weak current] in current?.withLock { $0 }.send(.watchdogExpired(load, id)) }, load: load,
+      { [weak current] in current?.withLock { $0.player }.send(.watchdogExpired(load, id)) },
+      load: load,
       id: id.rawValue)
   }
 
@@ -57,7 +89,7 @@ final class ForkablePlayerTarget: FuzzTarget, Sendable {
   /// ``aimExpiry(_:_:)`` does a watchdog's.
   func aimSleepExpiry(_ id: SleepTimerID) {
     engine.register(
-      { [weak current] in current?.withLock { $0 }.send(.system(.sleepTimerExpired(id))) },
+      { [weak current] in current?.withLock { $0.player }.send(.system(.sleepTimerExpired(id))) },
       load: WatchdogClaim.sleepLoad, id: id.rawValue, sleep: true)
   }
 
