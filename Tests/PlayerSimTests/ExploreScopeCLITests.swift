@@ -74,6 +74,40 @@ import Testing
     )
   }
 
+  @Test func jobsNeedEntriesAndAWholeNumber() throws {
+    let alone = try CLI.run(["explore", "--jobs", "2"])
+    #expect(alone.status == 2)
+    #expect(alone.stderr == "player-sim: '--jobs' of 'explore' needs '--entries'\n")
+    let zero = try CLI.run(["explore", "--entries", "1", "--jobs", "0"])
+    #expect(zero.status == 2)
+    #expect(
+      zero.stderr
+        == "player-sim: bad value '0' for '--jobs' of 'explore'; expected a whole number from 1 to 64\n"
+    )
+  }
+
+  /// Classes searched at once give what they give in turn: the same lines,
+  /// the classes in the scope's order (the times aside).
+  @Test func jobsGiveTheSameResultAsOneClassAtATime() throws {
+    let arguments = [
+      "explore", "--entries", "1", "--held", "0", "--features", "none", "--depth", "3", "--quiet",
+    ]
+    let inTurn = try CLI.run(arguments)
+    let atOnce = try CLI.run(arguments + ["--jobs", "2"])
+    #expect(inTurn.status == 3)
+    #expect(atOnce.status == 3)
+    // "…: 324 states, 4238 transitions, depth 3, 1198 probes, 1 replays, 1.881 s, …": all but the time.
+    func timeless(_ lines: [String]) -> [String] {
+      lines.map { $0.replacing(/[0-9.]+ s\b/, with: "T s") }
+    }
+    #expect(timeless(atOnce.lines) == timeless(inTurn.lines))
+    let classes = atOnce.lines.filter { $0.hasPrefix("  no preload, retry off, threshold ") }
+    #expect(classes.count == 2)
+    #expect(
+      classes.first?.hasPrefix("  no preload, retry off, threshold 3000ms, watchdog 10000ms: ")
+        == true)
+  }
+
   @Test func theJSONScopeNamesTheFeatures() throws {
     let output = try CLI.run([
       "explore", "--entries", "1", "--held", "0", "--features", "none", "--depth", "1", "--quiet",

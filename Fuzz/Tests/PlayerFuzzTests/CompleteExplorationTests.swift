@@ -154,6 +154,27 @@ import Testing
     #expect(!proof.complete && !proof.passed)
   }
 
+  @Test func classesSearchedAtOnceStopWhereOneAtATimeStops() throws {
+    // Two classes on two threads: the first finds the bug, so the result is the
+    // one-at-a-time result, that class alone and its counterexample, though the
+    // second ran meanwhile (and passes: retry off never reaches a cap).
+    let configurations = [
+      ExplorationConfiguration(canPreload: false, retry: .capReached),
+      ExplorationConfiguration(canPreload: false, retry: .off),
+    ]
+    let subject = BuggyPlayer(.backoffCapIgnored).concurrentSubject
+    #expect(subject.isThreadSafe)
+    let proof = Explorer.explore(subject, scope: Self.core(configurations, depth: 4), jobs: 2)
+    #expect(proof.results.map(\.configuration) == [configurations[0]])
+    let failure = try #require(proof.counterexample)
+    #expect(
+      failure.actions.map(\.description) == [
+        "play(A)", "failed(item1#1, network)", "timeout(item1#1, watchdog#2)",
+        "failed(item1#2, network)",
+      ])
+    #expect(!proof.complete && !proof.passed)
+  }
+
   @Test func theWholeAlphabetGrowsWithTheQueueAndHoldsBoundaryValues() {
     // Queue letters for every length up to the scope's: one more per entry.
     #expect(Explorer.alphabetSize(entries: 2) == Explorer.alphabetSize(entries: 1) + 1)

@@ -79,37 +79,92 @@ public enum Explorer {
   }
 
   /// Explores every sequence, of any length, over the alphabet within `scope`:
-  /// each configuration class in turn, to its fixpoint (or the scope's depth
-  /// or time limit, or the first counterexample).
+  /// each configuration class to its fixpoint (or the scope's depth or time
+  /// limit, or the first counterexample).
+  ///
+  /// The classes are independent searches: with `jobs` above 1 that many run
+  /// at once, each on its own thread (as TLC's workers), for a subject that
+  /// is thread-safe (``FuzzSubject/isThreadSafe``; otherwise one at a time).
+  /// The result is the same as one at a time: the classes in the scope's
+  /// order, up to the first that found a counterexample or ran out of time
+  /// (a class after it that ran meanwhile is left out). Memory is the sum of
+  /// the searches running at once.
   /// - Parameters:
   ///   - subject: the player under test.
   ///   - scope: the entries, held-back reports and configurations, and the limits.
+  ///   - jobs: how many classes to search at once (1: in turn).
   /// - Returns: one result per configuration class searched, and the verdict.
-  public static func explore(_ subject: FuzzSubject, scope: ExplorationScope) -> ScopedExploration {
-    explore(subject, scope: scope, forgetting: [])
+  public static func explore(_ subject: FuzzSubject, scope: ExplorationScope, jobs: Int = 1)
+    -> ScopedExploration
+  {
+    explore(subject, scope: scope, forgetting: [], jobs: jobs)
   }
 
-  /// ``explore(_:scope:)`` with a canonical key that leaves `forgetting` out:
+  /// ``explore(_:scope:jobs:)`` with a canonical key that leaves `forgetting` out:
   /// how the tests show that an incomplete snapshot is never called complete.
   package static func explore(
-    _ subject: FuzzSubject, scope: ExplorationScope, forgetting: Set<ExplorationField>
+    _ subject: FuzzSubject, scope: ExplorationScope, forgetting: Set<ExplorationField>,
+    jobs: Int = 1
   ) -> ScopedExploration {
     let clock = ContinuousClock()
     let started = clock.now
     let deadline = scope.seconds.map { started.advanced(by: .nanoseconds(Int64($0 * 1e9))) }
-    var results: [Exploration] = []
-    for configuration in scope.configurations {
-      if let deadline, clock.now >= deadline, !results.isEmpty { break }
-      var search = Search(
-        subject: subject, scope: scope, configuration: configuration, deadline: deadline,
-        forgetting: forgetting)
-      let result = search.run()
-      results.append(result)
-      if result.counterexample != nil || result.interrupted { break }
+    let classes = scope.configurations
+    let workers = subject.isThreadSafe ? min(max(jobs, 1), classes.count) : 1
+    let results: [Exploration]
+    if workers <= 1 {
+      var done: [Exploration] = []
+      for configuration in classes {
+        if let deadline, clock.now >= deadline, !done.isEmpty { break }
+        var search = Search(
+          subject: subject, scope: scope, configuration: configuration, deadline: deadline,
+          forgetting: forgetting)
+        let result = search.run()
+        done.append(result)
+        if result.counterexample != nil || result.interrupted { break }
+      }
+      results = done
+    } else {
+      // Each worker takes the next class; none starts a class after one that stopped
+      // the search (a counterexample, or the time limit), whose index `stop` keeps.
+      let shared = Locked(Shared(results: Array(repeating: nil, count: classes.count)))
+      onNewThreads(workers) { _ in
+        while true {
+          let index: Int? = shared.withLock { shared in
+            guard shared.next < classes.count, shared.next <= shared.stop else { return nil }
+            if let deadline, clock.now >= deadline, shared.next > 0 { return nil }
+            defer { shared.next += 1 }
+            return shared.next
+          }
+          guard let index else { return }
+          var search = Search(
+            subject: subject, scope: scope, configuration: classes[index], deadline: deadline,
+            forgetting: forgetting)
+          let result = search.run()
+          shared.withLock { shared in
+            shared.results[index] = result
+            if result.counterexample != nil || result.interrupted {
+              shared.stop = min(shared.stop, index)
+            }
+          }
+        }
+      }
+      let (found, stop) = shared.withLock { ($0.results, $0.stop) }
+      // The classes in order, up to the one that stopped the search: every class
+      // before it was taken (the index only grows) and has finished.
+      results = Array(found.prefix(stop == Int.max ? found.count : stop + 1).prefix { $0 != nil })
+        .compactMap { $0 }
     }
     return ScopedExploration(
       subject: subject.name, scope: scope, results: results,
       seconds: Fuzzer.secondsSince(started, clock))
+  }
+
+  /// What the workers of a search over several classes share.
+  private struct Shared {
+    var results: [Exploration?]
+    var next = 0
+    var stop = Int.max
   }
 
   /// The reports held back after `actions`, in order.
