@@ -202,6 +202,44 @@ struct ControlsTests {
     }
   }
 
+  /// The O(1) reading agrees with the eight reductions that define it on
+  /// every state the transition table reaches in two steps (2,500 and more,
+  /// with ids exhausted too) and on a long random walk.
+  @Test func theDirectReadingEqualsTheReductions() {
+    var states = TransitionTable.representativeStates
+    for state in TransitionTable.representativeStates {
+      var exhausted = state
+      exhausted.issuedLoads = .max
+      states.append(exhausted)
+    }
+    var frontier = states
+    for _ in 0..<2 {
+      var next: [PlaybackState] = []
+      for state in frontier {
+        for event in TransitionTable.probeEvents(for: state) {
+          let after = state.transition(on: event)
+          if after.ignored == nil { next.append(after.next) }
+        }
+      }
+      states += next
+      frontier = next
+    }
+    #expect(states.count > 2_500)
+    var differing = 0
+    for state in states where state.availableCommands != state.availableCommandsByReduction {
+      differing += 1
+      Issue.record("\(state): \(state.availableCommands) != \(state.availableCommandsByReduction)")
+      if differing > 5 { break }
+    }
+    var random = SplitMix64(seed: 21)
+    var state = PlaybackState(configuration: PlayerConfiguration(canPreload: true))
+    for _ in 0..<20_000 {
+      let events = TransitionTable.probeEvents(for: state)
+      state = state.transition(on: events[Int(random.next() % UInt64(events.count))]).next
+      #expect(state.availableCommands == state.availableCommandsByReduction, "\(state)")
+    }
+  }
+
   // MARK: Notifications
 
   /// RNTP #2060: queue ended once, at the end of the last entry, never at its start.

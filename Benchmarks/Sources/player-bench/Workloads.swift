@@ -54,7 +54,7 @@ enum Workloads {
 
   /// The reducer in place plus what a remote control reads from each step
   /// (issue 22): the step's ``Notifications`` and ``PlaybackState/nowPlaying``;
-  /// with `commands`, also ``PlaybackState/availableCommands`` (eight reductions).
+  /// with `commands`, also ``PlaybackState/availableCommands`` (O(1), read from the rules' guards).
   static func controls(
     _ events: [PlaybackEvent], commands: Bool = false, from start: PlaybackState = PlaybackState()
   ) -> UInt64 {

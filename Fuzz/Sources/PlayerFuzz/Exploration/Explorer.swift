@@ -760,7 +760,9 @@ struct Search {
   /// Whether two snapshots are equal; in O(1) when both observations are the
   /// one the forkable target made once for the state and gave out again.
   private static func same(_ lhs: Snapshot, _ rhs: Snapshot) -> Bool {
-    if case .state(_, let left) = lhs, case .state(_, let right) = rhs, left.repeats(right) {
+    if case .state(_, let left) = lhs, case .state(_, let right) = rhs, let box = right.box,
+      left.repeats(box: box), right.repeats(box: box)
+    {
       return true
     }
     return lhs == rhs

@@ -72,17 +72,22 @@ package struct CaseRunner {
   /// ``ContractModel/nowPlaying(anchor:)`` of the model and anchor as they
   /// are, or nil when either may have changed since (as ``modelCommands``).
   private var modelNowPlaying: ContractNowPlaying??
-  /// The last observation found to agree with the model as it still is
-  /// (nil once the model or the anchor may have changed, as ``modelCommands``):
-  /// the same observation again agrees again, so it is not compared field by field.
-  private var agreed: FuzzObservation?
+  /// The box of the last observation found to agree with the model as it
+  /// still is, when it was not edited (nil once the model or the anchor may
+  /// have changed, as ``modelCommands``): the same observation again agrees
+  /// again, so it is not compared field by field. The box, not the
+  /// observation: one reference is cheap to keep and to forget, where the
+  /// observation's copy and destruction go through its value witnesses.
+  private var agreed: StateBox?
 
   /// Forgets what was worked out from the model as it was (its available
   /// commands, its now playing, the observation that last agreed with it):
   /// the model or the anchor may have changed.
   private mutating func forgetModelDerivations() {
     modelCommands = nil
-    modelNowPlaying = nil
+    // Tested first: forgetting a value that is there already costs a call
+    // through the optional's value witnesses (on most accepted events).
+    if case .some = modelNowPlaying { modelNowPlaying = nil }
     agreed = nil
   }
 
@@ -220,6 +225,8 @@ package struct CaseRunner {
     arrivals.removeAll(keepingCapacity: true)
     requests.removeAll(keepingCapacity: true)
     scheduled.removeAll(keepingCapacity: true)
+    reasons.removeAll(keepingCapacity: true)
+    notified.removeAll(keepingCapacity: true)
     queueCache = nil
     agreedEntries = nil
     forgetModelDerivations()
@@ -333,8 +340,16 @@ package struct CaseRunner {
     // The reports of the previous delivery are kept until now: a violation
     // names its culprit from them.
     sent.removeAll(keepingCapacity: true)
+    // Left over only by a delivery that stopped at a violation.
+    if !reasons.isEmpty { reasons.removeAll(keepingCapacity: true) }
+    if !notified.isEmpty { notified.removeAll(keepingCapacity: true) }
+    if !scheduled.isEmpty { scheduled.removeAll(keepingCapacity: true) }
     let fired = engine.deliver(event, to: target)
-    engine.drain(commands: &received, sent: &sent)
+    // The commands and reports, and the reasons, notifications and timers
+    // the checks below read, in one lock.
+    engine.drain(
+      commands: &received, sent: &sent, reasons: &reasons, notified: &notified,
+      scheduled: &scheduled)
     log.append(contentsOf: received)
     received.removeAll(keepingCapacity: true)
 
@@ -359,8 +374,8 @@ package struct CaseRunner {
   private mutating func reasonViolation(
     _ event: PlaybackEvent, step: Int, fired: Bool
   ) -> FuzzViolation? {
-    engine.takeReasons(into: &reasons)
-    defer { reasons.removeAll(keepingCapacity: true) }
+    // `reasons` holds the delivery's (taken by `deliver`).
+    defer { if !reasons.isEmpty { reasons.removeAll(keepingCapacity: true) } }
     if reasons.isEmpty {
       // Nothing said: not compared (unless this case did not ask, see
       // FuzzEngine.reportsCostlyReasons); a cancelled timer's closure sends nothing.
@@ -507,8 +522,9 @@ package struct CaseRunner {
   }
 
   mutating func observationViolation(_ event: PlaybackEvent?, step: Int) -> FuzzViolation? {
-    let seen = engine.contract(target.observation)
-    if let agreed, seen.repeats(agreed), event != .stop || seen.kind == .idle {
+    var seen = target.observation
+    engine.contract(&seen)
+    if let agreed, seen.repeats(box: agreed), event != .stop || seen.kind == .idle {
       // Everything below compares the observation with the model (and the
       // anchor) only, both as they were when it last agreed; `stop` aside.
       return nil
@@ -548,7 +564,7 @@ package struct CaseRunner {
       controls = found.text
       property = found.property
     } else {
-      agreed = seen
+      agreed = seen.uneditedBox
       return nil
     }
     let detail =
@@ -627,8 +643,8 @@ extension CaseRunner {
   /// contract expects (nothing for an ignored one). A player that reports no
   /// notifications (``FuzzEngine/onNotified(for:)``) is not compared.
   private mutating func notificationViolation(_ event: PlaybackEvent, step: Int) -> FuzzViolation? {
-    engine.takeNotified(into: &notified)
-    defer { notified.removeAll(keepingCapacity: true) }
+    // `notified` holds the delivery's (taken by `deliver`).
+    defer { if !notified.isEmpty { notified.removeAll(keepingCapacity: true) } }
     if notified.isEmpty {
       if engine.reportsCostlyReasons { unsaid |= FuzzObservable.notifications.bit }
       return nil
@@ -815,6 +831,7 @@ extension CaseRunner {
         detail: "the restored player sent \(commands) before any intent")
     }
     if let violation = observationViolation(nil, step: step) { return violation }
+    engine.takeScheduled(into: &scheduled)
     return watchdogViolation(nil, step: step)
   }
 
@@ -870,6 +887,7 @@ extension CaseRunner {
       return (true, commandViolation(step: step, from: start, event: .user(.resume)))
     }
     if let violation = observationViolation(nil, step: step) { return (true, violation) }
+    engine.takeScheduled(into: &scheduled)
     return (true, watchdogViolation(nil, step: step))
   }
 

@@ -338,11 +338,15 @@ public final class FuzzEngine: PlaybackEngine {
     (engine as? FuzzEngine)?.onNotified
   }
 
-  /// Records one step's notifications (Playhead's `Notifications`).
-  func record(notifications: Notifications) {
+  /// Records why the event the player just reduced was ignored and its
+  /// notifications, in one lock (Playhead's `Player`, through `onStep`).
+  func record(_ reason: IgnoreReason?, notifications: Notifications) {
     // An empty step allocates nothing.
     let list = notifications.isEmpty ? [] : Array(notifications)
-    log.withLock { $0.notified.append(list) }
+    log.withLock { log in
+      log.reasons.append(reason)
+      log.notified.append(list)
+    }
   }
 
   /// Moves the notifications the player published since the last call into
@@ -412,6 +416,24 @@ public final class FuzzEngine: PlaybackEngine {
     }
   }
 
+  /// ``drain(commands:sent:)``, and with it, under the same lock, what
+  /// ``takeReasons(into:)``, ``takeNotified(into:)`` and
+  /// ``takeScheduled(into:)`` take: one lock a delivery instead of four.
+  /// Every buffer must be empty.
+  func drain(
+    commands: inout [EngineCommand], sent: inout [EngineReport], reasons: inout [IgnoreReason?],
+    notified: inout [[PlayerNotification]],
+    scheduled: inout [(after: Duration, fire: @Sendable () -> Void)]
+  ) {
+    log.withLock { log in
+      swap(&log.commands, &commands)
+      swap(&log.sent, &sent)
+      swap(&log.reasons, &reasons)
+      swap(&log.notified, &notified)
+      swap(&log.scheduled, &scheduled)
+    }
+  }
+
   /// Sends `event` (contract numbering) to `target`: a watchdog expiry runs
   /// the closure the player scheduled for it, if it scheduled one; any other
   /// event, or an expiry the player never asked for (stale, forged), is sent
@@ -453,15 +475,22 @@ public final class FuzzEngine: PlaybackEngine {
 
   /// An observation with its loads in the contract's numbering.
   func contract(_ observation: FuzzObservation) -> FuzzObservation {
-    guard let loads = observation.loads else { return observation }
-    return log.withLock { log in
-      guard !log.tokens.isIdentity else { return observation }
-      var observation = observation
-      observation.loads = (
+    var observation = observation
+    contract(&observation)
+    return observation
+  }
+
+  /// An observation with its loads in the contract's numbering, renumbered
+  /// in place (an engine that numbers as the contract does leaves it as it is).
+  func contract(_ observation: inout FuzzObservation) {
+    guard let loads = observation.loads else { return }
+    let renamed = log.withLock { log -> (current: Load?, preload: Load?)? in
+      guard !log.tokens.isIdentity else { return nil }
+      return (
         loads.current.map { log.tokens.contract($0) }, loads.preload.map { log.tokens.contract($0) }
       )
-      return observation
     }
+    if let renamed { observation.loads = renamed }
   }
 
   /// An event the player processed (player numbering) in the contract's numbering.
@@ -831,12 +860,13 @@ extension CaseRunner {
   /// must be scheduled while it still watches the current load; and the
   /// player may not schedule more timers than the contract armed.
   mutating func watchdogViolation(_ event: PlaybackEvent?, step: Int) -> FuzzViolation? {
-    engine.takeScheduled(into: &scheduled)
+    // The timers the player scheduled in this delivery are in `scheduled`
+    // already (taken with its commands, `FuzzEngine.drain`).
+    guard !scheduled.isEmpty || !requests.isEmpty else { return nil }
     defer {
       scheduled.removeAll(keepingCapacity: true)
       requests.removeAll(keepingCapacity: true)
     }
-    guard !scheduled.isEmpty || !requests.isEmpty else { return nil }
     let media = model.media
     let name = { (load: Load) in media[load.item].map { "\($0)#\(load.token)" } ?? load.description
     }

@@ -177,13 +177,17 @@ public struct FuzzObservation: Hashable, Sendable {
       && lhs.nowPlaying == rhs.nowPlaying && lhs.availableCommands == rhs.availableCommands
   }
 
-  /// Whether this observation is a copy of `other`, neither edited since it
-  /// was made: then every field is the same (a player that repeats its last
-  /// observation, as ``PlayerTarget`` does for an unchanged state), found in
-  /// O(1). False says nothing.
-  func repeats(_ other: borrowing FuzzObservation) -> Bool {
-    guard !edited, !other.edited, let box, let otherBox = other.box else { return false }
-    return box === otherBox
+  /// The box of an observation not edited since it was made, else nil: all
+  /// that ``repeats(box:)`` needs of it later.
+  var uneditedBox: StateBox? { edited ? nil : box }
+
+  /// Whether this observation is a copy of the one whose ``uneditedBox`` is
+  /// `other`, neither edited since it was made: then every field is the same
+  /// (a player that repeats its last observation, as ``PlayerTarget`` does for
+  /// an unchanged state), found in O(1). False says nothing.
+  func repeats(box other: StateBox) -> Bool {
+    guard !edited, let box else { return false }
+    return box === other
   }
 
   /// Hashes what the observation says (not the whole state: equal
@@ -452,8 +456,7 @@ public final class PlayerTarget: FuzzTarget, Sendable {
     if harness.reportsCostlyReasons {
       return { step in
         processed?(step.event)
-        harness.record(step.transition.ignored)
-        harness.record(notifications: step.notifications)
+        harness.record(step.transition.ignored, notifications: step.notifications)
       }
     }
     guard let processed else { return nil }
