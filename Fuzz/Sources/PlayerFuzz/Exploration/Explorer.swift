@@ -234,8 +234,10 @@ struct Search {
   private var successors: [Int32] = []
   /// For each expanded state and letter, a hash of what the step gave out:
   /// the commands and what the player said after it, renamed as the state
-  /// was and with nothing forgotten (see ``output(_:_:after:_:)``).
-  private var outputs: [Int] = []
+  /// was and with nothing forgotten (see ``output(_:_:after:_:)``). 32 bits:
+  /// the rows are most of the search's memory (a row per state, a hash per
+  /// letter), and a collision only hides one difference from one comparison.
+  private var outputs: [UInt32] = []
   /// Each state's fine hash (see ``fine(_:_:_:)``), to tell when a merged
   /// state differs from the state's representative.
   private var fines: [Int] = []
@@ -490,7 +492,7 @@ struct Search {
   /// out something that matters.
   private func output(
     _ runner: CaseRunner, _ snapshot: Snapshot, after logged: Int, _ renaming: ExplorationRenaming
-  ) -> Int {
+  ) -> UInt32 {
     var codes: [Int32] = []
     codes.reserveCapacity(32)
     let log = runner.log
@@ -509,7 +511,7 @@ struct Search {
     Explorer.append(observation, into: &codes, renaming)
     var hasher = Hasher()
     codes.withUnsafeBytes { hasher.combine(bytes: $0) }
-    return hasher.finalize()
+    return UInt32(truncatingIfNeeded: hasher.finalize())
   }
 
   // MARK: The merged search
@@ -632,13 +634,13 @@ struct Search {
   private mutating func sweep(_ start: Start, of id: Int32, row: Int, comparing: Bool) -> Bool {
     var base = start.runner
     var valid = true
-    var tried: [[FuzzAction]: (target: Int32, output: Int)] = [:]
+    var tried: [[FuzzAction]: (target: Int32, output: UInt32)] = [:]
     tried.reserveCapacity(alphabet.count)
     let before = ExplorationRenaming(
       start.runner.model, threshold: configuration.previousThreshold)
     let depth = depths[Int(id)]
     /// The output of a letter that left everything as it was (worked out once).
-    var silent: Int?
+    var silent: UInt32?
     for (index, letter) in alphabet.enumerated() {
       if timeIsUp {
         result.interrupted = true
