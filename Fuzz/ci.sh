@@ -1,23 +1,23 @@
 #!/usr/bin/env bash
-# The fuzz part of CI, called by .ci/run from the repository root after the
-# package's own `swift test` (so the debug build is already there).
+# The fuzz part of CI, called by .ci/run from the repository root (which has built player-sim in
+# release by then; this script builds it otherwise). `Fuzz/ci.sh threads`: the multi-threaded
+# campaign alone (below).
 #
-#   1. property tests of Playhead's Player with fixed seeds, 60,000 cases each
+#   1. CampaignTests' campaign, in release player-sim (none of it in debug since 2026-12-03):
+#      property tests of Playhead's Player with fixed seeds, 60,000 cases each
 #      (PLAYHEAD_FUZZ_CASES: a count, not seconds, so that the coverage it must
 #      reach is the same on any machine), requiring every declared transition and every
 #      available (state × event × variant) to be exercised: `player-sim fuzz --seed S --budget
-#      60000 --require-coverage` in release, one process a seed side by side (the very cases and
-#      verdict of CampaignTests/randomRunsWithFullCoverage, which ran them in debug until
-#      2026-12-03: 979,811 and 982,869 events for seeds 1 and 2 either way; 16.6 CPU-s in release
-#      against about 195 in debug); then, in the debug build, the rest of CampaignTests:
-#      exhaustive exploration to depth 3 (with the queue's alphabet there is no fixpoint at a
-#      useful depth: it checks every sequence of at most 3 events and says it is not complete)
-#      and the multi-threaded mode (200 rounds of 4 threads: about 190 CPU-s of spinning senders,
-#      the bulk of this script's time; player-sim has no command for it). Measured 2026-12-03
-#      12:16 UTC, `time bash Fuzz/ci.sh` with player-sim already built in release (as .ci/run
-#      leaves it), 2 cores shared (load 1.4 to 6.5): 504 s; the seeds 18 s, the debug part 280 s
-#      (threadsAtOnce 272), verify.sh 203 s (its build 106). The debug campaign alone had taken
-#      494 s at load 4 to 7.
+#      60000 --require-coverage`, one process a seed side by side (randomRunsWithFullCoverage's
+#      cases and verdict; 16.6 CPU-s in release against about 195 in debug); every sequence of at
+#      most 3 events, `player-sim explore --depth 3` (exhaustiveExploration: with the queue's
+#      alphabet no fixpoint, bounded; 1 CPU-s); the multi-threaded mode, `player-sim fuzz
+#      --threads 4 --rounds 200 --seed S` (threadsAtOnce: 200 rounds of 4 threads, 500 events a
+#      thread). That last one costs about the same in release as in debug: its senders meet at a
+#      barrier after every event and spin until all have arrived, so it waits more than it
+#      computes (20 rounds, this 2-core machine at load 7: 24 to 26 CPU-s in debug, 17 to 21 in
+#      release; 200 rounds in release: 163 CPU-s, 380 s). `Fuzz/ci.sh threads` runs only it:
+#      .ci/run runs that beside the TSan tests and this script with PLAYHEAD_FUZZ_THREADS=0.
 #   2. libFuzzer: Fuzz/oss-fuzz/verify.sh builds the fuzzing package Fuzz/FuzzTesting
 #      exactly as OSS-Fuzz and ClusterFuzzLite do (.clusterfuzzlite/build.sh with
 #      precompile_swift's SWIFTFLAGS: -sanitize=fuzzer,address, static Swift runtime),
@@ -29,7 +29,8 @@
 # PLAYHEAD_FUZZ_SEEDS (seeds run at once, default 2), PLAYHEAD_FUZZ_SEED (first
 # seed, default 1), PLAYHEAD_LIBFUZZER_SECONDS (per target, default half the
 # budget; 0 skips libFuzzer), PLAYHEAD_LIBFUZZER_JOBS, PLAYHEAD_FUZZ_CONFIGURATION
-# (the fuzzers' build: debug, the default, or release). PLAYHEAD_FUZZ_SCRATCH sets
+# (the fuzzers' build: debug, the default, or release), PLAYHEAD_FUZZ_THREADS (0 leaves the
+# multi-threaded campaign to `Fuzz/ci.sh threads`; 1, the default, runs it). PLAYHEAD_FUZZ_SCRATCH sets
 # --scratch-path (the fuzzing package builds under its fuzz-testing subdirectory).
 #
 # Sharded (a CI matrix, docs/fuzzing.md "Fuzzing at scale"): PLAYHEAD_FUZZ_SHARD=I/N
@@ -56,7 +57,44 @@ fi
 case "$libfuzzer_seconds" in ''|*[!0-9]*) echo "fuzz: PLAYHEAD_LIBFUZZER_SECONDS must be a whole number, got '$libfuzzer_seconds'" >&2; exit 2 ;; esac
 scratch=()
 [ -n "${PLAYHEAD_FUZZ_SCRATCH:-}" ] && scratch=(--scratch-path "$PLAYHEAD_FUZZ_SCRATCH")
+threads="${PLAYHEAD_FUZZ_THREADS:-1}"
+case "$threads" in 0|1) ;; *) echo "fuzz: PLAYHEAD_FUZZ_THREADS must be 0 or 1, got '$threads'" >&2; exit 2 ;; esac
+part="${1:-all}"
+case "$part" in all|threads) ;; *) echo "fuzz: expected no argument or 'threads', got '$part'" >&2; exit 2 ;; esac
 started=$(date +%s)
+
+# Builds player-sim in release (nothing to do when .ci/run built it) and sets $bin.
+release_player_sim() {
+  local build=(swift build "${scratch[@]}" -c release --product player-sim)
+  if ! "${build[@]}" 2>&1 | { grep -vE '^\[[0-9]+/[0-9]+\]' || true; }; then
+    echo "fuzz: building player-sim (release) failed: ${build[*]}" >&2
+    exit 1
+  fi
+  bin="$(swift build "${scratch[@]}" -c release --show-bin-path)"
+}
+# Runs one player-sim command (release); prints its output, and the command to reproduce it if it fails.
+campaign() {
+  local out status=0
+  out="$("$bin/player-sim" "$@" --quiet 2>&1)" || status=$?
+  echo "$out"
+  if [ "$status" -ne 0 ]; then
+    echo "fuzz: FAILED (exit $status, the output above). Reproduce with:" >&2
+    echo "  swift run -c release player-sim $*" >&2
+    return 1
+  fi
+}
+# CampaignTests/threadsAtOnce in release: ConcurrentFuzz.run(seed: S, rounds: 200, threads: 4,
+# eventsPerThread: 500). `Fuzz/ci.sh threads` runs only this (.ci/run: beside the TSan tests).
+threads_campaign() {
+  echo "fuzz: 200 rounds of 4 threads at once (player-sim fuzz --threads 4 --rounds 200 --seed $seed, release)"
+  campaign fuzz --threads 4 --rounds 200 --seed "$seed"
+}
+if [ "$part" = threads ]; then
+  release_player_sim
+  threads_campaign || exit 1
+  echo "fuzz: the multi-threaded campaign passed in $(( $(date +%s) - started )) s"
+  exit 0
+fi
 
 if [ -n "$shard" ]; then
   configuration="${PLAYHEAD_FUZZ_SHARD_CONFIGURATION:-release}"
@@ -90,12 +128,7 @@ else
   if [ -n "$cases" ]; then each="$cases cases"; per="$cases"; else each="$budget s"; per="${budget}s"; fi
   last=$(( seed + seeds - 1 ))
   echo "fuzz: random runs, seeds $seed..$last, $each each, full coverage required (player-sim fuzz, release)"
-  build=(swift build "${scratch[@]}" -c release --product player-sim)
-  if ! "${build[@]}" 2>&1 | { grep -vE '^\[[0-9]+/[0-9]+\]' || true; }; then
-    echo "fuzz: building player-sim (release) failed: ${build[*]}" >&2
-    exit 1
-  fi
-  bin="$(swift build "${scratch[@]}" -c release --show-bin-path)"
+  release_player_sim
   pids=()
   logs=()
   for ((s = seed; s <= last; s++)); do
@@ -120,26 +153,19 @@ else
     exit 1
   fi
 
-  # 1b. The rest of CampaignTests, in the debug build of the package's `swift test`: exploration to
-  # depth 3 and the multi-threaded mode (threadsAtOnce: 200 rounds of 4 threads, which player-sim
-  # has no command for). randomRunsWithFullCoverage ran above; fixedWorkAgainstThePlayer is a
-  # measurement (CampaignTests: "for comparing the runner's cost under a profiler or time") that
-  # would run seed 1's first cases again, in debug: it proves nothing more.
-  log="$(mktemp /tmp/playhead-fuzz-campaign.XXXXXX)"
-  skip=(--skip 'CampaignTests/randomRunsWithFullCoverage' --skip 'CampaignTests/fixedWorkAgainstThePlayer')
-  reproduce="PLAYHEAD_FUZZ_BUDGET=$budget PLAYHEAD_FUZZ_SEED=$seed swift test --filter PlayerFuzzTests.CampaignTests ${skip[*]}"
-  echo "fuzz: exploration to depth 3 and 200 rounds of 4 threads (CampaignTests, debug)"
-  if ! PLAYHEAD_FUZZ_BUDGET="$budget" PLAYHEAD_FUZZ_SEED="$seed" \
-      swift test "${scratch[@]}" --filter PlayerFuzzTests.CampaignTests "${skip[@]}" 2>&1 | tee "$log" \
-      | grep -vE '^\[[0-9]+/[0-9]+\]|^Test Suite|^	 Executed'; then
-    :
+  # 1b. The rest of CampaignTests, in the same release player-sim (until 2026-12-03 in the debug
+  # build, by swift test): exhaustiveExploration is `explore --depth 3` (Explorer.explore(.player,
+  # maxDepth: 3); fails on a counterexample) and threadsAtOnce is `fuzz --threads 4 --rounds 200
+  # --seed S` (ConcurrentFuzz.run(seed: S, rounds: 200, threads: 4, eventsPerThread: 500); fails on
+  # a violation). fixedWorkAgainstThePlayer is a measurement that would run seed 1's first cases
+  # again: it proves nothing more.
+  echo "fuzz: every sequence of at most 3 events (player-sim explore --depth 3, release)"
+  campaign explore --depth 3 || exit 1
+  if [ "$threads" = 1 ]; then
+    threads_campaign || exit 1
+  else
+    echo "fuzz: the multi-threaded campaign is not run here (PLAYHEAD_FUZZ_THREADS=0; .ci/run runs Fuzz/ci.sh threads)"
   fi
-  if grep -qE '✘|error:' "$log" || ! grep -q '✔ Test run' "$log"; then
-    echo "fuzz: FAILED. Reproduce with:" >&2
-    echo "  $reproduce" >&2
-    exit 1
-  fi
-  rm -f "$log"
 fi
 
 # --- Complete small-scope exploration (issue 21, item 1; Fuzz/Sources/PlayerFuzz/Exploration).

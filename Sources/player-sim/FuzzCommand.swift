@@ -3,7 +3,8 @@ import PlayerFuzz
 import PlayerSimulation
 
 /// `player-sim fuzz`: a thin front end over the PlayerFuzz harness: random
-/// runs with progress, shrinking, saving and replaying failures.
+/// runs with progress, shrinking, saving and replaying failures; with
+/// `--threads`, the multi-threaded mode (``FuzzThreads``).
 enum FuzzCommand: Command {
   static let flags: [FlagSpec] = [
     .option("--seed", "N", "the run's seed (random and printed if not given)"),
@@ -24,6 +25,10 @@ enum FuzzCommand: Command {
     .option("--replay", "FILE", "check a saved failure instead of running random cases"),
     .option("--save", "FILE", "write a failure found to FILE, ready for --replay"),
     .toggle("--require-coverage", "also fail if a declared transition was never exercised"),
+    .option(
+      "--threads", "N",
+      "the multi-threaded mode: N threads (2 to 64) send to one Player at once, round by round"),
+    .option("--rounds", "R", "with --threads: how many rounds, a fresh Player each (20)"),
     .toggle("--json", "JSON lines on standard output: progress, failure, result"),
     .toggle("--quiet", "no progress on standard error"),
   ]
@@ -35,7 +40,7 @@ enum FuzzCommand: Command {
   static let help = CommandHelp(
     name: "fuzz", summary: "fuzz the Player against the contract model, from a seed",
     usage:
-      "fuzz [--seed N] [--budget N|Ns] [--shard I/N | --case K] [--max-length N] [--no-swarm] [--no-shrink] [--features LIST] [--subject NAME] [--replay FILE] [--save FILE] [--require-coverage] [--json] [--quiet]",
+      "fuzz [--seed N] [--budget N|Ns] [--shard I/N | --case K] [--max-length N] [--no-swarm] [--no-shrink] [--features LIST] [--subject NAME] [--replay FILE] [--save FILE] [--require-coverage] [--json] [--quiet]\n       player-sim fuzz --threads N [--rounds R] [--seed N] [--features LIST] [--json] [--quiet]",
     flags: flags,
     details: [
       "Each case is decoded from the run's seed and its index, so 'seed N, case K' always",
@@ -48,6 +53,10 @@ enum FuzzCommand: Command {
       "With --features the cases use only those parts of the contract (and a failure shrinks",
       "within them): --features none fuzzes a player of one item at a time, without the",
       "system's or the network's events; the oracle is the same.",
+      "With --threads N, each of R rounds a fresh Player gets 500 random events from each of",
+      "N threads at once, in bursts with a barrier between them; its engine log must equal",
+      "the contract model's commands in the order the player processed the events, and none",
+      "may be lost. The seed fixes the events, not the interleavings: a failure may not recur.",
     ],
     example: [
       "player-sim fuzz --seed 42 --budget 30s",
@@ -56,9 +65,16 @@ enum FuzzCommand: Command {
       "player-sim fuzz --subject twoBools --save two-bools.txt   # finds the seeds' bug",
       "player-sim fuzz --replay two-bools.txt --subject twoBools",
       "player-sim fuzz --features queue,system --budget 30s   # no preload, no network",
+      "player-sim fuzz --threads 4 --rounds 200 --seed 1       # the multi-threaded mode",
     ])
 
   static func run(_ parsed: Arguments) throws(UsageError) -> ExitStatus {
+    if let threads = try parsed.integer("--threads", in: 2...64) {
+      return try FuzzThreads.run(parsed, threads: threads)
+    }
+    if parsed.values["--rounds"] != nil {
+      throw UsageError(message: "'--rounds' of 'fuzz' needs '--threads'")
+    }
     let subject = try subject(parsed)
     let json = parsed.has("--json")
     if let path = parsed.values["--replay"] {

@@ -90,6 +90,78 @@ import Testing
     #expect(output.stderr == message + "\n")
   }
 
+  @Test func threadsRunRoundsOfConcurrentSendersAndPass() throws {
+    let output = try CLI.run(["fuzz", "--threads", "2", "--rounds", "3", "--seed", "5", "--quiet"])
+    #expect(output.status == 0)
+    #expect(output.stderr == "")
+    #expect(
+      output.lines == [
+        "fuzz Player with 2 threads at once: seed 5, 3 rounds of 500 events a thread",
+        "concurrent fuzz: seed 5, 3 rounds, 3000 events: every round's engine log matched the contract in processing order",
+        "",
+      ])
+  }
+
+  @Test func threadsWithJSONPrintOneResultLine() throws {
+    let output = try CLI.run([
+      "fuzz", "--threads", "3", "--rounds", "1", "--seed", "7", "--features", "none", "--json",
+    ])
+    #expect(output.status == 0)
+    #expect(
+      output.lines == [
+        #"{"result":{"command":"fuzz","mode":"threads","subject":"Player","seed":"7","threads":3,"rounds":1,"events":1500,"failed_round":null,"violation":null,"reproduce":null,"passed":true}}"#,
+        "",
+      ])
+  }
+
+  @Test(arguments: ["bash", "zsh", "fish"]) func threadsAndRoundsAreCompleted(_ shell: String)
+    throws
+  {
+    let output = try CLI.run(["completions", shell])
+    #expect(output.status == 0)
+    for flag in ["threads", "rounds"] {
+      #expect(output.stdout.contains(shell == "fish" ? "-l \(flag)" : "--\(flag)"))
+    }
+  }
+
+  @Test(arguments: [
+    (
+      ["fuzz", "--threads", "1"],
+      "player-sim: bad value '1' for '--threads' of 'fuzz'; expected a whole number from 2 to 64"
+    ),
+    (
+      ["fuzz", "--threads", "four"],
+      "player-sim: bad value 'four' for '--threads' of 'fuzz'; expected a whole number from 2 to 64"
+    ),
+    (
+      ["fuzz", "--threads", "4", "--rounds", "0"],
+      "player-sim: bad value '0' for '--rounds' of 'fuzz'; expected a whole number from 1 to 1000000"
+    ),
+    (["fuzz", "--rounds", "200"], "player-sim: '--rounds' of 'fuzz' needs '--threads'"),
+    (
+      ["fuzz", "--threads", "4", "--budget", "1000"],
+      "player-sim: '--threads' and '--budget' of 'fuzz' cannot be combined; --threads runs rounds of senders (--rounds), not cases"
+    ),
+    (
+      ["fuzz", "--threads", "4", "--require-coverage"],
+      "player-sim: '--threads' and '--require-coverage' of 'fuzz' cannot be combined; --threads runs rounds of senders (--rounds), not cases"
+    ),
+    (
+      ["fuzz", "--threads", "4", "--subject", "twoBools"],
+      "player-sim: bad value 'twoBools' for '--subject' of 'fuzz' with '--threads'; expected player: the deliberately broken players are not thread-safe"
+    ),
+    (
+      ["fuzz", "--threads", "4", "--features", "radio"],
+      "player-sim: bad value 'radio' for '--features' of 'fuzz'; unknown feature 'radio'; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer (or none)"
+    ),
+  ])
+  func badThreadsUsageExitsTwo(arguments: [String], message: String) throws {
+    let output = try CLI.run(arguments)
+    #expect(output.status == 2)
+    #expect(output.stderr == message + "\n")
+    #expect(output.stdout == "")
+  }
+
   @Test func exploreWithTheQueueAlphabetPassesWithoutAFixpointAtDepthTwo() throws {
     // The queue alphabet keeps finding new states (new item ids, queue
     // orders): no fixpoint at depth 2, and nothing broken either. The rows a

@@ -4,8 +4,11 @@ import PlayerEngine
 import PlayerFuzz
 import Testing
 
-/// The long runs Fuzz/ci.sh starts. They do nothing under a plain `swift test`
-/// (no budget set), so the package's test run stays fast.
+/// The long runs, for a person at a terminal. They do nothing under a plain `swift test`
+/// (no budget set), so the package's test run stays fast. Fuzz/ci.sh runs the same
+/// campaign in release through player-sim: `fuzz --seed S --budget 60000 --require-coverage`
+/// (randomRunsWithFullCoverage), `explore --depth 3` (exhaustiveExploration) and
+/// `fuzz --threads 4 --rounds 200 --seed S` (threadsAtOnce).
 ///
 /// Environment: PLAYHEAD_FUZZ_BUDGET (seconds per seed), PLAYHEAD_FUZZ_CASES
 /// (cases per seed instead of seconds: the same cases, so the same coverage,
@@ -75,6 +78,7 @@ import Testing
     )
   }
 
+  /// What `player-sim fuzz --threads 4 --rounds 200 --seed S` runs (Fuzz/ci.sh, in release).
   @Test(.enabled(if: budget != nil))
   func threadsAtOnce() {
     let result = ConcurrentFuzz.run(
