@@ -689,11 +689,12 @@ struct Search {
       let unchanged =
         child.log.count == logged && Self.same(childSnapshot, start.snapshot)
         && child.model == base.model
-      if unchanged, !step.contains(where: Self.movesHeld) {
+      if unchanged, reading != .snapshot, !step.contains(where: Self.movesHeld) {
         // The state as it was (a stale report, most letters): the start's key and fine
-        // hash, and its observation as the only output. Nothing else to work out.
-        let output =
-          silent ?? self.output(start.runner, start.snapshot, after: logged, before)
+        // hash, and its observation as the only output. Nothing else to work out. Only
+        // for Playhead's `Player`, whose observation is read off the state the snapshot
+        // holds: a subject's own snapshot may leave out what its observation says.
+        let output = silent ?? self.output(child, childSnapshot, after: logged, before)
         silent = output
         if comparing {
           guard output == outputs[row + index], successors[row + index] == id else {
@@ -707,7 +708,6 @@ struct Search {
         } else {
           successors[row + index] = id
           outputs[row + index] = output
-          if reading == .snapshot { selfLoops[id, default: []].append(index) }
         }
         tried[step] = (id, output)
         continue
