@@ -15,32 +15,26 @@ import PlayerState
 /// closures do (`send(.watchdogExpired(load, id))`); ``aimSleepExpiry(_:)``
 /// does the same for a sleep countdown.
 final class ForkablePlayerTarget: FuzzTarget, Sendable {
-  /// The current player (the expiry closures read it when they fire) and
-  /// the last observation made of it or restored with it.
-  private let current: Locked<Current>
+  /// The current player, adapted as ``PlayerTarget`` (whose last observation
+  /// is given back while the state is unchanged: in a sweep most letters leave
+  /// the state as it was, a stale report, or put it back, a restore); the
+  /// expiry closures read it when they fire.
+  private let current: Locked<PlayerTarget>
   private let engine: FuzzEngine
-
-  /// The player and the last observation of one of its states: an observation
-  /// costs eight reductions (`availableCommands`) and a pass over the queue,
-  /// and in a sweep most letters leave the state as it was (a stale report)
-  /// or put it back (a restore), so it is made again only for a new state.
-  private struct Current {
-    var player: Player
-    /// Made by `FuzzObservation(_:)`, so its box holds the state it says.
-    var last: FuzzObservation?
-  }
 
   init(_ engine: FuzzEngine) {
     self.engine = engine
-    let player = Self.player(engine, PlaybackState(configuration: engine.configuration))
-    current = Locked(Current(player: player, last: nil))
+    current = Locked(Self.target(engine, PlaybackState(configuration: engine.configuration), nil))
   }
 
   /// The current player.
-  var player: Player { current.withLock { $0.player } }
+  var player: Player { current.withLock { $0 }.player }
 
-  private static func player(_ engine: FuzzEngine, _ state: PlaybackState) -> Player {
-    Player(engine: engine, startingAt: state, watchdog: engine.watchdog)
+  private static func target(
+    _ engine: FuzzEngine, _ state: PlaybackState, _ observation: FuzzObservation?
+  ) -> PlayerTarget {
+    PlayerTarget(
+      Player(engine: engine, startingAt: state, watchdog: engine.watchdog), observed: observation)
   }
 
   func send(_ event: PlaybackEvent) { player.send(event) }
@@ -50,19 +44,7 @@ final class ForkablePlayerTarget: FuzzTarget, Sendable {
   /// The player's state and its observation, the last one again while the
   /// state is the one it was made of.
   var observed: (state: PlaybackState, observation: FuzzObservation) {
-    let (player, last) = current.withLock { ($0.player, $0.last) }
-    let state = player.state
-    if let last, let box = last.box, Self.same(box.state, state) { return (state, last) }
-    let observation = FuzzObservation(state)
-    current.withLock { if $0.player === player { $0.last = observation } }
-    return (state, observation)
-  }
-
-  /// Whether two states are equal, telling most unequal pairs apart by the
-  /// fields a step changes most before comparing the whole states.
-  private static func same(_ lhs: PlaybackState, _ rhs: PlaybackState) -> Bool {
-    lhs.session == rhs.session && lhs.preload == rhs.preload
-      && lhs.playWhenReady == rhs.playWhenReady && lhs == rhs
+    current.withLock { $0 }.observed
   }
 
   var stateDescription: String { player.state.description }
@@ -72,15 +54,15 @@ final class ForkablePlayerTarget: FuzzTarget, Sendable {
   /// Replaces the player by a new one in `state`, whose observation is
   /// `observation` when known.
   func restore(_ state: PlaybackState, observation: FuzzObservation? = nil) {
-    let player = Self.player(engine, state)
-    current.withLock { $0 = Current(player: player, last: observation) }
+    let target = Self.target(engine, state, observation)
+    current.withLock { $0 = target }
   }
 
   /// Points the expiry of watchdog `id` of `load` at the current player,
   /// whoever scheduled it: call before sending it.
   func aimExpiry(_ load: Load, _ id: WatchdogID) {
     engine.register(
-      { [weak current] in current?.withLock { $0.player }.send(.watchdogExpired(load, id)) },
+      { [weak current] in current?.withLock { $0 }.player.send(.watchdogExpired(load, id)) },
       load: load,
       id: id.rawValue)
   }
@@ -89,7 +71,7 @@ final class ForkablePlayerTarget: FuzzTarget, Sendable {
   /// ``aimExpiry(_:_:)`` does a watchdog's.
   func aimSleepExpiry(_ id: SleepTimerID) {
     engine.register(
-      { [weak current] in current?.withLock { $0.player }.send(.system(.sleepTimerExpired(id))) },
+      { [weak current] in current?.withLock { $0 }.player.send(.system(.sleepTimerExpired(id))) },
       load: WatchdogClaim.sleepLoad, id: id.rawValue, sleep: true)
   }
 

@@ -407,11 +407,10 @@ public final class PlayerTarget: FuzzTarget, Sendable {
 
   /// The last observation and the hash of its state's entries: a step that
   /// left the state as it was (an ignored event) gives the same observation
-  /// again (all of it derives from the state; `availableCommands` alone costs
-  /// eight reductions), and most events leave the queue as it was (the same
-  /// buffer, compared in O(1)), so an observation costs O(queue) only after
-  /// the queue changed.
-  private let last = Locked<Observed?>(nil)
+  /// again (all of it derives from the state), and most events leave the
+  /// queue as it was (the same buffer, compared in O(1)), so an observation
+  /// costs O(queue) only after the queue changed.
+  private let last: Locked<Observed?>
 
   /// An observation, the state it was made from and the hash of its entries,
   /// shared (one reference read under the lock, not the observation's fields).
@@ -430,7 +429,23 @@ public final class PlayerTarget: FuzzTarget, Sendable {
 
   /// Adapts a player.
   /// - Parameter player: a player whose engine is the harness's engine.
-  public init(_ player: Player) { self.player = player }
+  public init(_ player: Player) {
+    self.player = player
+    last = Locked(nil)
+  }
+
+  /// Adapts a player whose state's observation is already known: `observation`
+  /// made by `FuzzObservation(_:)` of the player's state (the explorer's
+  /// restored players), given back until the state changes.
+  init(_ player: Player, observed observation: FuzzObservation?) {
+    self.player = player
+    let known = observation.flatMap { observation in
+      observation.box.map {
+        Observed(observation, $0, FuzzObservation.itemsHash($0.state.queue.entries))
+      }
+    }
+    last = Locked(known)
+  }
 
   /// Sends the event to the player.
   public func send(_ event: PlaybackEvent) { player.send(event) }
@@ -464,13 +479,18 @@ public final class PlayerTarget: FuzzTarget, Sendable {
   }
 
   /// The player's state, read once under its lock.
-  public var observation: FuzzObservation {
+  public var observation: FuzzObservation { observed.observation }
+
+  /// The player's state, read once under its lock, and its observation.
+  var observed: (state: PlaybackState, observation: FuzzObservation) {
     let state = player.state
     let entries = state.queue.entries
     // The last observation when its state is this one; else the hash of
     // these entries, when they are the last state's.
     let previous = last.withLock { $0 }
-    if let previous, Self.same(previous.box.state, state) { return previous.observation }
+    if let previous, Self.same(previous.box.state, state) {
+      return (state, previous.observation)
+    }
     let hash =
       previous.flatMap { $0.box.state.queue.entries == entries ? $0.hash : nil }
       ?? FuzzObservation.itemsHash(entries)
@@ -479,7 +499,7 @@ public final class PlayerTarget: FuzzTarget, Sendable {
       let observed = Observed(observation, box, hash)
       last.withLock { $0 = observed }
     }
-    return observation
+    return (state, observation)
   }
 
   /// Whether two states are equal, telling most unequal pairs apart by the
