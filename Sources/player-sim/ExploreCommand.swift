@@ -214,6 +214,7 @@ enum ExploreCommand: Command {
         ("complete", .bool(result.complete)), ("fixpoint", .bool(result.fixpoint)),
         ("states", .int(result.states)), ("transitions", .int(result.transitions)),
         ("depth", .int(result.depth)), ("probes", .int(result.probes)),
+        ("distinct_states", result.distinctStates.map { .int($0) } ?? .null),
         ("seconds", .double(result.seconds)),
         ("why_not_complete", result.whyNotComplete.map { .string($0) } ?? .null),
       ])

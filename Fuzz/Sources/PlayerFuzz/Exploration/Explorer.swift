@@ -263,6 +263,8 @@ struct Search {
   private var stored: [Int32: (runner: CaseRunner, snapshot: Snapshot)] = [:]
   private static let storedLimit = 20_000
   private var coverage = FuzzCoverage()
+  /// What the player left unsaid in some step (``CaseRunner/unsaid``'s bits).
+  private var unsaid: UInt16 = 0
   private var result: Exploration
 
   init(
@@ -320,6 +322,7 @@ struct Search {
     }
     result.transitions = result.sequences
     result.coverage = coverage
+    result.notCompared = FuzzObservable.decode(unsaid)
     result.unreached = coverage.unexercised
     result.complete =
       result.merged && result.fixpoint && result.counterexample == nil && result.unsound == nil
@@ -537,6 +540,8 @@ struct Search {
     result.states = keys.count
     if result.counterexample == nil, !result.interrupted {
       result.fixpoint = true
+      result.distinctStates = behaviouralClasses(
+        successors: successors, outputs: outputs, width: alphabet.count)
       result.depth = Int(depths.last ?? 0) + 1
       result.newAtLastLevel = 0
     }
@@ -678,6 +683,7 @@ struct Search {
       let violation = perform(step, on: &child)
       if !comparing { swap(&coverage, &child.coverage) }
       if comparing { result.probes += 1 } else { result.sequences += 1 }
+      unsaid |= child.unsaid
       if let violation {
         if comparing {
           disagree(id, start.runner.trace, letter: describe(step), detail: "breaks a property")
@@ -950,6 +956,7 @@ struct Search {
           for action in actions where violation == nil { violation = runner.perform(action) }
           swap(&coverage, &runner.coverage)
           result.sequences += 1
+          unsaid |= runner.unsaid
           if let violation {
             report(violation, trace: actions, shortest: actions, depth: depth)
             break level

@@ -33,8 +33,13 @@ final class ForkablePlayerTarget: FuzzTarget, Sendable {
   private static func target(
     _ engine: FuzzEngine, _ state: PlaybackState, _ observation: FuzzObservation?
   ) -> PlayerTarget {
+    // With the step callback ``FuzzSubject/player`` gives its players: each step's ignore
+    // reason and notifications reach the harness, which compares them with the contract's.
     PlayerTarget(
-      Player(engine: engine, startingAt: state, watchdog: engine.watchdog), observed: observation)
+      Player(
+        engine: engine, startingAt: state, watchdog: engine.watchdog,
+        onStep: PlayerTarget.onStep(for: engine)),
+      observed: observation)
   }
 
   func send(_ event: PlaybackEvent) { player.send(event) }
