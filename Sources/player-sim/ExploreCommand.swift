@@ -15,7 +15,7 @@ enum ExploreCommand: Command {
     .option("--held", "H", "with --entries: at most H held-back reports at once (1)"),
     .option(
       "--features", "LIST",
-      "with --entries: only these of queue, preload, system, network, controls, sleepTimer (none: one item at a time)"
+      "with --entries: only these of queue, preload, system, network, controls, restore, sleepTimer (none: one item at a time)"
     ),
     .option(
       "--jobs", "N",
