@@ -26,6 +26,24 @@ import Testing
       ])
   }
 
+  /// A hand-off stops the old player, which the runner a sweep starts from shares, even when
+  /// the new player looks as the old one did (idle, a sleep timer at an entry's end): the
+  /// letter must not count as one that left the state as it was. (Counting it so, the next
+  /// letters ran on the stopped player and the search called the snapshot unsound:
+  /// `sleepTimer(endOfEntry), handoff, failed(item1#1, network)`.)
+  @Test func aHandOffThatLooksLikeNoStepIsNotOne() throws {
+    let scope = ExplorationScope(entries: 1, held: 0, features: [.sleepTimer, .restore])
+    let first = try #require(scope.configurations.first)
+    let search = Explorer.explore(
+      .player,
+      scope: ExplorationScope(
+        entries: 1, held: 0, configurations: [first], features: [.sleepTimer, .restore],
+        maxDepth: 3))
+    let result = try #require(search.results.first)
+    #expect(result.unsound == nil, "\(search)")
+    #expect(search.passed)
+  }
+
   @Test func theLettersAreInTheAlphabetBesideHeldReports() {
     // Three letters more (snapshot, relaunch, hand-off). With a report held back they wait for
     // its delivery (a hand-off would retire it with the old player, which the explorer does not

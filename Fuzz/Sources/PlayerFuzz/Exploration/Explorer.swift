@@ -276,8 +276,13 @@ struct Search {
     self.configuration = configuration
     self.deadline = deadline
     self.forgetting = forgetting
-    alphabet =
+    let letters =
       scope.coreAlphabet ? Explorer.Letter.core : Explorer.Letter.alphabet(entries: scope.entries)
+    // A subject that cannot restore its player is sent no snapshot, relaunch or hand-off (the
+    // runner would skip them: each would only lead back to its state).
+    alphabet =
+      subject.restore != nil
+      ? letters : letters.filter { if case .lifecycle = $0 { false } else { true } }
     forks = ForkablePlayerTarget.standsFor(subject)
     runs = forks ? ForkablePlayerTarget.subject : subject
     result = Exploration(
@@ -538,7 +543,9 @@ struct Search {
       id += 1
     }
     result.states = keys.count
-    if result.counterexample == nil, !result.interrupted {
+    // A fixpoint only when every state was extended: the search also stops, with no
+    // counterexample, when a property broke on a path that passes replayed (unsound).
+    if result.counterexample == nil, !result.interrupted, Int(id) == keys.count {
       result.fixpoint = true
       result.distinctStates = behaviouralClasses(
         successors: successors, outputs: outputs, width: alphabet.count)
@@ -692,9 +699,11 @@ struct Search {
         return false
       }
       let childSnapshot = snapshot(child)
+      // A relaunch or a hand-off replaces the child's player: the old one, which `base`
+      // shares, may have changed (a hand-off stops it) even when the new one looks the same.
       let unchanged =
-        child.log.count == logged && Self.same(childSnapshot, start.snapshot)
-        && child.model == base.model
+        child.log.count == logged && (child.target as AnyObject) === (base.target as AnyObject)
+        && Self.same(childSnapshot, start.snapshot) && child.model == base.model
       if unchanged, reading != .snapshot, !step.contains(where: Self.movesHeld) {
         // The state as it was (a stale report, most letters): the start's key and fine
         // hash, and its observation as the only output. Nothing else to work out. Only
