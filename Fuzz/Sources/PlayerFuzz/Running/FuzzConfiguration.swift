@@ -101,6 +101,12 @@ public struct FuzzConfiguration: Hashable, Sendable {
   /// (whatever ``preload`` says), without ``FuzzFeatures/network`` every case
   /// runs with `RetryPolicy.off`.
   public var features: FuzzFeatures
+  /// How many threads run the cases, at least 1 (1 by default): the cases
+  /// are independent, so `jobs` threads run `jobs` at a time, each on its own
+  /// player. The result is the same as one thread's: the same first failing
+  /// case (the lowest failing index) and, with a case budget, the same case
+  /// and event counts, and the same coverage.
+  public var jobs: Int = 1
 
   /// A configuration.
   /// - Parameters:

@@ -63,6 +63,33 @@ public enum Fuzzer {
       subject: subject.name, configuration: configuration, cases: 0, events: 0, seconds: 0,
       shrinkSeconds: 0, failure: nil, coverage: FuzzCoverage())
     var found: (CaseRunner, FuzzViolation, Int, UInt64)?
+    if configuration.jobs > 1 {
+      // The cases on several threads (not for `willRun`, called on this thread only).
+      let run = ParallelFuzz.run(
+        subject, configuration, jobs: configuration.jobs, limit: limit, deadline: deadline
+      ) { cases, events in
+        progress?(
+          FuzzProgress(cases: cases, events: events, seconds: secondsSince(started, clock)))
+      }
+      result.cases = run.cases
+      result.events = run.events
+      result.coverage = run.coverage
+      result.notCompared = FuzzObservable.decode(run.unsaid)
+      result.seconds = secondsSince(started, clock)
+      if let index = run.failure {
+        // The failing case again, on this thread: the runner it leaves is the one thread's.
+        let seed = SplitMix64.caseSeed(run: configuration.seed, case: index)
+        var bytes = RandomBytes(seed: seed)
+        var runner = CaseRunner(subject, canPreload: false)
+        runner.recordsCoverage = false
+        if let violation = runCase(
+          subject, decoder, &bytes, reusing: &runner, costlyReasons: seed & 3 == 0)
+        {
+          found = (runner, violation, index, seed)
+        }
+      }
+      return report(found, subject, configuration, clock, into: result)
+    }
     // The shard's case indices: `index` is the case's index in the whole run
     // (its seed and the index a failure prints), `done` the cases run here.
     let shard = configuration.shard
@@ -98,6 +125,16 @@ public enum Fuzzer {
     result.notCompared = (found?.0 ?? runner).notCompared
     result.cases = done
     result.seconds = secondsSince(started, clock)
+    return report(found, subject, configuration, clock, into: result)
+  }
+
+  /// `result` with the failure `found` (its runner, violation, case index
+  /// and case seed) shrunk and reported, if there is one.
+  private static func report(
+    _ found: (CaseRunner, FuzzViolation, Int, UInt64)?, _ subject: FuzzSubject,
+    _ configuration: FuzzConfiguration, _ clock: ContinuousClock, into result: FuzzResult
+  ) -> FuzzResult {
+    var result = result
     if let (runner, violation, caseIndex, seed) = found {
       let shrinkStart = clock.now
       let outcome =
