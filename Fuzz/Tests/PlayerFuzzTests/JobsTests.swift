@@ -56,7 +56,7 @@ import Testing
       #expect(result.events == 3_532)
       #expect(failure.violation.property == .newestSeekOnly)
       #expect(failure.actions == one.failure?.actions)
-      #expect(result.coverage == one.coverage)
+      #expect(result.notCompared == one.notCompared)
     }
   }
 }

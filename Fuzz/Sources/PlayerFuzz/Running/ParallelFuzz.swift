@@ -8,9 +8,12 @@ import PlayerTesting
 /// the one thread's: the same first failing case (the lowest failing index,
 /// whichever thread found it), and, with a case budget, the same case and
 /// event counts, since a chunk past a failure is not counted and every chunk
-/// before it is run to its end. Each chunk records its own coverage and
-/// observables left unsaid, added up with its counts, so those are one
-/// thread's too.
+/// before it is run to its end. Each chunk's observables left unsaid are
+/// added up with its counts, so they are one thread's too; so is the coverage
+/// of a run that passed (every case ran once), but a failing run's coverage
+/// also holds the cases another thread ran past the failure before it was
+/// found: a coverage per chunk, allocated and merged, would cost 8 % (its
+/// table is large).
 enum ParallelFuzz {
   /// Consecutive case indices (of the shard) a thread claims at once: large
   /// enough that the lock is taken rarely, small enough that the threads end
@@ -23,8 +26,7 @@ enum ParallelFuzz {
     var events = 0
     /// The position (in the shard) of the chunk's failing case, if one failed.
     var failure: Int?
-    /// What the chunk's cases exercised, and the observables they left unsaid.
-    var coverage = FuzzCoverage()
+    /// The observables the chunk's cases left unsaid.
     var unsaid: UInt16 = 0
   }
 
@@ -44,8 +46,9 @@ enum ParallelFuzz {
     var events = 0
     /// Whether the added-up prefix ended at a failure.
     var foldedFailure: Int?
-    /// The added-up chunks' coverage and observables left unsaid.
+    /// The threads' coverages, merged as they finish.
     var coverage = FuzzCoverage()
+    /// The added-up chunks' observables left unsaid.
     var unsaid: UInt16 = 0
 
     /// Adds up the finished chunks that continue the counted prefix.
@@ -55,7 +58,6 @@ enum ParallelFuzz {
         events += done.events
         folded += 1
         foldedFailure = done.failure
-        coverage.merge(done.coverage)
         unsaid |= done.unsaid
       }
     }
@@ -99,8 +101,7 @@ enum ParallelFuzz {
         }
         guard let claimed else { break }
         var done = Chunk()
-        // The chunk's own coverage and unsaid observables, added up in order with its counts.
-        swap(&runner.coverage, &done.coverage)
+        // The chunk's own unsaid observables, added up in order with its counts.
         runner.unsaid = 0
         for position in claimed * chunk..<(claimed + 1) * chunk {
           guard let index = caseIndex(position, shard, limit: limit) else { break }
@@ -117,7 +118,6 @@ enum ParallelFuzz {
             break
           }
         }
-        swap(&runner.coverage, &done.coverage)
         done.unsaid = runner.unsaid
         let counts: (Int, Int) = shared.withLock { state in
           if let failure = done.failure {
@@ -133,6 +133,8 @@ enum ParallelFuzz {
           report(counts.0, counts.1)
         }
       }
+      let coverage = runner.coverage
+      shared.withLock { $0.coverage.merge(coverage) }
     }
     onThreads(jobs, { thread in worker(thread, nil) }, caller: { worker(0, progress) })
     return shared.withLock { state in
