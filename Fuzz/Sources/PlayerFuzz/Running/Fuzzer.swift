@@ -103,7 +103,7 @@ public enum Fuzzer {
     return report(found, subject, configuration, clock, into: result)
   }
 
-  /// ``run(_:_:progress:)`` on ``FuzzConfiguration/jobs`` threads (``ParallelFuzz``).
+  /// `run(_:_:progress:)` on `FuzzConfiguration.jobs` threads (`ParallelFuzz`).
   private static func runOnJobs(
     _ subject: FuzzSubject, _ configuration: FuzzConfiguration,
     progress: ((FuzzProgress) -> Void)?

@@ -2,7 +2,7 @@ import PlayerEngine
 import PlayerState
 import PlayerTesting
 
-/// A random run on ``FuzzConfiguration/jobs`` threads: the run's cases are
+/// A random run on `FuzzConfiguration.jobs` threads: the run's cases are
 /// independent, so each thread runs its own runner on chunks of consecutive
 /// case indices, and the chunks are added up in index order. The result is
 /// the one thread's: the same first failing case (the lowest failing index,
