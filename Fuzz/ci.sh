@@ -3,7 +3,7 @@
 # release by then; this script builds it otherwise). `Fuzz/ci.sh threads`: the multi-threaded
 # campaign alone; `Fuzz/ci.sh libfuzzer`: step 2 alone. .ci/run runs this script with
 # PLAYHEAD_LIBFUZZER_SECONDS=0 (step 1 and the proofs) in the background after its release
-# build, beside the ASan tests, the examples and the TSan tests, and `Fuzz/ci.sh libfuzzer` last.
+# build, beside the ASan tests, the examples, the TSan tests and `Fuzz/ci.sh libfuzzer`.
 #
 #   1. CampaignTests' campaign, in release player-sim (none of it in debug since 2026-12-03):
 #      property tests of Playhead's Player with fixed seeds, 60,000 cases each
