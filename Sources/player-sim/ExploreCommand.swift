@@ -15,7 +15,7 @@ enum ExploreCommand: Command {
     .option("--held", "H", "with --entries: at most H held-back reports at once (1)"),
     .option(
       "--features", "LIST",
-      "with --entries: only these of queue, preload, system, network, controls, sleepTimer (none: one item at a time)"
+      "with --entries: only these of queue, preload, system, network, controls, restore, sleepTimer (none: one item at a time)"
     ),
     .option(
       "--jobs", "N",
@@ -214,6 +214,7 @@ enum ExploreCommand: Command {
         ("complete", .bool(result.complete)), ("fixpoint", .bool(result.fixpoint)),
         ("states", .int(result.states)), ("transitions", .int(result.transitions)),
         ("depth", .int(result.depth)), ("probes", .int(result.probes)),
+        ("distinct_states", result.distinctStates.map { .int($0) } ?? .null),
         ("seconds", .double(result.seconds)),
         ("why_not_complete", result.whyNotComplete.map { .string($0) } ?? .null),
       ])

@@ -26,6 +26,10 @@ enum FuzzCommand: Command {
     .option("--save", "FILE", "write a failure found to FILE, ready for --replay"),
     .toggle("--require-coverage", "also fail if a declared transition was never exercised"),
     .option(
+      "--jobs", "N",
+      "run independent cases on N threads (1 to 64, 1 by default): the same failing case and counts as one"
+    ),
+    .option(
       "--threads", "N",
       "the multi-threaded mode: N threads (2 to 64) send to one Player at once, round by round"),
     .option("--rounds", "R", "with --threads: how many rounds, a fresh Player each (20)"),
@@ -40,7 +44,7 @@ enum FuzzCommand: Command {
   static let help = CommandHelp(
     name: "fuzz", summary: "fuzz the Player against the contract model, from a seed",
     usage:
-      "fuzz [--seed N] [--budget N|Ns] [--shard I/N | --case K] [--max-length N] [--no-swarm] [--no-shrink] [--features LIST] [--subject NAME] [--replay FILE] [--save FILE] [--require-coverage] [--json] [--quiet]\n       player-sim fuzz --threads N [--rounds R] [--seed N] [--features LIST] [--json] [--quiet]",
+      "fuzz [--seed N] [--budget N|Ns] [--shard I/N | --case K] [--max-length N] [--no-swarm] [--no-shrink] [--features LIST] [--subject NAME] [--replay FILE] [--save FILE] [--require-coverage] [--jobs N] [--json] [--quiet]\n       player-sim fuzz --threads N [--rounds R] [--seed N] [--features LIST] [--json] [--quiet]",
     flags: flags,
     details: [
       "Each case is decoded from the run's seed and its index, so 'seed N, case K' always",
@@ -53,6 +57,8 @@ enum FuzzCommand: Command {
       "With --features the cases use only those parts of the contract (and a failure shrinks",
       "within them): --features none fuzzes a player of one item at a time, without the",
       "system's or the network's events; the oracle is the same.",
+      "With --jobs N, N threads run the cases at once, each on its own Player: the result is",
+      "one thread's (the lowest failing case index, and for a case budget the same counts).",
       "With --threads N, each of R rounds a fresh Player gets 500 random events from each of",
       "N threads at once, in bursts with a barrier between them; its engine log must equal",
       "the contract model's commands in the order the player processed the events, and none",
@@ -65,10 +71,18 @@ enum FuzzCommand: Command {
       "player-sim fuzz --subject twoBools --save two-bools.txt   # finds the seeds' bug",
       "player-sim fuzz --replay two-bools.txt --subject twoBools",
       "player-sim fuzz --features queue,system --budget 30s   # no preload, no network",
+      "player-sim fuzz --seed 42 --budget 30s --jobs 2      # both cores",
       "player-sim fuzz --threads 4 --rounds 200 --seed 1       # the multi-threaded mode",
     ])
 
   static func run(_ parsed: Arguments) throws(UsageError) -> ExitStatus {
+    let jobs = try parsed.integer("--jobs", in: 1...64)
+    for flag in ["--threads", "--replay"] where jobs != nil && parsed.values[flag] != nil {
+      throw UsageError(
+        message:
+          "'--jobs' and '\(flag)' of 'fuzz' cannot be combined; --jobs runs a random run's independent cases on several threads"
+      )
+    }
     if let threads = try parsed.integer("--threads", in: 2...64) {
       return try FuzzThreads.run(parsed, threads: threads)
     }
@@ -115,10 +129,11 @@ enum FuzzCommand: Command {
       shard = FuzzShard(index: index, count: index + 1) ?? .whole
       slice = .single(index)
     }
-    let configuration = FuzzConfiguration(
+    var configuration = FuzzConfiguration(
       seed: seed, budget: budget, maxLength: maxLength,
       swarm: !parsed.has("--no-swarm"), shrink: !parsed.has("--no-shrink"),
       requireFullCoverage: parsed.has("--require-coverage"), shard: shard, features: features)
+    configuration.jobs = jobs ?? 1
     var replayFlags: [String] = []
     if let name = parsed.values["--subject"], name != "player" {
       replayFlags += ["--subject", name]

@@ -23,13 +23,13 @@ import Testing
   @Test func theAlphabetHoldsEveryFailureReasonBurstsAndHeldReports() {
     // For queues of at most 3 entries: a queue letter per length, times at
     // every threshold boundary, every identity variant, failure reason,
-    // burst and held report, the remote controls and the sleep timer.
-    #expect(Explorer.alphabetSize == 187)
+    // burst and held report, the remote controls, the sleep timer and restore.
+    #expect(Explorer.alphabetSize == 190)
     #expect(Explorer.maxHeld == 2)
     // Depth 1 from idle, on an engine that preloads: the letters that apply
     // there and resolve to distinct actions.
     let proof = Explorer.explore(.player, maxDepth: 1)
-    #expect(proof.sequences == 70)
+    #expect(proof.sequences == 73)
     #expect(proof.coverage.hits(.idle, .failed, .upcoming) == 1)
   }
 

@@ -1,8 +1,8 @@
 /// The commands a remote control should offer now: each is available exactly
 /// when sending it would not be ignored as ``IgnoreReason/noEffect`` or
 /// ``IgnoreReason/invalidPosition`` (``PlaybackState/availableCommands``, read
-/// from the guards of those rules and tested against the reducer on every
-/// state it reaches, so the buttons cannot drift from the rules).
+/// from the guards those rules begin with, so the buttons cannot drift from
+/// the rules; tested against the reducer on every state it reaches).
 public struct AvailableCommands: OptionSet, Hashable, Sendable, CustomStringConvertible {
   /// The commands as bits.
   public let rawValue: UInt8
@@ -48,48 +48,20 @@ extension PlaybackState {
   /// would not be ignored as ``IgnoreReason/noEffect`` or
   /// ``IgnoreReason/invalidPosition`` (a command that only fails for want of
   /// ids stays available: pressing it says why).
-  /// - Complexity: O(1): read from the guards of those eight rules, without
-  ///   reducing (a test checks it against the eight reductions on every
-  ///   state the transition table reaches in two steps, and on random walks).
+  /// - Complexity: O(1): each command's rule begins with the guard read
+  ///   here (`canResume`, `canPause`, …), so the buttons and the rules share
+  ///   one decision; a test also checks this against the eight reductions on
+  ///   every state the transition table reaches in two steps, and on random walks.
   public var availableCommands: AvailableCommands {
-    // Read into locals (the optimizer and borrowed nested optionals, see FuzzObservation).
-    let session = self.session
-    let hasCurrent = queue.current != nil
     var available: AvailableCommands = []
-    // `resume`: idle, it loads the current entry; loaded, it replays an ended
-    // load or plays one the user paused or the system holds.
-    let resumes: Bool
-    if let session {
-      resumes = session.stage == .ended || !playWhenReady || session.systemPaused
-    } else {
-      resumes = hasCurrent
-    }
-    if resumes { available.insert(.play) }
-    if session != nil, playWhenReady { available.insert(.pause) }
-    // `toggle`: pause (taken, as above), a failed load's retry (reloads the
-    // current entry, if any), or `resume`.
-    if let session, playWhenReady, session.stage != .ended, !session.stage.isFailed,
-      suppression == nil
-    {
-      available.insert(.toggle)
-    } else if let session, session.stage.isFailed {
-      if hasCurrent { available.insert(.toggle) }
-    } else if resumes {
-      available.insert(.toggle)
-    }
-    if session != nil || preload != nil || sleepTimer != nil { available.insert(.stop) }
+    if canResume { available.insert(.play) }
+    if canPause { available.insert(.pause) }
+    if canToggle { available.insert(.toggle) }
+    if canStop { available.insert(.stop) }
     if queue.skipTarget != nil { available.insert(.next) }
-    let live = session.map { !$0.stage.isStopped } ?? false
-    // `previous` restarts only a live load (a seek, taken), else goes to an entry.
-    let livePosition = live ? session?.position : nil
-    if queue.previousMove(
-      livePosition: livePosition, loaded: session != nil,
-      threshold: configuration.previousThreshold) != nil
-    {
-      available.insert(.previous)
-    }
+    if previousMove != nil { available.insert(.previous) }
     // `seek(to: 0)` and `skip(by: 15 s)` (a seek to a target clamped to 0 or more).
-    if live { available.insert([.seek, .skip]) }
+    if canSeek { available.insert([.seek, .skip]) }
     return available
   }
 

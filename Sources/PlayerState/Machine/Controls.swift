@@ -3,29 +3,56 @@
 // handed to the rule that owns the move (the play gate, the load's seek, the
 // retry), so a button never reads the state and acts on it later.
 
+/// What the play/pause button does in a state (``PlaybackState/toggleMove``).
+enum ToggleMove: Equatable {
+  /// `pause`.
+  case pause
+  /// A failed load plays again the only way it can: `retry`, with the intent to play.
+  case retry
+  /// `resume`.
+  case resume
+}
+
 extension PlaybackState {
-  /// `toggle`, Media3's play/pause rule (`Util.shouldShowPlayButton`): pause
-  /// exactly when the user wants to play, a load exists, it has neither ended
-  /// nor failed, and nothing suppresses playback; otherwise play.
-  mutating func toggle(_ effects: inout Effects) -> IgnoreReason? {
-    if let session, playWhenReady, session.stage != .ended, !session.stage.isFailed,
-      suppression == nil
-    {
-      return pause(&effects)
+  /// What `toggle` does, Media3's play/pause rule (`Util.shouldShowPlayButton`):
+  /// pause exactly when the user wants to play, a load exists, it has neither
+  /// ended nor failed, and nothing suppresses playback; retry a failed load;
+  /// otherwise play.
+  var toggleMove: ToggleMove {
+    guard let session else { return .resume }
+    if playWhenReady, session.stage != .ended, !session.stage.isFailed, suppression == nil {
+      return .pause
     }
-    if let session, session.stage.isFailed {
-      // A failed load plays again the only way it can: reloaded, with the intent to play.
+    return session.stage.isFailed ? .retry : .resume
+  }
+
+  /// Whether `toggle` changes anything: whether the move it makes does.
+  var canToggle: Bool {
+    switch toggleMove {
+    case .pause: canPause
+    case .retry: canRetry
+    case .resume: canResume
+    }
+  }
+
+  /// `toggle`: the ``toggleMove``.
+  mutating func toggle(_ effects: inout Effects) -> IgnoreReason? {
+    switch toggleMove {
+    case .pause:
+      return pause(&effects)
+    case .retry:
       let ignored = retry(&effects)
       if ignored == nil { playWhenReady = true }
       return ignored
+    case .resume:
+      return resume(&effects)
     }
-    return resume(&effects)
   }
 
   /// `skip(by:)`: a seek from the machine's own target (the pending seek's,
   /// else the last known position), clamped to [0, duration].
   mutating func skip(by delta: MediaTime, _ effects: inout Effects) -> IgnoreReason? {
-    guard let session, !session.stage.isStopped else { return .noEffect }
+    guard canSeek, let session else { return .noEffect }
     let (sum, overflow) = session.position.milliseconds.addingReportingOverflow(delta.milliseconds)
     var target = overflow ? (delta.milliseconds < 0 ? Int64.min : Int64.max) : sum
     target = max(0, target)

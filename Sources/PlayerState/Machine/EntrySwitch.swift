@@ -5,18 +5,28 @@ extension PlaybackState {
   /// Whether a new load token can be issued.
   var tokenAvailable: Bool { issuedLoads < UInt32.max }
 
+  /// Whether `stop` changes anything: a load, a preload or a sleep timer to end.
+  var canStop: Bool { session != nil || preload != nil || sleepTimer != nil }
+
   /// `stop`: nothing loaded; the queue stays.
   mutating func stop(_ effects: inout Effects) -> IgnoreReason? {
-    guard session != nil || preload != nil || sleepTimer != nil else { return .noEffect }
+    guard canStop else { return .noEffect }
     leave(keepingPreload: false, &effects)
     sleepTimer = nil
     return nil
   }
 
+  /// Whether `retry` changes anything: the current entry's load failed or
+  /// waits for the network.
+  var canRetry: Bool {
+    guard let session, session.stage.isStopped else { return false }
+    return queue.current != nil
+  }
+
   /// `retry`: a failed or waiting load opens again at its last known
   /// position (a hand retry starts the network attempts over).
   mutating func retry(_ effects: inout Effects) -> IgnoreReason? {
-    guard let session, session.stage.isStopped else { return .noEffect }
+    guard canRetry, let session else { return .noEffect }
     return enterCurrent(from: session.position, &effects)
   }
 

@@ -131,10 +131,14 @@ extension Session {
 // MARK: The user's intents about the current load
 
 extension PlaybackState {
+  /// Whether a seek (and a skip, and `previous`'s restart) changes anything:
+  /// a current load that is not stopped.
+  var canSeek: Bool { session.map { !$0.stage.isStopped } ?? false }
+
   /// `seek(to:)`: a seek of the current load; from its end, it plays again.
   mutating func seek(to time: MediaTime, _ effects: inout Effects) -> IgnoreReason? {
     guard time >= .zero else { return .invalidArgument }
-    guard var session, !session.stage.isStopped else { return .noEffect }
+    guard canSeek, var session else { return .noEffect }
     guard session.issueSeek(to: time, &effects) else { return .idsExhausted }
     if session.stage == .ended {
       session.stage = .ready

@@ -27,10 +27,13 @@ extension PlaybackState {
 
   // MARK: The user's intents
 
+  /// Whether `pause` changes anything: a load exists and the user wants to play.
+  var canPause: Bool { session != nil && playWhenReady }
+
   /// `pause` (and route loss): the intent becomes pause; a system pause is
   /// taken over by the user's.
   mutating func pause(_ effects: inout Effects) -> IgnoreReason? {
-    guard var session, playWhenReady else { return .noEffect }
+    guard canPause, var session else { return .noEffect }
     if enginePlays { effects.commands.append(.pause(session.load)) }
     playWhenReady = false
     session.systemPaused = false
@@ -38,12 +41,19 @@ extension PlaybackState {
     return nil
   }
 
+  /// Whether `resume` changes anything: idle with a current entry to load,
+  /// or a load that ended, that the user paused or that the system holds.
+  var canResume: Bool {
+    guard let session else { return queue.current != nil }
+    return session.stage == .ended || !playWhenReady || session.systemPaused
+  }
+
   /// `resume`: loads the current entry if idle (a restored entry from its
   /// saved position), replays an ended one from the start, and is the user's
   /// way to play again after a system pause.
   mutating func resume(_ effects: inout Effects) -> IgnoreReason? {
+    guard canResume else { return .noEffect }
     guard var session else {
-      guard queue.current != nil else { return .noEffect }
       guard tokenAvailable else { return .idsExhausted }
       playWhenReady = true
       // A resume point is always the current entry's (an invariant the post-pass keeps).
@@ -52,8 +62,6 @@ extension PlaybackState {
     if session.stage == .ended {
       guard session.issueSeek(to: .zero, &effects) else { return .idsExhausted }
       session.stage = .ready
-    } else {
-      guard !playWhenReady || session.systemPaused else { return .noEffect }
     }
     session.systemPaused = false
     playWhenReady = true

@@ -62,12 +62,17 @@ extension PlaybackState {
     return go(to: target, from: .zero, &effects)
   }
 
-  /// `previous`, with ``PlayerConfiguration/previousThreshold``.
-  mutating func previous(_ effects: inout Effects) -> IgnoreReason? {
-    let live = session.flatMap { $0.stage.isStopped ? nil : $0.position }
-    let move = queue.previousMove(
+  /// What `previous` does now, with ``PlayerConfiguration/previousThreshold``:
+  /// nil when it changes nothing.
+  var previousMove: PreviousMove? {
+    let live = canSeek ? session?.position : nil
+    return queue.previousMove(
       livePosition: live, loaded: session != nil, threshold: configuration.previousThreshold)
-    switch move {
+  }
+
+  /// `previous`: the ``previousMove``.
+  mutating func previous(_ effects: inout Effects) -> IgnoreReason? {
+    switch previousMove {
     case nil: return .noEffect
     case .restart: return seek(to: .zero, &effects)
     case .go(let target): return go(to: target, from: .zero, &effects)

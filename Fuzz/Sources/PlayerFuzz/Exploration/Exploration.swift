@@ -16,6 +16,13 @@ public struct Exploration: Sendable, CustomStringConvertible {
   public var complete: Bool
   /// Distinct canonical states reached.
   public var states: Int
+  /// Of ``states``, when the search reached a fixpoint: how many behave
+  /// differently, the classes of states that no sequence of letters tells
+  /// apart by its commands and observations (the search graph's bisimulation
+  /// quotient). A canonical snapshot can merge no further than this, so
+  /// `states / distinctStates` bounds what a coarser one could save. Nil
+  /// before a fixpoint.
+  public var distinctStates: Int?
   /// Distinct (state, input) transitions explored.
   public var transitions: Int
   /// Sequences replayed and checked.
@@ -62,6 +69,10 @@ public struct Exploration: Sendable, CustomStringConvertible {
   /// How many times a state's path was replayed from the start (the runner
   /// cannot be copied: a letter that changed the player uses it up).
   public var replays = 0
+  /// What the player left unsaid in some explored step (``FuzzObservable``),
+  /// as in ``FuzzResult/notCompared``: checked through the engine's commands
+  /// only, never compared directly. Empty for Playhead's `Player`.
+  public var notCompared: [FuzzObservable] = []
   /// The first disagreement the differential check found, in words: the
   /// snapshot merged two states that behave differently, so the search is
   /// not a proof (nil when none was found).
@@ -137,6 +148,7 @@ public struct Exploration: Sendable, CustomStringConvertible {
         "not merged: \(subject) exposes no snapshot of its whole state (FuzzTarget.snapshot), "
           + "so every sequence was replayed and the search can never be complete")
     }
+    if let notCompared = Self.notComparedLine(notCompared) { lines.append(notCompared) }
     if let counterexample { lines.append(counterexample.report) }
     let gaps = coverage.unsent
     lines.append(
@@ -153,11 +165,19 @@ public struct Exploration: Sendable, CustomStringConvertible {
     return lines.joined(separator: "\n")
   }
 
+  /// The line that says what the player did not say, or nil when it said everything.
+  static func notComparedLine(_ observables: [FuzzObservable]) -> String? {
+    observables.isEmpty
+      ? nil
+      : "not compared (the player does not say them): "
+        + observables.map(\.rawValue).joined(separator: ", ")
+  }
+
   /// One line: the configuration, states, transitions, depth, time, verdict.
   public var summaryLine: String {
     let verdict: String
     if complete {
-      verdict = "complete"
+      verdict = "complete" + (distinctStates.map { " (\($0) states distinct in behaviour)" } ?? "")
     } else if counterexample != nil {
       verdict = "FAILED"
     } else {
@@ -208,6 +228,13 @@ public struct ScopedExploration: Sendable, CustomStringConvertible {
     return coverage.unexercised
   }
 
+  /// What the player left unsaid in some step of some configuration (``FuzzObservable``).
+  public var notCompared: [FuzzObservable] {
+    FuzzObservable.allCases.filter { observable in
+      results.contains { $0.notCompared.contains(observable) }
+    }
+  }
+
   /// Distinct canonical states over every configuration.
   public var states: Int { results.reduce(0) { $0 + $1.states } }
   /// Transitions over every configuration.
@@ -242,6 +269,7 @@ public struct ScopedExploration: Sendable, CustomStringConvertible {
     if let unsound = results.lazy.compactMap(\.unsound).first {
       lines.append("the differential check: \(unsound)")
     }
+    if let notCompared = Exploration.notComparedLine(notCompared) { lines.append(notCompared) }
     if complete, !unreached.isEmpty {
       lines.append(
         "declared transitions outside this scope (no sequence within it reaches them): "

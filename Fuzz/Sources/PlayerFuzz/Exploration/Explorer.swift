@@ -234,7 +234,7 @@ struct Search {
   private var successors: [Int32] = []
   /// For each expanded state and letter, a hash of what the step gave out:
   /// the commands and what the player said after it, renamed as the state
-  /// was and with nothing forgotten (see ``output(_:_:after:_:)``). 32 bits:
+  /// was and with nothing forgotten (see ``output(_:_:after:_:life:)``). 32 bits:
   /// the rows are most of the search's memory (a row per state, a hash per
   /// letter), and a collision only hides one difference from one comparison.
   private var outputs: [UInt32] = []
@@ -263,6 +263,8 @@ struct Search {
   private var stored: [Int32: (runner: CaseRunner, snapshot: Snapshot)] = [:]
   private static let storedLimit = 20_000
   private var coverage = FuzzCoverage()
+  /// What the player left unsaid in some step (``CaseRunner/unsaid``'s bits).
+  private var unsaid: UInt16 = 0
   private var result: Exploration
 
   init(
@@ -274,8 +276,13 @@ struct Search {
     self.configuration = configuration
     self.deadline = deadline
     self.forgetting = forgetting
-    alphabet =
+    let letters =
       scope.coreAlphabet ? Explorer.Letter.core : Explorer.Letter.alphabet(entries: scope.entries)
+    // A subject that cannot restore its player is sent no snapshot, relaunch or hand-off (the
+    // runner would skip them: each would only lead back to its state).
+    alphabet =
+      subject.restore != nil
+      ? letters : letters.filter { if case .lifecycle = $0 { false } else { true } }
     forks = ForkablePlayerTarget.standsFor(subject)
     runs = forks ? ForkablePlayerTarget.subject : subject
     result = Exploration(
@@ -320,6 +327,7 @@ struct Search {
     }
     result.transitions = result.sequences
     result.coverage = coverage
+    result.notCompared = FuzzObservable.decode(unsaid)
     result.unreached = coverage.unexercised
     result.complete =
       result.merged && result.fixpoint && result.counterexample == nil && result.unsound == nil
@@ -489,17 +497,25 @@ struct Search {
   /// aside: it hashes raw item ids), renamed by `renaming` (the state's
   /// before the step, with nothing forgotten). Two concrete states merged into
   /// one must give out the same for every letter, or the canonical form left
-  /// out something that matters.
+  /// out something that matters. After a relaunch or a hand-off in the step
+  /// (the runner's life is no longer `life`), the new player numbers items and
+  /// loads from 1 again: what it gave out, and what it says, are renamed as
+  /// the state after the step is, since the old state's names mean nothing to it.
   private func output(
-    _ runner: CaseRunner, _ snapshot: Snapshot, after logged: Int, _ renaming: ExplorationRenaming
+    _ runner: CaseRunner, _ snapshot: Snapshot, after logged: Int, _ renaming: ExplorationRenaming,
+    life: Int
   ) -> UInt32 {
+    let renewed =
+      runner.life == life
+      ? renaming : ExplorationRenaming(runner.model, threshold: configuration.previousThreshold)
     var codes: [Int32] = []
     codes.reserveCapacity(32)
     let log = runner.log
     if logged < log.count {
       let media = runner.model.entries.map(\.media)
-      for command in log[logged...] {
-        Explorer.append(command, media: media, into: &codes, renaming)
+      for index in logged..<log.count {
+        let names = runner.life != life && index >= runner.life ? renewed : renaming
+        Explorer.append(log[index], media: media, into: &codes, names)
       }
     }
     codes.append(-7)
@@ -508,7 +524,7 @@ struct Search {
     case .state(_, let seen): observation = seen
     case .other: observation = runner.engine.contract(runner.target.observation)
     }
-    Explorer.append(observation, into: &codes, renaming)
+    Explorer.append(observation, into: &codes, renewed)
     var hasher = Hasher()
     codes.withUnsafeBytes { hasher.combine(bytes: $0) }
     return UInt32(truncatingIfNeeded: hasher.finalize())
@@ -535,8 +551,12 @@ struct Search {
       id += 1
     }
     result.states = keys.count
-    if result.counterexample == nil, !result.interrupted {
+    // A fixpoint only when every state was extended: the search also stops, with no
+    // counterexample, when a property broke on a path that passes replayed (unsound).
+    if result.counterexample == nil, !result.interrupted, Int(id) == keys.count {
       result.fixpoint = true
+      result.distinctStates = behaviouralClasses(
+        successors: successors, outputs: outputs, width: alphabet.count)
       result.depth = Int(depths.last ?? 0) + 1
       result.newAtLastLevel = 0
     }
@@ -678,6 +698,7 @@ struct Search {
       let violation = perform(step, on: &child)
       if !comparing { swap(&coverage, &child.coverage) }
       if comparing { result.probes += 1 } else { result.sequences += 1 }
+      unsaid |= child.unsaid
       if let violation {
         if comparing {
           disagree(id, start.runner.trace, letter: describe(step), detail: "breaks a property")
@@ -686,15 +707,18 @@ struct Search {
         return false
       }
       let childSnapshot = snapshot(child)
+      // A relaunch or a hand-off replaces the child's player: the old one, which `base`
+      // shares, may have changed (a hand-off stops it) even when the new one looks the same.
       let unchanged =
-        child.log.count == logged && Self.same(childSnapshot, start.snapshot)
-        && child.model == base.model
+        child.log.count == logged && (child.target as AnyObject) === (base.target as AnyObject)
+        && Self.same(childSnapshot, start.snapshot) && child.model == base.model
       if unchanged, reading != .snapshot, !step.contains(where: Self.movesHeld) {
         // The state as it was (a stale report, most letters): the start's key and fine
         // hash, and its observation as the only output. Nothing else to work out. Only
         // for Playhead's `Player`, whose observation is read off the state the snapshot
         // holds: a subject's own snapshot may leave out what its observation says.
-        let output = silent ?? self.output(child, childSnapshot, after: logged, before)
+        let output =
+          silent ?? self.output(child, childSnapshot, after: logged, before, life: base.life)
         silent = output
         if comparing {
           guard output == outputs[row + index], successors[row + index] == id else {
@@ -713,7 +737,7 @@ struct Search {
         continue
       }
       let childKey = key(child, childSnapshot)
-      let output = self.output(child, childSnapshot, after: logged, before)
+      let output = self.output(child, childSnapshot, after: logged, before, life: base.life)
       let target: Int32
       var new = false
       if comparing {
@@ -855,6 +879,7 @@ struct Search {
     runner.recordsCoverage = false
     let before = ExplorationRenaming(runner.model, threshold: configuration.previousThreshold)
     let logged = runner.log.count
+    let life = runner.life
     if let violation = perform(step, on: &runner) {
       disagree(state, arrival, letter: describe(step), detail: "breaks a property")
       report(
@@ -862,7 +887,7 @@ struct Search {
       return false
     }
     let after = snapshot(runner)
-    if output(runner, after, after: logged, before) != outputs[row + probed] {
+    if output(runner, after, after: logged, before, life: life) != outputs[row + probed] {
       disagree(
         state, arrival, letter: describe(step),
         detail: "gives out other commands or another observation than from the first path")
@@ -950,6 +975,7 @@ struct Search {
           for action in actions where violation == nil { violation = runner.perform(action) }
           swap(&coverage, &runner.coverage)
           result.sequences += 1
+          unsaid |= runner.unsaid
           if let violation {
             report(violation, trace: actions, shortest: actions, depth: depth)
             break level

@@ -115,6 +115,11 @@ extension Explorer {
     case later(Letter)
     /// The engine sends its held-back reports, oldest first.
     case deliver
+    /// The app saves a snapshot, is relaunched from it, or hands playback off
+    /// to a new engine (feature `restore`), sent only while no report is held
+    /// back: what the explorer keeps of a state is the player's, and a report
+    /// held for the player a hand-off retires would be state it does not keep.
+    case lifecycle(FuzzLifecycle)
 
     enum Answer: Hashable, Sendable {
       /// `ready` of the first load (or preload) the intent issues, or of the
@@ -227,6 +232,8 @@ extension Explorer {
         .intent(.setSleepTimer(.afterEntries(0))), .intent(.setSleepTimer(nil)),
         .sleepExpired(.newest), .sleepExpired(.older), .sleepExpired(.neverIssued),
       ]
+      // Restore (feature `restore`): a snapshot taken, a relaunch, a hand-off.
+      letters += [.lifecycle(.snapshot), .lifecycle(.relaunch), .lifecycle(.handoff)]
       for reference in references { letters.append(.failed(.network, reference)) }
       for reason in reasons.dropFirst() { letters.append(.failed(reason, .current)) }
       // With the engine's error: a network failure waits (or fails) keeping it, another fails.
@@ -329,6 +336,7 @@ extension Explorer.Letter {
     let model = context.model
     switch self {
     case .deliver: return context.held.isEmpty ? nil : [.deliver]
+    case .lifecycle(let step): return context.held.isEmpty ? [.lifecycle(step)] : nil
     case .later(let letter):
       guard context.held.count < context.maxHeld,
         case .engine(let report)? = letter.event(in: context)
@@ -553,7 +561,7 @@ extension Explorer.Letter {
     case .remote(let letter):
       guard case .user(let intent)? = letter.event(in: context) else { return nil }
       return .remote(intent)
-    case .answered, .later, .deliver:
+    case .answered, .later, .deliver, .lifecycle:
       return nil
     }
   }

@@ -27,14 +27,25 @@ final class ForkablePlayerTarget: FuzzTarget, Sendable {
     current = Locked(Self.target(engine, PlaybackState(configuration: engine.configuration), nil))
   }
 
+  /// A target for `player`, a player made elsewhere on `engine` (a hand-off's, a relaunch's).
+  private init(_ engine: FuzzEngine, player: Player) {
+    self.engine = engine
+    current = Locked(PlayerTarget(player))
+  }
+
   /// The current player.
   var player: Player { current.withLock { $0 }.player }
 
   private static func target(
     _ engine: FuzzEngine, _ state: PlaybackState, _ observation: FuzzObservation?
   ) -> PlayerTarget {
+    // With the step callback ``FuzzSubject/player`` gives its players: each step's ignore
+    // reason and notifications reach the harness, which compares them with the contract's.
     PlayerTarget(
-      Player(engine: engine, startingAt: state, watchdog: engine.watchdog), observed: observation)
+      Player(
+        engine: engine, startingAt: state, watchdog: engine.watchdog,
+        onStep: PlayerTarget.onStep(for: engine)),
+      observed: observation)
   }
 
   func send(_ event: PlaybackEvent) { player.send(event) }
@@ -50,6 +61,18 @@ final class ForkablePlayerTarget: FuzzTarget, Sendable {
   var stateDescription: String { player.state.description }
 
   var snapshot: AnyHashable? { player.state }
+
+  var playbackSnapshot: PlaybackSnapshot? { player.state.snapshot }
+
+  /// `Player.handOff(to:)`, as ``PlayerTarget/handOff(to:)``: the new player on
+  /// `engine` behind a target of this kind, so the explorer can restore it too.
+  func handOff(to engine: any PlaybackEngine) -> (any FuzzTarget)? {
+    guard let harness = engine as? FuzzEngine,
+      let next = try? player.handOff(
+        to: harness, watchdog: harness.watchdog, onStep: PlayerTarget.onStep(for: harness))
+    else { return nil }
+    return ForkablePlayerTarget(harness, player: next)
+  }
 
   /// Replaces the player by a new one in `state`, whose observation is
   /// `observation` when known.
@@ -81,6 +104,14 @@ final class ForkablePlayerTarget: FuzzTarget, Sendable {
       preconditionFailure("the explorer's player runs on the harness's engine")
     }
     return ForkablePlayerTarget(engine)
+  }.restoring { engine, snapshot in
+    // A relaunch: as FuzzSubject.player's restore, behind a target of this kind.
+    guard let harness = engine as? FuzzEngine,
+      let player = try? Player(
+        engine: harness, restoring: snapshot, configuration: harness.configuration,
+        watchdog: harness.watchdog, onStep: PlayerTarget.onStep(for: harness))
+    else { return nil }
+    return ForkablePlayerTarget(harness, player: player)
   }
 
   /// Whether `subject` is ``FuzzSubject/player``, which this target may stand for.

@@ -373,15 +373,17 @@ package struct ActionDecoder: Sendable {
       }
     }
     func load(_ byte: UInt8) -> Load {
-      var available = 0
-      for index in 0..<14 where candidate(index) != nil { available += 1 }
-      var pick = Int(byte) % available
-      for index in 0..<14 {
-        guard let load = candidate(index) else { continue }
-        if pick == 0 { return load }
-        pick -= 1
+      // Each candidate worked out once, onto the stack (`Load` is plain data:
+      // nothing to deinitialize); the first three are `current`, so some are.
+      withUnsafeTemporaryAllocation(of: Load.self, capacity: 14) { found in
+        var available = 0
+        for index in 0..<14 {
+          guard let load = candidate(index) else { continue }
+          found.initializeElement(at: available, to: load)
+          available += 1
+        }
+        return found[Int(byte) % available]
       }
-      return current
     }
     func id(_ newest: UInt32, _ byte: UInt8) -> UInt32 {
       let newest = max(newest, 1)

@@ -146,8 +146,9 @@ package struct CaseRunner {
   /// The elapsed anchor the contract expects (docs/machine.md, "Remote controls").
   package private(set) var anchor: ContractAnchor
   /// The observables the player left unsaid in some step so far (one bit
-  /// each, ``FuzzObservable``), kept across ``reset(_:setup:)``.
-  package private(set) var unsaid: UInt16 = 0
+  /// each, ``FuzzObservable``), kept across ``reset(_:setup:)`` (a parallel
+  /// run clears it for each chunk of cases).
+  package var unsaid: UInt16 = 0
   /// The observables the player left unsaid so far.
   package var notCompared: [FuzzObservable] { FuzzObservable.decode(unsaid) }
 

@@ -101,6 +101,14 @@ public struct FuzzConfiguration: Hashable, Sendable {
   /// (whatever ``preload`` says), without ``FuzzFeatures/network`` every case
   /// runs with `RetryPolicy.off`.
   public var features: FuzzFeatures
+  /// How many threads run the cases (1 by default; below 2, the calling
+  /// thread alone; `player-sim fuzz --jobs` takes 1 to 64): the cases
+  /// are independent, so `jobs` threads run `jobs` at a time, each on its own
+  /// player. The result is the same as one thread's: the same first failing
+  /// case (the lowest failing index) and, with a case budget, the same case
+  /// and event counts; only a failing run's coverage may also hold cases
+  /// run past the failure before it was found.
+  public var jobs: Int = 1
 
   /// A configuration.
   /// - Parameters:

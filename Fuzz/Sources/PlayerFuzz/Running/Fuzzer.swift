@@ -50,6 +50,8 @@ public enum Fuzzer {
     _ subject: FuzzSubject, _ configuration: FuzzConfiguration,
     progress: ((FuzzProgress) -> Void)?, willRun: ((_ caseIndex: Int, _ caseSeed: UInt64) -> Void)?
   ) -> FuzzResult {
+    // Several threads (not for `willRun`, which is called on this thread only).
+    if configuration.jobs > 1 { return runOnJobs(subject, configuration, progress: progress) }
     let decoder = ActionDecoder(configuration, for: subject)
     let clock = ContinuousClock()
     let started = clock.now
@@ -98,6 +100,56 @@ public enum Fuzzer {
     result.notCompared = (found?.0 ?? runner).notCompared
     result.cases = done
     result.seconds = secondsSince(started, clock)
+    return report(found, subject, configuration, clock, into: result)
+  }
+
+  /// `run(_:_:progress:)` on `FuzzConfiguration.jobs` threads (`ParallelFuzz`).
+  private static func runOnJobs(
+    _ subject: FuzzSubject, _ configuration: FuzzConfiguration,
+    progress: ((FuzzProgress) -> Void)?
+  ) -> FuzzResult {
+    let decoder = ActionDecoder(configuration, for: subject)
+    let clock = ContinuousClock()
+    let started = clock.now
+    var deadline: ContinuousClock.Instant?
+    var limit = Int.max
+    switch configuration.budget {
+    case .cases(let count): limit = count
+    case .seconds(let seconds): deadline = started.advanced(by: .nanoseconds(Int64(seconds * 1e9)))
+    }
+    let run = ParallelFuzz.run(
+      subject, configuration, jobs: configuration.jobs, limit: limit, deadline: deadline
+    ) { cases, events in
+      progress?(FuzzProgress(cases: cases, events: events, seconds: secondsSince(started, clock)))
+    }
+    var result = FuzzResult(
+      subject: subject.name, configuration: configuration, cases: run.cases, events: run.events,
+      seconds: secondsSince(started, clock), shrinkSeconds: 0, failure: nil,
+      coverage: run.coverage)
+    result.notCompared = FuzzObservable.decode(run.unsaid)
+    var found: (CaseRunner, FuzzViolation, Int, UInt64)?
+    if let index = run.failure {
+      // The failing case again, on this thread: the runner it leaves is the one thread's.
+      let seed = SplitMix64.caseSeed(run: configuration.seed, case: index)
+      var bytes = RandomBytes(seed: seed)
+      var runner = CaseRunner(subject, canPreload: false)
+      runner.recordsCoverage = false
+      if let violation = runCase(
+        subject, decoder, &bytes, reusing: &runner, costlyReasons: seed & 3 == 0)
+      {
+        found = (runner, violation, index, seed)
+      }
+    }
+    return report(found, subject, configuration, clock, into: result)
+  }
+
+  /// `result` with the failure `found` (its runner, violation, case index
+  /// and case seed) shrunk and reported, if there is one.
+  private static func report(
+    _ found: (CaseRunner, FuzzViolation, Int, UInt64)?, _ subject: FuzzSubject,
+    _ configuration: FuzzConfiguration, _ clock: ContinuousClock, into result: FuzzResult
+  ) -> FuzzResult {
+    var result = result
     if let (runner, violation, caseIndex, seed) = found {
       let shrinkStart = clock.now
       let outcome =

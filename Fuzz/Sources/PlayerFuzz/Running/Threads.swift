@@ -56,6 +56,30 @@ final class Barrier: @unchecked Sendable {  // Safe: the counters are touched un
 /// threads, not a pool's: they meet at barriers, which a pool narrower than
 /// `count` would deadlock) and returns when all have finished.
 func onNewThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  join(startThreads(0..<count, body))
+}
+
+/// Runs `body(1)`…`body(count − 1)` on new threads and `caller()` on the
+/// calling thread (party 0, which may call back what is not `Sendable`, such
+/// as a progress line), and returns when all have finished.
+func onThreads(
+  _ count: Int, _ body: @escaping @Sendable (Int) -> Void, caller: () -> Void
+) {
+  let threads = startThreads(1..<max(1, count), body)
+  caller()
+  join(threads)
+}
+
+#if canImport(Darwin)
+  private typealias Thread = pthread_t?
+#else
+  private typealias Thread = pthread_t
+#endif
+
+/// Starts one thread for each index in `indices`, running `body(index)`.
+private func startThreads(
+  _ indices: Range<Int>, _ body: @escaping @Sendable (Int) -> Void
+) -> [Thread] {
   final class Work: @unchecked Sendable {  // Safe: read-only once the thread starts.
     let body: @Sendable (Int) -> Void
     let index: Int
@@ -64,12 +88,8 @@ func onNewThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
       self.index = index
     }
   }
-  #if canImport(Darwin)
-    var threads: [pthread_t?] = []
-  #else
-    var threads: [pthread_t] = []
-  #endif
-  for index in 0..<count {
+  var threads: [Thread] = []
+  for index in indices {
     let work = Unmanaged.passRetained(Work(body, index)).toOpaque()
     #if canImport(Darwin)
       var thread: pthread_t?
@@ -91,6 +111,11 @@ func onNewThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     precondition(created == 0, "pthread_create failed: \(created)")
     threads.append(thread)
   }
+  return threads
+}
+
+/// Waits for each of `threads` to finish.
+private func join(_ threads: [Thread]) {
   for thread in threads {
     #if canImport(Darwin)
       if let thread { pthread_join(thread, nil) }
