@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The fuzz part of CI, called by .ci/run from the repository root (which has built player-sim in
 # release by then; this script builds it otherwise). `Fuzz/ci.sh threads`: the multi-threaded
-# campaign alone (below).
+# campaign alone; `Fuzz/ci.sh libfuzzer`: step 2 alone. .ci/run runs this script with
+# PLAYHEAD_LIBFUZZER_SECONDS=0 (step 1 and the proofs) in the background after its release
+# build, beside the ASan tests, the examples, the TSan tests and `Fuzz/ci.sh libfuzzer`.
 #
 #   1. CampaignTests' campaign, in release player-sim (none of it in debug since 2026-12-03):
 #      property tests of Playhead's Player with fixed seeds, 60,000 cases each
@@ -13,11 +15,11 @@
 #      most 3 events, `player-sim explore --depth 3` (exhaustiveExploration: with the queue's
 #      alphabet no fixpoint, bounded; 1 CPU-s); the multi-threaded mode, `player-sim fuzz
 #      --threads 4 --rounds 200 --seed S` (threadsAtOnce: 200 rounds of 4 threads, 500 events a
-#      thread). That last one costs about the same in release as in debug: its senders meet at a
-#      barrier after every event and spin until all have arrived, so it waits more than it
-#      computes (20 rounds, this 2-core machine at load 7: 24 to 26 CPU-s in debug, 17 to 21 in
-#      release; 200 rounds in release: 163 CPU-s, 380 s). `Fuzz/ci.sh threads` runs only it:
-#      .ci/run runs that beside the TSan tests and this script with PLAYHEAD_FUZZ_THREADS=0.
+#      thread). Its senders meet at a barrier after every event and line up before the next; since
+#      2026-12-03 a sender that has spun 1,000 turns yields its core to the ones still to line
+#      up, where it spun up to 20,000 turns holding it: 200 rounds in release, this 2-core
+#      machine at load 5, 53 CPU-s and 34 s (were 163 CPU-s and 380 s at load 7). `Fuzz/ci.sh
+#      threads` runs only it; PLAYHEAD_FUZZ_THREADS=0 leaves it out of this script.
 #   2. libFuzzer: Fuzz/oss-fuzz/verify.sh builds the fuzzing package Fuzz/FuzzTesting
 #      exactly as OSS-Fuzz and ClusterFuzzLite do (.clusterfuzzlite/build.sh with
 #      precompile_swift's SWIFTFLAGS: -sanitize=fuzzer,address, static Swift runtime),
@@ -60,7 +62,7 @@ scratch=()
 threads="${PLAYHEAD_FUZZ_THREADS:-1}"
 case "$threads" in 0|1) ;; *) echo "fuzz: PLAYHEAD_FUZZ_THREADS must be 0 or 1, got '$threads'" >&2; exit 2 ;; esac
 part="${1:-all}"
-case "$part" in all|threads) ;; *) echo "fuzz: expected no argument or 'threads', got '$part'" >&2; exit 2 ;; esac
+case "$part" in all|threads|libfuzzer) ;; *) echo "fuzz: expected no argument, 'threads' or 'libfuzzer', got '$part'" >&2; exit 2 ;; esac
 started=$(date +%s)
 
 # Builds player-sim in release (nothing to do when .ci/run built it) and sets $bin.
@@ -84,11 +86,29 @@ campaign() {
   fi
 }
 # CampaignTests/threadsAtOnce in release: ConcurrentFuzz.run(seed: S, rounds: 200, threads: 4,
-# eventsPerThread: 500). `Fuzz/ci.sh threads` runs only this (.ci/run: beside the TSan tests).
+# eventsPerThread: 500). `Fuzz/ci.sh threads` runs only this.
 threads_campaign() {
   echo "fuzz: 200 rounds of 4 threads at once (player-sim fuzz --threads 4 --rounds 200 --seed $seed, release)"
   campaign fuzz --threads 4 --rounds 200 --seed "$seed"
 }
+# Step 2, libFuzzer (`Fuzz/ci.sh libfuzzer` runs only it; .ci/run: at its end).
+libfuzzer() {
+  echo "fuzz: libFuzzer, the OSS-Fuzz build (Fuzz/oss-fuzz/verify.sh): $libfuzzer_seconds s for the player, half that for each other fuzzer"
+  if ! Fuzz/oss-fuzz/verify.sh "$libfuzzer_seconds"; then
+    echo "fuzz: libFuzzer FAILED (the crashing input and its replay command are printed above). Reproduce the step with:" >&2
+    echo "  Fuzz/oss-fuzz/verify.sh $libfuzzer_seconds" >&2
+    exit 1
+  fi
+}
+if [ "$part" = libfuzzer ]; then
+  if [ "$libfuzzer_seconds" -eq 0 ]; then
+    echo "fuzz: libFuzzer skipped (PLAYHEAD_LIBFUZZER_SECONDS=0)"
+    exit 0
+  fi
+  libfuzzer
+  echo "fuzz: libFuzzer passed in $(( $(date +%s) - started )) s"
+  exit 0
+fi
 if [ "$part" = threads ]; then
   release_player_sim
   threads_campaign || exit 1
@@ -171,13 +191,17 @@ fi
 # --- Complete small-scope exploration (issue 21, item 1; Fuzz/Sources/PlayerFuzz/Exploration).
 # Proofs that must hold (release player-sim, reports delivered as sent, both configuration
 # classes of their features, to a fixpoint); each must print `complete for …` or CI fails:
-#   explore --entries 1 --held 0 --features none        the single-item core       (~5 CPU-s)
-#   explore --entries 1 --held 0 --features controls    the core + remote controls (~8 CPU-s)
-#   explore --entries 1 --held 0 --features sleepTimer  the core + the sleep timer (~50 CPU-s)
-#   explore --entries 2 --held 0 --features queue       two entries, the queue     (~155 CPU-s)
+#   explore --entries 1 --held 0 --features none                the single-item core    (~4 CPU-s)
+#   explore --entries 1 --held 0 --features controls,restore    + the remote controls,
+#                                                                relaunch and hand-off   (~8 CPU-s)
+#   explore --entries 1 --held 0 --features sleepTimer,restore  + the sleep timer, the same (~40 CPU-s)
+#   explore --entries 2 --held 0 --features queue,restore       two entries, the queue  (~166 CPU-s)
+# (each step's ignore reasons and notifications compared since 2026-12-03 evening; the restore
+# rows contain the ones without it, which ran here before)
 # (CPU-s measured 2026-12-03 on this 2-core machine; docs/fuzzing.md, "Exploration".) The
 # first two run here; the last two run one after the other in the background, beside the
-# libFuzzer step below (one libFuzzer process at a time), their verdict judged after it
+# libFuzzer step below (one libFuzzer process at a time; .ci/run runs this script without it,
+# beside its own tests), their verdict judged after it
 # (finish_explore). PLAYHEAD_EXPLORE_SECONDS bounds each search (default 900; a search that
 # runs out of time is not complete and fails CI); 0 skips the exploration.
 explore_seconds="${PLAYHEAD_EXPLORE_SECONDS:-900}"
@@ -202,10 +226,11 @@ if [ "$explore_seconds" -gt 0 ]; then
   fi
   explore_bin="$(swift build "${scratch[@]}" -c release --show-bin-path)"
   prove --entries 1 --held 0 --features none || exit 1
-  prove --entries 1 --held 0 --features controls || exit 1
+  prove --entries 1 --held 0 --features controls,restore || exit 1
   explore_log="$(mktemp /tmp/playhead-fuzz-explore.XXXXXX)"
   (
-    prove --entries 1 --held 0 --features sleepTimer && prove --entries 2 --held 0 --features queue
+    prove --entries 1 --held 0 --features sleepTimer,restore \
+      && prove --entries 2 --held 0 --features queue,restore
   ) >"$explore_log" 2>&1 &
   explore_pid=$!
   trap '[ -z "${explore_pid:-}" ] || kill "$explore_pid" 2>/dev/null || true; rm -f "$explore_log"' EXIT
@@ -227,12 +252,9 @@ finish_explore() {
 # --- end of exploration (finish_explore judges the proofs run in the background)
 
 if [ "$libfuzzer_seconds" -gt 0 ]; then
-  echo "fuzz: libFuzzer, the OSS-Fuzz build (Fuzz/oss-fuzz/verify.sh): $libfuzzer_seconds s for the player, half that for each other fuzzer"
-  if ! Fuzz/oss-fuzz/verify.sh "$libfuzzer_seconds"; then
-    echo "fuzz: libFuzzer FAILED (the crashing input and its replay command are printed above). Reproduce the step with:" >&2
-    echo "  Fuzz/oss-fuzz/verify.sh $libfuzzer_seconds" >&2
-    exit 1
-  fi
+  libfuzzer
+elif [ -z "$shard" ]; then
+  echo "fuzz: libFuzzer is not run here (PLAYHEAD_LIBFUZZER_SECONDS=0; .ci/run runs it as Fuzz/ci.sh libfuzzer)"
 fi
 finish_explore
 echo "fuzz: passed in $(( $(date +%s) - started )) s"
