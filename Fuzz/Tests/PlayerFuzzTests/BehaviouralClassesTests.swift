@@ -72,6 +72,9 @@ import Testing
     #expect(result.states == 1_486)
     #expect(result.distinctStates == 608)
     #expect(result.summaryLine.hasSuffix(", complete (608 states distinct in behaviour)"))
+    // Every step compared everything, the Player's ignore reasons and notifications included.
+    #expect(proof.notCompared == [])
+    #expect(!proof.description.contains("not compared"))
     scope.maxDepth = 2
     let bounded = try #require(Explorer.explore(.player, scope: scope).results.first)
     #expect(!bounded.fixpoint)

@@ -15,12 +15,9 @@ import Testing
     return scope
   }
 
-  @Test func thePlayersReasonsAndNotificationsAreCompared() throws {
-    let proof = Explorer.explore(.player, scope: Self.coreScope())
-    #expect(proof.complete, "\(proof)")
-    #expect(proof.notCompared == [])
-    #expect(!proof.description.contains("not compared"))
-  }
+  // Playhead's own Player says everything: BehaviouralClassesTests'
+  // aCompleteSearchCountsItsDistinctStatesAndABoundedOneDoesNot checks its complete search
+  // compared it all (`notCompared` empty).
 
   @Test func aPlayerThatSaysNoReasonsIsToldSo() throws {
     // Playhead's Player without the step callback that reports reasons and notifications.

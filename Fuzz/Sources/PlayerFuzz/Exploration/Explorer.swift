@@ -549,6 +549,8 @@ struct Search {
       result.depth = depth
       if !expand(id) { break }
       id += 1
+      // An unsound merge makes the search no proof, whatever it finds later: say so now.
+      if result.unsound != nil { break }
     }
     result.states = keys.count
     // A fixpoint only when every state was extended: the search also stops, with no
