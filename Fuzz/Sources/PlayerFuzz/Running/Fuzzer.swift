@@ -55,12 +55,7 @@ public enum Fuzzer {
     let decoder = ActionDecoder(configuration, for: subject)
     let clock = ContinuousClock()
     let started = clock.now
-    var deadline: ContinuousClock.Instant?
-    var limit = Int.max
-    switch configuration.budget {
-    case .cases(let count): limit = count
-    case .seconds(let seconds): deadline = started.advanced(by: .nanoseconds(Int64(seconds * 1e9)))
-    }
+    let (limit, deadline) = bounds(configuration.budget, from: started)
     var result = FuzzResult(
       subject: subject.name, configuration: configuration, cases: 0, events: 0, seconds: 0,
       shrinkSeconds: 0, failure: nil, coverage: FuzzCoverage())
@@ -103,6 +98,16 @@ public enum Fuzzer {
     return report(found, subject, configuration, clock, into: result)
   }
 
+  /// A budget as the most cases to run and the moment to stop, from `started`.
+  private static func bounds(
+    _ budget: FuzzBudget, from started: ContinuousClock.Instant
+  ) -> (limit: Int, deadline: ContinuousClock.Instant?) {
+    switch budget {
+    case .cases(let count): (count, nil)
+    case .seconds(let seconds): (Int.max, started.advanced(by: .nanoseconds(Int64(seconds * 1e9))))
+    }
+  }
+
   /// `run(_:_:progress:)` on `FuzzConfiguration.jobs` threads (`ParallelFuzz`).
   private static func runOnJobs(
     _ subject: FuzzSubject, _ configuration: FuzzConfiguration,
@@ -111,12 +116,7 @@ public enum Fuzzer {
     let decoder = ActionDecoder(configuration, for: subject)
     let clock = ContinuousClock()
     let started = clock.now
-    var deadline: ContinuousClock.Instant?
-    var limit = Int.max
-    switch configuration.budget {
-    case .cases(let count): limit = count
-    case .seconds(let seconds): deadline = started.advanced(by: .nanoseconds(Int64(seconds * 1e9)))
-    }
+    let (limit, deadline) = bounds(configuration.budget, from: started)
     let run = ParallelFuzz.run(
       subject, configuration, jobs: configuration.jobs, limit: limit, deadline: deadline
     ) { cases, events in
