@@ -508,13 +508,14 @@ package struct CaseRunner {
 
   /// ``ContractModel/difference(from:entriesAgree:)``, with the queue's
   /// entries compared only when a buffer changed since they last agreed.
-  private mutating func publicStateDifference(_ state: PlaybackState) -> PublicStateDifference? {
-    let queue = state.queue
+  /// (The box, not its state: a state read out of it and passed along is copied.)
+  private mutating func publicStateDifference(_ box: StateBox) -> PublicStateDifference? {
+    let queue = box.state.queue
     let playerList = queue.shuffle?.unshuffled ?? []
     let modelList = model.shuffle?.list ?? []
     let agree =
       agreedEntries?.holds(queue.entries, playerList, model.entries, modelList) ?? false
-    let found = model.difference(from: state, entriesAgree: agree)
+    let found = box.difference(from: model, entriesAgree: agree)
     if found == nil, !agree {
       agreedEntries = AgreedEntries(
         player: queue.entries, playerList: playerList, model: model.entries, modelList: modelList)
@@ -558,7 +559,7 @@ package struct CaseRunner {
       property = .queueMatchesContract
     } else if let failure = seen.failure, failure != model.current?.failure {
       property = .stateMatchesContract
-    } else if let box = seen.box, let found = publicStateDifference(box.state) {
+    } else if let box = seen.box, let found = publicStateDifference(box) {
       difference = found
       property = found.property
     } else if let found = controlsDifference(seen) {
