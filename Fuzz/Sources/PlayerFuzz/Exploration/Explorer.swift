@@ -342,8 +342,32 @@ struct Search {
   /// what the player says in it (worked out once: the key and the step's
   /// output both read it), or what the subject vouches for.
   private enum Snapshot: Equatable {
-    case state(PlaybackState, FuzzObservation)
+    /// The state, its observation, and the observation's box when it was not
+    /// edited (``FuzzObservation/uneditedBox``): kept apart so that ``same(_:_:)``
+    /// reads one reference, not the observation's fields.
+    case state(PlaybackState, FuzzObservation, unedited: StateBox?)
     case other(AnyHashable?)
+
+    /// The observation's unedited box, nil for another snapshot.
+    var unedited: StateBox? {
+      if case .state(_, _, let box) = self { return box }
+      return nil
+    }
+
+    /// Equal states and observations (the box is how the observation was made, not what it says).
+    static func == (lhs: Snapshot, rhs: Snapshot) -> Bool {
+      switch (lhs, rhs) {
+      case (.state(let left, let seen, _), .state(let right, let other, _)):
+        left == right && seen == other
+      case (.other(let left), .other(let right)): left == right
+      default: false
+      }
+    }
+
+    /// A snapshot of `state` whose observation is `observation`.
+    static func of(_ state: PlaybackState, _ observation: FuzzObservation) -> Snapshot {
+      .state(state, observation, unedited: observation.uneditedBox)
+    }
   }
 
   private func snapshot(_ runner: CaseRunner) -> Snapshot {
@@ -352,18 +376,18 @@ struct Search {
     case .forkable:
       let observed = unsafeDowncast(runner.target as AnyObject, to: ForkablePlayerTarget.self)
         .observed
-      return .state(observed.state, observed.observation)
+      return .of(observed.state, observed.observation)
     case .playerTarget:
       state = unsafeDowncast(runner.target as AnyObject, to: PlayerTarget.self).player.state
     case .snapshot: return .other(runner.target.snapshot)
     }
-    return .state(state, FuzzObservation(state))
+    return .of(state, FuzzObservation(state))
   }
 
   /// Puts `runner`'s player (shared with the runners copied from it) back in
   /// `snapshot`'s state.
   private func restore(_ runner: CaseRunner, _ snapshot: Snapshot) {
-    guard case .state(let state, let observation) = snapshot else { return }
+    guard case .state(let state, let observation, _) = snapshot else { return }
     unsafeDowncast(runner.target as AnyObject, to: ForkablePlayerTarget.self).restore(
       state, observation: observation)
   }
@@ -394,20 +418,20 @@ struct Search {
   private func key(
     _ runner: CaseRunner, _ snapshot: Snapshot, forgetting: Set<ExplorationField>
   ) -> StateKey {
-    let held = Explorer.held(runner.trace)
+    let held = held(runner)
     let renaming = ExplorationRenaming(
       runner.model, threshold: configuration.previousThreshold, forgetting: forgetting)
     var codes: [Int32] = []
     codes.reserveCapacity(128)
     let observation: FuzzObservation
     switch snapshot {
-    case .state(_, let seen): observation = seen
+    case .state(_, let seen, _): observation = seen
     case .other: observation = runner.engine.contract(runner.target.observation)
     }
     Explorer.canonicalize(
       runner.model, held: held, observation: observation, into: &codes, renaming)
     switch snapshot {
-    case .state(let state, _):
+    case .state(let state, _, _):
       state.canonicalize(into: &codes, renaming)
       return StateKey(codes: codes, raw: nil)
     case .other(let snapshot):
@@ -419,9 +443,15 @@ struct Search {
     }
   }
 
+  /// The reports held back at `runner`: none, without reading its trace, in a
+  /// scope that holds none back (no `later` letter applies there).
+  private func held(_ runner: CaseRunner) -> [EngineReport] {
+    scope.held == 0 ? [] : Explorer.held(runner.trace)
+  }
+
   private func context(_ runner: CaseRunner) -> Explorer.LetterContext {
     Explorer.LetterContext(
-      model: runner.model, held: Explorer.held(runner.trace), entries: scope.entries,
+      model: runner.model, held: held(runner), entries: scope.entries,
       maxHeld: scope.held, threshold: configuration.previousThreshold)
   }
 
@@ -469,11 +499,11 @@ struct Search {
   /// concrete states the differential check compares.
   private func fine(_ runner: CaseRunner, _ snapshot: Snapshot, _ key: StateKey) -> Int {
     var hasher = Hasher()
-    if forgetting.isEmpty {
-      key.hash(into: &hasher)
-    } else {
-      self.key(runner, snapshot, forgetting: []).hash(into: &hasher)
-    }
+    // Fine hashes are compared only between states of one key (a state and a
+    // concrete state merged into it), so the key itself need not be hashed
+    // again; a key that forgets fields merges states the whole key tells
+    // apart, so that one is.
+    if !forgetting.isEmpty { self.key(runner, snapshot, forgetting: []).hash(into: &hasher) }
     let model = runner.model
     hasher.combine(model.rate)
     hasher.combine(model.current?.failure)
@@ -483,7 +513,7 @@ struct Search {
     hasher.combine(Explorer.older(model) != nil)
     hasher.combine(model.dropped != nil)
     hasher.combine(min(model.issuedSleep, 2))
-    if case .state(let state, _) = snapshot {
+    if case .state(let state, _, _) = snapshot {
       hasher.combine(state.rate)
       hasher.combine(state.failure)
       hasher.combine(state.session?.stage)
@@ -521,7 +551,7 @@ struct Search {
     codes.append(-7)
     let observation: FuzzObservation
     switch snapshot {
-    case .state(_, let seen): observation = seen
+    case .state(_, let seen, _): observation = seen
     case .other: observation = runner.engine.contract(runner.target.observation)
     }
     Explorer.append(observation, into: &codes, renewed)
@@ -788,11 +818,9 @@ struct Search {
   /// Whether two snapshots are equal; in O(1) when both observations are the
   /// one the forkable target made once for the state and gave out again.
   private static func same(_ lhs: Snapshot, _ rhs: Snapshot) -> Bool {
-    if case .state(_, let left) = lhs, case .state(_, let right) = rhs, let box = right.box,
-      left.repeats(box: box), right.repeats(box: box)
-    {
-      return true
-    }
+    // `left.repeats(box: box) && right.repeats(box: box)`, with `box` the right one's box:
+    // both unedited, with the same box.
+    if let box = rhs.unedited, lhs.unedited === box { return true }
     return lhs == rhs
   }
 
