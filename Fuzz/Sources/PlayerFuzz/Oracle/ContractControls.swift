@@ -200,15 +200,20 @@ package struct ContractNotifications: Hashable, Sendable {
 
   /// ``init(before:event:after:)`` from what it reads of `before`: the
   /// current entry's item and the intent (the runner keeps these instead of
-  /// a copy of the model).
+  /// a copy of the model). `after` is borrowed: an initializer takes its
+  /// arguments owned, and the runner's model, passed owned, was copied whole
+  /// on every accepted event.
   package init(
-    before from: ItemID?, playWhenReady wanted: Bool, event: PlaybackEvent, after: ContractModel
+    before from: ItemID?, playWhenReady wanted: Bool, event: PlaybackEvent,
+    after: borrowing ContractModel
   ) {
     let source = event.source
-    let to = after.position.map { after.entries[$0].item }
+    let to: ItemID? = if let position = after.position { after.entries[position].item } else { nil }
+    let ended = after.current?.stage == .ended
+    let playWhenReady = after.playWhenReady
     if case .engine(.reachedEnd) = event {
       // An accepted end: the queue advanced (auto), replayed (repeat) or ended.
-      if after.current?.stage == .ended {
+      if ended {
         queueEnded = ContractNotification(.queueEnded, source: source)
       } else {
         entryChanged = ContractNotification(
@@ -224,7 +229,7 @@ package struct ContractNotifications: Hashable, Sendable {
       entryChanged = ContractNotification(
         .entryChanged(from: from, to: to, reason: reason), source: source)
     }
-    if wanted != after.playWhenReady {
+    if wanted != playWhenReady {
       let reason: PlayIntentReason?
       switch event {
       case .user: reason = .user
@@ -238,7 +243,7 @@ package struct ContractNotifications: Hashable, Sendable {
       }
       if let reason {
         playIntentChanged = ContractNotification(
-          .playIntentChanged(after.playWhenReady, reason: reason), source: source)
+          .playIntentChanged(playWhenReady, reason: reason), source: source)
       }
     }
   }

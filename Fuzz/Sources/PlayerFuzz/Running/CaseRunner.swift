@@ -215,19 +215,19 @@ package struct CaseRunner {
     model = ContractModel(setup)
     anchor = Self.anchor(model, setup)
     target = subject.make(engine)
-    log.removeAll(keepingCapacity: true)
-    expected.removeAll(keepingCapacity: true)
-    trace.removeAll(keepingCapacity: true)
-    effects.removeAll(keepingCapacity: true)
+    log.clear()
+    expected.clear()
+    trace.clear()
+    effects.clear()
     events = 0
-    later.removeAll(keepingCapacity: true)
-    received.removeAll(keepingCapacity: true)
-    sent.removeAll(keepingCapacity: true)
-    arrivals.removeAll(keepingCapacity: true)
-    requests.removeAll(keepingCapacity: true)
-    scheduled.removeAll(keepingCapacity: true)
-    reasons.removeAll(keepingCapacity: true)
-    notified.removeAll(keepingCapacity: true)
+    later.clear()
+    received.clear()
+    sent.clear()
+    arrivals.clear()
+    requests.clear()
+    scheduled.clear()
+    reasons.clear()
+    notified.clear()
     queueCache = nil
     agreedEntries = nil
     forgetModelDerivations()
@@ -264,7 +264,7 @@ package struct CaseRunner {
         return violation
       }
       let due = later
-      later.removeAll(keepingCapacity: true)
+      later.clear()
       var accepted = false
       for report in due {
         if let violation = deliver(.engine(report), step: step) {
@@ -340,11 +340,11 @@ package struct CaseRunner {
     let mark = log.count
     // The reports of the previous delivery are kept until now: a violation
     // names its culprit from them.
-    sent.removeAll(keepingCapacity: true)
+    sent.clear()
     // Left over only by a delivery that stopped at a violation.
-    if !reasons.isEmpty { reasons.removeAll(keepingCapacity: true) }
-    if !notified.isEmpty { notified.removeAll(keepingCapacity: true) }
-    if !scheduled.isEmpty { scheduled.removeAll(keepingCapacity: true) }
+    reasons.clear()
+    notified.clear()
+    scheduled.clear()
     let fired = engine.deliver(event, to: target)
     // The commands and reports, and the reasons, notifications and timers
     // the checks below read, in one lock.
@@ -352,9 +352,9 @@ package struct CaseRunner {
       commands: &received, sent: &sent, reasons: &reasons, notified: &notified,
       scheduled: &scheduled)
     log.append(contentsOf: received)
-    received.removeAll(keepingCapacity: true)
+    received.clear()
 
-    arrivals.removeAll(keepingCapacity: true)
+    arrivals.clear()
     record(event)
     for report in sent { record(.engine(report)) }
     events += arrivals.count
@@ -376,7 +376,7 @@ package struct CaseRunner {
     _ event: PlaybackEvent, step: Int, fired: Bool
   ) -> FuzzViolation? {
     // `reasons` holds the delivery's (taken by `deliver`).
-    defer { if !reasons.isEmpty { reasons.removeAll(keepingCapacity: true) } }
+    defer { reasons.clear() }
     if reasons.isEmpty {
       // Nothing said: not compared (unless this case did not ask, see
       // FuzzEngine.reportsCostlyReasons); a cancelled timer's closure sends nothing.
@@ -508,13 +508,14 @@ package struct CaseRunner {
 
   /// ``ContractModel/difference(from:entriesAgree:)``, with the queue's
   /// entries compared only when a buffer changed since they last agreed.
-  private mutating func publicStateDifference(_ state: PlaybackState) -> PublicStateDifference? {
-    let queue = state.queue
+  /// (The box, not its state: a state read out of it and passed along is copied.)
+  private mutating func publicStateDifference(_ box: StateBox) -> PublicStateDifference? {
+    let queue = box.state.queue
     let playerList = queue.shuffle?.unshuffled ?? []
     let modelList = model.shuffle?.list ?? []
     let agree =
       agreedEntries?.holds(queue.entries, playerList, model.entries, modelList) ?? false
-    let found = model.difference(from: state, entriesAgree: agree)
+    let found = box.difference(from: model, entriesAgree: agree)
     if found == nil, !agree {
       agreedEntries = AgreedEntries(
         player: queue.entries, playerList: playerList, model: model.entries, modelList: modelList)
@@ -558,7 +559,7 @@ package struct CaseRunner {
       property = .queueMatchesContract
     } else if let failure = seen.failure, failure != model.current?.failure {
       property = .stateMatchesContract
-    } else if let box = seen.box, let found = publicStateDifference(box.state) {
+    } else if let box = seen.box, let found = publicStateDifference(box) {
       difference = found
       property = found.property
     } else if let found = controlsDifference(seen) {
@@ -645,7 +646,7 @@ extension CaseRunner {
   /// notifications (``FuzzEngine/onNotified(for:)``) is not compared.
   private mutating func notificationViolation(_ event: PlaybackEvent, step: Int) -> FuzzViolation? {
     // `notified` holds the delivery's (taken by `deliver`).
-    defer { if !notified.isEmpty { notified.removeAll(keepingCapacity: true) } }
+    defer { notified.clear() }
     if notified.isEmpty {
       if engine.reportsCostlyReasons { unsaid |= FuzzObservable.notifications.bit }
       return nil
@@ -741,6 +742,15 @@ extension CaseRunner {
   }
 }
 
+extension Array {
+  /// Empties the array and keeps its capacity; an empty one is left as it
+  /// is (`removeAll(keepingCapacity:)` costs a call even then, and the
+  /// runner clears a dozen buffers a case and several an event).
+  fileprivate mutating func clear() {
+    if !isEmpty { removeAll(keepingCapacity: true) }
+  }
+}
+
 // MARK: Snapshot, relaunch, hand-off (issue 24)
 
 extension CaseRunner {
@@ -797,9 +807,9 @@ extension CaseRunner {
   /// delivery on `engine` (the lifecycle's own steps are not compared).
   private mutating func discardReports(of engine: FuzzEngine) {
     engine.takeReasons(into: &reasons)
-    reasons.removeAll(keepingCapacity: true)
+    reasons.clear()
     engine.takeNotified(into: &notified)
-    notified.removeAll(keepingCapacity: true)
+    notified.clear()
   }
 
   /// The app is relaunched: the old player and engine are gone (with the
@@ -810,7 +820,7 @@ extension CaseRunner {
     _ restore: @Sendable (any PlaybackEngine, PlaybackSnapshot) -> (any FuzzTarget)?, step: Int
   ) -> FuzzViolation? {
     _ = engine.takeArmed()
-    later.removeAll(keepingCapacity: true)
+    later.clear()
     retired = nil
     let fresh = freshEngine()
     guard let restored = restore(fresh, snapshot) else {
@@ -819,11 +829,11 @@ extension CaseRunner {
         detail: "the subject could not restore the snapshot its player gave")
     }
     begin(fresh, restored, model.restored(from: model.snapshot))
-    sent.removeAll(keepingCapacity: true)
-    arrivals.removeAll(keepingCapacity: true)
+    sent.clear()
+    arrivals.clear()
     engine.drain(commands: &received, sent: &sent)
     log.append(contentsOf: received)
-    defer { received.removeAll(keepingCapacity: true) }
+    defer { received.clear() }
     discardReports(of: engine)
     if !received.isEmpty {
       let commands = FuzzViolation.format(received, model.media)
@@ -848,31 +858,31 @@ extension CaseRunner {
     guard let next = target.handOff(to: fresh) else { return (false, nil) }
     // The old engine: its load and preload stopped, reports it fires then ignored.
     let mark = log.count
-    sent.removeAll(keepingCapacity: true)
+    sent.clear()
     engine.drain(commands: &received, sent: &sent)
     log.append(contentsOf: received)
-    received.removeAll(keepingCapacity: true)
-    arrivals.removeAll(keepingCapacity: true)
+    received.clear()
+    arrivals.clear()
     record(.user(.stop))
     for report in sent { record(.engine(report)) }
     discardReports(of: engine)
     engine.takeScheduled(into: &scheduled)
-    scheduled.removeAll(keepingCapacity: true)
-    requests.removeAll(keepingCapacity: true)
+    scheduled.clear()
+    requests.clear()
     if log.count != expected.count || log[mark...] != expected[mark...] {
       return (true, commandViolation(step: step, from: mark, event: .user(.stop)))
     }
     retired = (target, engine, later)
-    later.removeAll(keepingCapacity: true)
+    later.clear()
     // The new engine: the restored player resumes with the intent kept.
     let restored = model.restored(from: snapshot)
     begin(fresh, next, restored)
     let start = log.count
-    sent.removeAll(keepingCapacity: true)
-    arrivals.removeAll(keepingCapacity: true)
+    sent.clear()
+    arrivals.clear()
     engine.drain(commands: &received, sent: &sent)
     log.append(contentsOf: received)
-    received.removeAll(keepingCapacity: true)
+    received.clear()
     if let timer { record(.user(.setSleepTimer(timer))) }
     if snapshot.current != nil {
       record(.user(.resume))

@@ -143,7 +143,7 @@ public struct FuzzObservation: Hashable, Sendable {
 
   /// ``init(_:)`` with ``itemsHash(_:)`` of the state's entries already
   /// computed, or computed here when nil.
-  init(_ state: PlaybackState, itemsHash known: UInt64?) {
+  init(_ state: consuming PlaybackState, itemsHash known: UInt64?) {
     // Every field is read into a local first: reading the shuffle's seed straight out of the
     // borrowed state crashed the release build's optimizer (Swift 6.3.1, CopyPropagation:
     // "Found outside of lifetime use").
@@ -479,36 +479,33 @@ public final class PlayerTarget: FuzzTarget, Sendable {
   }
 
   /// The player's state, read once under its lock.
-  public var observation: FuzzObservation { observed.observation }
+  public var observation: FuzzObservation { observe(player.state) }
 
   /// The player's state, read once under its lock, and its observation.
   var observed: (state: PlaybackState, observation: FuzzObservation) {
     let state = player.state
-    let entries = state.queue.entries
+    return (state, observe(state))
+  }
+
+  /// The observation of `state`, the player's state just read: the last one
+  /// when its state is this one. Taken owned, so the observation's box takes
+  /// the state without copying it.
+  private func observe(_ state: consuming PlaybackState) -> FuzzObservation {
     // The last observation when its state is this one; else the hash of
-    // these entries, when they are the last state's.
+    // these entries, when they are the last state's. (Compared through the
+    // box: reading the last state out of it would copy it.)
     let previous = last.withLock { $0 }
-    if let previous, Self.same(previous.box.state, state) {
-      return (state, previous.observation)
-    }
+    if let previous, previous.box.holds(state) { return previous.observation }
+    let entries = state.queue.entries
     let hash =
-      previous.flatMap { $0.box.state.queue.entries == entries ? $0.hash : nil }
+      previous.flatMap { $0.box.holds(entries) ? $0.hash : nil }
       ?? FuzzObservation.itemsHash(entries)
     let observation = FuzzObservation(state, itemsHash: hash)
     if let box = observation.box {
       let observed = Observed(observation, box, hash)
       last.withLock { $0 = observed }
     }
-    return (state, observation)
-  }
-
-  /// Whether two states are equal, telling most unequal pairs apart by the
-  /// fields a step changes most (the load, the preload, the intent, the
-  /// tokens) before comparing the whole states.
-  private static func same(_ lhs: PlaybackState, _ rhs: PlaybackState) -> Bool {
-    lhs.session == rhs.session && lhs.preload == rhs.preload
-      && lhs.playWhenReady == rhs.playWhenReady && lhs.issuedLoads == rhs.issuedLoads
-      && lhs == rhs
+    return observation
   }
 
   /// The compact form of the player's state, as in `playing(A#1)`.
@@ -518,5 +515,18 @@ public final class PlayerTarget: FuzzTarget, Sendable {
 /// A player's public state, once, shared by the copies of an observation.
 final class StateBox: Sendable {
   let state: PlaybackState
-  init(_ state: PlaybackState) { self.state = state }
+  init(_ state: consuming PlaybackState) { self.state = state }
+
+  /// Whether the state held is `other`, telling most unequal pairs apart by
+  /// the fields a step changes most (the load, the preload, the intent, the
+  /// tokens) before comparing the whole states. A method, so the state held
+  /// is read in place (reading it out of the box copies it).
+  func holds(_ other: borrowing PlaybackState) -> Bool {
+    state.session == other.session && state.preload == other.preload
+      && state.playWhenReady == other.playWhenReady && state.issuedLoads == other.issuedLoads
+      && state == other
+  }
+
+  /// Whether the state held has these queue entries.
+  func holds(_ entries: QueueEntries) -> Bool { state.queue.entries == entries }
 }

@@ -70,6 +70,14 @@ struct PublicStateDifference {
   }
 }
 
+extension StateBox {
+  /// ``ContractModel/difference(from:entriesAgree:)`` of the state held,
+  /// read in place.
+  func difference(from model: ContractModel, entriesAgree: Bool) -> PublicStateDifference? {
+    model.difference(from: state, entriesAgree: entriesAgree)
+  }
+}
+
 extension ContractModel {
   /// The first field of `state` (a player's whole public state) that differs
   /// from the contract's, or nil when every field agrees. Loads are compared
