@@ -69,7 +69,7 @@ import Testing
     let proof = Explorer.explore(.player, scope: scope)
     #expect(proof.complete, "\(proof)")
     let result = try #require(proof.results.first)
-    #expect(result.states == 1_486)
+    #expect(result.states == 1_380)
     #expect(result.distinctStates == 608)
     #expect(result.summaryLine.hasSuffix(", complete (608 states distinct in behaviour)"))
     // Every step compared everything, the Player's ignore reasons and notifications included.

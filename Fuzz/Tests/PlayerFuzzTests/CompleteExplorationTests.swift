@@ -49,7 +49,7 @@ import Testing
     #expect(result.merged && result.canonical)
     #expect(result.unsound == nil)
     #expect(result.newAtLastLevel == 0)
-    #expect(result.states == 3_458)
+    #expect(result.states == 3_176)
     // Merged states were probed from a second path, and agreed.
     #expect(result.probes > 0)
     #expect(

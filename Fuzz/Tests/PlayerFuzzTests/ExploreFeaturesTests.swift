@@ -34,7 +34,7 @@ import Testing
       scope: ExplorationScope(entries: 1, held: 0, configurations: [last], features: .core))
     #expect(proof.complete, "\(proof.verdict)")
     #expect(proof.passed)
-    #expect(proof.states == 1_326)
+    #expect(proof.states == 1_182)
     #expect(
       proof.verdict
         == "complete for queues ≤ 1, ≤ 0 held-back reports, configurations {no preload} × "

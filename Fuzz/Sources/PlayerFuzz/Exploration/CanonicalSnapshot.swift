@@ -64,7 +64,11 @@ public struct ExplorationRenaming: Sendable {
   /// the entry that intent will make.
   public static let upcoming: Int32 = 1000
 
-  init(_ model: ContractModel, threshold: MediaTime, forgetting: Set<ExplorationField> = []) {
+  /// The renaming of the state `model` is in, times classed against `threshold`
+  /// (package: tests build one to compare keys).
+  package init(
+    _ model: ContractModel, threshold: MediaTime, forgetting: Set<ExplorationField> = []
+  ) {
     self.threshold = threshold
     self.forgetting = forgetting
     issued = model.issued
@@ -173,14 +177,16 @@ package enum ExplorationField: Hashable, Sendable {
 
 extension PlaybackState: ExplorableSnapshot {
   /// Playhead's state, renamed: every stored field (the queue's shape, which
-  /// entries share a media, its modes, the session's stage with its failure
-  /// reason, seek, timer, position class, duration, system pause and
+  /// entries share a media, its modes, the session's stage (a failure
+  /// without its reason), seek, timer, position class, duration, system pause and
   /// attempts, the preload with its stage and duration, the intent, the rate,
   /// the interruption, the newest token, the failure detail, the sleep timer,
   /// a restored entry's saved position). Left out: the
   /// configuration (one per search), media names, the ids issued (renamed by
-  /// role; the sleep countdowns' not at all), and a stopped load's seek and timer ids and duration (a stopped
-  /// load is never sent to again: a reload is a new load).
+  /// role; the sleep countdowns' not at all), a stopped load's seek and timer ids and duration (a stopped
+  /// load is never sent to again: a reload is a new load), and a failed
+  /// session's reason (written once, read by no rule: the public state shows
+  /// it unchanged until the next load replaces the session).
   public func canonicalize(into key: inout [Int32], _ renaming: ExplorationRenaming) {
     key.append(-100)
     key.append(Int32(queue.entries.count))
@@ -204,8 +210,12 @@ extension PlaybackState: ExplorableSnapshot {
       case .ready: key.append(1)
       case .stalled: key.append(2)
       case .ended: key.append(3)
-      case .failed(let reason):
-        key += [4, renaming.reason(reason)]
+      case .failed:
+        // Not its reason: no rule reads a failed session's reason (the
+        // reducer and the contract model only match `.failed`; it is written
+        // when the load fails, shown as is, and replaced only with the load),
+        // so states that differ in it alone have the same future.
+        key.append(4)
         stopped = true
       case .waitingForNetwork:
         key.append(5)
