@@ -19,7 +19,9 @@
 # A crash prints the fuzzer's log and `Reproduce with: <fuzzer> <input>`, keeps the work
 # directory and exits 1; bad usage exits 2. Environment: PLAYHEAD_LIBFUZZER_DIR (work
 # directory, kept; default a temp directory removed after a pass), PLAYHEAD_LIBFUZZER_JOBS
-# (parallel fuzzing processes per fuzzer, default 1), PLAYHEAD_FUZZ_CONFIGURATION and
+# (parallel fuzzing processes per fuzzer, default 1), PLAYHEAD_LIBFUZZER_PARALLEL (fuzzers run
+# at once, default 1; .ci/run runs two, on a machine whose other core is free by then),
+# PLAYHEAD_FUZZ_CONFIGURATION and
 # PLAYHEAD_FUZZ_SCRATCH (passed to build.sh: debug or release, SwiftPM scratch path).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -108,21 +110,12 @@ if [ "${#fuzzers[@]}" -eq 0 ]; then
     < <(find "$OUT" -maxdepth 1 -type f -perm -u+x -name '*Fuzzer' | sort)
 fi
 status=0
-for fuzzer in "${fuzzers[@]}"; do
-  if [ ! -x "$OUT/$fuzzer" ]; then
-    echo "verify: FAILED: no $fuzzer in $OUT (built: $(cd "$OUT" && ls -- *Fuzzer | paste -sd' ' -))" >&2
-    status=1
-    continue
-  fi
-  fuzzer_seconds="$seconds"
-  if [ "${#named[@]}" -eq 0 ] && [ "$fuzzer" != PlayerFuzzer ]; then
-    fuzzer_seconds=$(( seconds / 2 > 0 ? seconds / 2 : 1 ))
-  fi
-  corpus="$WORK/corpus-$fuzzer"
-  artifacts="$WORK/artifacts-$fuzzer"
+# One fuzzer's run: prints what it found (or its log's tail), and returns 1 when it failed.
+run_fuzzer() {
+  local fuzzer="$1" fuzzer_seconds="$2" corpus="$WORK/corpus-$1" artifacts="$WORK/artifacts-$1"
+  local flags=() code=0 crash
   mkdir -p "$corpus" "$artifacts"
   [ -f "$OUT/${fuzzer}_seed_corpus.zip" ] && unzip -q -o "$OUT/${fuzzer}_seed_corpus.zip" -d "$corpus"
-  flags=()
   [ -f "$OUT/$fuzzer.dict" ] && flags+=("-dict=$OUT/$fuzzer.dict")
   if [ -f "$OUT/$fuzzer.options" ]; then
     # The [libfuzzer] section's `key = value` lines, as -key=value.
@@ -135,25 +128,59 @@ for fuzzer in "${fuzzers[@]}"; do
   fi
   [ "$jobs" -gt 1 ] && flags+=("-jobs=$jobs" "-workers=$jobs")
   echo "verify: running $fuzzer for $fuzzer_seconds s ($(ls "$corpus" | wc -l) seeds; ${flags[*]:-no flags})"
-  # Run inside WORK: with -jobs, libFuzzer writes fuzz-N.log to the current directory.
-  code=0
-  (cd "$WORK" && "$OUT/$fuzzer" -max_total_time="$fuzzer_seconds" -print_final_stats=1 \
+  # Run inside a directory of its own: with -jobs, libFuzzer writes fuzz-N.log to the current
+  # directory, and fuzzers may run side by side.
+  mkdir -p "$WORK/run-$fuzzer"
+  (cd "$WORK/run-$fuzzer" && "$OUT/$fuzzer" -max_total_time="$fuzzer_seconds" -print_final_stats=1 \
     -artifact_prefix="$artifacts/" "${flags[@]}" "$corpus" >"$WORK/$fuzzer.log" 2>&1) || code=$?
   if [ "$code" -eq 0 ]; then
-    grep -E "^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added)" \
-      "$WORK/$fuzzer.log" | sed "s/^/  /" || tail -n 5 "$WORK/$fuzzer.log"
-  else
-    status=1
-    tail -n 80 "$WORK/$fuzzer.log" >&2
-    crash="$(find "$artifacts" -type f | head -n 1)"
-    if [ -n "$crash" ]; then
-      echo "verify: FAILED: $fuzzer exited with status $code and saved the input (log: $WORK/$fuzzer.log). Reproduce with:" >&2
-      echo "  $OUT/$fuzzer $crash" >&2
-    else
-      echo "verify: FAILED: $fuzzer exited with status $code before fuzzing (no input saved; log: $WORK/$fuzzer.log)" >&2
-    fi
+    { echo "verify: $fuzzer passed"
+      grep -E "^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added)" \
+        "$WORK/$fuzzer.log" | sed "s/^/  /" || tail -n 5 "$WORK/$fuzzer.log"; }
+    return 0
   fi
+  tail -n 80 "$WORK/$fuzzer.log" >&2
+  crash="$(find "$artifacts" -type f | head -n 1)"
+  if [ -n "$crash" ]; then
+    echo "verify: FAILED: $fuzzer exited with status $code and saved the input (log: $WORK/$fuzzer.log). Reproduce with:" >&2
+    echo "  $OUT/$fuzzer $crash" >&2
+  else
+    echo "verify: FAILED: $fuzzer exited with status $code before fuzzing (no input saved; log: $WORK/$fuzzer.log)" >&2
+  fi
+  return 1
+}
+# PLAYHEAD_LIBFUZZER_PARALLEL fuzzers run at once (1 by default); each one's output is shown
+# when it ends, whole. The longest (PlayerFuzzer, `seconds`) starts first.
+parallel="${PLAYHEAD_LIBFUZZER_PARALLEL:-1}"
+case "$parallel" in ''|*[!0-9]*|0) echo "verify.sh: PLAYHEAD_LIBFUZZER_PARALLEL must be a whole number above 0, got '$parallel'" >&2; exit 2 ;; esac
+ordered=()
+for fuzzer in "${fuzzers[@]}"; do [ "$fuzzer" = PlayerFuzzer ] && ordered+=("$fuzzer"); done
+for fuzzer in "${fuzzers[@]}"; do [ "$fuzzer" != PlayerFuzzer ] && ordered+=("$fuzzer"); done
+declare -A running=()  # pid -> fuzzer
+# Waits for whichever run ends first, shows its output and adds its verdict to `status`
+# (`wait -n -p`: bash 5.1).
+finish_one() {
+  local pid code=0
+  wait -n -p pid "${!running[@]}" || code=$?
+  cat "$WORK/${running[$pid]}.out"
+  unset "running[$pid]"
+  [ "$code" -eq 0 ] || status=1
+}
+for fuzzer in "${ordered[@]}"; do
+  if [ ! -x "$OUT/$fuzzer" ]; then
+    echo "verify: FAILED: no $fuzzer in $OUT (built: $(cd "$OUT" && ls -- *Fuzzer | paste -sd' ' -))" >&2
+    status=1
+    continue
+  fi
+  fuzzer_seconds="$seconds"
+  if [ "${#named[@]}" -eq 0 ] && [ "$fuzzer" != PlayerFuzzer ]; then
+    fuzzer_seconds=$(( seconds / 2 > 0 ? seconds / 2 : 1 ))
+  fi
+  [ "${#running[@]}" -ge "$parallel" ] && finish_one
+  run_fuzzer "$fuzzer" "$fuzzer_seconds" >"$WORK/$fuzzer.out" 2>&1 &
+  running[$!]="$fuzzer"
 done
+while [ "${#running[@]}" -gt 0 ]; do finish_one; done
 if [ "$status" -eq 0 ]; then
   echo "verify: passed in $(( $(date +%s) - started )) s (${fuzzers[*]})"
   [ -z "${PLAYHEAD_LIBFUZZER_DIR:-}" ] && rm -rf "$work_root"
