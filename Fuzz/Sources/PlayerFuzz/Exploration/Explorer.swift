@@ -342,32 +342,8 @@ struct Search {
   /// what the player says in it (worked out once: the key and the step's
   /// output both read it), or what the subject vouches for.
   private enum Snapshot: Equatable {
-    /// The state, its observation, and the observation's box when it was not
-    /// edited (``FuzzObservation/uneditedBox``): kept apart so that ``same(_:_:)``
-    /// reads one reference, not the observation's fields.
-    case state(PlaybackState, FuzzObservation, unedited: StateBox?)
+    case state(PlaybackState, FuzzObservation)
     case other(AnyHashable?)
-
-    /// The observation's unedited box, nil for another snapshot.
-    var unedited: StateBox? {
-      if case .state(_, _, let box) = self { return box }
-      return nil
-    }
-
-    /// Equal states and observations (the box is how the observation was made, not what it says).
-    static func == (lhs: Snapshot, rhs: Snapshot) -> Bool {
-      switch (lhs, rhs) {
-      case (.state(let left, let seen, _), .state(let right, let other, _)):
-        left == right && seen == other
-      case (.other(let left), .other(let right)): left == right
-      default: false
-      }
-    }
-
-    /// A snapshot of `state` whose observation is `observation`.
-    static func of(_ state: PlaybackState, _ observation: FuzzObservation) -> Snapshot {
-      .state(state, observation, unedited: observation.uneditedBox)
-    }
   }
 
   private func snapshot(_ runner: CaseRunner) -> Snapshot {
@@ -376,18 +352,18 @@ struct Search {
     case .forkable:
       let observed = unsafeDowncast(runner.target as AnyObject, to: ForkablePlayerTarget.self)
         .observed
-      return .of(observed.state, observed.observation)
+      return .state(observed.state, observed.observation)
     case .playerTarget:
       state = unsafeDowncast(runner.target as AnyObject, to: PlayerTarget.self).player.state
     case .snapshot: return .other(runner.target.snapshot)
     }
-    return .of(state, FuzzObservation(state))
+    return .state(state, FuzzObservation(state))
   }
 
   /// Puts `runner`'s player (shared with the runners copied from it) back in
   /// `snapshot`'s state.
   private func restore(_ runner: CaseRunner, _ snapshot: Snapshot) {
-    guard case .state(let state, let observation, _) = snapshot else { return }
+    guard case .state(let state, let observation) = snapshot else { return }
     unsafeDowncast(runner.target as AnyObject, to: ForkablePlayerTarget.self).restore(
       state, observation: observation)
   }
@@ -425,13 +401,13 @@ struct Search {
     codes.reserveCapacity(128)
     let observation: FuzzObservation
     switch snapshot {
-    case .state(_, let seen, _): observation = seen
+    case .state(_, let seen): observation = seen
     case .other: observation = runner.engine.contract(runner.target.observation)
     }
     Explorer.canonicalize(
       runner.model, held: held, observation: observation, into: &codes, renaming)
     switch snapshot {
-    case .state(let state, _, _):
+    case .state(let state, _):
       state.canonicalize(into: &codes, renaming)
       return StateKey(codes: codes, raw: nil)
     case .other(let snapshot):
@@ -513,7 +489,7 @@ struct Search {
     hasher.combine(Explorer.older(model) != nil)
     hasher.combine(model.dropped != nil)
     hasher.combine(min(model.issuedSleep, 2))
-    if case .state(let state, _, _) = snapshot {
+    if case .state(let state, _) = snapshot {
       hasher.combine(state.rate)
       hasher.combine(state.failure)
       hasher.combine(state.session?.stage)
@@ -551,7 +527,7 @@ struct Search {
     codes.append(-7)
     let observation: FuzzObservation
     switch snapshot {
-    case .state(_, let seen, _): observation = seen
+    case .state(_, let seen): observation = seen
     case .other: observation = runner.engine.contract(runner.target.observation)
     }
     Explorer.append(observation, into: &codes, renewed)
@@ -818,9 +794,12 @@ struct Search {
   /// Whether two snapshots are equal; in O(1) when both observations are the
   /// one the forkable target made once for the state and gave out again.
   private static func same(_ lhs: Snapshot, _ rhs: Snapshot) -> Bool {
-    // `left.repeats(box: box) && right.repeats(box: box)`, with `box` the right one's box:
-    // both unedited, with the same box.
-    if let box = rhs.unedited, lhs.unedited === box { return true }
+    // Both unedited copies of one observation: the right one's box, repeated by the left.
+    if case .state(_, let left) = lhs, case .state(_, let right) = rhs,
+      let box = right.uneditedBox, left.repeats(box: box)
+    {
+      return true
+    }
     return lhs == rhs
   }
 
