@@ -100,6 +100,14 @@ public final class Player: Sendable {
   /// player is sent new intents. A sleep timer that stops at an entry's end
   /// moves to the new player; a countdown (``/PlayerState/SleepTimer/after(_:)``)
   /// does not: its clock was this player's, so arm it again with what is left.
+  ///
+  /// The take-over is events like any other, processed before this returns:
+  /// the sleep timer, `resume`, and `pause` if the user was paused. So the
+  /// new `onStep` sees them as its first steps, and a paused user's hand-off
+  /// gives a step that flips the play intent on and one that flips it back
+  /// (``PlayerStep/notifications``). Streams subscribed to the returned
+  /// player start after them: its ``notifications(bufferingPolicy:)`` tells
+  /// the app nothing about the hand-off, whose entry and intent it already has.
   /// - Parameters:
   ///   - engine: the engine that takes over.
   ///   - watchdog: the new player's timeouts; nil for none.

@@ -51,6 +51,34 @@ struct HandOffTests {
     #expect(moved.state.description == "paused(A#1)")
   }
 
+  /// The take-over's steps reach the new `onStep`, a paused user's flipping
+  /// the intent on and back; a notifications stream subscribed to the
+  /// returned player starts after them, so the app hears only what follows.
+  @Test func aPausedHandOffsStepsReachOnStepButNotTheStreams() async throws {
+    let phone = SpyEngine.cooperative(.immediately)
+    let player = Player(engine: phone)
+    player.send(.play("A"))
+    player.send(.pause)
+    let steps = Locked<[String]>([])
+    let moved = try player.handOff(
+      to: SpyEngine(),
+      onStep: { step in
+        steps.withLock { $0.append("#\(step.sequence) \(step.event): \(step.notifications)") }
+      })
+    let notifications = moved.notifications()
+    moved.send(.resume)
+    moved.send(.stop)
+    var heard: [String] = []
+    for await notification in notifications.prefix(1) { heard.append("\(notification)") }
+    #expect(
+      steps.withLock { $0 }
+        == [
+          "#1 resume: playIntent(true, user)", "#2 pause: playIntent(false, user)",
+          "#3 resume: playIntent(true, user)", "#4 stop: ",
+        ])
+    #expect(heard == ["playIntent(true, user)"])
+  }
+
   @Test func aDecodedLiveStateIsTakenWithoutItsLoad() throws {
     // The move the issue saw fail: encode the whole state, decode it at launch,
     // hand it to `Player(engine:state:)`. The new engine never saw A#1 or B#2.
