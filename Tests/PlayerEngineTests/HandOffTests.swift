@@ -66,17 +66,17 @@ struct HandOffTests {
         steps.withLock { $0.append("#\(step.sequence) \(step.event): \(step.notifications)") }
       })
     let notifications = moved.notifications()
-    moved.send(.resume)
-    moved.send(.stop)
+    moved.send(.remote(.toggle))
+    moved.send(.pause)
     var heard: [String] = []
-    for await notification in notifications.prefix(1) { heard.append("\(notification)") }
+    for await notification in notifications.prefix(2) { heard.append("\(notification)") }
     #expect(
       steps.withLock { $0 }
         == [
           "#1 resume: playIntent(true, user)", "#2 pause: playIntent(false, user)",
-          "#3 resume: playIntent(true, user)", "#4 stop: ",
+          "#3 remote(toggle): playIntent(true, remote)", "#4 pause: playIntent(false, user)",
         ])
-    #expect(heard == ["playIntent(true, user)"])
+    #expect(heard == ["playIntent(true, remote)", "playIntent(false, user)"])
   }
 
   @Test func aDecodedLiveStateIsTakenWithoutItsLoad() throws {
