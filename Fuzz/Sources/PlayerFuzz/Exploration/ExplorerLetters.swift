@@ -120,7 +120,8 @@ extension Explorer {
     /// a relaunch drops them with the old engine; a hand-off leaves them for
     /// the old player, which they reach at the next `deliver` (and which must
     /// send its engine nothing then), as in the random runs. The explorer's
-    /// state keeps that retired player and its reports, renamed.
+    /// key keeps how many reports wait for the retired player, and every
+    /// hand-off it explores is followed by their delivery.
     case lifecycle(FuzzLifecycle)
 
     enum Answer: Hashable, Sendable {
