@@ -189,8 +189,8 @@ else
 fi
 
 # --- Complete small-scope exploration (issue 21, item 1; Fuzz/Sources/PlayerFuzz/Exploration).
-# Proofs that must hold (release player-sim, reports delivered as sent, every configuration
-# class of their features, to a fixpoint); each must print `complete for …` or CI fails:
+# Proofs that must hold (release player-sim, every configuration class of their features, to a
+# fixpoint; reports delivered as sent but in the last); each must print `complete for …` or CI fails:
 #   explore --entries 1 --held 0 --features network             the single-item core and the
 #                                                                network, all 8 retry × threshold
 #                                                                classes                 (~18 CPU-s)
@@ -198,6 +198,9 @@ fi
 #                                                                relaunch and hand-off   (~6 CPU-s)
 #   explore --entries 1 --held 0 --features sleepTimer,restore  + the sleep timer, the same (~40 CPU-s)
 #   explore --entries 2 --held 0 --features queue,restore       two entries, the queue  (~164 CPU-s)
+#   explore --entries 1 --held 1 --features restore             the core, a report held back
+#                                                                (one at a time), also across a
+#                                                                relaunch or a hand-off  (~54 CPU-s)
 # (each step's ignore reasons and notifications compared since 2026-12-03 evening; the restore
 # rows contain the ones without it, which ran here before. A complete search over an alphabet
 # checks every sequence over a part of it within the same scope and class: `--features none`
@@ -205,8 +208,11 @@ fi
 # two rows. The network row, since then, proves the retry classes other than `off` (1 attempt,
 # cap reached, standard) in release: CompleteExplorationTests, which searched four classes with
 # a report held back in debug (80 CPU-s), now searches one.)
+# (The held-report row, since 2026-12-03 late night, is the first in CI with a late report: the
+# race Playhead exists to prevent. It contains `--held 1 --features none`, 41,016 states, 44
+# CPU-s; `controls` with a held report takes 75 CPU-s, `system` 133, so they are not run.)
 # (CPU-s measured 2026-12-03 on this 2-core machine; docs/fuzzing.md, "Exploration".) The
-# first two run here; the last two run one after the other in the background, beside the
+# first two run here; the last three run one after the other in the background, beside the
 # libFuzzer step below (one libFuzzer process at a time; .ci/run runs this script without it,
 # beside its own tests), their verdict judged after it
 # (finish_explore). PLAYHEAD_EXPLORE_SECONDS bounds each search (default 900; a search that
@@ -237,7 +243,8 @@ if [ "$explore_seconds" -gt 0 ]; then
   explore_log="$(mktemp /tmp/playhead-fuzz-explore.XXXXXX)"
   (
     prove --entries 1 --held 0 --features sleepTimer,restore \
-      && prove --entries 2 --held 0 --features queue,restore
+      && prove --entries 2 --held 0 --features queue,restore \
+      && prove --entries 1 --held 1 --features restore
   ) >"$explore_log" 2>&1 &
   explore_pid=$!
   trap '[ -z "${explore_pid:-}" ] || kill "$explore_pid" 2>/dev/null || true; rm -f "$explore_log"' EXIT

@@ -45,9 +45,8 @@ import Testing
   }
 
   @Test func theLettersAreInTheAlphabetBesideHeldReports() {
-    // Three letters more (snapshot, relaunch, hand-off). With a report held back they wait for
-    // its delivery (a hand-off would retire it with the old player, which the explorer does not
-    // keep), so a scope with held reports still finds the bug at its length.
+    // Three letters more (snapshot, relaunch, hand-off), sent also while a report is held back
+    // (ExploreHeldRestoreTests): a scope with held reports finds the bug at its length too.
     let search = Explorer.explore(
       BuggyPlayer(.restoreAutoPlays).subject,
       scope: ExplorationScope(entries: 1, held: 1, features: .restore, maxDepth: 2))

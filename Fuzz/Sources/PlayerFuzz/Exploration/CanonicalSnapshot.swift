@@ -322,6 +322,15 @@ extension Explorer {
     key.append(model.resumePoint.map { renaming.time(.milliseconds($0.position)) } ?? -1)
     // Whether the letters can name a stopped load (all alike to the rules).
     key.append(previous(model) == nil ? 0 : 1)
+    append(held: held, into: &key, renaming)
+    key.append(-6)
+    append(observation, into: &key, renaming)
+  }
+
+  /// Appends held-back reports, in order, renamed.
+  static func append(
+    held: [EngineReport], into key: inout [Int32], _ renaming: ExplorationRenaming
+  ) {
     for report in held {
       key.append(-5)
       renaming.append(report.load, to: &key)
@@ -336,8 +345,6 @@ extension Explorer {
       case .pausedBySystem: key.append(7)
       }
     }
-    key.append(-6)
-    append(observation, into: &key, renaming)
   }
 
   /// Appends what a player says about itself, renamed (its queue fingerprint

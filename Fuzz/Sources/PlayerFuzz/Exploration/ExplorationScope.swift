@@ -162,6 +162,10 @@ public struct ExplorationScope: Hashable, Sendable, CustomStringConvertible {
   /// Whether the search uses the small alphabet of the tests of the search
   /// itself (``Explorer/Letter/core``) instead of the whole one.
   package var coreAlphabet = false
+  /// With ``coreAlphabet``: the core's letters and a relaunch and a hand-off
+  /// (``Explorer/Letter/coreRestore``), for the tests of reports held back
+  /// across them.
+  package var coreRestore = false
 
   /// A scope.
   /// - Parameters:

@@ -167,17 +167,33 @@ public enum Explorer {
     var stop = Int.max
   }
 
-  /// The reports held back after `actions`, in order.
-  static func held(_ actions: [FuzzAction]) -> [EngineReport] {
+  /// The reports held back after `actions` (`effects`: whether each did
+  /// anything, ``CaseRunner/effects``), as ``CaseRunner`` keeps them: those
+  /// for the current player, in order, and how many wait for the player a
+  /// hand-off retired. A `deliver` sends both; a relaunch drops both with the
+  /// old engine; a hand-off leaves the current player's to it as it retires
+  /// (and drops those of a player retired before).
+  static func held(_ actions: [FuzzAction], effects: [Bool]) -> (
+    current: [EngineReport], retired: Int
+  ) {
     var held: [EngineReport] = []
-    for action in actions {
+    var retired = 0
+    for (index, action) in actions.enumerated() {
       switch action {
       case .later(let report): held.append(report)
-      case .deliver: held.removeAll()
+      case .deliver:
+        held.removeAll()
+        retired = 0
+      case .lifecycle(.relaunch) where index < effects.count && effects[index]:
+        held.removeAll()
+        retired = 0
+      case .lifecycle(.handoff) where index < effects.count && effects[index]:
+        retired = held.count
+        held.removeAll()
       default: continue
       }
     }
-    return held
+    return (held, retired)
   }
 }
 
@@ -277,7 +293,9 @@ struct Search {
     self.deadline = deadline
     self.forgetting = forgetting
     let letters =
-      scope.coreAlphabet ? Explorer.Letter.core : Explorer.Letter.alphabet(entries: scope.entries)
+      scope.coreAlphabet
+      ? Explorer.Letter.core + (scope.coreRestore ? Explorer.Letter.coreRestore : [])
+      : Explorer.Letter.alphabet(entries: scope.entries)
     // A subject that cannot restore its player is sent no snapshot, relaunch or hand-off (the
     // runner would skip them: each would only lead back to its state).
     alphabet =
@@ -394,11 +412,14 @@ struct Search {
   private func key(
     _ runner: CaseRunner, _ snapshot: Snapshot, forgetting: Set<ExplorationField>
   ) -> StateKey {
-    let held = held(runner)
+    let (held, retired) = held(runner)
     let renaming = ExplorationRenaming(
       runner.model, threshold: configuration.previousThreshold, forgetting: forgetting)
     var codes: [Int32] = []
     codes.reserveCapacity(128)
+    // The player a hand-off retired: only how many reports wait for it (``retiredDeliveryBreaks
+    // (_:_:depth:)`` says why). First: -8 begins no other key (the model's queue length does).
+    if retired > 0 { codes += [-8, Int32(retired)] }
     let observation: FuzzObservation
     switch snapshot {
     case .state(_, let seen): observation = seen
@@ -419,16 +440,40 @@ struct Search {
     }
   }
 
-  /// The reports held back at `runner`: none, without reading its trace, in a
-  /// scope that holds none back (no `later` letter applies there).
-  private func held(_ runner: CaseRunner) -> [EngineReport] {
-    scope.held == 0 ? [] : Explorer.held(runner.trace)
+  /// The reports held back at `runner` (``Explorer/held(_:effects:)``): none,
+  /// without reading its trace, in a scope that holds none back (no `later`
+  /// letter applies there).
+  private func held(_ runner: CaseRunner) -> (current: [EngineReport], retired: Int) {
+    scope.held == 0 ? ([], 0) : Explorer.held(runner.trace, effects: runner.effects)
   }
 
   private func context(_ runner: CaseRunner) -> Explorer.LetterContext {
-    Explorer.LetterContext(
-      model: runner.model, held: held(runner), entries: scope.entries,
+    let held = held(runner)
+    return Explorer.LetterContext(
+      model: runner.model, held: held.current, retired: held.retired, entries: scope.entries,
       maxHeld: scope.held, threshold: configuration.previousThreshold)
+  }
+
+  /// Delivers at once the reports a hand-off (the last of `step`) left for the
+  /// player it stopped, on a replay of `path` and `step`: a property they break
+  /// is reported (the counterexample ends with that `deliver`), and true
+  /// returned.
+  ///
+  /// Why the key keeps only how many reports wait for a retired player, not
+  /// what they are nor its state: it is sent nothing but them, at the next
+  /// `deliver`, so what it does then is fixed at the hand-off, whatever the
+  /// letters in between. Every hand-off the search explores is followed here
+  /// by that `deliver`, so two states whose retired reports differ are merged
+  /// only when each one's are known to make the player send nothing.
+  private mutating func retiredDeliveryBreaks(
+    _ path: [FuzzAction], _ step: [FuzzAction], depth: Int32
+  ) -> Bool {
+    var runner = replay(path + step)
+    runner.recordsCoverage = false
+    guard let violation = runner.perform(.deliver) else { return false }
+    report(
+      violation, trace: runner.trace, shortest: path + step + [.deliver], depth: Int(depth) + 2)
+    return true
   }
 
   /// The actions from the start to state `id`, along the path it was first reached by.
@@ -662,6 +707,10 @@ struct Search {
   private mutating func sweep(_ start: Start, of id: Int32, row: Int, comparing: Bool) -> Bool {
     var base = start.runner
     var valid = true
+    // Whether `base` must be made again by a replay, not restored: the player a hand-off
+    // retired, which its copies share and a restore does not touch, may have been sent its
+    // reports. (Nor is a runner with such reports kept for its expansion, below.)
+    var replayBase = false
     var tried: [[FuzzAction]: (target: Int32, output: UInt32)] = [:]
     tried.reserveCapacity(alphabet.count)
     let before = ExplorationRenaming(
@@ -675,9 +724,10 @@ struct Search {
         return false
       }
       if !valid {
-        if forks {
+        if forks, !replayBase {
           restore(base, start.snapshot)
         } else {
+          replayBase = false
           base = replay(start.path)
           checkReplay(base, snapshot(base), of: id, start.path)
         }
@@ -712,6 +762,15 @@ struct Search {
           disagree(id, start.runner.trace, letter: describe(step), detail: "breaks a property")
         }
         report(violation, trace: child.trace, shortest: start.path + step, depth: Int(depth) + 1)
+        return false
+      }
+      // The reports waiting for a retired player: only a `deliver`, a relaunch or a hand-off
+      // changes them.
+      let retired =
+        step.contains(where: Self.movesRetired) ? held(child).retired : start.context.retired
+      if !comparing, retired > 0, step.contains(.lifecycle(.handoff)),
+        retiredDeliveryBreaks(start.path, step, depth: depth)
+      {
         return false
       }
       let childSnapshot = snapshot(child)
@@ -773,6 +832,8 @@ struct Search {
           // Another concrete state merged into `target`: compare them.
           if !check(&child, childSnapshot, at: target) { return false }
           valid = false
+          // Its probe may have delivered the reports for the retired player `base` shares.
+          if start.context.retired > 0 { replayBase = true }
         }
       }
       tried[step] = (target, output)
@@ -781,11 +842,17 @@ struct Search {
       // child's own copy; an ignored event, nothing the player vouches for).
       let untouched = unchanged || step.allSatisfy { if case .later = $0 { true } else { false } }
       if !untouched {
-        if new, !comparing, forks, stored.count < Self.storedLimit {
-          // Kept for its own expansion: restored then, not replayed.
+        // Kept for its own expansion: restored then, not replayed. Not with reports for a
+        // retired player: that player is one `base` shares (the one it had, or it was `base`'s).
+        if new, !comparing, forks, retired == 0, stored.count < Self.storedLimit {
           stored[target] = (child, childSnapshot)
         }
         valid = false
+      }
+      if start.context.retired > 0, step.contains(.deliver) {
+        // The retired player `base` shares was sent its reports, even if nothing else changed.
+        valid = false
+        replayBase = true
       }
     }
     return true
@@ -807,6 +874,14 @@ struct Search {
   private static func movesHeld(_ action: FuzzAction) -> Bool {
     switch action {
     case .later, .deliver: true
+    default: false
+    }
+  }
+
+  /// Whether an action changes the reports waiting for a retired player.
+  private static func movesRetired(_ action: FuzzAction) -> Bool {
+    switch action {
+    case .deliver, .lifecycle: true
     default: false
     }
   }
@@ -834,10 +909,11 @@ struct Search {
   /// Compares every letter from `other` with state `state`'s row.
   private mutating func compare(_ other: Start, with state: Int32) -> Bool {
     var other = other
-    if forks {
+    if forks, other.context.retired == 0 {
       restore(other.runner, other.snapshot)
     } else {
-      // The runner kept shares its player with the runners used since: replayed.
+      // The runner kept shares its player (or its retired player) with the runners used
+      // since: replayed.
       other.runner = replay(other.path)
     }
     return sweep(other, of: state, row: Int(state) * alphabet.count, comparing: true)

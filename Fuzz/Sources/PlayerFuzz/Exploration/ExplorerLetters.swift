@@ -116,9 +116,12 @@ extension Explorer {
     /// The engine sends its held-back reports, oldest first.
     case deliver
     /// The app saves a snapshot, is relaunched from it, or hands playback off
-    /// to a new engine (feature `restore`), sent only while no report is held
-    /// back: what the explorer keeps of a state is the player's, and a report
-    /// held for the player a hand-off retires would be state it does not keep.
+    /// to a new engine (feature `restore`), also while reports are held back:
+    /// a relaunch drops them with the old engine; a hand-off leaves them for
+    /// the old player, which they reach at the next `deliver` (and which must
+    /// send its engine nothing then), as in the random runs. The explorer's
+    /// key keeps how many reports wait for the retired player, and every
+    /// hand-off it explores is followed by their delivery.
     case lifecycle(FuzzLifecycle)
 
     enum Answer: Hashable, Sendable {
@@ -179,6 +182,10 @@ extension Explorer {
         .answered(.play(.fresh, .zero), [.readyFirst]),
       ]
     }
+
+    /// The restore letters the core alphabet's tests add
+    /// (`ExplorationScope.coreRestore`): a relaunch and a hand-off.
+    static var coreRestore: [Letter] { [.lifecycle(.relaunch), .lifecycle(.handoff)] }
 
     /// The alphabet for queues of at most `entries` entries, built for each
     /// search rather than kept in a global: its `answered` and `later` letters
@@ -285,8 +292,10 @@ extension Explorer {
   /// the configuration's threshold.
   struct LetterContext {
     var model: ContractModel
-    /// Held-back reports waiting.
+    /// Held-back reports waiting for the current player.
     var held: [EngineReport]
+    /// Held-back reports waiting for the player a hand-off retired.
+    var retired: Int
     /// The most queue entries.
     var entries: Int
     /// The most held-back reports.
@@ -299,11 +308,12 @@ extension Explorer {
     private var unused: [MediaID]
 
     init(
-      model: ContractModel, held: [EngineReport], entries: Int, maxHeld: Int,
+      model: ContractModel, held: [EngineReport], retired: Int = 0, entries: Int, maxHeld: Int,
       threshold: MediaTime
     ) {
       self.model = model
       self.held = held
+      self.retired = retired
       self.entries = entries
       self.maxHeld = maxHeld
       self.threshold = threshold
@@ -331,14 +341,14 @@ extension Explorer.Letter {
   /// apply: it names a load or an entry that does not exist, it would make
   /// the queue longer than the scope allows, it would arm a report that no
   /// command fires (its intent sends nothing), hold more than the scope
-  /// allows, or deliver nothing.
+  /// allows (the retired player's reports count), or deliver nothing.
   func actions(in context: Explorer.LetterContext) -> [FuzzAction]? {
     let model = context.model
     switch self {
-    case .deliver: return context.held.isEmpty ? nil : [.deliver]
-    case .lifecycle(let step): return context.held.isEmpty ? [.lifecycle(step)] : nil
+    case .deliver: return context.held.isEmpty && context.retired == 0 ? nil : [.deliver]
+    case .lifecycle(let step): return [.lifecycle(step)]
     case .later(let letter):
-      guard context.held.count < context.maxHeld,
+      guard context.held.count + context.retired < context.maxHeld,
         case .engine(let report)? = letter.event(in: context)
       else { return nil }
       return [.later(report)]
