@@ -10,7 +10,9 @@ package import PlayerState
 /// the predicted one, and the player's observation must agree with the model.
 package struct CaseRunner {
   /// The player under test.
-  package private(set) var target: any FuzzTarget
+  package private(set) var target: any FuzzTarget {
+    didSet { playerTarget = target as? PlayerTarget }
+  }
   /// Its engine.
   package private(set) var engine: FuzzEngine
   /// The oracle's model, after the steps so far.
@@ -79,6 +81,9 @@ package struct CaseRunner {
   /// observation: one reference is cheap to keep and to forget, where the
   /// observation's copy and destruction go through its value witnesses.
   private var agreed: StateBox?
+  /// The target when it is Playhead's player (``PlayerTarget``): its
+  /// observation check reads the state directly (``playerAgrees(_:after:)``).
+  private var playerTarget: PlayerTarget?
 
   /// Forgets what was worked out from the model as it was (its available
   /// commands, its now playing, the observation that last agreed with it):
@@ -169,6 +174,7 @@ package struct CaseRunner {
     model = ContractModel(setup)
     anchor = Self.anchor(model, setup)
     target = subject.make(engine)
+    playerTarget = target as? PlayerTarget
     log.reserveCapacity(64)
     expected.reserveCapacity(64)
     trace.reserveCapacity(64)
@@ -523,8 +529,46 @@ package struct CaseRunner {
     return found
   }
 
+  /// ``publicStateDifference(_:)-(StateBox)`` of a state read directly.
+  private mutating func publicStateDifference(_ state: borrowing PlaybackState)
+    -> PublicStateDifference?
+  {
+    let queue = state.queue
+    let playerList = queue.shuffle?.unshuffled ?? []
+    let modelList = model.shuffle?.list ?? []
+    let agree =
+      agreedEntries?.holds(queue.entries, playerList, model.entries, modelList) ?? false
+    let found = model.difference(from: state, entriesAgree: agree)
+    if found == nil, !agree {
+      agreedEntries = AgreedEntries(
+        player: queue.entries, playerList: playerList, model: model.entries, modelList: modelList)
+    }
+    return found
+  }
+
   mutating func observationViolation(_ event: PlaybackEvent?, step: Int) -> FuzzViolation? {
-    var seen = target.observation
+    if let playerTarget {
+      let agrees = playerAgrees(playerTarget.player.state, after: event)
+      #if DEBUG
+        // The shortcut must say what the whole check says, both ways.
+        let violation = observationViolation(of: target.observation, event, step: step)
+        assert(
+          agrees == (violation == nil),
+          "CaseRunner.playerAgrees says \(agrees) where the observation check found \(violation.map { "\($0.property)" } ?? "nothing")"
+        )
+        return violation
+      #else
+        if agrees { return nil }
+      #endif
+    }
+    return observationViolation(of: target.observation, event, step: step)
+  }
+
+  /// ``observationViolation(_:step:)`` of `seen`, the target's observation just read.
+  private mutating func observationViolation(
+    of observation: FuzzObservation, _ event: PlaybackEvent?, step: Int
+  ) -> FuzzViolation? {
+    var seen = observation
     engine.contract(&seen)
     if let agreed, seen.repeats(box: agreed), event != .stop || seen.kind == .idle {
       // Everything below compares the observation with the model (and the
@@ -590,6 +634,71 @@ package struct CaseRunner {
 }
 
 extension CaseRunner {
+  /// Whether Playhead's player, in `state` (just read) after `event`, agrees
+  /// with the contract on everything its observation says: the shortcut of
+  /// ``observationViolation(_:step:)`` for ``PlayerTarget``, which reads the
+  /// state itself instead of building, copying and freeing a
+  /// ``FuzzObservation`` (every field of which derives from the state). The
+  /// same comparisons, in the same terms; false whenever any differs, and the
+  /// whole check then runs on the observation to name the violation (a debug
+  /// build runs both every time and asserts they agree).
+  ///
+  /// The queue's fingerprint is not hashed here: it hashes the entries' items
+  /// in play order, the current position, the repeat mode and the shuffle's
+  /// seed (``FuzzObservation/fingerprint(items:current:repeatMode:shuffleSeed:)``,
+  /// as ``ContractModel/queueFingerprint`` does the model's), and the public
+  /// state compares each of them with the model's, the entries with their media.
+  private mutating func playerAgrees(_ state: borrowing PlaybackState, after event: PlaybackEvent?)
+    -> Bool
+  {
+    // Read into locals (see `FuzzObservation.init(_:itemsHash:)`).
+    let kind = state.kind
+    if case .user(.stop)? = event, kind != .idle { return false }
+    // The state that last agreed, while the model and the anchor are as they were then.
+    if let agreed, agreed.holds(state) { return true }
+    let session = state.session
+    let preload = state.preload
+    let current = model.current
+    let expectedPreload = model.preload
+    guard (session?.seekPending ?? false) == (current?.seekPending ?? false),
+      state.isPlaying == model.engineIsPlaying, kind == model.kind
+    else { return false }
+    let loads = engine.contractLoads(session?.load, preload?.load)
+    guard loads.current == current?.load, loads.preload == expectedPreload?.load else {
+      return false
+    }
+    if let session, session.position.milliseconds != current?.position { return false }
+    guard (preload?.stage == .ready) == (expectedPreload?.stage == .ready),
+      state.failure == current?.failure, publicStateDifference(state) == nil
+    else { return false }
+    let nowPlaying = state.nowPlaying
+    guard controlsAgree(nowPlaying, isPlaying: state.isPlaying, commands: state.availableCommands)
+    else { return false }
+    agreed = StateBox(copy state)
+    return true
+  }
+
+  /// ``controlsDifference(_:)`` == nil, for a player that says both (``playerAgrees(_:after:)``).
+  private mutating func controlsAgree(
+    _ said: NowPlaying?, isPlaying: Bool, commands: AvailableCommands
+  ) -> Bool {
+    let rate = said?.rate.thousandths ?? 0
+    if (rate > 0) != isPlaying { return false }
+    let expected = modelNowPlaying ?? model.nowPlaying(anchor: anchor.value)
+    modelNowPlaying = .some(expected)
+    switch (said, expected) {
+    case (nil, nil): break
+    case (_?, nil), (nil, _?): return false
+    case (let said?, let expected?):
+      if expected.difference(from: said) != nil || said.elapsed.milliseconds != expected.elapsed {
+        return false
+      }
+    }
+    let offered = modelCommands ?? model.availableCommands
+    modelCommands = offered
+    return commands == offered
+  }
+
   /// What the player publishes to a remote control (now playing, the commands
   /// offered) against the contract, when it says them: the broken property
   /// and the difference in words, or nil.

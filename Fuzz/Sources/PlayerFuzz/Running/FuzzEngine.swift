@@ -493,6 +493,16 @@ public final class FuzzEngine: PlaybackEngine {
     if let renamed { observation.loads = renamed }
   }
 
+  /// A current load and a preload as the player names them, in the
+  /// contract's numbering (as ``contract(_:)-(inout FuzzObservation)``
+  /// renumbers an observation's loads).
+  func contractLoads(_ current: Load?, _ preload: Load?) -> (current: Load?, preload: Load?) {
+    log.withLock { log in
+      guard !log.tokens.isIdentity else { return (current, preload) }
+      return (current.map { log.tokens.contract($0) }, preload.map { log.tokens.contract($0) })
+    }
+  }
+
   /// An event the player processed (player numbering) in the contract's numbering.
   func contract(_ event: PlaybackEvent) -> PlaybackEvent {
     log.withLock { $0.tokens.contract(event) }
