@@ -37,7 +37,7 @@ package struct CaseRunner {
   private var later: [EngineReport] = []
   /// What the case runs with (the engine a relaunch or a hand-off makes has
   /// no start state: it numbers its loads from 1).
-  private var caseSetup: FuzzSetup
+  private(set) var caseSetup: FuzzSetup
   /// How the subject restores its player after a relaunch; nil when it cannot.
   private var restore: (@Sendable (any PlaybackEngine, PlaybackSnapshot) -> (any FuzzTarget)?)?
   /// Where the current engine's commands begin in ``log`` (0 until a
@@ -81,6 +81,24 @@ package struct CaseRunner {
   /// observation: one reference is cheap to keep and to forget, where the
   /// observation's copy and destruction go through its value witnesses.
   private var agreed: StateBox?
+  /// Whether the case asked a player whose ignore reasons cost a step
+  /// record for them (``FuzzEngine/reportsCostlyReasons`` of every engine of
+  /// the case, kept here: the engine reads it under its lock).
+  private var costlyReasons = true
+  /// The engine ``reset(_:setup:costlyReasons:)`` starts each case on, reset,
+  /// when the subject's players can be restarted (``FuzzSubject/restart``).
+  private var keptEngine: FuzzEngine?
+  /// The players made on ``keptEngine``, by what their subject fixes when it
+  /// makes one: the watchdog clock's timeout and whether step records are asked
+  /// for (``FuzzSubject/restart``). A case restarts the one made for its own.
+  private var keptTargets: [KeptTarget: any FuzzTarget] = [:]
+
+  /// What a kept player was made for.
+  private struct KeptTarget: Hashable {
+    var timeout: MediaTime
+    var costlyReasons: Bool
+  }
+
   /// The target when it is Playhead's player (``PlayerTarget``): its
   /// observation check reads the state directly (``playerAgrees(_:after:)``).
   private var playerTarget: PlayerTarget?
@@ -206,6 +224,9 @@ package struct CaseRunner {
   }
 
   /// Starts over for a case set up as `setup` says (see ``reset(_:canPreload:retry:)``).
+  /// A subject whose players can be restarted (``FuzzSubject/restart``) has
+  /// its player restarted on the runner's engine, reset, instead of a new one
+  /// made: copies of a runner share those, so reset one copy only.
   /// - Parameter costlyReasons: whether a subject whose ignore reasons cost
   ///   a step record per event reports them (``FuzzEngine/reportsCostlyReasons``).
   package mutating func reset(
@@ -213,14 +234,34 @@ package struct CaseRunner {
   ) {
     caseSetup = setup
     restore = subject.restore
+    self.costlyReasons = costlyReasons
     life = 0
     restoredLife = false
     saved = nil
     retired = nil
-    engine = FuzzEngine(setup, costlyReasons: costlyReasons)
     model = ContractModel(setup)
     anchor = Self.anchor(model, setup)
-    target = subject.make(engine)
+    if let restart = subject.restart {
+      // One engine, reset, and the player made for this case's timeout and
+      // step records, restarted (made the first time).
+      let engine = keptEngine ?? FuzzEngine(setup, costlyReasons: costlyReasons)
+      if keptEngine == nil {
+        keptEngine = engine
+      } else {
+        engine.reset(setup, costlyReasons: costlyReasons)
+      }
+      self.engine = engine
+      let key = KeptTarget(timeout: setup.watchdogTimeout, costlyReasons: costlyReasons)
+      if let kept = keptTargets[key], restart(kept, engine) {
+        target = kept
+      } else {
+        target = subject.make(engine)
+        keptTargets[key] = target
+      }
+    } else {
+      engine = FuzzEngine(setup, costlyReasons: costlyReasons)
+      target = subject.make(engine)
+    }
     log.clear()
     expected.clear()
     trace.clear()
@@ -386,7 +427,7 @@ package struct CaseRunner {
     if reasons.isEmpty {
       // Nothing said: not compared (unless this case did not ask, see
       // FuzzEngine.reportsCostlyReasons); a cancelled timer's closure sends nothing.
-      if engine.reportsCostlyReasons, !fired || arrivals.count > 1 || arrivals[0].accepted {
+      if costlyReasons, !fired || arrivals.count > 1 || arrivals[0].accepted {
         unsaid |= FuzzObservable.ignoreReasons.bit
       }
       return nil
@@ -757,7 +798,7 @@ extension CaseRunner {
     // `notified` holds the delivery's (taken by `deliver`).
     defer { notified.clear() }
     if notified.isEmpty {
-      if engine.reportsCostlyReasons { unsaid |= FuzzObservable.notifications.bit }
+      if costlyReasons { unsaid |= FuzzObservable.notifications.bit }
       return nil
     }
     var culprit: Int?
@@ -892,7 +933,7 @@ extension CaseRunner {
   private func freshEngine() -> FuzzEngine {
     var setup = caseSetup
     setup.start = nil
-    return FuzzEngine(setup, costlyReasons: engine.reportsCostlyReasons)
+    return FuzzEngine(setup, costlyReasons: costlyReasons)
   }
 
   /// Starts a life on `engine` with `target` and the model `model`: the

@@ -89,13 +89,17 @@ public final class FuzzEngine: PlaybackEngine {
     /// The first event naming a load that the player passed `onProcessed`
     /// and was never sent (concurrent mode).
     var unsent: PlaybackEvent?
+    /// What the case runs with (``FuzzEngine/reset(_:costlyReasons:)`` sets it).
+    var setup = FuzzSetup()
+    /// ``FuzzEngine/reportsCostlyReasons``.
+    var costlyReasons = true
   }
 
   private let log = Locked(Log())
   private let recordsProcessing: Bool
 
   /// `.preload` when the engine was made with `canPreload`, otherwise none.
-  public let capabilities: EngineCapabilities
+  public var capabilities: EngineCapabilities { setup.canPreload ? .preload : [] }
   /// The retry policy the case runs with: give it to the player under test
   /// (``FuzzEngine/retry(for:)``), since the contract model waits for the
   /// network (or fails at once) exactly as it says.
@@ -105,12 +109,12 @@ public final class FuzzEngine: PlaybackEngine {
   /// test (``FuzzEngine/configuration(for:)``); the contract model reads it.
   public var configuration: PlayerConfiguration { setup.configuration }
   /// What the case runs with.
-  let setup: FuzzSetup
+  var setup: FuzzSetup { log.withLock { $0.setup } }
   /// Whether a subject whose ignore reasons cost a step record per event
   /// (Playhead's `Player`, through `onStep`) reports them in this case: in
   /// every replayed case, and in one random case in four (``Fuzzer``), so
   /// that a random run keeps its rate. Other subjects report them always.
-  package let reportsCostlyReasons: Bool
+  package var reportsCostlyReasons: Bool { log.withLock { $0.costlyReasons } }
 
   /// An engine with an empty log.
   /// - Parameters:
@@ -126,15 +130,40 @@ public final class FuzzEngine: PlaybackEngine {
 
   /// An engine for a case set up as `setup` says.
   init(_ setup: FuzzSetup, recordsProcessing: Bool = false, costlyReasons: Bool = true) {
-    reportsCostlyReasons = costlyReasons
-    capabilities = setup.canPreload ? .preload : []
-    // A start state's tokens are their own numbers: the player goes on from them.
-    if let start = setup.start { log.withLock { $0.tokens = TokenMap(issued: start.issuedLoads) } }
-    self.setup = setup
     self.recordsProcessing = recordsProcessing
-    log.withLock {
-      $0.commands.reserveCapacity(64)
-      $0.sent.reserveCapacity(8)
+    log.withLock { log in
+      log.setup = setup
+      log.costlyReasons = costlyReasons
+      // A start state's tokens are their own numbers: the player goes on from them.
+      if let start = setup.start { log.tokens = TokenMap(issued: start.issuedLoads) }
+      log.commands.reserveCapacity(64)
+      log.sent.reserveCapacity(8)
+    }
+  }
+
+  /// Empties the engine for a new case set up as `setup` says, as if it were
+  /// new (``init(_:recordsProcessing:costlyReasons:)``, its mode kept): no
+  /// command, report, timer or token is left from the case before, and the
+  /// buffers keep their capacity. The random run resets one engine per runner
+  /// instead of making one per case, and restarts its players on it
+  /// (``FuzzSubject/restart``).
+  func reset(_ setup: FuzzSetup, costlyReasons: Bool) {
+    log.withLock { log in
+      var fresh = Log()
+      fresh.setup = setup
+      fresh.costlyReasons = costlyReasons
+      if let start = setup.start { fresh.tokens = TokenMap(issued: start.issuedLoads) }
+      swap(&fresh.commands, &log.commands)
+      swap(&fresh.sent, &log.sent)
+      swap(&fresh.armed, &log.armed)
+      swap(&fresh.reasons, &log.reasons)
+      swap(&fresh.notified, &log.notified)
+      log = fresh
+      log.commands.removeAll(keepingCapacity: true)
+      log.sent.removeAll(keepingCapacity: true)
+      log.armed.removeAll(keepingCapacity: true)
+      log.reasons.removeAll(keepingCapacity: true)
+      log.notified.removeAll(keepingCapacity: true)
     }
   }
 
@@ -889,7 +918,7 @@ extension CaseRunner {
       for offset in 0..<scheduled.count {
         let request = requests[requests.count - 1 - offset]
         let (after, fire) = scheduled[scheduled.count - 1 - offset]
-        let expected = request.delay ?? engine.setup.watchdogTimeout.milliseconds
+        let expected = request.delay ?? caseSetup.watchdogTimeout.milliseconds
         guard after == .milliseconds(expected) else {
           detail =
             request.sleep

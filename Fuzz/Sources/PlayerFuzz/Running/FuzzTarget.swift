@@ -314,6 +314,18 @@ public struct FuzzSubject: Sendable {
   /// saved `relaunch` or `handoff` does nothing. Set with ``restoring(_:)``.
   public private(set) var restore:
     (@Sendable (any PlaybackEngine, PlaybackSnapshot) -> (any FuzzTarget)?)?
+  /// Starts a player this subject made over for a new case on `engine`, the
+  /// engine it was made with, reset for that case: the random run restarts
+  /// its players instead of making one per case (making a player and its
+  /// engine, and freeing them, cost a case as much as its checks did). The
+  /// runner keeps one player per watchdog timeout and per choice of step
+  /// records (``FuzzEngine/reportsCostlyReasons``), what a player's clock and
+  /// step callback fix when it is made, and restarts the one made for the
+  /// case's; everything else the player reads from the engine (its state,
+  /// configuration and capabilities) the restart reads again. False when the
+  /// player cannot be restarted: a new one is made. Nil (the default): every
+  /// case makes its player.
+  package private(set) var restart: (@Sendable (any FuzzTarget, FuzzEngine) -> Bool)?
   /// Builds the player as a `Sendable` one, for the concurrent mode.
   let makeSendable: (@Sendable (any PlaybackEngine) -> any FuzzTarget & Sendable)?
 
@@ -397,6 +409,19 @@ public struct FuzzSubject: Sendable {
       engine: engine, restoring: snapshot, configuration: FuzzEngine.configuration(for: engine),
       watchdog: FuzzEngine.watchdog(for: engine), onStep: PlayerTarget.onStep(for: engine))
     return player.map(PlayerTarget.init)
+  }.restarting { target, engine in
+    // Made as above, from `FuzzEngine.state(for:)` as it is.
+    (target as? PlayerTarget)?.restart(from: FuzzEngine.state(for: engine)) ?? false
+  }
+
+  /// The same subject, whose players the random run restarts for each case
+  /// (``restart``).
+  func restarting(
+    _ restart: @escaping @Sendable (any FuzzTarget, FuzzEngine) -> Bool
+  ) -> FuzzSubject {
+    var subject = self
+    subject.restart = restart
+    return subject
   }
 }
 
@@ -449,6 +474,15 @@ public final class PlayerTarget: FuzzTarget, Sendable {
 
   /// Sends the event to the player.
   public func send(_ event: PlaybackEvent) { player.send(event) }
+
+  /// Starts the player over from `state` (`Player.restart(from:)`), forgetting
+  /// the last observation.
+  /// - Returns: false, changing nothing, while the player is processing an event.
+  func restart(from state: PlaybackState) -> Bool {
+    guard player.restart(from: state) else { return false }
+    last.withLock { $0 = nil }
+    return true
+  }
 
   /// The player's snapshot (`PlaybackState.snapshot`).
   public var playbackSnapshot: PlaybackSnapshot? { player.state.snapshot }
