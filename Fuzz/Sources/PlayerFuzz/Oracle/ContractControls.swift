@@ -79,6 +79,14 @@ package struct ContractNowPlaying: Hashable, Sendable, CustomStringConvertible {
     return nil
   }
 
+  /// Whether `player` (a player's `NowPlaying`) is this one: no field
+  /// ``difference(from:)`` compares differs, nor the elapsed anchor.
+  package func matches(_ player: NowPlaying) -> Bool {
+    player.entry.item == item && player.entry.media == media && player.index == index
+      && player.count == count && player.duration?.milliseconds == duration
+      && player.rate.thousandths == rate && player.elapsed.milliseconds == elapsed
+  }
+
   /// `A 1/2 at 0ms rate 1000`.
   package var description: String {
     "\(media) \(index + 1)/\(count) at \(elapsed)ms rate \(rate)"
@@ -263,5 +271,16 @@ package struct ContractNotifications: Hashable, Sendable {
       return true
     }
     return next(entryChanged) && next(queueEnded) && next(playIntentChanged) && index == said.count
+  }
+}
+
+extension ContractNowPlaying? {
+  /// Whether a player's now playing, `player`, is this one: both none, or
+  /// both some and matching (``ContractNowPlaying/matches(_:)``).
+  package func matches(_ player: NowPlaying?) -> Bool {
+    switch self {
+    case .none: if case .none = player { true } else { false }
+    case .some(let expected): player.map { expected.matches($0) } ?? false
+    }
   }
 }

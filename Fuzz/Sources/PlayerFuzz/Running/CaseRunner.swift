@@ -102,6 +102,15 @@ package struct CaseRunner {
   /// The target when it is Playhead's player (``PlayerTarget``): its
   /// observation check reads the state directly (``playerAgrees(_:after:)``).
   private var playerTarget: PlayerTarget?
+  /// The state Playhead's player was last found in agreeing with the model
+  /// and the anchor (``playerAgrees(_:after:)``), when ``playerStateAgrees``:
+  /// until either may have changed, the same state again agrees again. Kept
+  /// in place, not forgotten (a flag says whether it holds): replacing it
+  /// costs its references only, where a box per agreeing state cost an
+  /// allocation and its freeing on most events.
+  private var playerState = PlaybackState()
+  /// Whether ``playerState`` agrees with the model and the anchor as they are.
+  private var playerStateAgrees = false
 
   /// Forgets what was worked out from the model as it was (its available
   /// commands, its now playing, the observation that last agreed with it):
@@ -112,6 +121,7 @@ package struct CaseRunner {
     // through the optional's value witnesses (on most accepted events).
     if case .some = modelNowPlaying { modelNowPlaying = nil }
     agreed = nil
+    playerStateAgrees = false
   }
 
   private struct AgreedEntries {
@@ -696,7 +706,7 @@ extension CaseRunner {
     let kind = state.kind
     if case .user(.stop)? = event, kind != .idle { return false }
     // The state that last agreed, while the model and the anchor are as they were then.
-    if let agreed, agreed.holds(state) { return true }
+    if playerStateAgrees, playerState.isSame(as: state) { return true }
     let session = state.session
     let preload = state.preload
     let current = model.current
@@ -715,26 +725,22 @@ extension CaseRunner {
     let nowPlaying = state.nowPlaying
     guard controlsAgree(nowPlaying, isPlaying: state.isPlaying, commands: state.availableCommands)
     else { return false }
-    agreed = StateBox(copy state)
+    playerState = copy state
+    playerStateAgrees = true
     return true
   }
 
-  /// ``controlsDifference(_:)`` == nil, for a player that says both (``playerAgrees(_:after:)``).
+  /// ``controlsDifference(_:)`` == nil, for a player that says both
+  /// (``playerAgrees(_:after:)``): the same comparisons, without the words,
+  /// and without copying either now playing (nor keeping the contract's:
+  /// the state is compared again only once the model changed).
   private mutating func controlsAgree(
     _ said: NowPlaying?, isPlaying: Bool, commands: AvailableCommands
   ) -> Bool {
     let rate = said?.rate.thousandths ?? 0
-    if (rate > 0) != isPlaying { return false }
-    let expected = modelNowPlaying ?? model.nowPlaying(anchor: anchor.value)
-    modelNowPlaying = .some(expected)
-    switch (said, expected) {
-    case (nil, nil): break
-    case (_?, nil), (nil, _?): return false
-    case (let said?, let expected?):
-      if expected.difference(from: said) != nil || said.elapsed.milliseconds != expected.elapsed {
-        return false
-      }
-    }
+    guard (rate > 0) == isPlaying,
+      model.nowPlaying(anchor: anchor.value).matches(said)
+    else { return false }
     let offered = modelCommands ?? model.availableCommands
     modelCommands = offered
     return commands == offered

@@ -52,6 +52,8 @@ public import PlayerState
 ///
 /// Thread-safe; the single-threaded runner only ever has one caller at a time.
 public final class FuzzEngine: PlaybackEngine {
+  /// Everything the engine records; ``FuzzEngine/reset(_:costlyReasons:)``
+  /// sets every field back to its initial value (add a new one there too).
   struct Log {
     var commands: [EngineCommand] = []
     /// Reports armed by ``FuzzAction/reentrant(_:)``, sent inside the next `execute`
@@ -149,21 +151,27 @@ public final class FuzzEngine: PlaybackEngine {
   /// (``FuzzSubject/restart``).
   func reset(_ setup: FuzzSetup, costlyReasons: Bool) {
     log.withLock { log in
-      var fresh = Log()
-      fresh.setup = setup
-      fresh.costlyReasons = costlyReasons
-      if let start = setup.start { fresh.tokens = TokenMap(issued: start.issuedLoads) }
-      swap(&fresh.commands, &log.commands)
-      swap(&fresh.sent, &log.sent)
-      swap(&fresh.armed, &log.armed)
-      swap(&fresh.reasons, &log.reasons)
-      swap(&fresh.notified, &log.notified)
-      log = fresh
+      // Field by field, in place: the buffers, the timers' table and the
+      // sets keep their storage (a new table per case, grown timer by
+      // timer, cost a case more than its timers).
       log.commands.removeAll(keepingCapacity: true)
-      log.sent.removeAll(keepingCapacity: true)
       log.armed.removeAll(keepingCapacity: true)
+      log.sent.removeAll(keepingCapacity: true)
+      log.scheduled.removeAll(keepingCapacity: true)
+      log.timers.removeAll(keepingCapacity: true)
+      // A start state's tokens are their own numbers: the player goes on from them.
+      log.tokens = setup.start.map { TokenMap(issued: $0.issuedLoads) } ?? TokenMap()
+      log.processed.removeAll(keepingCapacity: true)
       log.reasons.removeAll(keepingCapacity: true)
       log.notified.removeAll(keepingCapacity: true)
+      log.executing = 0
+      log.overlaps = 0
+      log.executed = 0
+      log.sentEvents.removeAll(keepingCapacity: true)
+      log.sentUnissued.removeAll(keepingCapacity: true)
+      log.unsent = nil
+      log.setup = setup
+      log.costlyReasons = costlyReasons
     }
   }
 

@@ -555,12 +555,18 @@ final class StateBox: Sendable {
   /// the fields a step changes most (the load, the preload, the intent, the
   /// tokens) before comparing the whole states. A method, so the state held
   /// is read in place (reading it out of the box copies it).
-  func holds(_ other: borrowing PlaybackState) -> Bool {
-    state.session == other.session && state.preload == other.preload
-      && state.playWhenReady == other.playWhenReady && state.issuedLoads == other.issuedLoads
-      && state == other
-  }
+  func holds(_ other: borrowing PlaybackState) -> Bool { state.isSame(as: other) }
 
   /// Whether the state held has these queue entries.
   func holds(_ entries: QueueEntries) -> Bool { state.queue.entries == entries }
+}
+
+extension PlaybackState {
+  /// Whether this state is `other` (`==`), telling most unequal pairs apart
+  /// by the fields a step changes most (the load, the preload, the intent,
+  /// the tokens) before comparing the whole states.
+  func isSame(as other: borrowing PlaybackState) -> Bool {
+    session == other.session && preload == other.preload && playWhenReady == other.playWhenReady
+      && issuedLoads == other.issuedLoads && self == other
+  }
 }
