@@ -497,3 +497,14 @@ extension Player {
     return true
   }
 }
+
+extension Player {
+  /// Calls `body` with the current state, read in place under the player's
+  /// lock (``state`` copies it out): for the package's fuzzer, which compares
+  /// the state with its model after every event and keeps a copy only when it
+  /// needs one. `body` must not call into this player (its lock is held).
+  /// - Returns: what `body` returns.
+  package func withState(_ body: (borrowing PlaybackState) -> Bool) -> Bool {
+    core.withLock { body($0.state) }
+  }
+}

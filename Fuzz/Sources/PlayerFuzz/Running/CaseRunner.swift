@@ -599,7 +599,8 @@ package struct CaseRunner {
 
   mutating func observationViolation(_ event: PlaybackEvent?, step: Int) -> FuzzViolation? {
     if let playerTarget {
-      let agrees = playerAgrees(playerTarget.player.state, after: event)
+      // The state read in place, under the player's lock (copied only when it agrees).
+      let agrees = playerTarget.player.withState { playerAgrees($0, after: event) }
       #if DEBUG
         // The shortcut must say what the whole check says, both ways.
         let violation = observationViolation(of: target.observation, event, step: step)

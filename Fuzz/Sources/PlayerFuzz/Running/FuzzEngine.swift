@@ -101,11 +101,13 @@ public final class FuzzEngine: PlaybackEngine {
   private let recordsProcessing: Bool
 
   /// `.preload` when the engine was made with `canPreload`, otherwise none.
-  public var capabilities: EngineCapabilities { setup.canPreload ? .preload : [] }
+  public var capabilities: EngineCapabilities {
+    log.withLock { $0.setup.canPreload } ? .preload : []
+  }
   /// The retry policy the case runs with: give it to the player under test
   /// (``FuzzEngine/retry(for:)``), since the contract model waits for the
   /// network (or fails at once) exactly as it says.
-  public var retry: RetryPolicy { setup.retry }
+  public var retry: RetryPolicy { log.withLock { $0.setup.retry } }
   /// The player configuration the case runs with (the `previous` threshold,
   /// the retry policy, whether the engine preloads): give it to the player under
   /// test (``FuzzEngine/configuration(for:)``); the contract model reads it.
@@ -231,7 +233,7 @@ public final class FuzzEngine: PlaybackEngine {
   /// Its timeout is the case's (drawn per case): every load and stall watchdog
   /// must be scheduled with it, and every backoff with the retry policy's delay.
   public var watchdog: WatchdogPolicy {
-    WatchdogPolicy(timeout: .milliseconds(setup.watchdogTimeout.milliseconds)) {
+    WatchdogPolicy(timeout: .milliseconds(log.withLock { $0.setup.watchdogTimeout.milliseconds })) {
       [weak self] after, fire in
       self?.log.withLock { $0.scheduled.append((after, fire)) }
     }
