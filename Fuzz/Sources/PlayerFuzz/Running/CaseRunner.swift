@@ -351,14 +351,10 @@ package struct CaseRunner {
   package mutating func finish(
     observe: ((ArraySlice<EngineCommand>, ContractModel, any FuzzTarget) -> Void)?
   ) -> FuzzViolation? {
-    func add(_ action: FuzzAction) -> FuzzViolation? {
-      let before = log.count
-      if let violation = perform(action) { return violation }
-      observe?(log[before...], model, target)
-      return nil
-    }
     _ = engine.takeArmed()
-    if !later.isEmpty || retired?.later.isEmpty == false, let violation = add(.deliver) {
+    if !later.isEmpty || retired?.later.isEmpty == false,
+      let violation = add(.deliver, observe: observe)
+    {
       return violation
     }
     for _ in 0..<4 {
@@ -371,19 +367,41 @@ package struct CaseRunner {
         report = .seekCompleted(current.load, SeekID(current.lastSeek))
       case .waiting:
         // The network comes back: the entry reloads.
-        if let violation = add(.send(.system(.networkAvailable))) { return violation }
+        if let violation = add(.send(.system(.networkAvailable)), observe: observe) {
+          return violation
+        }
         continue
       case .ready, .ended, .failed:
         return steadyCheck(step: trace.count)
       }
-      if let violation = add(.send(.engine(report))) { return violation }
+      if let violation = add(.send(.engine(report)), observe: observe) { return violation }
     }
     return steadyCheck(step: trace.count)
   }
 
+  /// An action ``finish(observe:)`` adds, performed and checked; `observe`
+  /// is called after it when it kept every property. (A method, not a
+  /// function nested in `finish`: capturing the runner copied it whole.)
+  private mutating func add(
+    _ action: FuzzAction,
+    observe: ((ArraySlice<EngineCommand>, ContractModel, any FuzzTarget) -> Void)?
+  ) -> FuzzViolation? {
+    let before = log.count
+    if let violation = perform(action) { return violation }
+    observe?(log[before...], model, target)
+    return nil
+  }
+
   private func steadyCheck(step: Int) -> FuzzViolation? {
-    let kind = target.observation.kind
-    guard kind == .buffering || kind == .stalled else { return nil }
+    func unsteady(_ kind: StateKind) -> Bool { kind == .buffering || kind == .stalled }
+    // Playhead's player's kind read off its state (its observation's is the state's).
+    let still =
+      if let playerTarget {
+        playerTarget.player.withState { unsteady($0.kind) }
+      } else {
+        unsteady(target.observation.kind)
+      }
+    guard still else { return nil }
     var violation = FuzzViolation(
       property: .reachesSteadyState, step: step, event: nil, expected: expected, actual: log,
       detail: "after cooperative reports the player is still \(target.stateDescription)")
@@ -408,21 +426,36 @@ package struct CaseRunner {
     engine.drain(
       commands: &received, sent: &sent, reasons: &reasons, notified: &notified,
       scheduled: &scheduled)
-    log.append(contentsOf: received)
-    received.clear()
+    if !received.isEmpty {
+      log.append(contentsOf: received)
+      received.clear()
+    }
 
     arrivals.clear()
     record(event)
     for report in sent { record(.engine(report)) }
     events += arrivals.count
 
-    if log.count != expected.count || log[mark...] != expected[mark...] {
+    if !logMatches(from: mark) {
       return commandViolation(step: step, from: mark, event: event)
     }
     if let violation = observationViolation(event, step: step) { return violation }
     if let violation = reasonViolation(event, step: step, fired: fired) { return violation }
     if let violation = notificationViolation(event, step: step) { return violation }
     return watchdogViolation(event, step: step)
+  }
+
+  /// Whether the commands logged from `mark` on are the ones expected from
+  /// `mark` on (`log.count == expected.count && log[mark...] == expected[mark...]`,
+  /// by index: comparing slices copies each command).
+  private func logMatches(from mark: Int) -> Bool {
+    guard log.count == expected.count else { return false }
+    var index = mark
+    while index < log.count {
+      if log[index] != expected[index] { return false }
+      index += 1
+    }
+    return true
   }
 
   /// After one delivery: each event the player reduced was ignored exactly

@@ -160,7 +160,8 @@ public final class FuzzEngine: PlaybackEngine {
       log.armed.removeAll(keepingCapacity: true)
       log.sent.removeAll(keepingCapacity: true)
       log.scheduled.removeAll(keepingCapacity: true)
-      log.timers.removeAll(keepingCapacity: true)
+      // Kept while small: clearing a table costs its capacity, not its count.
+      log.timers.removeAll(keepingCapacity: log.timers.capacity <= 16)
       // A start state's tokens are their own numbers: the player goes on from them.
       log.tokens = setup.start.map { TokenMap(issued: $0.issuedLoads) } ?? TokenMap()
       log.processed.removeAll(keepingCapacity: true)
@@ -265,7 +266,7 @@ public final class FuzzEngine: PlaybackEngine {
   /// included); otherwise a new player's with ``configuration(for:)``.
   /// - Parameter engine: the engine handed to ``FuzzSubject/make``.
   public static func state(for engine: any PlaybackEngine) -> PlaybackState {
-    (engine as? FuzzEngine)?.setup.state
+    (engine as? FuzzEngine)?.log.withLock { $0.setup.state }
       ?? PlaybackState(configuration: configuration(for: engine))
   }
 
