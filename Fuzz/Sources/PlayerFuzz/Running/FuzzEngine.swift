@@ -481,6 +481,15 @@ public final class FuzzEngine: PlaybackEngine {
   /// - Returns: whether it ran a timer the player scheduled.
   @discardableResult
   func deliver(_ event: PlaybackEvent, to target: any FuzzTarget) -> Bool {
+    switch event {
+    case .user, .remote, .system(.interruptionBegan), .system(.interruptionEnded),
+      .system(.routeLost), .system(.networkLost), .system(.networkAvailable):
+      // No load to renumber and no timer to run (`TokenMap.player(_:)` leaves it
+      // as it is): sent without the lock.
+      target.send(event)
+      return false
+    case .engine, .watchdogExpired, .system(.sleepTimerExpired): break
+    }
     let (event, fire) = log.withLock { log -> (PlaybackEvent, (@Sendable () -> Void)?) in
       if case .watchdogExpired(let load, let id) = event,
         let fire = log.timers[TimerKey(load: load, id: id.rawValue)]
