@@ -392,7 +392,8 @@ package struct CaseRunner {
     return nil
   }
 
-  private func steadyCheck(step: Int) -> FuzzViolation? {
+  /// (Mutating only so that calling it from `finish` does not copy the runner.)
+  private mutating func steadyCheck(step: Int) -> FuzzViolation? {
     func unsteady(_ kind: StateKind) -> Bool { kind == .buffering || kind == .stalled }
     // Playhead's player's kind read off its state (its observation's is the state's).
     let still =

@@ -928,8 +928,10 @@ extension CaseRunner {
       scheduled.removeAll(keepingCapacity: true)
       requests.removeAll(keepingCapacity: true)
     }
-    let media = model.media
-    let name = { (load: Load) in media[load.item].map { "\($0)#\(load.token)" } ?? load.description
+    // A function, not a closure in a constant: that allocated its context on
+    // every delivery with a timer; the media are read only to name a load.
+    func name(_ load: Load) -> String {
+      model.media[load.item].map { "\($0)#\(load.token)" } ?? load.description
     }
     var detail: String?
     if scheduled.count > requests.count {
