@@ -512,10 +512,7 @@ package struct CaseRunner {
     let before = model.kind
     let offset = expected.count
     if recordsCoverage { coverage.record(variantsOf: event, at: model) }
-    // The current load and its newest watchdog, read in place (copying the
-    // load's whole record out of the model cost a copy on every event).
-    let session: (load: Load, lastWatchdog: UInt32)? =
-      if let load = model.current?.load { (load, model.current?.lastWatchdog ?? 0) } else { nil }
+    let session = model.current
     // What the step reads of the model before the event (a copy of the whole
     // model would cost a call through its value witnesses on every event).
     let priorItem = model.position.map { model.entries[$0].item }

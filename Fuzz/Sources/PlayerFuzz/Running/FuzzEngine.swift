@@ -870,12 +870,10 @@ extension ContractModel {
   /// applied: when a load starts buffering (a new load, or a preload promoted
   /// before its `ready`) and when it stalls; and the backoff timer when a load
   /// starts waiting for the network, with its delay.
-  /// - Parameter before: the current load before the event, and its newest
-  ///   watchdog (all the request reads of it: a copy of the whole load's
-  ///   record costs more on every event).
+  /// - Parameter before: the current load before the event.
   /// - Returns: the load, the watchdog id (contract numbering), and the
   ///   backoff's delay in milliseconds (nil for a watchdog: any timeout will do).
-  func watchdogRequest(since before: (load: Load, lastWatchdog: UInt32)?) -> WatchdogClaim? {
+  func watchdogRequest(since before: Current?) -> WatchdogClaim? {
     guard let after = current, after.lastWatchdog > 0,
       after.stage == .buffering || after.stage == .stalled || after.stage == .waiting
     else { return nil }
