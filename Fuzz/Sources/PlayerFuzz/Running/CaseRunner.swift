@@ -449,7 +449,16 @@ package struct CaseRunner {
   /// Whether the commands logged from `mark` on are the ones expected from
   /// `mark` on (`log.count == expected.count && log[mark...] == expected[mark...]`,
   /// by index: comparing slices copies each command).
-  private func logMatches(from mark: Int) -> Bool {
+  private mutating func logMatches(from mark: Int) -> Bool {
+    Self.same(log, expected, from: mark)
+  }
+
+  /// ``logMatches(from:)`` of `log` and `expected`. (Static, and the method
+  /// mutating: a method that does not mutate, called from one that does,
+  /// copies the whole runner first.)
+  private static func same(
+    _ log: [EngineCommand], _ expected: [EngineCommand], from mark: Int
+  ) -> Bool {
     guard log.count == expected.count else { return false }
     var index = mark
     while index < log.count {
@@ -509,38 +518,32 @@ package struct CaseRunner {
   }
 
   mutating func record(_ event: PlaybackEvent) {
-    let before = model.kind
     let offset = expected.count
-    if recordsCoverage { coverage.record(variantsOf: event, at: model) }
-    let session = model.current
-    // What the step reads of the model before the event (a copy of the whole
-    // model would cost a call through its value witnesses on every event).
-    let priorItem = model.position.map { model.entries[$0].item }
-    let priorIntent = model.playWhenReady
-    let priorSleep = model.issuedSleep
-    let stopsAt = model.sleep == nil || !model.sleepStopsHere ? nil : priorItem
+    // What the step reads of the model before the event and after it, each
+    // in one call on the model (`RecordedStep`): every call on the model from
+    // here copies all of it first, and this took seven an event.
+    let prior =
+      recordsCoverage
+      ? model.prior(recordingVariantsOf: event, into: &coverage) : model.prior()
     let reason = model.process(event, commands: &expected)
     let accepted = reason == nil
-    var notes = ContractNotifications.none
-    if accepted {
-      forgetModelDerivations()
-      notes = ContractNotifications(
-        before: priorItem, playWhenReady: priorIntent, event: event, after: model)
-      anchor.step(model)
-    }
-    if let request = model.watchdogRequest(since: session) { requests.append(request) }
-    if model.issuedSleep != priorSleep, case .after(let delay)? = model.sleep {
+    if accepted { forgetModelDerivations() }
+    let after = model.after(event, accepted: accepted, prior: prior, anchor: anchor)
+    if accepted { anchor = after.anchor }
+    if let request = after.request { requests.append(request) }
+    if model.issuedSleep != prior.issuedSleep, case .after(let delay)? = model.sleep {
       requests.append(.sleep(model.issuedSleep, delay: delay.milliseconds))
     }
     if !recordsCoverage {
       // Only the verdict is wanted.
     } else if accepted {
       coverage.record(
-        from: before, event: event.kind, to: model.kind, commands: expected[offset...])
+        from: prior.kind, event: event.kind, to: after.kind, commands: expected[offset...])
     } else {
-      coverage.record(from: before, event: event.kind)
+      coverage.record(from: prior.kind, event: event.kind)
     }
-    arrivals.append(Arrival(offset: offset, reason: reason, notes: notes, stopsAt: stopsAt))
+    arrivals.append(
+      Arrival(offset: offset, reason: reason, notes: after.notes, stopsAt: prior.stopsAt))
   }
 
   /// The event of arrival `position` of a delivery whose outer event is `event`.
@@ -1177,5 +1180,72 @@ extension CaseRunner {
     case .start(let load, _) where load.item != item: return .endOfEntryStartsNothing
     default: return nil
     }
+  }
+}
+
+/// What ``CaseRunner/record(_:)`` reads of the model before an event
+/// (``ContractModel/prior(recordingVariantsOf:into:)``) and after it
+/// (``ContractModel/after(_:accepted:prior:anchor:)``), each in one call: a
+/// call on the model from the runner copies the whole model first (344
+/// bytes), so one call instead of up to seven an event.
+struct RecordedStep {
+  /// Before the event: the named state, the current load, the current
+  /// entry's item, the intent, the newest sleep countdown issued, and the
+  /// current entry when the sleep timer stops at its end.
+  struct Prior {
+    var kind: StateKind
+    var session: ContractModel.Current?
+    var item: ItemID?
+    var playWhenReady: Bool
+    var issuedSleep: UInt32
+    var stopsAt: ItemID?
+  }
+
+  /// After it: the named state, the notifications expected (none for an
+  /// ignored event), the anchor stepped (as it was for an ignored event), and
+  /// the watchdog the contract asks for.
+  struct After {
+    var kind: StateKind
+    var notes: ContractNotifications
+    var anchor: ContractAnchor
+    var request: WatchdogClaim?
+  }
+}
+
+extension ContractModel {
+  /// ``RecordedStep/Prior`` of the model as it is.
+  fileprivate func prior() -> RecordedStep.Prior {
+    let item = position.map { entries[$0].item }
+    return RecordedStep.Prior(
+      kind: kind, session: current, item: item, playWhenReady: playWhenReady,
+      issuedSleep: issuedSleep, stopsAt: sleep == nil || !sleepStopsHere ? nil : item)
+  }
+
+  /// ``prior()``, recording into `coverage` the variants of `event` in the model as it is first.
+  fileprivate func prior(
+    recordingVariantsOf event: PlaybackEvent, into coverage: inout FuzzCoverage
+  )
+    -> RecordedStep.Prior
+  {
+    let kind = kind
+    coverage.record(variantsOf: event, at: self)
+    var prior = prior()
+    prior.kind = kind
+    return prior
+  }
+
+  /// ``RecordedStep/After`` of the model after `event`, `prior` read before it.
+  fileprivate func after(
+    _ event: PlaybackEvent, accepted: Bool, prior: RecordedStep.Prior, anchor: ContractAnchor
+  ) -> RecordedStep.After {
+    var stepped = anchor
+    var notes = ContractNotifications.none
+    if accepted {
+      notes = ContractNotifications(
+        before: prior.item, playWhenReady: prior.playWhenReady, event: event, after: self)
+      stepped.step(self)
+    }
+    return RecordedStep.After(
+      kind: kind, notes: notes, anchor: stepped, request: watchdogRequest(since: prior.session))
   }
 }

@@ -926,11 +926,9 @@ extension CaseRunner {
       scheduled.removeAll(keepingCapacity: true)
       requests.removeAll(keepingCapacity: true)
     }
-    // A function, not a closure in a constant: that allocated its context on
-    // every delivery with a timer; the media are read only to name a load.
-    func name(_ load: Load) -> String {
-      model.media[load.item].map { "\($0)#\(load.token)" } ?? load.description
-    }
+    // Loads are named only in a violation's detail (`Self.name`): a closure in a
+    // constant allocated its context, and a local function capturing the
+    // runner copied it, on every delivery with a timer.
     var detail: String?
     if scheduled.count > requests.count {
       let extra = scheduled.count - requests.count
@@ -946,8 +944,8 @@ extension CaseRunner {
             request.sleep
             ? "the contract arms the sleep countdown sleep#\(request.id) for \(expected)ms (setSleepTimer's delay); the player asked for \(after)"
             : request.delay == nil
-              ? "the contract arms watchdog#\(request.id) for \(name(request.load)) with the clock's timeout, \(expected)ms (FuzzEngine.watchdog's); the player asked for \(after)"
-              : "the contract arms the backoff watchdog#\(request.id) for \(name(request.load)) after \(expected)ms (the retry policy's delay); the player asked for \(after)"
+              ? "the contract arms watchdog#\(request.id) for \(Self.name(request.load, media: model.media)) with the clock's timeout, \(expected)ms (FuzzEngine.watchdog's); the player asked for \(after)"
+              : "the contract arms the backoff watchdog#\(request.id) for \(Self.name(request.load, media: model.media)) after \(expected)ms (the retry policy's delay); the player asked for \(after)"
           break
         }
         engine.register(fire, load: request.load, id: request.id, sleep: request.sleep)
@@ -956,7 +954,7 @@ extension CaseRunner {
         detail =
           newest.sleep
           ? "the contract arms the sleep countdown sleep#\(newest.id) here; the player scheduled nothing on the harness's clock (FuzzEngine.watchdog)"
-          : "the contract arms watchdog#\(newest.id) for \(name(newest.load)) here; the player requested no watchdog from the harness's clock (FuzzEngine.watchdog)"
+          : "the contract arms watchdog#\(newest.id) for \(Self.name(newest.load, media: model.media)) here; the player requested no watchdog from the harness's clock (FuzzEngine.watchdog)"
       }
     }
     guard let detail else { return nil }
@@ -965,6 +963,13 @@ extension CaseRunner {
       actual: log, detail: detail)
     violation.media = model.media
     return violation
+  }
+}
+
+extension CaseRunner {
+  /// `load` as `A#2`, by its item's media.
+  fileprivate static func name(_ load: Load, media: [ItemID: MediaID]) -> String {
+    media[load.item].map { "\($0)#\(load.token)" } ?? load.description
   }
 }
 
