@@ -617,13 +617,13 @@ package struct CaseRunner {
     return found
   }
 
-  /// ``publicStateDifference(_:)-(StateBox)`` of a state read directly.
-  private mutating func publicStateDifference(_ state: borrowing PlaybackState)
-    -> PublicStateDifference?
-  {
+  /// ``publicStateDifference(_:)-(StateBox)`` of a state read directly;
+  /// `modelList` is the model's shuffle's list order (empty when not shuffled).
+  private mutating func publicStateDifference(
+    _ state: borrowing PlaybackState, modelList: [ContractModel.Entry]
+  ) -> PublicStateDifference? {
     let queue = state.queue
     let playerList = queue.shuffle?.unshuffled ?? []
-    let modelList = model.shuffle?.list ?? []
     let agree =
       agreedEntries?.holds(queue.entries, playerList, model.entries, modelList) ?? false
     let found = model.difference(from: state, entriesAgree: agree)
@@ -749,8 +749,11 @@ extension CaseRunner {
     let preload = state.preload
     let current = model.current
     let expectedPreload = model.preload
+    // The model's derived views in one call (``ContractView``).
+    let view = model.view(anchor: anchor.value, commands: modelCommands)
+    modelCommands = view.commands
     guard (session?.seekPending ?? false) == (current?.seekPending ?? false),
-      state.isPlaying == model.engineIsPlaying, kind == model.kind
+      state.isPlaying == view.engineIsPlaying, kind == view.kind
     else { return false }
     let loads = engine.contractLoads(session?.load, preload?.load)
     guard loads.current == current?.load, loads.preload == expectedPreload?.load else {
@@ -758,10 +761,13 @@ extension CaseRunner {
     }
     if let session, session.position.milliseconds != current?.position { return false }
     guard (preload?.stage == .ready) == (expectedPreload?.stage == .ready),
-      state.failure == current?.failure, publicStateDifference(state) == nil
+      state.failure == current?.failure,
+      publicStateDifference(state, modelList: view.shuffleList) == nil
     else { return false }
     let nowPlaying = state.nowPlaying
-    guard controlsAgree(nowPlaying, isPlaying: state.isPlaying, commands: state.availableCommands)
+    guard
+      Self.controlsAgree(
+        nowPlaying, isPlaying: state.isPlaying, commands: state.availableCommands, view)
     else { return false }
     playerState = copy state
     playerStateAgrees = true
@@ -770,18 +776,14 @@ extension CaseRunner {
 
   /// ``controlsDifference(_:)`` == nil, for a player that says both
   /// (``playerAgrees(_:after:)``): the same comparisons, without the words,
-  /// and without copying either now playing (nor keeping the contract's:
-  /// the state is compared again only once the model changed).
-  private mutating func controlsAgree(
-    _ said: NowPlaying?, isPlaying: Bool, commands: AvailableCommands
+  /// against the model's `view`, without copying either now playing (nor
+  /// keeping the contract's: the state is compared again only once the
+  /// model changed).
+  private static func controlsAgree(
+    _ said: NowPlaying?, isPlaying: Bool, commands: AvailableCommands, _ view: ContractView
   ) -> Bool {
     let rate = said?.rate.thousandths ?? 0
-    guard (rate > 0) == isPlaying,
-      model.nowPlaying(anchor: anchor.value).matches(said)
-    else { return false }
-    let offered = modelCommands ?? model.availableCommands
-    modelCommands = offered
-    return commands == offered
+    return (rate > 0) == isPlaying && view.nowPlaying.matches(said) && commands == view.commands
   }
 
   /// What the player publishes to a remote control (now playing, the commands
@@ -1247,5 +1249,32 @@ extension ContractModel {
     }
     return RecordedStep.After(
       kind: kind, notes: notes, anchor: stepped, request: watchdogRequest(since: prior.session))
+  }
+}
+
+/// What the contract says a player shows, derived from the model in one call
+/// (``ContractModel/view(anchor:commands:)``) for the observation check of
+/// Playhead's player: a call on the model from the runner copies the whole
+/// model first, and the check made five.
+struct ContractView {
+  /// ``ContractModel/kind``.
+  var kind: StateKind
+  /// ``ContractModel/engineIsPlaying``.
+  var engineIsPlaying: Bool
+  /// ``ContractModel/nowPlaying(anchor:)``.
+  var nowPlaying: ContractNowPlaying?
+  /// ``ContractModel/availableCommands``.
+  var commands: AvailableCommands
+  /// The shuffle's list order, empty when not shuffled.
+  var shuffleList: [ContractModel.Entry]
+}
+
+extension ContractModel {
+  /// The ``ContractView`` of the model with the elapsed anchor `anchor`;
+  /// `known`, when given, is its available commands, already worked out.
+  fileprivate func view(anchor: Int64, commands known: AvailableCommands?) -> ContractView {
+    ContractView(
+      kind: kind, engineIsPlaying: engineIsPlaying, nowPlaying: nowPlaying(anchor: anchor),
+      commands: known ?? availableCommands, shuffleList: shuffle?.list ?? [])
   }
 }
