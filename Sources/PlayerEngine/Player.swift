@@ -477,3 +477,42 @@ private struct Subscriber: Sendable {
     }
   }
 }
+
+// MARK: The package's fuzzer
+
+extension Player {
+  /// Starts this player over from `state` as it is, as if it had just been
+  /// made with `init(engine:startingAt:watchdog:onStep:)` on the same engine,
+  /// watchdog and step callback: no event queued, the statistics at zero,
+  /// any stream finished, and `configuration.canPreload` set from the
+  /// engine's capabilities. For the package's fuzzer, which runs many cases
+  /// one after another on one player instead of making one per case.
+  /// - Parameter state: the state to start from, a live load included.
+  /// - Returns: false, changing nothing, while an event is being processed.
+  package func restart(from state: PlaybackState) -> Bool {
+    var start = state
+    start.configuration.canPreload = engine.capabilities.contains(.preload)
+    let fresh = Core(state: start)
+    let finished = core.withLock { core -> [Subscriber]? in
+      guard !core.draining else { return nil }
+      let subscribers = core.takeSubscribers()
+      core = fresh
+      return subscribers
+    }
+    guard let finished else { return false }
+    // Finished outside the lock, as in `deinit`.
+    for subscriber in finished { subscriber.finish() }
+    return true
+  }
+}
+
+extension Player {
+  /// Calls `body` with the current state, read in place under the player's
+  /// lock (``state`` copies it out): for the package's fuzzer, which compares
+  /// the state with its model after every event and keeps a copy only when it
+  /// needs one. `body` must not call into this player (its lock is held).
+  /// - Returns: what `body` returns.
+  package func withState(_ body: (borrowing PlaybackState) -> Bool) -> Bool {
+    core.withLock { body($0.state) }
+  }
+}

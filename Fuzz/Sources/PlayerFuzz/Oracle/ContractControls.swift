@@ -23,21 +23,25 @@ extension ContractModel {
       duration: live?.duration, elapsed: live == nil ? saved : anchor, rate: publishedRate)
   }
 
-  /// Each remote command with the intent that decides it (docs/machine.md:
-  /// play is `resume`, seek is tried with 0, skip with +15 s).
-  static let commands: [(command: AvailableCommands, intent: UserIntent)] = [
-    (.play, .resume), (.pause, .pause), (.toggle, .toggle), (.stop, .stop), (.next, .next),
-    (.previous, .previous), (.seek, .seek(to: .zero)), (.skip, .skip(by: .seconds(15))),
-  ]
-
   /// The commands the contract offers: each exactly when the model would not
-  /// ignore its intent as `noEffect` or `invalidPosition`.
+  /// ignore its intent as `noEffect` or `invalidPosition`. Each remote
+  /// command is decided by one intent (docs/machine.md: play is `resume`,
+  /// seek is tried with 0, skip with +15 s), whose reason is asked for
+  /// directly (as `ignoreReason(for: .user(intent))` does): a table of the
+  /// intents cost a copy of each, on most events.
   package var availableCommands: AvailableCommands {
     var available: AvailableCommands = []
-    for (command, intent) in Self.commands {
-      let reason = ignoreReason(for: PlaybackEvent.user(intent))
+    func offer(_ command: AvailableCommands, _ reason: IgnoreReason?) {
       if reason != .noEffect, reason != .invalidPosition { available.insert(command) }
     }
+    offer(.play, ignoreReason(for: UserIntent.resume))
+    offer(.pause, ignoreReason(for: UserIntent.pause))
+    offer(.toggle, ignoreReason(for: UserIntent.toggle))
+    offer(.stop, ignoreReason(for: UserIntent.stop))
+    offer(.next, ignoreReason(for: UserIntent.next))
+    offer(.previous, ignoreReason(for: UserIntent.previous))
+    offer(.seek, ignoreReason(for: UserIntent.seek(to: .zero)))
+    offer(.skip, ignoreReason(for: UserIntent.skip(by: .seconds(15))))
     return available
   }
 }
@@ -77,6 +81,14 @@ package struct ContractNowPlaying: Hashable, Sendable, CustomStringConvertible {
       return "rate: the player's \(player.rate.thousandths), the contract's \(rate)"
     }
     return nil
+  }
+
+  /// Whether `player` (a player's `NowPlaying`) is this one: no field
+  /// ``difference(from:)`` compares differs, nor the elapsed anchor.
+  package func matches(_ player: NowPlaying) -> Bool {
+    player.entry.item == item && player.entry.media == media && player.index == index
+      && player.count == count && player.duration?.milliseconds == duration
+      && player.rate.thousandths == rate && player.elapsed.milliseconds == elapsed
   }
 
   /// `A 1/2 at 0ms rate 1000`.
@@ -263,5 +275,16 @@ package struct ContractNotifications: Hashable, Sendable {
       return true
     }
     return next(entryChanged) && next(queueEnded) && next(playIntentChanged) && index == said.count
+  }
+}
+
+extension ContractNowPlaying? {
+  /// Whether a player's now playing, `player`, is this one: both none, or
+  /// both some and matching (``ContractNowPlaying/matches(_:)``).
+  package func matches(_ player: NowPlaying?) -> Bool {
+    switch self {
+    case .none: if case .none = player { true } else { false }
+    case .some(let expected): player.map { expected.matches($0) } ?? false
+    }
   }
 }

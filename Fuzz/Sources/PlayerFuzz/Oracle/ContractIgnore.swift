@@ -140,7 +140,7 @@ extension ContractModel {
 
   // MARK: User intents
 
-  private func ignoreReason(for intent: UserIntent) -> IgnoreReason? {
+  func ignoreReason(for intent: UserIntent) -> IgnoreReason? {
     let live = current.map { !$0.stage.isStopped } ?? false
     switch intent {
     case .play(let media, let time):

@@ -10,7 +10,9 @@ package import PlayerState
 /// the predicted one, and the player's observation must agree with the model.
 package struct CaseRunner {
   /// The player under test.
-  package private(set) var target: any FuzzTarget
+  package private(set) var target: any FuzzTarget {
+    didSet { playerTarget = target as? PlayerTarget }
+  }
   /// Its engine.
   package private(set) var engine: FuzzEngine
   /// The oracle's model, after the steps so far.
@@ -35,7 +37,7 @@ package struct CaseRunner {
   private var later: [EngineReport] = []
   /// What the case runs with (the engine a relaunch or a hand-off makes has
   /// no start state: it numbers its loads from 1).
-  private var caseSetup: FuzzSetup
+  private(set) var caseSetup: FuzzSetup
   /// How the subject restores its player after a relaunch; nil when it cannot.
   private var restore: (@Sendable (any PlaybackEngine, PlaybackSnapshot) -> (any FuzzTarget)?)?
   /// Where the current engine's commands begin in ``log`` (0 until a
@@ -79,6 +81,36 @@ package struct CaseRunner {
   /// observation: one reference is cheap to keep and to forget, where the
   /// observation's copy and destruction go through its value witnesses.
   private var agreed: StateBox?
+  /// Whether the case asked a player whose ignore reasons cost a step
+  /// record for them (``FuzzEngine/reportsCostlyReasons`` of every engine of
+  /// the case, kept here: the engine reads it under its lock).
+  private var costlyReasons = true
+  /// The engine ``reset(_:setup:costlyReasons:)`` starts each case on, reset,
+  /// when the subject's players can be restarted (``FuzzSubject/restart``).
+  private var keptEngine: FuzzEngine?
+  /// The players made on ``keptEngine``, by what their subject fixes when it
+  /// makes one: the watchdog clock's timeout and whether step records are asked
+  /// for (``FuzzSubject/restart``). A case restarts the one made for its own.
+  private var keptTargets: [KeptTarget: any FuzzTarget] = [:]
+
+  /// What a kept player was made for.
+  private struct KeptTarget: Hashable {
+    var timeout: MediaTime
+    var costlyReasons: Bool
+  }
+
+  /// The target when it is Playhead's player (``PlayerTarget``): its
+  /// observation check reads the state directly (``playerAgrees(_:after:)``).
+  private var playerTarget: PlayerTarget?
+  /// The state Playhead's player was last found in agreeing with the model
+  /// and the anchor (``playerAgrees(_:after:)``), when ``playerStateAgrees``:
+  /// until either may have changed, the same state again agrees again. Kept
+  /// in place, not forgotten (a flag says whether it holds): replacing it
+  /// costs its references only, where a box per agreeing state cost an
+  /// allocation and its freeing on most events.
+  private var playerState = PlaybackState()
+  /// Whether ``playerState`` agrees with the model and the anchor as they are.
+  private var playerStateAgrees = false
 
   /// Forgets what was worked out from the model as it was (its available
   /// commands, its now playing, the observation that last agreed with it):
@@ -89,6 +121,7 @@ package struct CaseRunner {
     // through the optional's value witnesses (on most accepted events).
     if case .some = modelNowPlaying { modelNowPlaying = nil }
     agreed = nil
+    playerStateAgrees = false
   }
 
   private struct AgreedEntries {
@@ -169,6 +202,7 @@ package struct CaseRunner {
     model = ContractModel(setup)
     anchor = Self.anchor(model, setup)
     target = subject.make(engine)
+    playerTarget = target as? PlayerTarget
     log.reserveCapacity(64)
     expected.reserveCapacity(64)
     trace.reserveCapacity(64)
@@ -200,6 +234,9 @@ package struct CaseRunner {
   }
 
   /// Starts over for a case set up as `setup` says (see ``reset(_:canPreload:retry:)``).
+  /// A subject whose players can be restarted (``FuzzSubject/restart``) has
+  /// its player restarted on the runner's engine, reset, instead of a new one
+  /// made: copies of a runner share those, so reset one copy only.
   /// - Parameter costlyReasons: whether a subject whose ignore reasons cost
   ///   a step record per event reports them (``FuzzEngine/reportsCostlyReasons``).
   package mutating func reset(
@@ -207,14 +244,34 @@ package struct CaseRunner {
   ) {
     caseSetup = setup
     restore = subject.restore
+    self.costlyReasons = costlyReasons
     life = 0
     restoredLife = false
     saved = nil
     retired = nil
-    engine = FuzzEngine(setup, costlyReasons: costlyReasons)
     model = ContractModel(setup)
     anchor = Self.anchor(model, setup)
-    target = subject.make(engine)
+    if let restart = subject.restart {
+      // One engine, reset, and the player made for this case's timeout and
+      // step records, restarted (made the first time).
+      let engine = keptEngine ?? FuzzEngine(setup, costlyReasons: costlyReasons)
+      if keptEngine == nil {
+        keptEngine = engine
+      } else {
+        engine.reset(setup, costlyReasons: costlyReasons)
+      }
+      self.engine = engine
+      let key = KeptTarget(timeout: setup.watchdogTimeout, costlyReasons: costlyReasons)
+      if let kept = keptTargets[key], restart(kept, engine) {
+        target = kept
+      } else {
+        target = subject.make(engine)
+        keptTargets[key] = target
+      }
+    } else {
+      engine = FuzzEngine(setup, costlyReasons: costlyReasons)
+      target = subject.make(engine)
+    }
     log.clear()
     expected.clear()
     trace.clear()
@@ -294,14 +351,10 @@ package struct CaseRunner {
   package mutating func finish(
     observe: ((ArraySlice<EngineCommand>, ContractModel, any FuzzTarget) -> Void)?
   ) -> FuzzViolation? {
-    func add(_ action: FuzzAction) -> FuzzViolation? {
-      let before = log.count
-      if let violation = perform(action) { return violation }
-      observe?(log[before...], model, target)
-      return nil
-    }
     _ = engine.takeArmed()
-    if !later.isEmpty || retired?.later.isEmpty == false, let violation = add(.deliver) {
+    if !later.isEmpty || retired?.later.isEmpty == false,
+      let violation = add(.deliver, observe: observe)
+    {
       return violation
     }
     for _ in 0..<4 {
@@ -314,19 +367,42 @@ package struct CaseRunner {
         report = .seekCompleted(current.load, SeekID(current.lastSeek))
       case .waiting:
         // The network comes back: the entry reloads.
-        if let violation = add(.send(.system(.networkAvailable))) { return violation }
+        if let violation = add(.send(.system(.networkAvailable)), observe: observe) {
+          return violation
+        }
         continue
       case .ready, .ended, .failed:
         return steadyCheck(step: trace.count)
       }
-      if let violation = add(.send(.engine(report))) { return violation }
+      if let violation = add(.send(.engine(report)), observe: observe) { return violation }
     }
     return steadyCheck(step: trace.count)
   }
 
-  private func steadyCheck(step: Int) -> FuzzViolation? {
-    let kind = target.observation.kind
-    guard kind == .buffering || kind == .stalled else { return nil }
+  /// An action ``finish(observe:)`` adds, performed and checked; `observe`
+  /// is called after it when it kept every property. (A method, not a
+  /// function nested in `finish`: capturing the runner copied it whole.)
+  private mutating func add(
+    _ action: FuzzAction,
+    observe: ((ArraySlice<EngineCommand>, ContractModel, any FuzzTarget) -> Void)?
+  ) -> FuzzViolation? {
+    let before = log.count
+    if let violation = perform(action) { return violation }
+    observe?(log[before...], model, target)
+    return nil
+  }
+
+  /// (Mutating only so that calling it from `finish` does not copy the runner.)
+  private mutating func steadyCheck(step: Int) -> FuzzViolation? {
+    func unsteady(_ kind: StateKind) -> Bool { kind == .buffering || kind == .stalled }
+    // Playhead's player's kind read off its state (its observation's is the state's).
+    let still =
+      if let playerTarget {
+        playerTarget.player.withState { unsteady($0.kind) }
+      } else {
+        unsteady(target.observation.kind)
+      }
+    guard still else { return nil }
     var violation = FuzzViolation(
       property: .reachesSteadyState, step: step, event: nil, expected: expected, actual: log,
       detail: "after cooperative reports the player is still \(target.stateDescription)")
@@ -351,21 +427,45 @@ package struct CaseRunner {
     engine.drain(
       commands: &received, sent: &sent, reasons: &reasons, notified: &notified,
       scheduled: &scheduled)
-    log.append(contentsOf: received)
-    received.clear()
+    if !received.isEmpty {
+      log.append(contentsOf: received)
+      received.clear()
+    }
 
     arrivals.clear()
     record(event)
     for report in sent { record(.engine(report)) }
     events += arrivals.count
 
-    if log.count != expected.count || log[mark...] != expected[mark...] {
+    if !logMatches(from: mark) {
       return commandViolation(step: step, from: mark, event: event)
     }
     if let violation = observationViolation(event, step: step) { return violation }
     if let violation = reasonViolation(event, step: step, fired: fired) { return violation }
     if let violation = notificationViolation(event, step: step) { return violation }
     return watchdogViolation(event, step: step)
+  }
+
+  /// Whether the commands logged from `mark` on are the ones expected from
+  /// `mark` on (`log.count == expected.count && log[mark...] == expected[mark...]`,
+  /// by index: comparing slices copies each command).
+  private mutating func logMatches(from mark: Int) -> Bool {
+    Self.same(log, expected, from: mark)
+  }
+
+  /// ``logMatches(from:)`` of `log` and `expected`. (Static, and the method
+  /// mutating: a method that does not mutate, called from one that does,
+  /// copies the whole runner first.)
+  private static func same(
+    _ log: [EngineCommand], _ expected: [EngineCommand], from mark: Int
+  ) -> Bool {
+    guard log.count == expected.count else { return false }
+    var index = mark
+    while index < log.count {
+      if log[index] != expected[index] { return false }
+      index += 1
+    }
+    return true
   }
 
   /// After one delivery: each event the player reduced was ignored exactly
@@ -380,7 +480,7 @@ package struct CaseRunner {
     if reasons.isEmpty {
       // Nothing said: not compared (unless this case did not ask, see
       // FuzzEngine.reportsCostlyReasons); a cancelled timer's closure sends nothing.
-      if engine.reportsCostlyReasons, !fired || arrivals.count > 1 || arrivals[0].accepted {
+      if costlyReasons, !fired || arrivals.count > 1 || arrivals[0].accepted {
         unsaid |= FuzzObservable.ignoreReasons.bit
       }
       return nil
@@ -418,38 +518,32 @@ package struct CaseRunner {
   }
 
   mutating func record(_ event: PlaybackEvent) {
-    let before = model.kind
     let offset = expected.count
-    if recordsCoverage { coverage.record(variantsOf: event, at: model) }
-    let session = model.current
-    // What the step reads of the model before the event (a copy of the whole
-    // model would cost a call through its value witnesses on every event).
-    let priorItem = model.position.map { model.entries[$0].item }
-    let priorIntent = model.playWhenReady
-    let priorSleep = model.issuedSleep
-    let stopsAt = model.sleep == nil || !model.sleepStopsHere ? nil : priorItem
+    // What the step reads of the model before the event and after it, each
+    // in one call on the model (`RecordedStep`): every call on the model from
+    // here copies all of it first, and this took seven an event.
+    let prior =
+      recordsCoverage
+      ? model.prior(recordingVariantsOf: event, into: &coverage) : model.prior()
     let reason = model.process(event, commands: &expected)
     let accepted = reason == nil
-    var notes = ContractNotifications.none
-    if accepted {
-      forgetModelDerivations()
-      notes = ContractNotifications(
-        before: priorItem, playWhenReady: priorIntent, event: event, after: model)
-      anchor.step(model)
-    }
-    if let request = model.watchdogRequest(since: session) { requests.append(request) }
-    if model.issuedSleep != priorSleep, case .after(let delay)? = model.sleep {
+    if accepted { forgetModelDerivations() }
+    let after = model.after(event, accepted: accepted, prior: prior, anchor: anchor)
+    if accepted { anchor = after.anchor }
+    if let request = after.request { requests.append(request) }
+    if model.issuedSleep != prior.issuedSleep, case .after(let delay)? = model.sleep {
       requests.append(.sleep(model.issuedSleep, delay: delay.milliseconds))
     }
     if !recordsCoverage {
       // Only the verdict is wanted.
     } else if accepted {
       coverage.record(
-        from: before, event: event.kind, to: model.kind, commands: expected[offset...])
+        from: prior.kind, event: event.kind, to: after.kind, commands: expected[offset...])
     } else {
-      coverage.record(from: before, event: event.kind)
+      coverage.record(from: prior.kind, event: event.kind)
     }
-    arrivals.append(Arrival(offset: offset, reason: reason, notes: notes, stopsAt: stopsAt))
+    arrivals.append(
+      Arrival(offset: offset, reason: reason, notes: after.notes, stopsAt: prior.stopsAt))
   }
 
   /// The event of arrival `position` of a delivery whose outer event is `event`.
@@ -523,8 +617,47 @@ package struct CaseRunner {
     return found
   }
 
+  /// ``publicStateDifference(_:)-(StateBox)`` of a state read directly;
+  /// `modelList` is the model's shuffle's list order (empty when not shuffled).
+  private mutating func publicStateDifference(
+    _ state: borrowing PlaybackState, modelList: [ContractModel.Entry]
+  ) -> PublicStateDifference? {
+    let queue = state.queue
+    let playerList = queue.shuffle?.unshuffled ?? []
+    let agree =
+      agreedEntries?.holds(queue.entries, playerList, model.entries, modelList) ?? false
+    let found = model.difference(from: state, entriesAgree: agree)
+    if found == nil, !agree {
+      agreedEntries = AgreedEntries(
+        player: queue.entries, playerList: playerList, model: model.entries, modelList: modelList)
+    }
+    return found
+  }
+
   mutating func observationViolation(_ event: PlaybackEvent?, step: Int) -> FuzzViolation? {
-    var seen = target.observation
+    if let playerTarget {
+      // The state read in place, under the player's lock (copied only when it agrees).
+      let agrees = playerTarget.player.withState { playerAgrees($0, after: event) }
+      #if DEBUG
+        // The shortcut must say what the whole check says, both ways.
+        let violation = observationViolation(of: target.observation, event, step: step)
+        assert(
+          agrees == (violation == nil),
+          "CaseRunner.playerAgrees says \(agrees) where the observation check found \(violation.map { "\($0.property)" } ?? "nothing")"
+        )
+        return violation
+      #else
+        if agrees { return nil }
+      #endif
+    }
+    return observationViolation(of: target.observation, event, step: step)
+  }
+
+  /// ``observationViolation(_:step:)`` of `seen`, the target's observation just read.
+  private mutating func observationViolation(
+    of observation: FuzzObservation, _ event: PlaybackEvent?, step: Int
+  ) -> FuzzViolation? {
+    var seen = observation
     engine.contract(&seen)
     if let agreed, seen.repeats(box: agreed), event != .stop || seen.kind == .idle {
       // Everything below compares the observation with the model (and the
@@ -590,6 +723,69 @@ package struct CaseRunner {
 }
 
 extension CaseRunner {
+  /// Whether Playhead's player, in `state` (just read) after `event`, agrees
+  /// with the contract on everything its observation says: the shortcut of
+  /// ``observationViolation(_:step:)`` for ``PlayerTarget``, which reads the
+  /// state itself instead of building, copying and freeing a
+  /// ``FuzzObservation`` (every field of which derives from the state). The
+  /// same comparisons, in the same terms; false whenever any differs, and the
+  /// whole check then runs on the observation to name the violation (a debug
+  /// build runs both every time and asserts they agree).
+  ///
+  /// The queue's fingerprint is not hashed here: it hashes the entries' items
+  /// in play order, the current position, the repeat mode and the shuffle's
+  /// seed (``FuzzObservation/fingerprint(items:current:repeatMode:shuffleSeed:)``,
+  /// as ``ContractModel/queueFingerprint`` does the model's), and the public
+  /// state compares each of them with the model's, the entries with their media.
+  private mutating func playerAgrees(_ state: borrowing PlaybackState, after event: PlaybackEvent?)
+    -> Bool
+  {
+    // Read into locals (see `FuzzObservation.init(_:itemsHash:)`).
+    let kind = state.kind
+    if case .user(.stop)? = event, kind != .idle { return false }
+    // The state that last agreed, while the model and the anchor are as they were then.
+    if playerStateAgrees, playerState.isSame(as: state) { return true }
+    let session = state.session
+    let preload = state.preload
+    let current = model.current
+    let expectedPreload = model.preload
+    // The model's derived views in one call (``ContractView``).
+    let view = model.view(anchor: anchor.value, commands: modelCommands)
+    modelCommands = view.commands
+    guard (session?.seekPending ?? false) == (current?.seekPending ?? false),
+      state.isPlaying == view.engineIsPlaying, kind == view.kind
+    else { return false }
+    let loads = engine.contractLoads(session?.load, preload?.load)
+    guard loads.current == current?.load, loads.preload == expectedPreload?.load else {
+      return false
+    }
+    if let session, session.position.milliseconds != current?.position { return false }
+    guard (preload?.stage == .ready) == (expectedPreload?.stage == .ready),
+      state.failure == current?.failure,
+      publicStateDifference(state, modelList: view.shuffleList) == nil
+    else { return false }
+    let nowPlaying = state.nowPlaying
+    guard
+      Self.controlsAgree(
+        nowPlaying, isPlaying: state.isPlaying, commands: state.availableCommands, view)
+    else { return false }
+    playerState = copy state
+    playerStateAgrees = true
+    return true
+  }
+
+  /// ``controlsDifference(_:)`` == nil, for a player that says both
+  /// (``playerAgrees(_:after:)``): the same comparisons, without the words,
+  /// against the model's `view`, without copying either now playing (nor
+  /// keeping the contract's: the state is compared again only once the
+  /// model changed).
+  private static func controlsAgree(
+    _ said: NowPlaying?, isPlaying: Bool, commands: AvailableCommands, _ view: ContractView
+  ) -> Bool {
+    let rate = said?.rate.thousandths ?? 0
+    return (rate > 0) == isPlaying && view.nowPlaying.matches(said) && commands == view.commands
+  }
+
   /// What the player publishes to a remote control (now playing, the commands
   /// offered) against the contract, when it says them: the broken property
   /// and the difference in words, or nil.
@@ -648,7 +844,7 @@ extension CaseRunner {
     // `notified` holds the delivery's (taken by `deliver`).
     defer { notified.clear() }
     if notified.isEmpty {
-      if engine.reportsCostlyReasons { unsaid |= FuzzObservable.notifications.bit }
+      if costlyReasons { unsaid |= FuzzObservable.notifications.bit }
       return nil
     }
     var culprit: Int?
@@ -783,7 +979,7 @@ extension CaseRunner {
   private func freshEngine() -> FuzzEngine {
     var setup = caseSetup
     setup.start = nil
-    return FuzzEngine(setup, costlyReasons: engine.reportsCostlyReasons)
+    return FuzzEngine(setup, costlyReasons: costlyReasons)
   }
 
   /// Starts a life on `engine` with `target` and the model `model`: the
@@ -986,5 +1182,99 @@ extension CaseRunner {
     case .start(let load, _) where load.item != item: return .endOfEntryStartsNothing
     default: return nil
     }
+  }
+}
+
+/// What ``CaseRunner/record(_:)`` reads of the model before an event
+/// (``ContractModel/prior(recordingVariantsOf:into:)``) and after it
+/// (``ContractModel/after(_:accepted:prior:anchor:)``), each in one call: a
+/// call on the model from the runner copies the whole model first (344
+/// bytes), so one call instead of up to seven an event.
+struct RecordedStep {
+  /// Before the event: the named state, the current load, the current
+  /// entry's item, the intent, the newest sleep countdown issued, and the
+  /// current entry when the sleep timer stops at its end.
+  struct Prior {
+    var kind: StateKind
+    var session: ContractModel.Current?
+    var item: ItemID?
+    var playWhenReady: Bool
+    var issuedSleep: UInt32
+    var stopsAt: ItemID?
+  }
+
+  /// After it: the named state, the notifications expected (none for an
+  /// ignored event), the anchor stepped (as it was for an ignored event), and
+  /// the watchdog the contract asks for.
+  struct After {
+    var kind: StateKind
+    var notes: ContractNotifications
+    var anchor: ContractAnchor
+    var request: WatchdogClaim?
+  }
+}
+
+extension ContractModel {
+  /// ``RecordedStep/Prior`` of the model as it is.
+  fileprivate func prior() -> RecordedStep.Prior {
+    let item = position.map { entries[$0].item }
+    return RecordedStep.Prior(
+      kind: kind, session: current, item: item, playWhenReady: playWhenReady,
+      issuedSleep: issuedSleep, stopsAt: sleep == nil || !sleepStopsHere ? nil : item)
+  }
+
+  /// ``prior()``, recording into `coverage` the variants of `event` in the model as it is first.
+  fileprivate func prior(
+    recordingVariantsOf event: PlaybackEvent, into coverage: inout FuzzCoverage
+  )
+    -> RecordedStep.Prior
+  {
+    let kind = kind
+    coverage.record(variantsOf: event, at: self)
+    var prior = prior()
+    prior.kind = kind
+    return prior
+  }
+
+  /// ``RecordedStep/After`` of the model after `event`, `prior` read before it.
+  fileprivate func after(
+    _ event: PlaybackEvent, accepted: Bool, prior: RecordedStep.Prior, anchor: ContractAnchor
+  ) -> RecordedStep.After {
+    var stepped = anchor
+    var notes = ContractNotifications.none
+    if accepted {
+      notes = ContractNotifications(
+        before: prior.item, playWhenReady: prior.playWhenReady, event: event, after: self)
+      stepped.step(self)
+    }
+    return RecordedStep.After(
+      kind: kind, notes: notes, anchor: stepped, request: watchdogRequest(since: prior.session))
+  }
+}
+
+/// What the contract says a player shows, derived from the model in one call
+/// (``ContractModel/view(anchor:commands:)``) for the observation check of
+/// Playhead's player: a call on the model from the runner copies the whole
+/// model first, and the check made five.
+struct ContractView {
+  /// ``ContractModel/kind``.
+  var kind: StateKind
+  /// ``ContractModel/engineIsPlaying``.
+  var engineIsPlaying: Bool
+  /// ``ContractModel/nowPlaying(anchor:)``.
+  var nowPlaying: ContractNowPlaying?
+  /// ``ContractModel/availableCommands``.
+  var commands: AvailableCommands
+  /// The shuffle's list order, empty when not shuffled.
+  var shuffleList: [ContractModel.Entry]
+}
+
+extension ContractModel {
+  /// The ``ContractView`` of the model with the elapsed anchor `anchor`;
+  /// `known`, when given, is its available commands, already worked out.
+  fileprivate func view(anchor: Int64, commands known: AvailableCommands?) -> ContractView {
+    ContractView(
+      kind: kind, engineIsPlaying: engineIsPlaying, nowPlaying: nowPlaying(anchor: anchor),
+      commands: known ?? availableCommands, shuffleList: shuffle?.list ?? [])
   }
 }

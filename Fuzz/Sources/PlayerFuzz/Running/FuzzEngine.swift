@@ -52,6 +52,8 @@ public import PlayerState
 ///
 /// Thread-safe; the single-threaded runner only ever has one caller at a time.
 public final class FuzzEngine: PlaybackEngine {
+  /// Everything the engine records; ``FuzzEngine/reset(_:costlyReasons:)``
+  /// sets every field back to its initial value (add a new one there too).
   struct Log {
     var commands: [EngineCommand] = []
     /// Reports armed by ``FuzzAction/reentrant(_:)``, sent inside the next `execute`
@@ -89,28 +91,34 @@ public final class FuzzEngine: PlaybackEngine {
     /// The first event naming a load that the player passed `onProcessed`
     /// and was never sent (concurrent mode).
     var unsent: PlaybackEvent?
+    /// What the case runs with (``FuzzEngine/reset(_:costlyReasons:)`` sets it).
+    var setup = FuzzSetup()
+    /// ``FuzzEngine/reportsCostlyReasons``.
+    var costlyReasons = true
   }
 
   private let log = Locked(Log())
   private let recordsProcessing: Bool
 
   /// `.preload` when the engine was made with `canPreload`, otherwise none.
-  public let capabilities: EngineCapabilities
+  public var capabilities: EngineCapabilities {
+    log.withLock { $0.setup.canPreload } ? .preload : []
+  }
   /// The retry policy the case runs with: give it to the player under test
   /// (``FuzzEngine/retry(for:)``), since the contract model waits for the
   /// network (or fails at once) exactly as it says.
-  public var retry: RetryPolicy { setup.retry }
+  public var retry: RetryPolicy { log.withLock { $0.setup.retry } }
   /// The player configuration the case runs with (the `previous` threshold,
   /// the retry policy, whether the engine preloads): give it to the player under
   /// test (``FuzzEngine/configuration(for:)``); the contract model reads it.
   public var configuration: PlayerConfiguration { setup.configuration }
   /// What the case runs with.
-  let setup: FuzzSetup
+  var setup: FuzzSetup { log.withLock { $0.setup } }
   /// Whether a subject whose ignore reasons cost a step record per event
   /// (Playhead's `Player`, through `onStep`) reports them in this case: in
   /// every replayed case, and in one random case in four (``Fuzzer``), so
   /// that a random run keeps its rate. Other subjects report them always.
-  package let reportsCostlyReasons: Bool
+  package var reportsCostlyReasons: Bool { log.withLock { $0.costlyReasons } }
 
   /// An engine with an empty log.
   /// - Parameters:
@@ -126,15 +134,47 @@ public final class FuzzEngine: PlaybackEngine {
 
   /// An engine for a case set up as `setup` says.
   init(_ setup: FuzzSetup, recordsProcessing: Bool = false, costlyReasons: Bool = true) {
-    reportsCostlyReasons = costlyReasons
-    capabilities = setup.canPreload ? .preload : []
-    // A start state's tokens are their own numbers: the player goes on from them.
-    if let start = setup.start { log.withLock { $0.tokens = TokenMap(issued: start.issuedLoads) } }
-    self.setup = setup
     self.recordsProcessing = recordsProcessing
-    log.withLock {
-      $0.commands.reserveCapacity(64)
-      $0.sent.reserveCapacity(8)
+    log.withLock { log in
+      log.setup = setup
+      log.costlyReasons = costlyReasons
+      // A start state's tokens are their own numbers: the player goes on from them.
+      if let start = setup.start { log.tokens = TokenMap(issued: start.issuedLoads) }
+      log.commands.reserveCapacity(64)
+      log.sent.reserveCapacity(8)
+    }
+  }
+
+  /// Empties the engine for a new case set up as `setup` says, as if it were
+  /// new (``init(_:recordsProcessing:costlyReasons:)``, its mode kept): no
+  /// command, report, timer or token is left from the case before, and the
+  /// buffers keep their capacity. The random run resets one engine per runner
+  /// instead of making one per case, and restarts its players on it
+  /// (``FuzzSubject/restart``).
+  func reset(_ setup: FuzzSetup, costlyReasons: Bool) {
+    log.withLock { log in
+      // Field by field, in place: the buffers, the timers' table and the
+      // sets keep their storage (a new table per case, grown timer by
+      // timer, cost a case more than its timers).
+      log.commands.removeAll(keepingCapacity: true)
+      log.armed.removeAll(keepingCapacity: true)
+      log.sent.removeAll(keepingCapacity: true)
+      log.scheduled.removeAll(keepingCapacity: true)
+      // Kept while small: clearing a table costs its capacity, not its count.
+      log.timers.removeAll(keepingCapacity: log.timers.capacity <= 16)
+      // A start state's tokens are their own numbers: the player goes on from them.
+      log.tokens = setup.start.map { TokenMap(issued: $0.issuedLoads) } ?? TokenMap()
+      log.processed.removeAll(keepingCapacity: true)
+      log.reasons.removeAll(keepingCapacity: true)
+      log.notified.removeAll(keepingCapacity: true)
+      log.executing = 0
+      log.overlaps = 0
+      log.executed = 0
+      log.sentEvents.removeAll(keepingCapacity: true)
+      log.sentUnissued.removeAll(keepingCapacity: true)
+      log.unsent = nil
+      log.setup = setup
+      log.costlyReasons = costlyReasons
     }
   }
 
@@ -194,7 +234,7 @@ public final class FuzzEngine: PlaybackEngine {
   /// Its timeout is the case's (drawn per case): every load and stall watchdog
   /// must be scheduled with it, and every backoff with the retry policy's delay.
   public var watchdog: WatchdogPolicy {
-    WatchdogPolicy(timeout: .milliseconds(setup.watchdogTimeout.milliseconds)) {
+    WatchdogPolicy(timeout: .milliseconds(log.withLock { $0.setup.watchdogTimeout.milliseconds })) {
       [weak self] after, fire in
       self?.log.withLock { $0.scheduled.append((after, fire)) }
     }
@@ -226,7 +266,7 @@ public final class FuzzEngine: PlaybackEngine {
   /// included); otherwise a new player's with ``configuration(for:)``.
   /// - Parameter engine: the engine handed to ``FuzzSubject/make``.
   public static func state(for engine: any PlaybackEngine) -> PlaybackState {
-    (engine as? FuzzEngine)?.setup.state
+    (engine as? FuzzEngine)?.log.withLock { $0.setup.state }
       ?? PlaybackState(configuration: configuration(for: engine))
   }
 
@@ -441,6 +481,15 @@ public final class FuzzEngine: PlaybackEngine {
   /// - Returns: whether it ran a timer the player scheduled.
   @discardableResult
   func deliver(_ event: PlaybackEvent, to target: any FuzzTarget) -> Bool {
+    switch event {
+    case .user, .remote, .system(.interruptionBegan), .system(.interruptionEnded),
+      .system(.routeLost), .system(.networkLost), .system(.networkAvailable):
+      // No load to renumber and no timer to run (`TokenMap.player(_:)` leaves it
+      // as it is): sent without the lock.
+      target.send(event)
+      return false
+    case .engine, .watchdogExpired, .system(.sleepTimerExpired): break
+    }
     let (event, fire) = log.withLock { log -> (PlaybackEvent, (@Sendable () -> Void)?) in
       if case .watchdogExpired(let load, let id) = event,
         let fire = log.timers[TimerKey(load: load, id: id.rawValue)]
@@ -491,6 +540,16 @@ public final class FuzzEngine: PlaybackEngine {
       )
     }
     if let renamed { observation.loads = renamed }
+  }
+
+  /// A current load and a preload as the player names them, in the
+  /// contract's numbering (as ``contract(_:)-(inout FuzzObservation)``
+  /// renumbers an observation's loads).
+  func contractLoads(_ current: Load?, _ preload: Load?) -> (current: Load?, preload: Load?) {
+    log.withLock { log in
+      guard !log.tokens.isIdentity else { return (current, preload) }
+      return (current.map { log.tokens.contract($0) }, preload.map { log.tokens.contract($0) })
+    }
   }
 
   /// An event the player processed (player numbering) in the contract's numbering.
@@ -867,9 +926,9 @@ extension CaseRunner {
       scheduled.removeAll(keepingCapacity: true)
       requests.removeAll(keepingCapacity: true)
     }
-    let media = model.media
-    let name = { (load: Load) in media[load.item].map { "\($0)#\(load.token)" } ?? load.description
-    }
+    // Loads are named only in a violation's detail (`Self.name`): a closure in a
+    // constant allocated its context, and a local function capturing the
+    // runner copied it, on every delivery with a timer.
     var detail: String?
     if scheduled.count > requests.count {
       let extra = scheduled.count - requests.count
@@ -879,14 +938,14 @@ extension CaseRunner {
       for offset in 0..<scheduled.count {
         let request = requests[requests.count - 1 - offset]
         let (after, fire) = scheduled[scheduled.count - 1 - offset]
-        let expected = request.delay ?? engine.setup.watchdogTimeout.milliseconds
+        let expected = request.delay ?? caseSetup.watchdogTimeout.milliseconds
         guard after == .milliseconds(expected) else {
           detail =
             request.sleep
             ? "the contract arms the sleep countdown sleep#\(request.id) for \(expected)ms (setSleepTimer's delay); the player asked for \(after)"
             : request.delay == nil
-              ? "the contract arms watchdog#\(request.id) for \(name(request.load)) with the clock's timeout, \(expected)ms (FuzzEngine.watchdog's); the player asked for \(after)"
-              : "the contract arms the backoff watchdog#\(request.id) for \(name(request.load)) after \(expected)ms (the retry policy's delay); the player asked for \(after)"
+              ? "the contract arms watchdog#\(request.id) for \(Self.name(request.load, media: model.media)) with the clock's timeout, \(expected)ms (FuzzEngine.watchdog's); the player asked for \(after)"
+              : "the contract arms the backoff watchdog#\(request.id) for \(Self.name(request.load, media: model.media)) after \(expected)ms (the retry policy's delay); the player asked for \(after)"
           break
         }
         engine.register(fire, load: request.load, id: request.id, sleep: request.sleep)
@@ -895,7 +954,7 @@ extension CaseRunner {
         detail =
           newest.sleep
           ? "the contract arms the sleep countdown sleep#\(newest.id) here; the player scheduled nothing on the harness's clock (FuzzEngine.watchdog)"
-          : "the contract arms watchdog#\(newest.id) for \(name(newest.load)) here; the player requested no watchdog from the harness's clock (FuzzEngine.watchdog)"
+          : "the contract arms watchdog#\(newest.id) for \(Self.name(newest.load, media: model.media)) here; the player requested no watchdog from the harness's clock (FuzzEngine.watchdog)"
       }
     }
     guard let detail else { return nil }
@@ -904,6 +963,13 @@ extension CaseRunner {
       actual: log, detail: detail)
     violation.media = model.media
     return violation
+  }
+}
+
+extension CaseRunner {
+  /// `load` as `A#2`, by its item's media.
+  fileprivate static func name(_ load: Load, media: [ItemID: MediaID]) -> String {
+    media[load.item].map { "\($0)#\(load.token)" } ?? load.description
   }
 }
 

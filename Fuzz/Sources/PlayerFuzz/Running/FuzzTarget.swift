@@ -314,6 +314,18 @@ public struct FuzzSubject: Sendable {
   /// saved `relaunch` or `handoff` does nothing. Set with ``restoring(_:)``.
   public private(set) var restore:
     (@Sendable (any PlaybackEngine, PlaybackSnapshot) -> (any FuzzTarget)?)?
+  /// Starts a player this subject made over for a new case on `engine`, the
+  /// engine it was made with, reset for that case: the random run restarts
+  /// its players instead of making one per case (making a player and its
+  /// engine, and freeing them, cost a case as much as its checks did). The
+  /// runner keeps one player per watchdog timeout and per choice of step
+  /// records (``FuzzEngine/reportsCostlyReasons``), what a player's clock and
+  /// step callback fix when it is made, and restarts the one made for the
+  /// case's; everything else the player reads from the engine (its state,
+  /// configuration and capabilities) the restart reads again. False when the
+  /// player cannot be restarted: a new one is made. Nil (the default): every
+  /// case makes its player.
+  package private(set) var restart: (@Sendable (any FuzzTarget, FuzzEngine) -> Bool)?
   /// Builds the player as a `Sendable` one, for the concurrent mode.
   let makeSendable: (@Sendable (any PlaybackEngine) -> any FuzzTarget & Sendable)?
 
@@ -397,6 +409,19 @@ public struct FuzzSubject: Sendable {
       engine: engine, restoring: snapshot, configuration: FuzzEngine.configuration(for: engine),
       watchdog: FuzzEngine.watchdog(for: engine), onStep: PlayerTarget.onStep(for: engine))
     return player.map(PlayerTarget.init)
+  }.restarting { target, engine in
+    // Made as above, from `FuzzEngine.state(for:)` as it is.
+    (target as? PlayerTarget)?.restart(from: FuzzEngine.state(for: engine)) ?? false
+  }
+
+  /// The same subject, whose players the random run restarts for each case
+  /// (``restart``).
+  func restarting(
+    _ restart: @escaping @Sendable (any FuzzTarget, FuzzEngine) -> Bool
+  ) -> FuzzSubject {
+    var subject = self
+    subject.restart = restart
+    return subject
   }
 }
 
@@ -450,6 +475,15 @@ public final class PlayerTarget: FuzzTarget, Sendable {
   /// Sends the event to the player.
   public func send(_ event: PlaybackEvent) { player.send(event) }
 
+  /// Starts the player over from `state` (`Player.restart(from:)`), forgetting
+  /// the last observation.
+  /// - Returns: false, changing nothing, while the player is processing an event.
+  func restart(from state: PlaybackState) -> Bool {
+    guard player.restart(from: state) else { return false }
+    last.withLock { $0 = nil }
+    return true
+  }
+
   /// The player's snapshot (`PlaybackState.snapshot`).
   public var playbackSnapshot: PlaybackSnapshot? { player.state.snapshot }
 
@@ -471,7 +505,12 @@ public final class PlayerTarget: FuzzTarget, Sendable {
     if harness.reportsCostlyReasons {
       return { step in
         processed?(step.event)
-        harness.record(step.transition.ignored, notifications: step.notifications)
+        // `step.notifications`, from the step's fields in place (its `after` copies the state).
+        let ignored = step.transition.ignored
+        harness.record(
+          ignored,
+          notifications: Notifications(
+            before: step.before, event: step.event, after: step.transition.next, ignored: ignored))
       }
     }
     guard let processed else { return nil }
@@ -521,12 +560,18 @@ final class StateBox: Sendable {
   /// the fields a step changes most (the load, the preload, the intent, the
   /// tokens) before comparing the whole states. A method, so the state held
   /// is read in place (reading it out of the box copies it).
-  func holds(_ other: borrowing PlaybackState) -> Bool {
-    state.session == other.session && state.preload == other.preload
-      && state.playWhenReady == other.playWhenReady && state.issuedLoads == other.issuedLoads
-      && state == other
-  }
+  func holds(_ other: borrowing PlaybackState) -> Bool { state.isSame(as: other) }
 
   /// Whether the state held has these queue entries.
   func holds(_ entries: QueueEntries) -> Bool { state.queue.entries == entries }
+}
+
+extension PlaybackState {
+  /// Whether this state is `other` (`==`), telling most unequal pairs apart
+  /// by the fields a step changes most (the load, the preload, the intent,
+  /// the tokens) before comparing the whole states.
+  func isSame(as other: borrowing PlaybackState) -> Bool {
+    session == other.session && preload == other.preload && playWhenReady == other.playWhenReady
+      && issuedLoads == other.issuedLoads && self == other
+  }
 }
