@@ -505,12 +505,7 @@ public final class PlayerTarget: FuzzTarget, Sendable {
     if harness.reportsCostlyReasons {
       return { step in
         processed?(step.event)
-        // `step.notifications`, from the step's fields in place (its `after` copies the state).
-        let ignored = step.transition.ignored
-        harness.record(
-          ignored,
-          notifications: Notifications(
-            before: step.before, event: step.event, after: step.transition.next, ignored: ignored))
+        harness.record(step.transition.ignored, notifications: step.notifications)
       }
     }
     guard let processed else { return nil }
