@@ -27,8 +27,10 @@ public struct PlayerStep: Hashable, Sendable, CustomStringConvertible {
   /// a flip of the play intent (none for an ignored event). Derived on demand
   /// from the step; allocates nothing.
   public var notifications: Notifications {
-    // `transition.next`, read in place: `after` would return a copy of the state.
-    Notifications(before: before, event: event, after: transition.next, ignored: transition.ignored)
+    // `transition.next`, read in place: `after` would return a copy of the state;
+    // and through a function, which borrows the states an initializer would copy.
+    Notifications.of(
+      before: before, event: event, after: transition.next, ignored: transition.ignored)
   }
 
   /// The media of an item, from the state after the step or, for an entry it
