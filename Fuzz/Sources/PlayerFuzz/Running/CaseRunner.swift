@@ -56,7 +56,7 @@ package struct CaseRunner {
   /// The timers the contract armed in the current delivery, oldest first.
   var requests: [WatchdogClaim] = []
   /// The timers the player scheduled in the current delivery, oldest first.
-  var scheduled: [(after: Duration, fire: @Sendable () -> Void)] = []
+  var scheduled: [ScheduledTimer] = []
   /// The model's queue fingerprint and what it was computed from: most events
   /// leave the queue as it was (the same buffer, compared in O(1)), so a step
   /// costs O(queue) only when it changes the queue, not on every report.

@@ -63,7 +63,7 @@ public final class FuzzEngine: PlaybackEngine {
     var sent: [EngineReport] = []
     /// Watchdog closures the player scheduled since the last drain, in order,
     /// with the delay it asked for.
-    var scheduled: [(after: Duration, fire: @Sendable () -> Void)] = []
+    var scheduled: [ScheduledTimer] = []
     /// Watchdogs matched to the contract's requests: (load, id) in contract numbering.
     var timers: [TimerKey: Fire] = [:]
     var tokens = TokenMap()
@@ -236,7 +236,9 @@ public final class FuzzEngine: PlaybackEngine {
   public var watchdog: WatchdogPolicy {
     WatchdogPolicy(timeout: .milliseconds(log.withLock { $0.setup.watchdogTimeout.milliseconds })) {
       [weak self] after, fire in
-      self?.log.withLock { $0.scheduled.append((after, fire)) }
+      self?.log.withLock {
+        $0.scheduled.append(ScheduledTimer(after: after, fire: Fire(run: fire)))
+      }
     }
   }
 
@@ -467,7 +469,7 @@ public final class FuzzEngine: PlaybackEngine {
   func drain(
     commands: inout [EngineCommand], sent: inout [EngineReport], reasons: inout [IgnoreReason?],
     notified: inout [[PlayerNotification]],
-    scheduled: inout [(after: Duration, fire: @Sendable () -> Void)]
+    scheduled: inout [ScheduledTimer]
   ) {
     log.withLock { log in
       swap(&log.commands, &commands)
@@ -514,7 +516,7 @@ public final class FuzzEngine: PlaybackEngine {
 
   /// Moves the watchdogs the player scheduled since the last call, oldest
   /// first, into `buffer` (which must be empty), without copying.
-  func takeScheduled(into buffer: inout [(after: Duration, fire: @Sendable () -> Void)]) {
+  func takeScheduled(into buffer: inout [ScheduledTimer]) {
     log.withLock { swap(&$0.scheduled, &buffer) }
   }
 
@@ -523,7 +525,13 @@ public final class FuzzEngine: PlaybackEngine {
   func register(
     _ fire: @escaping @Sendable () -> Void, load: Load, id: UInt32, sleep: Bool = false
   ) {
-    log.withLock { $0.timers[TimerKey(load: load, id: id, sleep: sleep)] = Fire(run: fire) }
+    register(Fire(run: fire), load: load, id: id, sleep: sleep)
+  }
+
+  /// `register(_:load:id:sleep:)` of a timer as the
+  /// player's clock took it (``ScheduledTimer/fire``), not wrapped again.
+  func register(_ fire: Fire, load: Load, id: UInt32, sleep: Bool = false) {
+    log.withLock { $0.timers[TimerKey(load: load, id: id, sleep: sleep)] = fire }
   }
 
   /// An observation with its loads in the contract's numbering.
@@ -701,6 +709,16 @@ struct TimerKey: Hashable {
   /// Whether it is a sleep countdown (a `timeout(item0#0, watchdog#1)` must
   /// not run the countdown sleep#1's closure).
   var sleep = false
+}
+
+/// A timer the player scheduled on the harness's clock, as the clock took
+/// it: a struct, not a tuple, whose closure field an array would wrap in a
+/// thunk on the way in and again on the way out (each a context to free).
+struct ScheduledTimer {
+  /// The delay the player asked for.
+  var after: Duration
+  /// What runs when the timer expires.
+  var fire: Fire
 }
 
 /// A timer's closure, as the timers' table holds it: a closure stored as a
@@ -949,7 +967,8 @@ extension CaseRunner {
     } else {
       for offset in 0..<scheduled.count {
         let request = requests[requests.count - 1 - offset]
-        let (after, fire) = scheduled[scheduled.count - 1 - offset]
+        let timer = scheduled[scheduled.count - 1 - offset]
+        let after = timer.after
         let expected = request.delay ?? caseSetup.watchdogTimeout.milliseconds
         guard after == .milliseconds(expected) else {
           detail =
@@ -960,7 +979,7 @@ extension CaseRunner {
               : "the contract arms the backoff watchdog#\(request.id) for \(Self.name(request.load, media: model.media)) after \(expected)ms (the retry policy's delay); the player asked for \(after)"
           break
         }
-        engine.register(fire, load: request.load, id: request.id, sleep: request.sleep)
+        engine.register(timer.fire, load: request.load, id: request.id, sleep: request.sleep)
       }
       if detail == nil, scheduled.isEmpty, let newest = requests.last, model.watches(newest) {
         detail =
