@@ -65,7 +65,7 @@ public final class FuzzEngine: PlaybackEngine {
     /// with the delay it asked for.
     var scheduled: [ScheduledTimer] = []
     /// Watchdogs matched to the contract's requests: (load, id) in contract numbering.
-    var timers: [TimerKey: Fire] = [:]
+    var timers = TimerTable()
     var tokens = TokenMap()
     /// Events in the order the player processed them (contract numbering), when recorded.
     var processed: [PlaybackEvent] = []
@@ -160,8 +160,8 @@ public final class FuzzEngine: PlaybackEngine {
       log.armed.removeAll(keepingCapacity: true)
       log.sent.removeAll(keepingCapacity: true)
       log.scheduled.removeAll(keepingCapacity: true)
-      // Kept while small: clearing a table costs its capacity, not its count.
-      log.timers.removeAll(keepingCapacity: log.timers.capacity <= 16)
+      // Kept while small: a case that armed many timers gives its storage back.
+      log.timers.removeAll(keepingCapacity: log.timers.capacity <= 64)
       // A start state's tokens are their own numbers: the player goes on from them.
       log.tokens = setup.start.map { TokenMap(issued: $0.issuedLoads) } ?? TokenMap()
       log.processed.removeAll(keepingCapacity: true)
@@ -709,6 +709,45 @@ struct TimerKey: Hashable {
   /// Whether it is a sleep countdown (a `timeout(item0#0, watchdog#1)` must
   /// not run the countdown sleep#1's closure).
   var sleep = false
+}
+
+/// The timers the player scheduled, by key: an array searched newest first.
+/// A case arms a few dozen timers at most (one per watchdog or countdown the
+/// contract requests, each key once), and an expiry names one of the newest,
+/// so a scan costs less than hashing the key into a dictionary (about 700
+/// instructions a timer). Registering a key again replaces its closure.
+struct TimerTable {
+  private var entries: [(key: TimerKey, fire: Fire)] = []
+
+  /// The closure registered for `key`, if any; setting one replaces it.
+  subscript(key: TimerKey) -> Fire? {
+    get {
+      var index = entries.count
+      while index > 0 {
+        index -= 1
+        if entries[index].key == key { return entries[index].fire }
+      }
+      return nil
+    }
+    set {
+      var index = entries.count
+      while index > 0 {
+        index -= 1
+        guard entries[index].key == key else { continue }
+        if let newValue { entries[index].fire = newValue } else { entries.remove(at: index) }
+        return
+      }
+      if let newValue { entries.append((key, newValue)) }
+    }
+  }
+
+  /// The storage's capacity, in timers.
+  var capacity: Int { entries.capacity }
+
+  /// Forgets every timer.
+  mutating func removeAll(keepingCapacity keep: Bool) {
+    entries.removeAll(keepingCapacity: keep)
+  }
 }
 
 /// A timer the player scheduled on the harness's clock, as the clock took
