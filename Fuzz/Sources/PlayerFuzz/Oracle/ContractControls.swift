@@ -27,21 +27,24 @@ extension ContractModel {
   /// ignore its intent as `noEffect` or `invalidPosition`. Each remote
   /// command is decided by one intent (docs/machine.md: play is `resume`,
   /// seek is tried with 0, skip with +15 s), whose reason is asked for
-  /// directly (as `ignoreReason(for: .user(intent))` does): a table of the
-  /// intents cost a copy of each, on most events.
+  /// directly, as `ignoreReason(for:)` does for that intent (ContractIgnore.swift):
+  /// read every step, building each intent and going through the whole
+  /// switch cost most of the model's step.
   package var availableCommands: AvailableCommands {
     var available: AvailableCommands = []
     func offer(_ command: AvailableCommands, _ reason: IgnoreReason?) {
       if reason != .noEffect, reason != .invalidPosition { available.insert(command) }
     }
-    offer(.play, ignoreReason(for: UserIntent.resume))
-    offer(.pause, ignoreReason(for: UserIntent.pause))
-    offer(.toggle, ignoreReason(for: UserIntent.toggle))
-    offer(.stop, ignoreReason(for: UserIntent.stop))
-    offer(.next, ignoreReason(for: UserIntent.next))
-    offer(.previous, ignoreReason(for: UserIntent.previous))
-    offer(.seek, ignoreReason(for: UserIntent.seek(to: .zero)))
-    offer(.skip, ignoreReason(for: UserIntent.skip(by: .seconds(15))))
+    offer(.play, resumeIgnoreReason)
+    offer(.pause, pauseIgnoreReason)
+    offer(.toggle, toggleIgnoreReason)
+    offer(.stop, stopIgnoreReason)
+    offer(.next, nextIgnoreReason)
+    offer(.previous, previousIgnoreReason)
+    // `skip(by:)` is ignored exactly when `seek(to: .zero)` is (ContractIgnore.swift).
+    let seek = seekIgnoreReason(to: .zero)
+    offer(.seek, seek)
+    offer(.skip, seek)
     return available
   }
 }

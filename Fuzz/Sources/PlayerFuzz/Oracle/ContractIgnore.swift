@@ -141,16 +141,15 @@ extension ContractModel {
   // MARK: User intents
 
   func ignoreReason(for intent: UserIntent) -> IgnoreReason? {
-    let live = current.map { !$0.stage.isStopped } ?? false
     switch intent {
     case .play(let media, let time):
-      if time < .zero { return .invalidArgument }
-      if time == .zero, entries.count == 1, entries[0].media == media, live {
-        return ignoreReason(for: UserIntent.resume)
+      if time.milliseconds < 0 { return .invalidArgument }
+      if time.milliseconds == 0, entries.count == 1, entries[0].media == media, hasLiveLoad {
+        return resumeIgnoreReason
       }
       return newQueueIgnoreReason(count: 1)
     case .replaceQueue(let list, let start, let time, _):
-      if time < .zero { return .invalidArgument }
+      if time.milliseconds < 0 { return .invalidArgument }
       if list.isEmpty { return ignoreReason(for: UserIntent.clear) }
       guard list.indices.contains(start) else { return .invalidPosition }
       return newQueueIgnoreReason(count: list.count)
@@ -172,65 +171,112 @@ extension ContractModel {
       }
       return from == to ? .noEffect : nil
     case .jump(let to, let time):
-      if time < .zero { return .invalidArgument }
+      if time.milliseconds < 0 { return .invalidArgument }
       guard entries.indices.contains(to) else { return .invalidPosition }
       if to == position {
         guard current != nil else { return .noEffect }
-        if live { return ignoreReason(for: UserIntent.seek(to: time)) }
+        if hasLiveLoad { return seekIgnoreReason(to: time) }
       }
       return goIgnoreReason(to, from: time.milliseconds)
-    case .next:
-      guard let at = position, let target = after(at), target != at else { return .noEffect }
-      return goIgnoreReason(target, from: 0)
-    case .previous:
-      guard let at = position else { return .noEffect }
-      let before = at > 0 ? at - 1 : (repeatMode == .all ? entries.count - 1 : nil)
-      // Past the threshold, or with nowhere to go back to, a live load restarts.
-      if let current, live, current.position > previousThreshold || before == nil {
-        return ignoreReason(for: UserIntent.seek(to: .zero))
-      }
-      if let before { return goIgnoreReason(before, from: 0) }
-      // At the first entry: a failed load is reloaded; idle, nothing.
-      return current == nil ? .noEffect : goIgnoreReason(at, from: 0)
+    case .next: return nextIgnoreReason
+    case .previous: return previousIgnoreReason
     case .setRepeat(let mode): return mode == repeatMode ? .noEffect : nil
     case .setShuffle(let seed): return seed == nil && shuffle == nil ? .noEffect : nil
     case .setRate(let rate):
       if rate.thousandths <= 0 { return .invalidArgument }
       return rate == self.rate ? .noEffect : nil
     case .clear: return entries.isEmpty && current == nil && sleep == nil ? .noEffect : nil
-    case .pause: return current != nil && playWhenReady ? nil : .noEffect
-    case .resume:
-      guard let current else {
-        guard position != nil else { return .noEffect }
-        return issued == UInt32.max ? .idsExhausted : nil
-      }
-      if current.stage == .ended { return current.lastSeek == UInt32.max ? .idsExhausted : nil }
-      return !playWhenReady || current.systemPaused ? nil : .noEffect
-    case .stop: return current == nil && preload == nil && sleep == nil ? .noEffect : nil
-    case .seek(let time):
-      if time < .zero { return .invalidArgument }
-      guard live, let current else { return .noEffect }
-      return current.lastSeek == UInt32.max ? .idsExhausted : nil
-    case .retry:
-      guard let current, current.stage.isStopped else { return .noEffect }
-      return issued == UInt32.max ? .idsExhausted : nil
-    case .toggle:
-      if let current, playWhenReady, current.stage != .ended, current.stage != .failed,
-        !suppressed
-      {
-        return ignoreReason(for: UserIntent.pause)
-      }
-      if let current, current.stage == .failed { return ignoreReason(for: UserIntent.retry) }
-      return ignoreReason(for: UserIntent.resume)
-    case .skip:
-      return ignoreReason(for: UserIntent.seek(to: .zero))
+    case .pause: return pauseIgnoreReason
+    case .resume: return resumeIgnoreReason
+    case .stop: return stopIgnoreReason
+    case .seek(let time): return seekIgnoreReason(to: time)
+    case .retry: return retryIgnoreReason
+    case .toggle: return toggleIgnoreReason
+    case .skip: return seekIgnoreReason(to: .zero)
     case .setPosition(let item, let time):
       guard let position, entries[position].item == item else { return .notCurrentEntry }
       if let duration = current?.duration, time.milliseconds > duration { return .invalidArgument }
-      return ignoreReason(for: UserIntent.seek(to: time))
+      return seekIgnoreReason(to: time)
     case .setSleepTimer(let timer):
       return sleepIgnoreReason(timer)
     }
+  }
+
+  // MARK: The intents a remote control offers
+
+  // Each of these intents' reason on its own, for `ignoreReason(for:)` above
+  // and for `availableCommands` (ContractControls.swift), which reads eight
+  // of them every step: through the switch above, with an intent built for
+  // each, they were the model's largest cost (~650 instructions a step).
+
+  /// Whether a load is current and not stopped (failed or waiting).
+  private var hasLiveLoad: Bool {
+    guard let current else { return false }
+    return !current.stage.isStopped
+  }
+
+  /// `resume`: loads an idle entry, replays an ended one, plays a paused one.
+  var resumeIgnoreReason: IgnoreReason? {
+    guard let current else {
+      guard position != nil else { return .noEffect }
+      return issued == UInt32.max ? .idsExhausted : nil
+    }
+    if current.stage == .ended { return current.lastSeek == UInt32.max ? .idsExhausted : nil }
+    return !playWhenReady || current.systemPaused ? nil : .noEffect
+  }
+
+  /// `pause`.
+  var pauseIgnoreReason: IgnoreReason? {
+    current != nil && playWhenReady ? nil : .noEffect
+  }
+
+  /// `stop`: also disarms a sleep timer.
+  var stopIgnoreReason: IgnoreReason? {
+    current == nil && preload == nil && sleep == nil ? .noEffect : nil
+  }
+
+  /// `seek(to: time)` (and `skip`, which seeks).
+  func seekIgnoreReason(to time: MediaTime) -> IgnoreReason? {
+    if time.milliseconds < 0 { return .invalidArgument }
+    guard let current, !current.stage.isStopped else { return .noEffect }
+    return current.lastSeek == UInt32.max ? .idsExhausted : nil
+  }
+
+  /// `retry`: a failed load, or one waiting for the network.
+  private var retryIgnoreReason: IgnoreReason? {
+    guard let current, current.stage.isStopped else { return .noEffect }
+    return issued == UInt32.max ? .idsExhausted : nil
+  }
+
+  /// `toggle`: pause, retry or resume, by Media3's rule.
+  var toggleIgnoreReason: IgnoreReason? {
+    if let current, playWhenReady, current.stage != .ended, current.stage != .failed,
+      !suppressed
+    {
+      return pauseIgnoreReason
+    }
+    if let current, current.stage == .failed { return retryIgnoreReason }
+    return resumeIgnoreReason
+  }
+
+  /// `next`.
+  var nextIgnoreReason: IgnoreReason? {
+    guard let at = position, let target = after(at), target != at else { return .noEffect }
+    return goIgnoreReason(target, from: 0)
+  }
+
+  /// `previous`.
+  var previousIgnoreReason: IgnoreReason? {
+    guard let at = position else { return .noEffect }
+    let before = at > 0 ? at - 1 : (repeatMode == .all ? entries.count - 1 : nil)
+    // Past the threshold, or with nowhere to go back to, a live load restarts.
+    if let current, !current.stage.isStopped, current.position > previousThreshold || before == nil
+    {
+      return seekIgnoreReason(to: .zero)
+    }
+    if let before { return goIgnoreReason(before, from: 0) }
+    // At the first entry: a failed load is reloaded; idle, nothing.
+    return current == nil ? .noEffect : goIgnoreReason(at, from: 0)
   }
 
   /// A new queue of `count` entries: that many item ids and a token.

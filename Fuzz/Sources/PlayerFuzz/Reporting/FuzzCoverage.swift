@@ -265,8 +265,14 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
     for index in available.indices { available[index] |= other.available[index] }
   }
 
+  /// Allocates the tables on first use; the check is inlined into every
+  /// `record`, the allocation is not.
   private mutating func allocate() {
-    guard hits.isEmpty else { return }
+    if hits.isEmpty { allocateTables() }
+  }
+
+  @inline(never)
+  private mutating func allocateTables() {
     hits = [Int](repeating: 0, count: Self.kinds.count * Self.events.count)
     reached = [UInt64](repeating: 0, count: (Self.keyCount + 63) / 64)
     variantHits = [Int](
@@ -277,7 +283,12 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
   private static func variantIndex(_ kind: StateKind, _ event: EventKind, _ variant: Variant)
     -> Int
   {
-    (index(kind) * events.count + index(event)) * Variant.allCases.count + Int(variant.rawValue)
+    variantRow(kind, event) + Int(variant.rawValue)
+  }
+
+  /// Where the variants of (`kind`, `event`) start in `variantHits`.
+  private static func variantRow(_ kind: StateKind, _ event: EventKind) -> Int {
+    (index(kind) * events.count + index(event)) * Variant.allCases.count
   }
 
   /// Records what `event` names, arriving at `model` (before the model applies it),
@@ -286,9 +297,10 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
     allocate()
     let kind = model.kind
     available[Self.index(kind)] |= Variant.available(in: model)
-    let eventKind = event.kind
+    // Worked out once for every hit.
+    let row = Self.variantRow(kind, event.kind)
     func hit(_ variant: Variant) {
-      variantHits[Self.variantIndex(kind, eventKind, variant)] &+= 1
+      variantHits[row + Int(variant.rawValue)] &+= 1
     }
     guard let load = event.load else {
       hit(.intent)
