@@ -59,7 +59,7 @@ package struct MediaTable: Sendable, Sequence {
     }
   }
 
-  /// Where `item` is in ``list``: at its offset from the first item when the
+  /// Where `item` is in `list`: at its offset from the first item when the
   /// ids from there on have no gap (nearly always), else by a binary search.
   private func index(of item: ItemID) -> Int? {
     guard let first = list.first, first.item <= item else { return nil }
