@@ -346,7 +346,7 @@ package struct ActionDecoder: Sendable {
       ? (model.entries.first { $0.item != current.item }?.item
         ?? ItemID(current.item.rawValue &+ 1)) : nil
     let stale = FuzzCoverage.Variant.newestStale(model)
-    // The load the next intent creates, worked out once (it replays an intent on a copy).
+    // The load the next intent creates, worked out once, when first needed.
     var upcoming: Load?
     func candidate(_ index: Int) -> Load? {
       switch index {
@@ -514,16 +514,28 @@ package struct ActionDecoder: Sendable {
   /// `byte`; when that intent loads nothing, the next entry's item (or the current one).
   package static func upcoming(after model: ContractModel, _ byte: UInt8) -> Load {
     let token = LoadToken(model.issued &+ 1)
-    var probe = model
-    var commands: [EngineCommand] = []
-    _ = probe.apply(.user(switches[Int(byte) % switches.count]), commands: &commands)
-    for command in commands {
-      switch command {
-      case .load(let request), .preload(let request):
-        if request.load.token == token { return request.load }
-      default: continue
-      }
-    }
+    let intent = switches[Int(byte) % switches.count]
+    let issued = model.firstIssuedItem(by: intent)
+    #if DEBUG
+      // The shortcut restates a few of the model's rules: a debug build (every
+      // test) checks it against applying the intent to a copy, as release
+      // builds did before, so the two cannot drift apart unnoticed.
+      var probe = model
+      var commands: [EngineCommand] = []
+      _ = probe.apply(.user(intent), commands: &commands)
+      let replayed = commands.lazy.compactMap { command -> ItemID? in
+        switch command {
+        case .load(let request), .preload(let request):
+          request.load.token == token ? request.load.item : nil
+        default: nil
+        }
+      }.first
+      assert(
+        issued == replayed,
+        "ActionDecoder.upcoming: \(intent) issues \(replayed.map { "\($0)" } ?? "nothing") first, not \(issued.map { "\($0)" } ?? "nothing")"
+      )
+    #endif
+    if let issued { return Load(item: issued, token: token) }
     let next = model.position.flatMap { model.after($0) }.map { model.entries[$0].item }
     let item = next ?? model.current?.load.item ?? ItemID(model.issuedItems &+ 1)
     return Load(item: item, token: token)
@@ -601,5 +613,129 @@ package struct ActionDecoder: Sendable {
           ? .watchdogExpired(load, WatchdogID(current.lastWatchdog))
           : .system(.networkAvailable))
     }
+  }
+}
+
+// The load a switching intent issues first, worked out from the model's
+// rules without applying the intent: for speed (the decoder asks before
+// thousands of actions, and applying the intent to a copy of the model
+// copied its tables). It follows `user(_:_:)`, `go`, `enter` and
+// `refreshPreload` (ContractQueue.swift) for the intents of
+// `ActionDecoder.switches` only, reading just what decides which entry gets
+// the next token.
+extension ContractModel {
+  /// The loads after an intent, as far as the preload rule reads them.
+  private struct Aftermath {
+    /// The current position.
+    var position: Int?
+    /// The current load's stage, nil when idle.
+    var stage: Stage?
+    /// The preload's item and stage, or nil.
+    var preload: (item: ItemID, stage: Stage)?
+  }
+
+  /// The item of the first token `intent` issues (for its load, or for the
+  /// preload the preload rule adds after it), or nil if it issues none.
+  fileprivate func firstIssuedItem(by intent: UserIntent) -> ItemID? {
+    guard issued < UInt32.max, ignoreReason(for: intent) == nil else { return nil }
+    var state = Aftermath(
+      position: position, stage: current?.stage, preload: preload.map { ($0.load.item, $0.stage) })
+    switch intent {
+    case .next:
+      guard let at = position, let target = after(at), target != at else { break }
+      if let item = go(target, from: 0, &state) { return item }
+    case .previous:
+      guard let at = position else { break }
+      let before = at > 0 ? at - 1 : (repeatMode == .all ? entries.count - 1 : nil)
+      if let current, !current.stage.isStopped,
+        current.position > previousThreshold || before == nil
+      {
+        seek(&state)
+      } else if let before {
+        if let item = go(before, from: 0, &state) { return item }
+      } else if current != nil {
+        if let item = go(at, from: 0, &state) { return item }
+      }
+    case .retry:
+      guard let current, current.stage.isStopped else { break }
+      state.stage = nil
+      if let item = enter(from: current.position, &state) { return item }
+    case .play(let media, let time):
+      guard time >= .zero else { break }
+      if time == .zero, entries.count == 1, entries[0].media == media, let current,
+        !current.stage.isStopped
+      {
+        // `resume`: an ended load seeks to its start and is ready again.
+        if current.stage == .ended, current.lastSeek < UInt32.max { state.stage = .ready }
+      } else if canIssue(1) {
+        // A new queue's entry loads under the next item id.
+        return ItemID(issuedItems &+ 1)
+      }
+    case .replaceQueue(let list, let start, let time, _):
+      // The start entry loads first (a shuffle puts it first).
+      guard time >= .zero, list.indices.contains(start), canIssue(list.count) else { break }
+      return ItemID(issuedItems &+ 1 &+ UInt32(start))
+    case .jump(let to, let time):
+      guard time >= .zero, entries.indices.contains(to) else { break }
+      if to == position, let current, !current.stage.isStopped {
+        seek(&state)
+        break
+      }
+      if let item = go(to, from: time.milliseconds, &state) { return item }
+    default:
+      preconditionFailure("not a switching intent: \(intent)")
+    }
+    return preloadItem(state)
+  }
+
+  /// Whether `count` more item ids can be issued.
+  private func canIssue(_ count: Int) -> Bool {
+    UInt64(issuedItems) + UInt64(count) <= UInt64(UInt32.max)
+  }
+
+  /// `seek`: an ended load is ready again.
+  private func seek(_ state: inout Aftermath) {
+    guard let current, !current.stage.isStopped, current.lastSeek < UInt32.max else { return }
+    if current.stage == .ended { state.stage = .ready }
+  }
+
+  /// `go`: the target's item if it loads under a new token (nil if its
+  /// preload is promoted, or nothing loads).
+  private func go(_ target: Int, from time: Int64, _ state: inout Aftermath) -> ItemID? {
+    let live = current != nil
+    if !usable(state.preload, for: entries[target].item, from: time) { state.preload = nil }
+    state.stage = nil
+    state.position = target
+    return live ? enter(from: time, &state) : nil
+  }
+
+  /// `enter`: the current entry's item if it loads under a new token, nil
+  /// if its preload is promoted.
+  private func enter(from time: Int64, _ state: inout Aftermath) -> ItemID? {
+    guard let at = state.position else { return nil }
+    let item = entries[at].item
+    guard usable(state.preload, for: item, from: time), let preload = state.preload else {
+      return item
+    }
+    state.preload = nil
+    state.stage = preload.stage == .ready ? .ready : .buffering
+    return nil
+  }
+
+  private func usable(
+    _ preload: (item: ItemID, stage: Stage)?, for item: ItemID, from time: Int64
+  ) -> Bool {
+    guard let preload, time == 0 else { return false }
+    return preload.item == item && preload.stage != .failed
+  }
+
+  /// `refreshPreload`: the item it preloads under a new token, or nil.
+  private func preloadItem(_ state: Aftermath) -> ItemID? {
+    guard canPreload, let stage = state.stage, let at = state.position, repeatMode != .one,
+      !sleepStops(at: at), stage == .buffering || stage == .ready || stage == .stalled,
+      let next = after(at), next != at
+    else { return nil }
+    if let preload = state.preload, entries[next].item == preload.item { return nil }
+    return stage == .ready ? entries[next].item : nil
   }
 }

@@ -186,7 +186,7 @@ package struct ContractModel: Hashable, Sendable {
   /// The newest current load that was left (stopped, skipped, ended into the next entry).
   package internal(set) var left: Load?
   /// Every item's media, removed or not (for printing and generating).
-  package internal(set) var media: [ItemID: MediaID] = [:]
+  package internal(set) var media = MediaTable()
   /// The item each token issued in the case was issued for: token `t` at
   /// index `t - 1 - tokenBase` (``item(ofToken:)``).
   package internal(set) var tokenItems: [ItemID] = []

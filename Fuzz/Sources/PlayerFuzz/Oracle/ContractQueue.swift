@@ -208,9 +208,6 @@ extension ContractModel {
   }
 
   private mutating func issue(_ list: [MediaID]) -> [Entry] {
-    // Room for a case's items at once (a table grown from empty item by item is copied each time).
-    let needed = media.count + list.count
-    if needed > media.capacity { media.reserveCapacity(max(16, 2 * needed)) }
     return list.map { name in
       issuedItems &+= 1
       let entry = Entry(item: ItemID(issuedItems), media: name)

@@ -8,7 +8,10 @@ import PlayerState
 
 extension ContractModel {
   /// Whether the armed timer stops playback at the end of the current entry.
-  var sleepStopsHere: Bool {
+  var sleepStopsHere: Bool { sleepStops(at: position) }
+
+  /// Whether the armed timer stops playback at the end of entry `position`.
+  func sleepStops(at position: Int?) -> Bool {
     switch sleep {
     case .endOfEntry, .afterEntries(1): true
     case .endOfQueue: position == entries.count - 1

@@ -406,7 +406,7 @@ package struct CaseRunner {
     var violation = FuzzViolation(
       property: .reachesSteadyState, step: step, event: nil, expected: expected, actual: log,
       detail: "after cooperative reports the player is still \(target.stateDescription)")
-    violation.media = model.media
+    violation.media = model.media.dictionary
     return violation
   }
 
@@ -508,7 +508,7 @@ package struct CaseRunner {
     var violation = FuzzViolation(
       property: property, step: step, event: named, expected: self.expected,
       actual: log, detail: detail)
-    violation.media = model.media
+    violation.media = model.media.dictionary
     return violation
   }
 
@@ -581,7 +581,7 @@ package struct CaseRunner {
       property: property, step: step, event: event, expected: expected, actual: log,
       detail: accepted
         ? "" : "the contract ignores \(event.description(naming: { model.media[$0] }))")
-    violation.media = model.media
+    violation.media = model.media.dictionary
     return violation
   }
 
@@ -717,7 +717,7 @@ package struct CaseRunner {
     var violation = FuzzViolation(
       property: refined ?? property, step: step, event: culprit, expected: expected, actual: log,
       detail: detail)
-    violation.media = model.media
+    violation.media = model.media.dictionary
     return violation
   }
 }
@@ -872,7 +872,7 @@ extension CaseRunner {
     var violation = FuzzViolation(
       property: property, step: step, event: named, expected: expected, actual: log,
       detail: detail)
-    violation.media = model.media
+    violation.media = model.media.dictionary
     return violation
   }
 
@@ -971,7 +971,7 @@ extension CaseRunner {
   private func violation(_ property: FuzzProperty, step: Int, detail: String) -> FuzzViolation {
     var violation = FuzzViolation(
       property: property, step: step, event: nil, expected: expected, actual: log, detail: detail)
-    violation.media = model.media
+    violation.media = model.media.dictionary
     return violation
   }
 
@@ -1032,7 +1032,7 @@ extension CaseRunner {
     defer { received.clear() }
     discardReports(of: engine)
     if !received.isEmpty {
-      let commands = FuzzViolation.format(received, model.media)
+      let commands = FuzzViolation.format(received, model.media.dictionary)
       return violation(
         .restoreSendsNothing, step: step,
         detail: "the restored player sent \(commands) before any intent")
@@ -1117,7 +1117,7 @@ extension CaseRunner {
           detail:
             "the player handed off sent its old engine \(FuzzViolation.format(commands)) on a late report after the hand-off; the contract: nothing"
         )
-        violation.media = model.media
+        violation.media = model.media.dictionary
         return violation
       }
     }

@@ -924,12 +924,12 @@ extension CaseRunner {
   func numberingViolation(_ event: PlaybackEvent?, step: Int) -> FuzzViolation? {
     guard let said = target.observation.loads,
       let detail = engine.numberingMistake(
-        said, expected: (model.current?.load, model.preload?.load), media: model.media)
+        said, expected: (model.current?.load, model.preload?.load), media: model.media.dictionary)
     else { return nil }
     var violation = FuzzViolation(
       property: .loadsInEngineNumbering, step: step, event: event, expected: expected,
       actual: log, detail: detail)
-    violation.media = model.media
+    violation.media = model.media.dictionary
     return violation
   }
 }
@@ -1014,8 +1014,8 @@ extension CaseRunner {
             request.sleep
             ? "the contract arms the sleep countdown sleep#\(request.id) for \(expected)ms (setSleepTimer's delay); the player asked for \(after)"
             : request.delay == nil
-              ? "the contract arms watchdog#\(request.id) for \(Self.name(request.load, media: model.media)) with the clock's timeout, \(expected)ms (FuzzEngine.watchdog's); the player asked for \(after)"
-              : "the contract arms the backoff watchdog#\(request.id) for \(Self.name(request.load, media: model.media)) after \(expected)ms (the retry policy's delay); the player asked for \(after)"
+              ? "the contract arms watchdog#\(request.id) for \(Self.name(request.load, media: model.media.dictionary)) with the clock's timeout, \(expected)ms (FuzzEngine.watchdog's); the player asked for \(after)"
+              : "the contract arms the backoff watchdog#\(request.id) for \(Self.name(request.load, media: model.media.dictionary)) after \(expected)ms (the retry policy's delay); the player asked for \(after)"
           break
         }
         engine.register(timer.fire, load: request.load, id: request.id, sleep: request.sleep)
@@ -1024,14 +1024,14 @@ extension CaseRunner {
         detail =
           newest.sleep
           ? "the contract arms the sleep countdown sleep#\(newest.id) here; the player scheduled nothing on the harness's clock (FuzzEngine.watchdog)"
-          : "the contract arms watchdog#\(newest.id) for \(Self.name(newest.load, media: model.media)) here; the player requested no watchdog from the harness's clock (FuzzEngine.watchdog)"
+          : "the contract arms watchdog#\(newest.id) for \(Self.name(newest.load, media: model.media.dictionary)) here; the player requested no watchdog from the harness's clock (FuzzEngine.watchdog)"
       }
     }
     guard let detail else { return nil }
     var violation = FuzzViolation(
       property: .watchdogRequested, step: step, event: event, expected: expected,
       actual: log, detail: detail)
-    violation.media = model.media
+    violation.media = model.media.dictionary
     return violation
   }
 }
