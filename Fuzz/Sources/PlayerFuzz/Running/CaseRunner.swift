@@ -652,23 +652,6 @@ package struct CaseRunner {
     return found
   }
 
-  /// ``publicStateDifference(_:)-(StateBox)`` of a state read directly;
-  /// `modelList` is the model's shuffle's list order (empty when not shuffled).
-  private mutating func publicStateDifference(
-    _ state: borrowing PlaybackState, modelList: [ContractModel.Entry]
-  ) -> PublicStateDifference? {
-    let queue = state.queue
-    let playerList = queue.shuffle?.unshuffled
-    let agree =
-      agreedEntries?.holds(queue.entries, playerList, model.entries, modelList) ?? false
-    let found = model.difference(from: state, entriesAgree: agree)
-    if found == nil, !agree {
-      agreedEntries = AgreedEntries(
-        player: queue.entries, playerList: playerList, model: model.entries, modelList: modelList)
-    }
-    return found
-  }
-
   mutating func observationViolation(_ event: PlaybackEvent?, step: Int) -> FuzzViolation? {
     if let playerTarget {
       // The state read in place, under the player's lock (copied only when it agrees).
@@ -784,8 +767,13 @@ extension CaseRunner {
     let preload = state.preload
     let current = model.current
     let expectedPreload = model.preload
+    // Whether the queues' entries still agree (``agreedEntries``), worked out
+    // first: the public state's difference then comes in the same call on the
+    // model as its views (each call from here copies the whole model).
+    let agree = entriesAgree(state)
     // The model's derived views in one call (``ContractView``).
-    let view = model.view(anchor: anchor.value, commands: modelCommands)
+    let view = model.view(
+      anchor: anchor.value, commands: modelCommands, state: state, entriesAgree: agree)
     modelCommands = view.commands
     guard (session?.seekPending ?? false) == (current?.seekPending ?? false),
       state.isPlaying == view.engineIsPlaying, kind == view.kind
@@ -796,9 +784,9 @@ extension CaseRunner {
     }
     if let session, session.position.milliseconds != current?.position { return false }
     guard (preload?.stage == .ready) == (expectedPreload?.stage == .ready),
-      state.failure == current?.failure,
-      publicStateDifference(state, modelList: view.shuffleList) == nil
+      state.failure == current?.failure, view.difference == nil
     else { return false }
+    if !agree { noteEntriesAgree(state) }
     let nowPlaying = state.nowPlaying
     guard
       Self.controlsAgree(
@@ -807,6 +795,24 @@ extension CaseRunner {
     playerState = copy state
     playerStateAgrees = true
     return true
+  }
+
+  /// Whether the entries and shuffle list orders of `state`'s queue and the
+  /// model's are the ones ``agreedEntries`` holds. (A method of its own: the
+  /// queue read here is released at its end, not kept across the checks.)
+  private mutating func entriesAgree(_ state: borrowing PlaybackState) -> Bool {
+    let queue = state.queue
+    let playerList = queue.shuffle?.unshuffled
+    let modelList = model.shuffle?.list ?? []
+    return agreedEntries?.holds(queue.entries, playerList, model.entries, modelList) ?? false
+  }
+
+  /// Keeps the entries of `state`'s queue and the model's, found to agree.
+  private mutating func noteEntriesAgree(_ state: borrowing PlaybackState) {
+    let queue = state.queue
+    agreedEntries = AgreedEntries(
+      player: queue.entries, playerList: queue.shuffle?.unshuffled, model: model.entries,
+      modelList: model.shuffle?.list ?? [])
   }
 
   /// ``controlsDifference(_:)`` == nil, for a player that says both
@@ -1288,7 +1294,7 @@ extension ContractModel {
 }
 
 /// What the contract says a player shows, derived from the model in one call
-/// (``ContractModel/view(anchor:commands:)``) for the observation check of
+/// (``ContractModel/view(anchor:commands:state:entriesAgree:)``) for the observation check of
 /// Playhead's player: a call on the model from the runner copies the whole
 /// model first, and the check made five.
 struct ContractView {
@@ -1300,16 +1306,22 @@ struct ContractView {
   var nowPlaying: ContractNowPlaying?
   /// ``ContractModel/availableCommands``.
   var commands: AvailableCommands
-  /// The shuffle's list order, empty when not shuffled.
-  var shuffleList: [ContractModel.Entry]
+  /// ``ContractModel/difference(from:entriesAgree:)`` of the player's state.
+  var difference: PublicStateDifference?
 }
 
 extension ContractModel {
-  /// The ``ContractView`` of the model with the elapsed anchor `anchor`;
-  /// `known`, when given, is its available commands, already worked out.
-  fileprivate func view(anchor: Int64, commands known: AvailableCommands?) -> ContractView {
+  /// The ``ContractView`` of the model with the elapsed anchor `anchor`,
+  /// against the player's `state` (`entriesAgree` as in
+  /// ``difference(from:entriesAgree:)``); `known`, when given, is its
+  /// available commands, already worked out.
+  fileprivate func view(
+    anchor: Int64, commands known: AvailableCommands?, state: borrowing PlaybackState,
+    entriesAgree: Bool
+  ) -> ContractView {
     ContractView(
       kind: kind, engineIsPlaying: engineIsPlaying, nowPlaying: nowPlaying(anchor: anchor),
-      commands: known ?? availableCommands, shuffleList: shuffle?.list ?? [])
+      commands: known ?? availableCommands,
+      difference: difference(from: state, entriesAgree: entriesAgree))
   }
 }
