@@ -11,8 +11,10 @@ package import PlayerState
 package struct CaseRunner {
   /// The player under test.
   package private(set) var target: any FuzzTarget {
-    didSet { playerTarget = target as? PlayerTarget }
+    didSet { if !settingTarget { playerTarget = target as? PlayerTarget } }
   }
+  /// Whether ``setTarget(_:playerTarget:)`` sets ``playerTarget`` itself.
+  private var settingTarget = false
   /// Its engine.
   package private(set) var engine: FuzzEngine
   /// The oracle's model, after the steps so far.
@@ -88,15 +90,30 @@ package struct CaseRunner {
   /// The engine ``reset(_:setup:costlyReasons:)`` starts each case on, reset,
   /// when the subject's players can be restarted (``FuzzSubject/restart``).
   private var keptEngine: FuzzEngine?
-  /// The players made on ``keptEngine``, by what their subject fixes when it
-  /// makes one: the watchdog clock's timeout and whether step records are asked
-  /// for (``FuzzSubject/restart``). A case restarts the one made for its own.
-  private var keptTargets: [KeptTarget: any FuzzTarget] = [:]
+  /// The players made on ``keptEngine``, with what their subject fixes when
+  /// it makes one: the watchdog clock's timeout and whether step records are
+  /// asked for (``FuzzSubject/restart``). A case restarts the one made for its
+  /// own. A list searched in order, not a dictionary: a run makes a handful,
+  /// and hashing the key cost more than the search; each is kept with its
+  /// ``PlayerTarget`` cast once, not again for every case.
+  private var keptTargets: [KeptTarget] = []
 
-  /// What a kept player was made for.
-  private struct KeptTarget: Hashable {
+  /// A kept player and what it was made for.
+  private struct KeptTarget {
     var timeout: MediaTime
     var costlyReasons: Bool
+    var target: any FuzzTarget
+    /// `target` when it is Playhead's player.
+    var playerTarget: PlayerTarget?
+  }
+
+  /// Sets ``target`` to a kept player whose ``PlayerTarget`` cast is known
+  /// (`playerTarget`): the `didSet`'s dynamic cast, once a case, is skipped.
+  private mutating func setTarget(_ target: any FuzzTarget, playerTarget: PlayerTarget?) {
+    settingTarget = true
+    self.target = target
+    settingTarget = false
+    self.playerTarget = playerTarget
   }
 
   /// The target when it is Playhead's player (``PlayerTarget``): its
@@ -126,17 +143,29 @@ package struct CaseRunner {
 
   private struct AgreedEntries {
     var player: QueueEntries
-    var playerList: QueueEntries
+    /// The player's shuffle's list order, nil when not shuffled (an
+    /// optional, not an empty list: making an empty `QueueEntries` cost a call
+    /// an event; nil agrees only with nil, which can only ask for a full compare).
+    var playerList: QueueEntries?
     var model: [ContractModel.Entry]
     var modelList: [ContractModel.Entry]
 
     /// Whether each collection is the very storage held here (and so still equal).
     func holds(
-      _ player: QueueEntries, _ playerList: QueueEntries, _ model: [ContractModel.Entry],
+      _ player: QueueEntries, _ playerList: QueueEntries?, _ model: [ContractModel.Entry],
       _ modelList: [ContractModel.Entry]
     ) -> Bool {
-      player.sharesStorage(with: self.player) && playerList.sharesStorage(with: self.playerList)
+      player.sharesStorage(with: self.player) && Self.same(playerList, self.playerList)
         && Self.same(model, self.model) && Self.same(modelList, self.modelList)
+    }
+
+    /// Whether two lists are both absent or share their storage, in O(1).
+    private static func same(_ lhs: QueueEntries?, _ rhs: QueueEntries?) -> Bool {
+      switch (lhs, rhs) {
+      case (nil, nil): true
+      case (let lhs?, let rhs?): lhs.sharesStorage(with: rhs)
+      default: false
+      }
     }
 
     /// Whether two arrays share their storage, in O(1) (false says nothing).
@@ -261,12 +290,18 @@ package struct CaseRunner {
         engine.reset(setup, costlyReasons: costlyReasons)
       }
       self.engine = engine
-      let key = KeptTarget(timeout: setup.watchdogTimeout, costlyReasons: costlyReasons)
-      if let kept = keptTargets[key], restart(kept, engine) {
-        target = kept
+      let timeout = setup.watchdogTimeout
+      let index = keptTargets.firstIndex {
+        $0.timeout == timeout && $0.costlyReasons == costlyReasons
+      }
+      if let index, restart(keptTargets[index].target, engine) {
+        setTarget(keptTargets[index].target, playerTarget: keptTargets[index].playerTarget)
       } else {
         target = subject.make(engine)
-        keptTargets[key] = target
+        let kept = KeptTarget(
+          timeout: timeout, costlyReasons: costlyReasons, target: target,
+          playerTarget: playerTarget)
+        if let index { keptTargets[index] = kept } else { keptTargets.append(kept) }
       }
     } else {
       engine = FuzzEngine(setup, costlyReasons: costlyReasons)
@@ -605,28 +640,11 @@ package struct CaseRunner {
   /// (The box, not its state: a state read out of it and passed along is copied.)
   private mutating func publicStateDifference(_ box: StateBox) -> PublicStateDifference? {
     let queue = box.state.queue
-    let playerList = queue.shuffle?.unshuffled ?? []
+    let playerList = queue.shuffle?.unshuffled
     let modelList = model.shuffle?.list ?? []
     let agree =
       agreedEntries?.holds(queue.entries, playerList, model.entries, modelList) ?? false
     let found = box.difference(from: model, entriesAgree: agree)
-    if found == nil, !agree {
-      agreedEntries = AgreedEntries(
-        player: queue.entries, playerList: playerList, model: model.entries, modelList: modelList)
-    }
-    return found
-  }
-
-  /// ``publicStateDifference(_:)-(StateBox)`` of a state read directly;
-  /// `modelList` is the model's shuffle's list order (empty when not shuffled).
-  private mutating func publicStateDifference(
-    _ state: borrowing PlaybackState, modelList: [ContractModel.Entry]
-  ) -> PublicStateDifference? {
-    let queue = state.queue
-    let playerList = queue.shuffle?.unshuffled ?? []
-    let agree =
-      agreedEntries?.holds(queue.entries, playerList, model.entries, modelList) ?? false
-    let found = model.difference(from: state, entriesAgree: agree)
     if found == nil, !agree {
       agreedEntries = AgreedEntries(
         player: queue.entries, playerList: playerList, model: model.entries, modelList: modelList)
@@ -749,8 +767,13 @@ extension CaseRunner {
     let preload = state.preload
     let current = model.current
     let expectedPreload = model.preload
+    // Whether the queues' entries still agree (``agreedEntries``), worked out
+    // first: the public state's difference then comes in the same call on the
+    // model as its views (each call from here copies the whole model).
+    let agree = entriesAgree(state)
     // The model's derived views in one call (``ContractView``).
-    let view = model.view(anchor: anchor.value, commands: modelCommands)
+    let view = model.view(
+      anchor: anchor.value, commands: modelCommands, state: state, entriesAgree: agree)
     modelCommands = view.commands
     guard (session?.seekPending ?? false) == (current?.seekPending ?? false),
       state.isPlaying == view.engineIsPlaying, kind == view.kind
@@ -761,9 +784,9 @@ extension CaseRunner {
     }
     if let session, session.position.milliseconds != current?.position { return false }
     guard (preload?.stage == .ready) == (expectedPreload?.stage == .ready),
-      state.failure == current?.failure,
-      publicStateDifference(state, modelList: view.shuffleList) == nil
+      state.failure == current?.failure, view.difference == nil
     else { return false }
+    if !agree { noteEntriesAgree(state) }
     let nowPlaying = state.nowPlaying
     guard
       Self.controlsAgree(
@@ -772,6 +795,24 @@ extension CaseRunner {
     playerState = copy state
     playerStateAgrees = true
     return true
+  }
+
+  /// Whether the entries and shuffle list orders of `state`'s queue and the
+  /// model's are the ones ``agreedEntries`` holds. (A method of its own: the
+  /// queue read here is released at its end, not kept across the checks.)
+  private mutating func entriesAgree(_ state: borrowing PlaybackState) -> Bool {
+    let queue = state.queue
+    let playerList = queue.shuffle?.unshuffled
+    let modelList = model.shuffle?.list ?? []
+    return agreedEntries?.holds(queue.entries, playerList, model.entries, modelList) ?? false
+  }
+
+  /// Keeps the entries of `state`'s queue and the model's, found to agree.
+  private mutating func noteEntriesAgree(_ state: borrowing PlaybackState) {
+    let queue = state.queue
+    agreedEntries = AgreedEntries(
+      player: queue.entries, playerList: queue.shuffle?.unshuffled, model: model.entries,
+      modelList: model.shuffle?.list ?? [])
   }
 
   /// ``controlsDifference(_:)`` == nil, for a player that says both
@@ -1253,7 +1294,7 @@ extension ContractModel {
 }
 
 /// What the contract says a player shows, derived from the model in one call
-/// (``ContractModel/view(anchor:commands:)``) for the observation check of
+/// (``ContractModel/view(anchor:commands:state:entriesAgree:)``) for the observation check of
 /// Playhead's player: a call on the model from the runner copies the whole
 /// model first, and the check made five.
 struct ContractView {
@@ -1265,16 +1306,22 @@ struct ContractView {
   var nowPlaying: ContractNowPlaying?
   /// ``ContractModel/availableCommands``.
   var commands: AvailableCommands
-  /// The shuffle's list order, empty when not shuffled.
-  var shuffleList: [ContractModel.Entry]
+  /// ``ContractModel/difference(from:entriesAgree:)`` of the player's state.
+  var difference: PublicStateDifference?
 }
 
 extension ContractModel {
-  /// The ``ContractView`` of the model with the elapsed anchor `anchor`;
-  /// `known`, when given, is its available commands, already worked out.
-  fileprivate func view(anchor: Int64, commands known: AvailableCommands?) -> ContractView {
+  /// The ``ContractView`` of the model with the elapsed anchor `anchor`,
+  /// against the player's `state` (`entriesAgree` as in
+  /// ``difference(from:entriesAgree:)``); `known`, when given, is its
+  /// available commands, already worked out.
+  fileprivate func view(
+    anchor: Int64, commands known: AvailableCommands?, state: borrowing PlaybackState,
+    entriesAgree: Bool
+  ) -> ContractView {
     ContractView(
       kind: kind, engineIsPlaying: engineIsPlaying, nowPlaying: nowPlaying(anchor: anchor),
-      commands: known ?? availableCommands, shuffleList: shuffle?.list ?? [])
+      commands: known ?? availableCommands,
+      difference: difference(from: state, entriesAgree: entriesAgree))
   }
 }
