@@ -273,9 +273,12 @@ public final class FuzzEngine: PlaybackEngine {
   /// included); otherwise a new player's with ``configuration(for:)``.
   /// - Parameter engine: the engine handed to ``FuzzSubject/make``.
   public static func state(for engine: any PlaybackEngine) -> PlaybackState {
-    (engine as? FuzzEngine)?.log.withLock { $0.setup.state }
-      ?? PlaybackState(configuration: configuration(for: engine))
+    (engine as? FuzzEngine)?.startState ?? PlaybackState(configuration: configuration(for: engine))
   }
+
+  /// ``state(for:)`` of this engine: for a caller that has it as a
+  /// `FuzzEngine`, without the cast (and the existential's copy and retain).
+  var startState: PlaybackState { log.withLock { $0.setup.state } }
 
   /// Playhead's `Player` on `engine` as the case wants it: built from
   /// ``state(for:)`` as it is (a generated start state's live load

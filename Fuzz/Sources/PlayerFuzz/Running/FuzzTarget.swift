@@ -411,7 +411,7 @@ public struct FuzzSubject: Sendable {
     return player.map(PlayerTarget.init)
   }.restarting { target, engine in
     // Made as above, from `FuzzEngine.state(for:)` as it is.
-    (target as? PlayerTarget)?.restart(from: FuzzEngine.state(for: engine)) ?? false
+    (target as? PlayerTarget)?.restart(from: engine.startState) ?? false
   }
 
   /// The same subject, whose players the random run restarts for each case
