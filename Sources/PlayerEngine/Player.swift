@@ -187,8 +187,9 @@ public final class Player: Sendable {
     while draining {
       perform(&job)
       // Released here, outside the lock: the step's subscriber list may hold
-      // the last reference to a stream's continuation.
-      job.observation = nil
+      // the last reference to a stream's continuation. (Tested first: most
+      // jobs have none, and assigning nil still calls the runtime's release.)
+      if job.observation != nil { job.observation = nil }
       draining = core.withLock { core -> Bool in
         guard let next = core.dequeue() else {
           core.draining = false
@@ -214,11 +215,13 @@ public final class Player: Sendable {
       // By index: a `for … in` would copy the list into an iterator.
       for index in 0..<count { engine.execute(job.effects.commands[index], reports: sink) }
     }
-    if let request = job.effects.watchdog, let watchdog {
+    // The policy is read in place (`watchdog?.`), not bound: a bound copy
+    // retained and released its closure's context per timer.
+    if let request = job.effects.watchdog, let timeout = watchdog?.timeout {
       // A watchdog waits the policy's timeout; a retry backoff (waiting for
       // the network) waits what the machine's retry policy asked for.
-      let after = request.delay.map { Duration.milliseconds($0.milliseconds) } ?? watchdog.timeout
-      watchdog.schedule(after) { [weak self] in
+      let after = request.delay.map { Duration.milliseconds($0.milliseconds) } ?? timeout
+      watchdog?.schedule(after) { [weak self] in
         self?.send(.watchdogExpired(request.load, request.id))
       }
     }
@@ -499,14 +502,17 @@ extension Player {
   /// one after another on one player instead of making one per case.
   /// - Parameter state: the state to start from, a live load included.
   /// - Returns: false, changing nothing, while an event is being processed.
-  package func restart(from state: PlaybackState) -> Bool {
+  package func restart(from state: consuming PlaybackState) -> Bool {
+    // Taken owned and moved in: a borrowed state, and a `Core` assigned from
+    // a captured constant, were each copied (a retain per reference they hold).
     var start = state
     start.configuration.canPreload = engine.capabilities.contains(.preload)
-    let fresh = Core(state: start)
+    var fresh = Core(state: consume start)
     let finished = core.withLock { core -> [Subscriber]? in
       guard !core.draining else { return nil }
       let subscribers = core.takeSubscribers()
-      core = fresh
+      // Swapped, not assigned: the old core is freed after the lock, with `fresh`.
+      swap(&core, &fresh)
       return subscribers
     }
     guard let finished else { return false }

@@ -111,7 +111,7 @@ public final class FuzzEngine: PlaybackEngine {
   /// The player configuration the case runs with (the `previous` threshold,
   /// the retry policy, whether the engine preloads): give it to the player under
   /// test (``FuzzEngine/configuration(for:)``); the contract model reads it.
-  public var configuration: PlayerConfiguration { setup.configuration }
+  public var configuration: PlayerConfiguration { log.withLock { $0.setup.configuration } }
   /// What the case runs with.
   var setup: FuzzSetup { log.withLock { $0.setup } }
   /// Whether a subject whose ignore reasons cost a step record per event
@@ -201,9 +201,11 @@ public final class FuzzEngine: PlaybackEngine {
         }
       }
     }
-    let due = log.withLock { log -> [EngineReport] in
+    // Nil, not an empty array, when nothing is armed: releasing `[]` after
+    // each command was a runtime call per command.
+    let due = log.withLock { log -> [EngineReport]? in
       log.commands.append(log.tokens.contract(command))
-      guard !log.armed.isEmpty else { return [] }
+      guard !log.armed.isEmpty else { return nil }
       var due = log.armed
       log.armed.removeAll(keepingCapacity: true)
       if !log.tokens.isIdentity {
@@ -218,6 +220,7 @@ public final class FuzzEngine: PlaybackEngine {
       if recordsProcessing { for report in reports { log.remember(sent: .engine(report)) } }
       return reports
     }
+    guard let due else { return }
     for report in due { reports.send(report) }
   }
 
@@ -234,9 +237,11 @@ public final class FuzzEngine: PlaybackEngine {
   /// Its timeout is the case's (drawn per case): every load and stall watchdog
   /// must be scheduled with it, and every backoff with the retry policy's delay.
   public var watchdog: WatchdogPolicy {
+    // Holds the log, not the engine (weakly): loading a weak reference took
+    // and released a strong one per timer. The log holds no player.
     WatchdogPolicy(timeout: .milliseconds(log.withLock { $0.setup.watchdogTimeout.milliseconds })) {
-      [weak self] after, fire in
-      self?.log.withLock {
+      [log] after, fire in
+      log.withLock {
         $0.scheduled.append(ScheduledTimer(after: after, fire: Fire(run: fire)))
       }
     }
@@ -268,9 +273,12 @@ public final class FuzzEngine: PlaybackEngine {
   /// included); otherwise a new player's with ``configuration(for:)``.
   /// - Parameter engine: the engine handed to ``FuzzSubject/make``.
   public static func state(for engine: any PlaybackEngine) -> PlaybackState {
-    (engine as? FuzzEngine)?.log.withLock { $0.setup.state }
-      ?? PlaybackState(configuration: configuration(for: engine))
+    (engine as? FuzzEngine)?.startState ?? PlaybackState(configuration: configuration(for: engine))
   }
+
+  /// ``state(for:)`` of this engine: for a caller that has it as a
+  /// `FuzzEngine`, without the cast (and the existential's copy and retain).
+  var startState: PlaybackState { log.withLock { $0.setup.state } }
 
   /// Playhead's `Player` on `engine` as the case wants it: built from
   /// ``state(for:)`` as it is (a generated start state's live load

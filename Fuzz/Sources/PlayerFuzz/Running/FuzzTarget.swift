@@ -411,7 +411,7 @@ public struct FuzzSubject: Sendable {
     return player.map(PlayerTarget.init)
   }.restarting { target, engine in
     // Made as above, from `FuzzEngine.state(for:)` as it is.
-    (target as? PlayerTarget)?.restart(from: FuzzEngine.state(for: engine)) ?? false
+    (target as? PlayerTarget)?.restart(from: engine.startState) ?? false
   }
 
   /// The same subject, whose players the random run restarts for each case
@@ -478,7 +478,7 @@ public final class PlayerTarget: FuzzTarget, Sendable {
   /// Starts the player over from `state` (`Player.restart(from:)`), forgetting
   /// the last observation.
   /// - Returns: false, changing nothing, while the player is processing an event.
-  func restart(from state: PlaybackState) -> Bool {
+  func restart(from state: consuming PlaybackState) -> Bool {
     guard player.restart(from: state) else { return false }
     last.withLock { $0 = nil }
     return true
