@@ -9,12 +9,9 @@ package import PlayerState
 /// ``ContractModel`` predicts the commands; the engine's actual log must equal
 /// the predicted one, and the player's observation must agree with the model.
 package struct CaseRunner {
-  /// The player under test.
-  package private(set) var target: any FuzzTarget {
-    didSet { if !settingTarget { playerTarget = target as? PlayerTarget } }
-  }
-  /// Whether ``setTarget(_:playerTarget:)`` sets ``playerTarget`` itself.
-  private var settingTarget = false
+  /// The player under test (set with ``setTarget(_:playerTarget:)``, which
+  /// keeps ``playerTarget`` in step).
+  package private(set) var target: any FuzzTarget
   /// Its engine.
   package private(set) var engine: FuzzEngine
   /// The oracle's model, after the steps so far.
@@ -107,13 +104,16 @@ package struct CaseRunner {
     var playerTarget: PlayerTarget?
   }
 
-  /// Sets ``target`` to a kept player whose ``PlayerTarget`` cast is known
-  /// (`playerTarget`): the `didSet`'s dynamic cast, once a case, is skipped.
+  /// Sets ``target`` and ``playerTarget``, its ``PlayerTarget`` cast
+  /// (a kept player's is known: no dynamic cast each case).
   private mutating func setTarget(_ target: any FuzzTarget, playerTarget: PlayerTarget?) {
-    settingTarget = true
     self.target = target
-    settingTarget = false
     self.playerTarget = playerTarget
+  }
+
+  /// Sets ``target`` to `target`, cast once for ``playerTarget``.
+  private mutating func setTarget(_ target: any FuzzTarget) {
+    setTarget(target, playerTarget: target as? PlayerTarget)
   }
 
   /// The target when it is Playhead's player (``PlayerTarget``): its
@@ -297,7 +297,7 @@ package struct CaseRunner {
       if let index, restart(keptTargets[index].target, engine) {
         setTarget(keptTargets[index].target, playerTarget: keptTargets[index].playerTarget)
       } else {
-        target = subject.make(engine)
+        setTarget(subject.make(engine))
         let kept = KeptTarget(
           timeout: timeout, costlyReasons: costlyReasons, target: target,
           playerTarget: playerTarget)
@@ -305,7 +305,7 @@ package struct CaseRunner {
       }
     } else {
       engine = FuzzEngine(setup, costlyReasons: costlyReasons)
-      target = subject.make(engine)
+      setTarget(subject.make(engine))
     }
     log.clear()
     expected.clear()
@@ -1029,7 +1029,7 @@ extension CaseRunner {
     _ engine: FuzzEngine, _ target: any FuzzTarget, _ model: ContractModel
   ) {
     self.engine = engine
-    self.target = target
+    setTarget(target)
     self.model = model
     anchor = ContractAnchor(model)
     life = log.count

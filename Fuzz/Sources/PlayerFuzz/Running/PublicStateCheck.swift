@@ -190,13 +190,15 @@ extension ContractModel {
   }
 
   /// Whether the player's entries are the contract's, item and media, in order
-  /// (an index loop: the debug build's `zip` costs a metadata lookup an entry).
+  /// (the player's iterated, each entry read once: a subscript of
+  /// `QueueEntries` retains its tree's root; not `zip`, which costs the debug
+  /// build a metadata lookup an entry).
   private static func same(_ player: QueueEntries, _ contract: [Entry]) -> Bool {
     guard player.count == contract.count else { return false }
-    for index in player.indices
-    where player[index].item != contract[index].item || player[index].media != contract[index].media
-    {
-      return false
+    var index = 0
+    for entry in player {
+      if entry.item != contract[index].item || entry.media != contract[index].media { return false }
+      index += 1
     }
     return true
   }
