@@ -382,10 +382,10 @@ private struct Core {
   /// `onStep` callback) or a subscriber.
   mutating func reduce(_ event: PlaybackEvent, observed: Bool, into job: inout Job) {
     // The state before is kept only for a step record, and that only when someone observes.
+    // `job.observation` is nil here: `send` clears it after performing each job.
     guard observed || !subscribers.isEmpty else {
       state.handle(event, into: &job.effects)
       count(event, ignored: job.effects.ignored != nil)
-      if job.observation != nil { job.observation = nil }
       return
     }
     let before = state

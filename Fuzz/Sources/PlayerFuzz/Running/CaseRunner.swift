@@ -639,16 +639,9 @@ package struct CaseRunner {
   /// entries compared only when a buffer changed since they last agreed.
   /// (The box, not its state: a state read out of it and passed along is copied.)
   private mutating func publicStateDifference(_ box: StateBox) -> PublicStateDifference? {
-    let queue = box.state.queue
-    let playerList = queue.shuffle?.unshuffled
-    let modelList = model.shuffle?.list ?? []
-    let agree =
-      agreedEntries?.holds(queue.entries, playerList, model.entries, modelList) ?? false
+    let agree = entriesAgree(box.state)
     let found = box.difference(from: model, entriesAgree: agree)
-    if found == nil, !agree {
-      agreedEntries = AgreedEntries(
-        player: queue.entries, playerList: playerList, model: model.entries, modelList: modelList)
-    }
+    if found == nil, !agree { noteEntriesAgree(box.state) }
     return found
   }
 
