@@ -144,8 +144,12 @@ enum ExploreCommand: Command {
     }
   }
 
+  /// Runs `work` on another thread and reports progress every second: elapsed
+  /// time and, given `classes`, each configuration class being searched, with
+  /// a line that stays for each class as it ends.
   private static func withProgress<Result: Sendable>(
-    _ what: String, quiet: Bool, json: Bool, _ work: @escaping @Sendable () -> Result
+    _ what: String, quiet: Bool, json: Bool, classes: ClassProgress? = nil,
+    _ work: @escaping @Sendable () -> Result
   ) -> Result? {
     let box = ResultBox<Result>()
     let done = DispatchSemaphore(value: 0)
@@ -155,15 +159,75 @@ enum ExploreCommand: Command {
       done.signal()
     }
     let progress = Progress(quiet: quiet, unit: "levels", found: "failures found", json: json)
-    while done.wait(timeout: .now() + .milliseconds(250)) == .timedOut {
-      progress.tick(what)
+    func noteEnded() -> [ExplorationProgress] {
+      guard let classes else { return [] }
+      let (running, ended) = classes.take()
+      for class_ in ended {
+        progress.note(class_.description, fields: [("ended", .object(fields(class_)))])
+      }
+      return running
     }
+    while done.wait(timeout: .now() + .milliseconds(250)) == .timedOut {
+      let running = noteEnded()
+      if classes == nil {
+        progress.tick(what)
+      } else {
+        progress.tick(
+          what, detail: running.map(\.description).joined(separator: "; "),
+          fields: [("classes", .array(running.map { .object(fields($0)) }))])
+      }
+    }
+    _ = noteEnded()
     progress.finish()
     return box.result.withLock { $0 }
   }
 
+  /// A class's progress as JSON fields.
+  private static func fields(_ class_: ExplorationProgress) -> [(String, JSONValue)] {
+    var fields: [(String, JSONValue)] = [
+      ("class", .int(class_.classIndex + 1)), ("of", .int(class_.classCount)),
+      ("configuration", .string(class_.configuration.description)),
+      ("level", .int(class_.level)), ("states", .int(class_.states)),
+      ("frontier", .int(class_.states - class_.expanded)),
+      ("transitions", .int(class_.transitions)), ("seconds", .double(class_.seconds)),
+    ]
+    if let result = class_.result {
+      fields.append(("complete", .bool(result.complete)))
+      fields.append(("why_not_complete", result.whyNotComplete.map { .string($0) } ?? .null))
+    }
+    return fields
+  }
+
   private final class ResultBox<Result: Sendable>: Sendable {
     let result = Locked<Result?>(nil)
+  }
+
+  /// The latest progress of each configuration class being searched, and the
+  /// classes that ended since the last look: written by the searching threads,
+  /// read by the thread that prints. It holds at most one entry per class.
+  private final class ClassProgress: Sendable {
+    private let state = Locked<(running: [Int: ExplorationProgress], ended: [ExplorationProgress])>(
+      ([:], []))
+
+    /// Records a class's progress (``Explorer/explore(_:scope:jobs:progress:)`` calls it).
+    func update(_ progress: ExplorationProgress) {
+      state.withLock {
+        if progress.result == nil {
+          $0.running[progress.classIndex] = progress
+        } else {
+          $0.running[progress.classIndex] = nil
+          $0.ended.append(progress)
+        }
+      }
+    }
+
+    /// The classes running, in the scope's order, and those that ended since the last call.
+    func take() -> (running: [ExplorationProgress], ended: [ExplorationProgress]) {
+      state.withLock { state in
+        defer { state.ended = [] }
+        return (state.running.values.sorted { $0.classIndex < $1.classIndex }, state.ended)
+      }
+    }
   }
 
   // MARK: --entries
@@ -181,10 +245,12 @@ enum ExploreCommand: Command {
     let json = parsed.has("--json")
     let scope = ExplorationScope(
       entries: entries, held: held, features: features, maxDepth: depth, seconds: seconds)
+    let classes = ClassProgress()
     guard
       let exploration = withProgress(
         "exploring \(subject.name), queues ≤ \(entries)", quiet: parsed.has("--quiet"), json: json,
-        { Explorer.explore(subject, scope: scope, jobs: jobs) })
+        classes: classes,
+        { Explorer.explore(subject, scope: scope, jobs: jobs, progress: classes.update) })
     else {
       Terminal.error("player-sim: the explorer finished without a result")
       return .usage

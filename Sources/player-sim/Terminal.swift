@@ -215,8 +215,9 @@ final class Progress {
     printed = true
   }
 
-  /// Reports elapsed time only, for work that cannot count its progress.
-  func tick(_ what: String) {
+  /// Reports elapsed time and what the work says of itself (`detail` on a
+  /// terminal, `fields` in JSON), at most once a second.
+  func tick(_ what: String, detail: String? = nil, fields: [(String, JSONValue)] = []) {
     guard !quiet else { return }
     let now = clock.now
     guard now - start >= .seconds(1), now - lastPrint >= .seconds(1) else { return }
@@ -224,17 +225,34 @@ final class Progress {
     let seconds = Double((now - start).components.seconds)
     if json {
       Terminal.out(
-        JSONValue.line("progress", [("what", .string(what)), ("elapsed_s", .double(seconds))]))
+        JSONValue.line(
+          "progress", [("what", .string(what)), ("elapsed_s", .double(seconds))] + fields))
       Terminal.flush()
       return
     }
-    let line = "player-sim: \(what), \(String(format: "%.0f", seconds))s elapsed"
+    let line =
+      "player-sim: \(what), \(String(format: "%.0f", seconds))s elapsed"
+      + (detail.map { ": " + $0 } ?? "")
     if Terminal.errorIsTerminal {
       Terminal.errorRaw("\r\u{1B}[2K" + line)
     } else {
       Terminal.error(line)
     }
     printed = true
+  }
+
+  /// A line that stays (a part of the work that has ended), between the
+  /// progress lines: on standard error, or with `json` a `{"progress":{…}}`
+  /// line of `fields` on standard output.
+  func note(_ line: String, fields: [(String, JSONValue)]) {
+    guard !quiet else { return }
+    if json {
+      Terminal.out(JSONValue.line("progress", fields))
+      Terminal.flush()
+      return
+    }
+    if printed, Terminal.errorIsTerminal { Terminal.errorRaw("\r\u{1B}[2K") }
+    Terminal.error("player-sim: " + line)
   }
 
   /// Ends the progress line so later output starts on a fresh line.

@@ -56,6 +56,26 @@ import Testing
     #expect(classes[0]["fixpoint"] as? Bool == false)
   }
 
+  @Test func withoutQuietEachClassIsReportedAsItEnds() throws {
+    let output = try CLI.run(["explore", "--entries", "1", "--depth", "1", "--json"])
+    #expect(output.status == 3)
+    let objects = try output.lines.filter { !$0.isEmpty }.map { line in
+      try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+    // Each class's end, in the scope's order (one class at a time), then the result.
+    let ended = objects.compactMap {
+      ($0["progress"] as? [String: Any])?["ended"] as? [String: Any]
+    }
+    #expect(ended.compactMap { $0["class"] as? Int } == Array(1...16))
+    #expect(ended.allSatisfy { $0["of"] as? Int == 16 })
+    #expect(
+      ended.first?["configuration"] as? String
+        == "preload, retry off, threshold 3000ms, watchdog 10000ms")
+    #expect(ended.first?["states"] as? Int == 18)
+    #expect(ended.first?["complete"] as? Bool == false)
+    #expect(objects.last?["result"] != nil)
+  }
+
   @Test func heldNeedsEntries() throws {
     let output = try CLI.run(["explore", "--held", "1"])
     #expect(output.status == 2)

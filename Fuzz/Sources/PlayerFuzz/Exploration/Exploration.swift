@@ -280,3 +280,55 @@ public struct ScopedExploration: Sendable, CustomStringConvertible {
     return lines.joined(separator: "\n")
   }
 }
+
+/// How far one configuration class of a scoped exploration has got, as
+/// ``Explorer/explore(_:scope:jobs:progress:)`` reports it while it runs
+/// (TLC's progress lines): about twice a second while a class is searched,
+/// and once more when it ends, with its result.
+public struct ExplorationProgress: Sendable, CustomStringConvertible {
+  /// The class searched.
+  public var configuration: ExplorationConfiguration
+  /// Its place in the scope's order, from 0.
+  public var classIndex: Int
+  /// How many classes the scope has.
+  public var classCount: Int
+  /// The level (sequence length) of the states being extended.
+  public var level: Int
+  /// Distinct states found so far.
+  public var states: Int
+  /// States extended so far (every letter sent from them); the rest,
+  /// `states - expanded`, wait on the frontier.
+  public var expanded: Int
+  /// Transitions (letters sent) so far.
+  public var transitions: Int
+  /// Seconds since the class started.
+  public var seconds: Double
+  /// The class's result once it has ended; nil while it runs.
+  public var result: Exploration?
+
+  /// A report of a class's progress.
+  package init(
+    configuration: ExplorationConfiguration, classIndex: Int, classCount: Int, level: Int,
+    states: Int, expanded: Int, transitions: Int, seconds: Double, result: Exploration?
+  ) {
+    self.configuration = configuration
+    self.classIndex = classIndex
+    self.classCount = classCount
+    self.level = level
+    self.states = states
+    self.expanded = expanded
+    self.transitions = transitions
+    self.seconds = seconds
+    self.result = result
+  }
+
+  /// One line: the class, its level and counts, or its result.
+  public var description: String {
+    let place = "class \(classIndex + 1) of \(classCount)"
+    // A result's line names its configuration.
+    if let result { return place + ": " + result.summaryLine }
+    return place + " (\(configuration))"
+      + ": level \(level), \(states) states (\(states - expanded) on the frontier), "
+      + "\(transitions) transitions, \(FuzzResult.format(seconds)) s"
+  }
+}

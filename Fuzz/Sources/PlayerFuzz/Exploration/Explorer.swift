@@ -93,18 +93,22 @@ public enum Explorer {
   ///   - subject: the player under test.
   ///   - scope: the entries, held-back reports and configurations, and the limits.
   ///   - jobs: how many classes to search at once (1: in turn).
+  ///   - progress: called about twice a second for each class being searched,
+  ///     and once when a class ends (with its result), from the thread that
+  ///     searches it: with `jobs` above 1, from several threads at once.
   /// - Returns: one result per configuration class searched, and the verdict.
-  public static func explore(_ subject: FuzzSubject, scope: ExplorationScope, jobs: Int = 1)
-    -> ScopedExploration
-  {
-    explore(subject, scope: scope, forgetting: [], jobs: jobs)
+  public static func explore(
+    _ subject: FuzzSubject, scope: ExplorationScope, jobs: Int = 1,
+    progress: (@Sendable (ExplorationProgress) -> Void)? = nil
+  ) -> ScopedExploration {
+    explore(subject, scope: scope, forgetting: [], jobs: jobs, progress: progress)
   }
 
-  /// ``explore(_:scope:jobs:)`` with a canonical key that leaves `forgetting` out:
+  /// ``explore(_:scope:jobs:progress:)`` with a canonical key that leaves `forgetting` out:
   /// how the tests show that an incomplete snapshot is never called complete.
   package static func explore(
     _ subject: FuzzSubject, scope: ExplorationScope, forgetting: Set<ExplorationField>,
-    jobs: Int = 1
+    jobs: Int = 1, progress: (@Sendable (ExplorationProgress) -> Void)? = nil
   ) -> ScopedExploration {
     let clock = ContinuousClock()
     let started = clock.now
@@ -114,11 +118,11 @@ public enum Explorer {
     let results: [Exploration]
     if workers <= 1 {
       var done: [Exploration] = []
-      for configuration in classes {
+      for (index, configuration) in classes.enumerated() {
         if let deadline, clock.now >= deadline, !done.isEmpty { break }
         var search = Search(
           subject: subject, scope: scope, configuration: configuration, deadline: deadline,
-          forgetting: forgetting)
+          forgetting: forgetting, progress: progress.map { Search.Progress(index, $0) })
         let result = search.run()
         done.append(result)
         if result.counterexample != nil || result.interrupted { break }
@@ -139,7 +143,7 @@ public enum Explorer {
           guard let index else { return }
           var search = Search(
             subject: subject, scope: scope, configuration: classes[index], deadline: deadline,
-            forgetting: forgetting)
+            forgetting: forgetting, progress: progress.map { Search.Progress(index, $0) })
           let result = search.run()
           shared.withLock { shared in
             shared.results[index] = result
@@ -278,6 +282,19 @@ struct Search {
   /// needs no replay of the path), at most ``storedLimit``.
   private var stored: [Int32: (runner: CaseRunner, snapshot: Snapshot)] = [:]
   private static let storedLimit = 20_000
+  /// Where the search reports how far it has got, and its class's place in the scope.
+  struct Progress {
+    let classIndex: Int
+    let report: @Sendable (ExplorationProgress) -> Void
+    init(_ classIndex: Int, _ report: @escaping @Sendable (ExplorationProgress) -> Void) {
+      self.classIndex = classIndex
+      self.report = report
+    }
+  }
+  private let progress: Progress?
+  /// When the search started, and when it last reported its progress.
+  private let begun: ContinuousClock.Instant
+  private var reported: ContinuousClock.Instant
   private var coverage = FuzzCoverage()
   /// What the player left unsaid in some step (``CaseRunner/unsaid``'s bits).
   private var unsaid: UInt16 = 0
@@ -285,9 +302,13 @@ struct Search {
 
   init(
     subject: FuzzSubject, scope: ExplorationScope, configuration: ExplorationConfiguration,
-    deadline: ContinuousClock.Instant?, forgetting: Set<ExplorationField>
+    deadline: ContinuousClock.Instant?, forgetting: Set<ExplorationField>,
+    progress: Progress? = nil
   ) {
     self.subject = subject
+    self.progress = progress
+    begun = clock.now
+    reported = begun
     self.scope = scope
     self.configuration = configuration
     self.deadline = deadline
@@ -351,7 +372,24 @@ struct Search {
       result.merged && result.fixpoint && result.counterexample == nil && result.unsound == nil
       && !result.interrupted
     result.seconds = Fuzzer.secondsSince(started, clock)
+    report(level: result.depth, states: result.states, expanded: expanded, ended: true)
     return result
+  }
+
+  /// Reports the search's progress: at its end (with the result), or when
+  /// half a second has passed since the last report.
+  private mutating func report(level: Int, states: Int, expanded: Int, ended: Bool = false) {
+    guard let progress else { return }
+    let now = clock.now
+    guard ended || now - reported >= .milliseconds(500) else { return }
+    reported = now
+    progress.report(
+      ExplorationProgress(
+        configuration: configuration, classIndex: progress.classIndex,
+        classCount: scope.configurations.count, level: level,
+        states: ended ? result.states : states, expanded: expanded,
+        transitions: result.sequences, seconds: Fuzzer.secondsSince(begun, clock),
+        result: ended ? result : nil))
   }
 
   // MARK: Keys
@@ -600,6 +638,8 @@ struct Search {
       result.depth = depth
       if !expand(id) { break }
       id += 1
+      // Reading the clock costs more than a few states' work: look every 64.
+      if id & 63 == 0 { report(level: depth, states: keys.count, expanded: expanded) }
       // An unsound merge makes the search no proof, whatever it finds later: say so now.
       if result.unsound != nil { break }
     }
@@ -1041,6 +1081,7 @@ struct Search {
     let maxDepth = scope.maxDepth ?? 3
     var frontier: [[FuzzAction]] = [[]]
     var nodes = 1
+    var extended = 0
     level: for depth in 1...max(1, maxDepth) {
       var next: [[FuzzAction]] = []
       for prefix in frontier {
@@ -1048,6 +1089,8 @@ struct Search {
           result.interrupted = true
           break level
         }
+        report(level: depth, states: nodes, expanded: extended)
+        extended += 1
         let base = replay(prefix)
         var tried = Set<[FuzzAction]>()
         for letter in alphabet {
