@@ -27,6 +27,7 @@ if command -v python3 >/dev/null; then
 fi
 for key in reducer_events_per_second reducer_allocations_per_event driver_events_per_second \
   driver_events_per_second_8_threads naive_events_per_second fuzz_checked_events_per_second \
+  fuzz_checked_events_per_second_all_cores fuzz_jobs \
   state_size_bytes event_size_bytes fuzz_buggy_players driver_8_threads_lost_events \
   reducer_in_place_events_per_second reducer_over_naive reducer_in_place_over_naive \
   queue_reducer_events_per_second queue_reducer_in_place_events_per_second \

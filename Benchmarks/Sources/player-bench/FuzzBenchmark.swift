@@ -1,3 +1,4 @@
+import Foundation
 import PlayerFuzz
 
 /// Runs the harness figures through `FuzzMeasurement`, the API `PlayerFuzz`
@@ -10,15 +11,29 @@ enum FuzzBenchmark {
     var figures = FuzzFigures()
     figures.secondsPerRun = options.smoke ? 0.05 : 2
     figures.caseBudget = options.smoke ? 2_000 : 100_000
-    progress("fuzz throughput: \(options.runs) runs of \(figures.secondsPerRun) s")
+    figures.jobs = min(64, max(1, ProcessInfo.processInfo.activeProcessorCount))
+    progress(
+      "fuzz throughput: \(options.runs) runs of \(figures.secondsPerRun) s on one thread"
+        + (figures.jobs > 1 ? " and on \(figures.jobs)" : ""))
     for round in 0..<options.runs {
       let seed = options.seed &+ UInt64(round)
-      let result = FuzzMeasurement.throughput(seconds: figures.secondsPerRun, seed: seed)
-      if let failure = result.failure {
-        // The real player failing its own harness is a finding, not a figure.
-        progress("warning: the fuzzer failed the real Player (seed \(seed)): \(failure.property)")
+      // One thread, then every core (`--jobs`), in turn within a round so
+      // that both see the same machine.
+      for jobs in figures.jobs > 1 ? [1, figures.jobs] : [1] {
+        let result = FuzzMeasurement.throughput(
+          seconds: figures.secondsPerRun, seed: seed, jobs: jobs)
+        if let failure = result.failure {
+          // The real player failing its own harness is a finding, not a figure.
+          progress(
+            "warning: the fuzzer failed the real Player (seed \(seed), \(jobs) threads): "
+              + "\(failure.property)")
+        }
+        if jobs == 1 {
+          figures.checkedEventsPerSecond.add(result.eventsPerSecond)
+        } else {
+          figures.checkedEventsPerSecondAllCores.add(result.eventsPerSecond)
+        }
       }
-      figures.checkedEventsPerSecond.add(result.eventsPerSecond)
     }
     progress("buggy players: \(options.fuzzSeeds) seeds each")
     figures.players = FuzzMeasurement.buggyPlayers(

@@ -39,8 +39,14 @@ struct FuzzFigures {
     var counterexample: String?
   }
 
-  /// Events checked against the oracle per second, fuzzing the real `Player`, per run.
+  /// Events checked against the oracle per second, fuzzing the real `Player`
+  /// on one thread, per run.
   var checkedEventsPerSecond = Sample()
+  /// The same with ``jobs`` threads at once (every core), per run; empty on
+  /// a one-core machine.
+  var checkedEventsPerSecondAllCores = Sample()
+  /// Threads of the all-cores runs: the machine's active processor count.
+  var jobs = 1
   /// Seconds per throughput run.
   var secondsPerRun = 0.0
   /// The case budget per seed for the buggy players.

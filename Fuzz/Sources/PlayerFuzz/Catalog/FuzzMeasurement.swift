@@ -41,13 +41,18 @@ public enum FuzzMeasurement {
   ///   - seed: the run's seed.
   ///   - features: the parts of the contract the player implements
   ///     (``FuzzFeatures``): only they are generated. All by default.
+  ///   - jobs: threads running cases at once, each on its own player
+  ///     (``FuzzConfiguration/jobs``), 1 to 64; 1 by default. The figure
+  ///     counts the events of every thread.
   /// - Returns: the run's result (``FuzzResult/eventsPerSecond`` is the figure).
   public static func throughput(
     _ subject: FuzzSubject = .player, seconds: Double, seed: UInt64 = 1,
-    features: FuzzFeatures = .all
+    features: FuzzFeatures = .all, jobs: Int = 1
   ) -> FuzzResult {
-    Fuzzer.run(
-      subject, FuzzConfiguration(seed: seed, budget: .seconds(seconds), features: features))
+    var configuration = FuzzConfiguration(
+      seed: seed, budget: .seconds(seconds), features: features)
+    configuration.jobs = min(64, max(1, jobs))
+    return Fuzzer.run(subject, configuration)
   }
 
   /// How quickly one subject's bug is caught and shrunk, over several seeds.
