@@ -2,14 +2,16 @@ import PlayerEngine
 import PlayerState
 
 /// Playhead's `Player`, as ``FuzzSubject/player`` makes it, behind a target
-/// whose player can be replaced by a new one restored from a state: how the
+/// whose player can be started over from a state: how the
 /// explorer tries every letter from one state without replaying the path to
 /// it each time (a letter that changes the player uses the runner up, and a
 /// runner cannot be copied: it shares its player and engine).
 ///
 /// Between two events the `Player` holds nothing but its `PlaybackState`
 /// (``PlayerTarget/snapshot``), so `Player(engine:startingAt:watchdog:)` is the same
-/// player. The harness's engine keeps the expiry closures the old player
+/// player, and so is one started over in that state (`Player.restart(from:)`,
+/// which a restore uses: no new player, lock and step callback per letter).
+/// The harness's engine keeps the expiry closures the player
 /// scheduled; before an expiry is sent, ``aimExpiry(_:_:)`` replaces its
 /// closure by one that sends it to the current player, as the player's own
 /// closures do (`send(.watchdogExpired(load, id))`); ``aimSleepExpiry(_:)``
@@ -74,11 +76,15 @@ final class ForkablePlayerTarget: FuzzTarget, Sendable {
     return ForkablePlayerTarget(harness, player: next)
   }
 
-  /// Replaces the player by a new one in `state`, whose observation is
-  /// `observation` when known.
+  /// Starts the player over in `state` (`Player.restart(from:)`: the same as a
+  /// new player made in it on this engine, with the same watchdog and step
+  /// callback), whose observation is `observation` when known.
   func restore(_ state: PlaybackState, observation: FuzzObservation? = nil) {
-    let target = Self.target(engine, state, observation)
-    current.withLock { $0 = target }
+    let target = current.withLock { $0 }
+    // A player is restarted only between events; the explorer restores none inside one.
+    guard !target.restart(from: state, observed: observation) else { return }
+    let fresh = Self.target(engine, state, observation)
+    current.withLock { $0 = fresh }
   }
 
   /// Points the expiry of watchdog `id` of `load` at the current player,

@@ -464,24 +464,30 @@ public final class PlayerTarget: FuzzTarget, Sendable {
   /// restored players), given back until the state changes.
   init(_ player: Player, observed observation: FuzzObservation?) {
     self.player = player
-    let known = observation.flatMap { observation in
-      observation.box.map {
-        Observed(observation, $0, FuzzObservation.itemsHash($0.state.queue.entries))
-      }
-    }
-    last = Locked(known)
+    last = Locked(observation.flatMap(Self.observed))
   }
 
   /// Sends the event to the player.
   public func send(_ event: PlaybackEvent) { player.send(event) }
 
   /// Starts the player over from `state` (`Player.restart(from:)`), forgetting
-  /// the last observation.
+  /// the last observation, or taking `observation` as it when known (made by
+  /// `FuzzObservation(_:)` of `state`, as ``init(_:observed:)`` takes it).
   /// - Returns: false, changing nothing, while the player is processing an event.
-  func restart(from state: consuming PlaybackState) -> Bool {
+  func restart(from state: consuming PlaybackState, observed observation: FuzzObservation? = nil)
+    -> Bool
+  {
     guard player.restart(from: state) else { return false }
-    last.withLock { $0 = nil }
+    let known = observation.flatMap(Self.observed)
+    last.withLock { $0 = known }
     return true
+  }
+
+  /// What ``last`` keeps of a known observation.
+  private static func observed(_ observation: FuzzObservation) -> Observed? {
+    observation.box.map {
+      Observed(observation, $0, FuzzObservation.itemsHash($0.state.queue.entries))
+    }
   }
 
   /// The player's snapshot (`PlaybackState.snapshot`).
