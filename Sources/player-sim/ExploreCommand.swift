@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import PlayerEngine
 import PlayerFuzz
 import PlayerSimulation
@@ -20,6 +21,9 @@ enum ExploreCommand: Command {
     .option(
       "--jobs", "N",
       "with --entries: search N configuration classes at once, one thread each (1)"),
+    .option(
+      "--max-states", "N",
+      "with --entries: stop a class at N states, not complete (default: half the memory)"),
     .option("--depth", "N", "the longest sequence explored (3 without --entries; none with it)"),
     .option("--seconds", "S", "stop after S seconds and say how deep the search got"),
     .option("--subject", "NAME", "player (default), or a deliberately broken player"),
@@ -31,7 +35,7 @@ enum ExploreCommand: Command {
     name: "explore",
     summary: "check every event sequence up to a depth against the contract model",
     usage:
-      "explore [--entries N [--held H] [--features LIST] [--jobs N]] [--depth N] [--seconds S] [--subject NAME] [--json] [--quiet]",
+      "explore [--entries N [--held H] [--features LIST] [--jobs N] [--max-states N]] [--depth N] [--seconds S] [--subject NAME] [--json] [--quiet]",
     flags: flags,
     details: [
       "With --entries N: small-scope model checking. States are merged on a canonical snapshot",
@@ -45,7 +49,9 @@ enum ExploreCommand: Command {
       "(letters and configuration classes outside them are left out), for a player that does",
       "only part of it. Declared transitions a complete search did not reach are outside the",
       "scope: listed, not a failure. --jobs N searches N classes at once (the same result,",
-      "in about 1/N of the time on N free cores, with the memory of N searches).",
+      "in about 1/N of the time on N free cores, with the memory of N searches). A class's",
+      "search holds about 4 KB a state: --max-states N stops it at N states, not complete;",
+      "by default N is half this machine's memory (divided among the --jobs) at 4 KB a state.",
       "Without --entries:",
       "The alphabet holds every event kind, failure reason and identity (current, preload,",
       "earlier, dropped, the load the next intent creates, never issued, wrong item),",
@@ -67,7 +73,8 @@ enum ExploreCommand: Command {
     if let entries = try parsed.integer("--entries", in: 1...8) {
       return try runScope(parsed, entries: entries)
     }
-    for flag in ["--held", "--features", "--jobs"] where parsed.values[flag] != nil {
+    for flag in ["--held", "--features", "--jobs", "--max-states"] where parsed.values[flag] != nil
+    {
       throw UsageError(message: "'\(flag)' of 'explore' needs '--entries'")
     }
     // 3 by default: the alphabet (187 letters) grows each level about
@@ -236,6 +243,8 @@ enum ExploreCommand: Command {
   private static func runScope(_ parsed: Arguments, entries: Int) throws(UsageError) -> ExitStatus {
     let held = try parsed.integer("--held", in: 0...4) ?? 1
     let jobs = try parsed.integer("--jobs", in: 1...64) ?? 1
+    let maxStates =
+      try parsed.integer("--max-states", in: 1...1_000_000_000) ?? defaultMaxStates(jobs: jobs)
     let depth = try parsed.integer("--depth", in: 1...10_000)
     let seconds = try parsed.seconds(
       "--seconds", suffix: nil,
@@ -244,7 +253,8 @@ enum ExploreCommand: Command {
     let subject = try FuzzCommand.subject(parsed)
     let json = parsed.has("--json")
     let scope = ExplorationScope(
-      entries: entries, held: held, features: features, maxDepth: depth, seconds: seconds)
+      entries: entries, held: held, features: features, maxDepth: depth, seconds: seconds,
+      maxStates: maxStates)
     let classes = ClassProgress()
     guard
       let exploration = withProgress(
@@ -265,6 +275,14 @@ enum ExploreCommand: Command {
     }
     if !exploration.passed { return .failure }
     return bounded ? .bounded : .success
+  }
+
+  /// The states one class may hold by default: half the machine's memory, shared
+  /// among the classes searched at once, at about 4 KB a state (docs/memory.md,
+  /// "The explorer"), and at least 10,000.
+  static func defaultMaxStates(jobs: Int) -> Int {
+    let half = ProcessInfo.processInfo.physicalMemory / 2
+    return max(10_000, Int(clamping: half / 4_096) / max(1, jobs))
   }
 
   /// The `{"result":{…}}` line of a scoped exploration: the verdict, the
@@ -297,6 +315,7 @@ enum ExploreCommand: Command {
             ("configurations", .array(scope.configurations.map { .string($0.description) })),
             ("features", .string(scope.features.description)),
             ("max_depth", scope.maxDepth.map { .int($0) } ?? .null),
+            ("max_states", scope.maxStates.map { .int($0) } ?? .null),
             ("seconds", scope.seconds.map { .double($0) } ?? .null),
           ])
         ),

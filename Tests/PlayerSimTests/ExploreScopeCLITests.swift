@@ -76,6 +76,31 @@ import Testing
     #expect(objects.last?["result"] != nil)
   }
 
+  @Test func maxStatesStopsAClassNotCompleteWithExitStatus3() throws {
+    let output = try CLI.run([
+      "explore", "--entries", "1", "--held", "0", "--features", "none", "--max-states", "50",
+      "--quiet",
+    ])
+    #expect(output.status == 3)
+    #expect(
+      output.lines.contains(
+        "not complete: no preload, retry off, threshold 3000ms, watchdog 10000ms: the state "
+          + "limit (50) was reached inside level 3, 57 states found"))
+    let json = try CLI.run([
+      "explore", "--entries", "1", "--held", "0", "--features", "none", "--max-states", "50",
+      "--json", "--quiet",
+    ])
+    let line = try #require(json.lines.first)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    let scope = try #require((object["result"] as? [String: Any])?["scope"] as? [String: Any])
+    #expect(scope["max_states"] as? Int == 50)
+    // Without --entries there is no scope to bound.
+    let alone = try CLI.run(["explore", "--max-states", "50"])
+    #expect(alone.status == 2)
+    #expect(alone.stderr.contains("'--max-states' of 'explore' needs '--entries'"))
+  }
+
   @Test func heldNeedsEntries() throws {
     let output = try CLI.run(["explore", "--held", "1"])
     #expect(output.status == 2)

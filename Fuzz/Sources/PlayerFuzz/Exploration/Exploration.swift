@@ -38,6 +38,10 @@ public struct Exploration: Sendable, CustomStringConvertible {
   /// Whether the time limit stopped the search inside level ``depth`` + 1
   /// (the states it found there are counted in ``states``).
   public var interrupted = false
+  /// The scope's state limit (``ExplorationScope/maxStates``) when it stopped
+  /// the search inside level ``depth`` + 1 (the states found there are
+  /// counted), else nil.
+  public var stateLimit: Int?
   /// Whether the explored engine declared `.preload`.
   public var canPreload = true
   /// Whether states were merged on the subject's ``FuzzTarget/snapshot``;
@@ -112,6 +116,10 @@ public struct Exploration: Sendable, CustomStringConvertible {
     }
     if let unsound { return "the snapshot is not sound: \(unsound)" }
     if interrupted { return "time ran out inside level \(depth + 1)" }
+    if let stateLimit {
+      return "the state limit (\(stateLimit)) was reached inside level \(depth + 1), "
+        + "\(states) states found"
+    }
     if !fixpoint {
       return "level \(depth) still found \(newAtLastLevel) new states (no fixpoint)"
     }

@@ -159,6 +159,13 @@ public struct ExplorationScope: Hashable, Sendable, CustomStringConvertible {
   public var maxDepth: Int?
   /// A time limit for the whole search, or nil.
   public var seconds: Double?
+  /// The most states one configuration class's search may hold: past it (by
+  /// at most one state's successors) the search stops, not complete
+  /// (``Exploration/stateLimit``), unless every state was extended. Nil for no
+  /// limit. A search holds about 4 KB a state (its keys, rows and the
+  /// runners it keeps; docs/memory.md, "The explorer"), so this bounds its
+  /// memory; with several classes at once (`jobs`), each has its own.
+  public var maxStates: Int?
   /// Whether the search uses the small alphabet of the tests of the search
   /// itself (``Explorer/Letter/core``) instead of the whole one.
   package var coreAlphabet = false
@@ -176,10 +183,12 @@ public struct ExplorationScope: Hashable, Sendable, CustomStringConvertible {
   ///   - features: what the player implements; every feature by default.
   ///   - maxDepth: the longest sequence, or nil for none.
   ///   - seconds: a time limit for the whole search, or nil.
+  ///   - maxStates: the most states a class's search may find, or nil for no limit.
   public init(
     entries: Int, held: Int = 1,
     configurations: [ExplorationConfiguration] = ExplorationConfiguration.all,
-    features: FuzzFeatures = .all, maxDepth: Int? = nil, seconds: Double? = nil
+    features: FuzzFeatures = .all, maxDepth: Int? = nil, seconds: Double? = nil,
+    maxStates: Int? = nil
   ) {
     self.entries = max(1, entries)
     self.held = max(0, held)
@@ -187,6 +196,7 @@ public struct ExplorationScope: Hashable, Sendable, CustomStringConvertible {
     self.configurations = configurations.filter { features.admits($0.setup) }
     self.maxDepth = maxDepth
     self.seconds = seconds
+    self.maxStates = maxStates.map { max(1, $0) }
   }
 
   /// `queues ≤ 2, ≤ 1 held-back report, configurations {…}`, then `, features …` when the

@@ -125,7 +125,7 @@ public enum Explorer {
           forgetting: forgetting, progress: progress.map { Search.Progress(index, $0) })
         let result = search.run()
         done.append(result)
-        if result.counterexample != nil || result.interrupted { break }
+        if result.counterexample != nil || result.interrupted || result.stateLimit != nil { break }
       }
       results = done
     } else {
@@ -147,7 +147,7 @@ public enum Explorer {
           let result = search.run()
           shared.withLock { shared in
             shared.results[index] = result
-            if result.counterexample != nil || result.interrupted {
+            if result.counterexample != nil || result.interrupted || result.stateLimit != nil {
               shared.stop = min(shared.stop, index)
             }
           }
@@ -370,7 +370,7 @@ struct Search {
     result.unreached = coverage.unexercised
     result.complete =
       result.merged && result.fixpoint && result.counterexample == nil && result.unsound == nil
-      && !result.interrupted
+      && !result.interrupted && result.stateLimit == nil
     result.seconds = Fuzzer.secondsSince(started, clock)
     report(level: result.depth, states: result.states, expanded: expanded, ended: true)
     return result
@@ -628,6 +628,14 @@ struct Search {
     var id: Int32 = 0
     while Int(id) < keys.count {
       let depth = Int(depths[Int(id)])
+      if let maxStates = scope.maxStates, keys.count > maxStates {
+        // More states than the limit allows, and states still to extend: bounded here, as by
+        // time (the level the state's successors would be in is partly found). A search
+        // holds at most the limit and one state's successors.
+        result.depth = depth
+        result.stateLimit = maxStates
+        break
+      }
       if let maxDepth = scope.maxDepth, depth >= maxDepth {
         // Every state left is at the depth limit: the search is bounded there.
         result.depth = maxDepth
