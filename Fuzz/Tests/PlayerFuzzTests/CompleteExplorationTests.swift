@@ -32,9 +32,9 @@ import Testing
 
   /// A complete search with a report held back, in one class. (Until 2026-12-03 four
   /// classes spanning every retry and threshold class, 80 CPU-s of the debug suite: every
-  /// retry and threshold class is now proven in release, reports as sent, by Fuzz/ci.sh's
-  /// `player-sim explore --entries 1 --held 0 --features network`, with the whole
-  /// alphabet's failures and network events; the held-back report stays proven here.)
+  /// retry and threshold class is now proven in release by Fuzz/ci.sh's `player-sim explore
+  /// --entries 1 --held 1 --features network`, with the whole alphabet's failures and network
+  /// events and, since 2026-12-04, a report held back too; this class stays proven here.)
   @Test func theRealPlayerReachesTheFixpointWithAReportHeldBack() throws {
     let proof = Explorer.explore(.player, scope: Self.core([Self.heldBackClass]))
     #expect(proof.complete, "\(proof)")
