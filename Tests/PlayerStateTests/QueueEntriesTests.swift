@@ -125,10 +125,17 @@ private func appended(_ count: Int) -> PlaybackState {
       if !model.isEmpty {
         let at = Int(random.next() % UInt64(model.count))
         #expect(entries[at] == model[at])
+        #expect(entries.item(at: at) == model[at].item)
+        // The leaf-by-leaf search finds what the array's does, in any leaf.
+        let item = model[Int(random.next() % UInt64(model.count))].item
+        #expect(entries.firstIndex { $0.item == item } == model.firstIndex { $0.item == item })
       }
     }
     #expect(entries.shapeViolation == nil)
     #expect(Array(entries) == model)
+    #expect(entries.array == model)
+    #expect(entries.hashValue == model.hashValue)
+    #expect(entries.firstIndex { $0.item == ItemID(nextItem + 1) } == nil)
     // Every copy kept along the way still holds what it held.
     for (copy, expected) in held { #expect(Array(copy) == expected) }
     #expect(held.count == 20)

@@ -95,7 +95,7 @@ extension PlaybackState {
     }
     guard tokenAvailable else { return .idsExhausted }
     issuedLoads += 1
-    let load = Load(item: queue.entries[position].item, token: LoadToken(issuedLoads))
+    let load = Load(item: queue.entries.item(at: position), token: LoadToken(issuedLoads))
     effects.commands.appendOpening(load, media: queue.entries[position].media, start: time)
     let (session, watchdog) = Session.opening(load, from: time)
     self.session = session

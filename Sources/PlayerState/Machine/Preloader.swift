@@ -18,12 +18,12 @@ extension PlaybackState {
       }
     }
     if let preload {
-      if let wanted, queue.entries[wanted].item == preload.load.item { return }
+      if let wanted, queue.entries.item(at: wanted) == preload.load.item { return }
       dropPreload(&effects)
     }
     guard let wanted, session?.stage == .ready, tokenAvailable else { return }
     issuedLoads += 1
-    let load = Load(item: queue.entries[wanted].item, token: LoadToken(issuedLoads))
+    let load = Load(item: queue.entries.item(at: wanted), token: LoadToken(issuedLoads))
     effects.commands.appendOpening(
       load, media: queue.entries[wanted].media, start: .zero, preload: true)
     preload = Preload(load: load, stage: .buffering)
@@ -48,7 +48,7 @@ extension PlaybackState {
 
   /// Whether the preload is of the entry at `position` and can start it from `time`.
   func preloadUsable(for position: Int, from time: MediaTime) -> Bool {
-    guard let preload, time == .zero, queue.entries[position].item == preload.load.item else {
+    guard let preload, time == .zero, queue.entries.item(at: position) == preload.load.item else {
       return false
     }
     if case .failed = preload.stage { return false }

@@ -173,7 +173,7 @@ public struct PlayQueue: Hashable, Sendable, Codable, CustomStringConvertible {
     let listOrder = shuffle?.unshuffled ?? entries
     // In one buffer: the current entry moved to the front, then Durstenfeld's
     // Fisher–Yates over the rest (docs/machine.md, "The shuffle, exactly").
-    var order = Array(listOrder)
+    var order = listOrder.array
     var offset = 0
     if let item = currentEntry?.item, let at = order.firstIndex(where: { $0.item == item }) {
       order.insert(order.remove(at: at), at: 0)
@@ -239,7 +239,7 @@ extension PlayQueue {
   /// Encodes the queue's four parts (the keys the decoder reads).
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(Array(entries), forKey: .entries)
+    try container.encode(entries.array, forKey: .entries)
     try container.encodeIfPresent(current, forKey: .current)
     try container.encode(repeatMode, forKey: .repeatMode)
     try container.encodeIfPresent(shuffle, forKey: .shuffle)

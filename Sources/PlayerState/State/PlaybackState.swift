@@ -306,7 +306,8 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
   public func media(of item: ItemID) -> MediaID? {
     let entries = queue.entries
     func at(_ index: Int) -> MediaID? {
-      entries.indices.contains(index) && entries[index].item == item ? entries[index].media : nil
+      entries.indices.contains(index) && entries.item(at: index) == item
+        ? entries[index].media : nil
     }
     // The current entry, then the ones a step leaves or preloads: the entries
     // around it and the next to play (the first, under repeat all).

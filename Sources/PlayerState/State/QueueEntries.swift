@@ -71,18 +71,51 @@ public struct QueueEntries: RandomAccessCollection, Hashable, Sendable, Expressi
     return roots[0].entry(at: position)
   }
 
+  /// The item of the entry at `position`, which must be in `indices`: the entry is not
+  /// copied out (no retain of its media name), for the reducer's identity checks.
+  /// - Complexity: O(log n).
+  package func item(at position: Int) -> ItemID {
+    precondition(position >= 0 && position < count, "queue position out of range")
+    return roots[0].item(at: position)
+  }
+
   /// Iterates the entries leaf by leaf.
   public func makeIterator() -> Iterator { Iterator(root) }
 
   /// The position of the first entry that satisfies `predicate`, or nil.
   /// - Complexity: O(n), one pass over the leaves (not a lookup per entry).
   public func firstIndex(where predicate: (QueueEntry) throws -> Bool) rethrows -> Int? {
-    var index = 0
-    for entry in self {
-      if try predicate(entry) { return index }
-      index += 1
+    var found: Int?
+    var base = 0
+    // Each leaf's array searched in place: an entry is not copied out of it (an iterator
+    // hands each one out, a retain and a release of its media name).
+    try forEachLeaf { leaf in
+      if let at = try leaf.firstIndex(where: predicate) {
+        found = base + at
+        return false
+      }
+      base += leaf.count
+      return true
     }
-    return nil
+    return found
+  }
+
+  /// The entries as one array, in order.
+  /// - Complexity: O(n), a leaf at a time.
+  package var array: [QueueEntry] {
+    var all: [QueueEntry] = []
+    all.reserveCapacity(count)
+    forEachLeaf { leaf in
+      all.append(contentsOf: leaf)
+      return true
+    }
+    return all
+  }
+
+  /// Calls `body` with each leaf's entries in order, until it returns false.
+  private func forEachLeaf(_ body: ([QueueEntry]) throws -> Bool) rethrows {
+    guard let root = roots.first else { return }
+    _ = try root.forEachLeaf(body)
   }
 
   /// The position of the first entry equal to `entry`, or nil.
@@ -100,11 +133,14 @@ public struct QueueEntries: RandomAccessCollection, Hashable, Sendable, Expressi
   /// Hashes the entries as an array of them does: the count, then each entry.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(count)
-    for entry in self { hasher.combine(entry) }
+    forEachLeaf { leaf in
+      for entry in leaf { hasher.combine(entry) }
+      return true
+    }
   }
 
   /// The entries as an array prints them.
-  public var description: String { Array(self).description }
+  public var description: String { array.description }
 
   /// Decodes the array of entries, the form ``encode(to:)`` writes.
   /// - Throws: `DecodingError` if the value is not an array of entries.
@@ -116,7 +152,7 @@ public struct QueueEntries: RandomAccessCollection, Hashable, Sendable, Expressi
   /// Encodes the entries as an array, exactly as `[QueueEntry]` encodes.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
-    try container.encode(Array(self))
+    try container.encode(array)
   }
 
   /// The entries in order, leaf by leaf.

@@ -70,6 +70,21 @@ extension QueueEntries {
       return (slot, offset)
     }
 
+    /// Calls `body` with each leaf's entries under this node, in order, until
+    /// it returns false; returns false if it did.
+    func forEachLeaf(_ body: ([QueueEntry]) throws -> Bool) rethrows -> Bool {
+      if isLeaf { return try body(entries) }
+      for child in children where try !child.forEachLeaf(body) { return false }
+      return true
+    }
+
+    /// The item of the entry at `index`.
+    func item(at index: Int) -> ItemID {
+      if isLeaf { return entries[index].item }
+      let (slot, offset) = locate(index)
+      return children[slot].item(at: offset)
+    }
+
     /// The entry at `index`.
     func entry(at index: Int) -> QueueEntry {
       if isLeaf { return entries[index] }
