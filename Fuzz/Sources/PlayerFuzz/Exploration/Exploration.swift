@@ -107,6 +107,10 @@ public struct Exploration: Sendable, CustomStringConvertible {
     counterexample == nil && unsound == nil && (unreached.isEmpty || !complete)
   }
 
+  /// Whether this class's search ended the scope's: a counterexample, the
+  /// time limit or the state limit stopped it, so no later class is started.
+  var endsTheScope: Bool { counterexample != nil || interrupted || stateLimit != nil }
+
   /// Why the search is not complete, in words, or nil when it is.
   public var whyNotComplete: String? {
     if complete { return nil }

@@ -79,16 +79,17 @@ public enum Explorer {
   }
 
   /// Explores every sequence, of any length, over the alphabet within `scope`:
-  /// each configuration class to its fixpoint (or the scope's depth or time
-  /// limit, or the first counterexample).
+  /// each configuration class to its fixpoint (or the scope's depth, time or
+  /// state limit, or the first counterexample).
   ///
   /// The classes are independent searches: with `jobs` above 1 that many run
   /// at once, each on its own thread (as TLC's workers), for a subject that
   /// is thread-safe (``FuzzSubject/isThreadSafe``; otherwise one at a time).
   /// The result is the same as one at a time: the classes in the scope's
-  /// order, up to the first that found a counterexample or ran out of time
-  /// (a class after it that ran meanwhile is left out). Memory is the sum of
-  /// the searches running at once.
+  /// order, up to the first that found a counterexample or ran out of time or
+  /// states (a class after it that ran meanwhile is left out). Memory is the
+  /// sum of the searches running at once (``ExplorationScope/maxStates``
+  /// bounds each).
   /// - Parameters:
   ///   - subject: the player under test.
   ///   - scope: the entries, held-back reports and configurations, and the limits.
@@ -125,7 +126,7 @@ public enum Explorer {
           forgetting: forgetting, progress: progress.map { Search.Progress(index, $0) })
         let result = search.run()
         done.append(result)
-        if result.counterexample != nil || result.interrupted || result.stateLimit != nil { break }
+        if result.endsTheScope { break }
       }
       results = done
     } else {
@@ -147,7 +148,7 @@ public enum Explorer {
           let result = search.run()
           shared.withLock { shared in
             shared.results[index] = result
-            if result.counterexample != nil || result.interrupted || result.stateLimit != nil {
+            if result.endsTheScope {
               shared.stop = min(shared.stop, index)
             }
           }
