@@ -79,17 +79,16 @@ extension QueueEntries {
     }
 
     /// The item of the entry at `index`.
-    func item(at index: Int) -> ItemID {
-      if isLeaf { return entries[index].item }
-      let (slot, offset) = locate(index)
-      return children[slot].item(at: offset)
-    }
+    func item(at index: Int) -> ItemID { reading(at: index) { $0.item } }
 
     /// The entry at `index`.
-    func entry(at index: Int) -> QueueEntry {
-      if isLeaf { return entries[index] }
+    func entry(at index: Int) -> QueueEntry { reading(at: index) { $0 } }
+
+    /// What `body` reads of the entry at `index`, read in its leaf.
+    private func reading<Value>(at index: Int, _ body: (QueueEntry) -> Value) -> Value {
+      if isLeaf { return body(entries[index]) }
       let (slot, offset) = locate(index)
-      return children[slot].entry(at: offset)
+      return children[slot].reading(at: offset, body)
     }
 
     /// Inserts `new` at `index`; returns the nodes split off this one because
