@@ -20,13 +20,29 @@ import PlayerState
 /// The harness's lock is never held while the engine runs, so re-entrant
 /// reports cannot deadlock on it.
 ///
-/// One difference makes the kit deterministic where a `Player` is not: when
-/// the `ready` of the re-entrant check comes from another thread while a
-/// command is still finishing, the reporting thread waits for that command
-/// to return and then runs `start` itself. A `Player` would run it on the
-/// reporting thread only if that thread came a moment later; the kit always
-/// takes that path, so an engine that holds a lock while reporting is named
-/// on every run, not on some.
+/// One difference keeps the process alive where a `Player` would not: the
+/// command the kit sends from inside a report callback (the `start` of the
+/// re-entrant check) is not executed on the reporting thread, as a `Player`
+/// executes it, but on a thread of the kit's own while the reporting thread
+/// waits in the callback, for up to the timeout. If `execute` returns, the
+/// engine holds nothing while reporting that `execute` needs, and running it
+/// on the reporting thread is safe too. If it returns only once the callback
+/// has, `execute` waits for something the reporting thread holds: a lock held
+/// while reporting (a `Player` deadlocks there) or the serial queue the engine
+/// reports from, entered with `queue.sync` (a `Player` traps there, in
+/// libdispatch's "dispatch_sync called on queue already owned by current
+/// thread"). The kit names that ``EnginePromise/commandFromReportCallback``;
+/// the wait then ends, the callback returns and releases what it held, the
+/// command runs, and the run goes on. The timeout decides only a case that is
+/// otherwise a deadlock.
+///
+/// And one difference makes the kit deterministic where a `Player` is not:
+/// when the `ready` of the re-entrant check comes from another thread while a
+/// command is still finishing, the reporting thread waits for that command to
+/// return and then has `start` run as above. A `Player` would leave `start` to
+/// the thread finishing the command unless the report came a moment later;
+/// the kit always takes that path, so an engine that holds a lock or its queue
+/// while reporting is named on every run, not on some.
 final class ConformanceHarness: Sendable {
   private let engine: any PlaybackEngine
   private let timing: EngineConformance.Timing
@@ -41,6 +57,10 @@ final class ConformanceHarness: Sendable {
   /// Runs the timeouts of ``wait(until:)``: apart from `commands`, so that a
   /// blocked engine cannot hold them back.
   private let timers = DispatchQueue(label: "playhead.conformance.timers")
+  /// Runs a command sent from inside a report callback while the reporting
+  /// thread waits (see the type's documentation): apart from `commands`, and
+  /// never the reporting thread, so `queue.sync` in `execute` cannot trap.
+  private let callbacks = DispatchQueue(label: "playhead.conformance.callbacks")
 
   init(engine: any PlaybackEngine, timing: EngineConformance.Timing) {
     self.engine = engine
@@ -71,14 +91,28 @@ final class ConformanceHarness: Sendable {
   }
 
   /// Runs queued commands until the queue is empty, unless another thread is
-  /// already doing so (that thread will run them). Hands the queue over to a
-  /// reporting thread that asked for it (see ``receive(_:)``).
+  /// already doing so (that thread will run them).
   private func drain() {
+    let claimed = state.withLock { state -> Bool in
+      guard !state.draining, !state.queue.isEmpty else { return false }
+      state.draining = true
+      return true
+    }
+    if claimed { drainClaimed() }
+  }
+
+  /// Runs queued commands until the queue is empty, for a drain already
+  /// claimed (`draining` set) for this thread. Hands the queue over to a
+  /// reporting thread that asked for it (see ``receive(_:)``): the drain then
+  /// stays claimed, for that thread.
+  private func drainClaimed() {
     let thread = ThreadID.current
     var job = state.withLock { state -> (Int, EngineCommand)? in
-      guard !state.draining, let first = state.dequeue() else { return nil }
-      state.draining = true
-      state.executing = Executing(thread: thread, command: first.1)
+      guard let first = state.dequeue() else {
+        state.draining = false
+        return nil
+      }
+      state.executing = Executing(id: first.0, thread: thread, command: first.1)
       return first
     }
     while let (id, command) = job {
@@ -88,12 +122,11 @@ final class ConformanceHarness: Sendable {
         state.returned(id, command)
         if let handOff = state.handOff {
           state.handOff = nil
-          state.draining = false
           return (nil, state.satisfiedWaiters(), handOff)
         }
         let next = state.dequeue()
         if let next {
-          state.executing = Executing(thread: thread, command: next.1)
+          state.executing = Executing(id: next.0, thread: thread, command: next.1)
         } else {
           state.draining = false
         }
@@ -115,45 +148,106 @@ final class ConformanceHarness: Sendable {
       guard state.judge(report, insideExecute: executing) else {
         return (.nothing, state.satisfiedWaiters())
       }
-      // The re-entrant check's `start` is queued. Run it as a Player would.
-      if !state.draining { return (.drain, state.satisfiedWaiters()) }
+      // The re-entrant check's `start` is queued. Run it as a Player would:
+      // from inside the callback, while it runs.
+      if !state.draining {
+        state.draining = true
+        state.record.awaitedByCallback = state.record.reentrantCommand
+        return (.runBeside(report), state.satisfiedWaiters())
+      }
       // From inside `execute`: the draining thread (this one) runs it after.
       if executing != nil { return (.nothing, state.satisfiedWaiters()) }
       let handOff = DispatchSemaphore(value: 0)
       state.handOff = handOff
-      return (.takeOver(handOff), state.satisfiedWaiters())
+      state.record.awaitedByCallback = state.record.reentrantCommand
+      return (.takeOver(handOff, report), state.satisfiedWaiters())
     }
     for waiter in due { waiter.resume(returning: true) }
     switch action {
     case .nothing:
       break
-    case .drain:
+    case .runBeside(let report):
       // A Player that is not busy processes the report on the reporting
       // thread and executes the resulting command right there.
-      drain()
-    case .takeOver(let handOff):
+      runBesideCallback(of: report)
+    case .takeOver(let handOff, let report):
       // Another thread is finishing a command (an engine thread reporting
       // just as `execute` returns). Wait for it, then drive from here.
-      if handOff.wait(timeout: .now() + .nanoseconds(handOffTimeout)) == .timedOut {
-        let abandoned = state.withLock { state in
-          guard state.handOff === handOff else { return false }
+      if handOff.wait(timeout: .now() + .nanoseconds(callbackTimeout.clampedNanoseconds))
+        == .timedOut
+      {
+        let (abandoned, due) = state.withLock {
+          state -> (Bool, [CheckedContinuation<Bool, Never>]) in
+          guard state.handOff === handOff else { return (false, []) }
           state.handOff = nil
-          return true
+          // Still running: if it returns only once this callback has, the
+          // command waited for something this thread holds.
+          if let executing = state.executing {
+            let text =
+              "\(state.record.describe(executing.command)), still running when the "
+              + "\(state.record.describe(report)) callback began,"
+            state.heldBack[executing.id] = Self.heldBack(text, waited: callbackTimeout)
+          }
+          state.record.awaitedByCallback = nil
+          return (true, state.satisfiedWaiters())
         }
+        for waiter in due { waiter.resume(returning: true) }
         // Still not handed over: the draining thread will run the command.
         if abandoned { return }
       }
-      drain()
+      runBesideCallback(of: report)
     }
   }
 
-  /// How long a reporting thread waits for a command to return before
-  /// leaving its own command to the draining thread.
-  private var handOffTimeout: Int {
-    switch timing {
-    case .realTime(let timeout, _): timeout.clampedNanoseconds
-    case .driven: Duration.seconds(5).clampedNanoseconds
+  /// Runs the queue, claimed for this thread, on the kit's own thread while
+  /// this (reporting) thread waits inside the callback, for up to the
+  /// timeout. A command that has not returned by then, and returns only once
+  /// the callback has, is named when it returns (``State/returned(_:_:)``).
+  private func runBesideCallback(of report: EngineReport) {
+    let first = state.withLock { $0.queue.first }
+    let finished = DispatchSemaphore(value: 0)
+    callbacks.async {
+      self.drainClaimed()
+      finished.signal()
     }
+    let timeout = callbackTimeout
+    let timedOut = finished.wait(timeout: .now() + .nanoseconds(timeout.clampedNanoseconds))
+    let due = state.withLock { state in
+      state.record.awaitedByCallback = nil
+      if timedOut == .timedOut, let (id, command) = first, !state.record.returned.contains(id) {
+        let text =
+          "\(state.record.describe(command)), sent from inside the "
+          + "\(state.record.describe(report)) callback,"
+        state.heldBack[id] = Self.heldBack(text, waited: timeout)
+      }
+      return state.satisfiedWaiters()
+    }
+    for waiter in due { waiter.resume(returning: true) }
+  }
+
+  /// How long a reporting thread waits, inside its callback, for a command
+  /// to return: the timeout in real time, 5 seconds when driven.
+  private var callbackTimeout: Duration {
+    switch timing {
+    case .realTime(let timeout, _): timeout
+    case .driven: .seconds(5)
+    }
+  }
+
+  /// The violation of a command that returned only once a report callback
+  /// had: what waited, and what to change.
+  /// - Parameters:
+  ///   - what: the command and the callback, as in `start(A#1), sent from
+  ///     inside the ready(A#1) callback,`.
+  ///   - waited: how long the callback waited.
+  private static func heldBack(_ what: String, waited: Duration) -> String {
+    "\(what) returned only after the callback did (the kit ran it on another thread and waited "
+      + "\(waited)): execute waits for something the reporting thread holds. A Player runs it on "
+      + "the reporting thread, inside the callback, where that is a crash or a deadlock: "
+      + "queue.sync on the serial queue the engine reports from traps (\"dispatch_sync called on "
+      + "queue already owned by current thread\"), and a lock held while reporting never comes "
+      + "free. Make execute enqueue its work with queue.async instead of queue.sync, and send "
+      + "reports with no lock held."
   }
 
   // MARK: Checks' access to the record
@@ -224,6 +318,10 @@ extension ConformanceHarness {
     var executing: Executing?
     /// Set by a reporting thread that waits to run the queue itself.
     var handOff: DispatchSemaphore?
+    /// Commands still running when a report callback stopped waiting for
+    /// them, by id, with the violation to record if they return: they then
+    /// returned only once the callback had.
+    var heldBack: [Int: String] = [:]
     var nextCommand = 0
     var waiters: [Waiter] = []
     var nextWaiter = 0
@@ -247,6 +345,9 @@ extension ConformanceHarness {
 
     mutating func returned(_ id: Int, _ command: EngineCommand) {
       record.returned.insert(id)
+      if let detail = heldBack.removeValue(forKey: id) {
+        record.violate(.commandFromReportCallback, detail)
+      }
       if case .stop(let load) = command, record.issued[load.token] != nil {
         record.stopped.insert(load.token)
       }
@@ -299,12 +400,16 @@ private typealias AfterReturn = (
 /// What a reporting thread does once the harness's lock is released.
 private enum AfterReport {
   case nothing
-  case drain
-  case takeOver(DispatchSemaphore)
+  /// Run the queue, claimed for it, beside the callback of this report.
+  case runBeside(EngineReport)
+  /// Wait for the draining thread to hand the queue over, then run it beside
+  /// the callback of this report.
+  case takeOver(DispatchSemaphore, EngineReport)
 }
 
-/// The command inside `execute`, and the thread running it.
+/// The command inside `execute`, its id, and the thread running it.
 private struct Executing: Sendable {
+  let id: Int
   let thread: UInt
   let command: EngineCommand
 }

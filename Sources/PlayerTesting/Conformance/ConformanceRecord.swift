@@ -33,6 +33,9 @@ struct Record: Sendable {
   var reentrantLoad: Load?
   /// The id of that `start`, once sent.
   var reentrantCommand: Int?
+  /// The id of the command a report callback is waiting for, while it waits
+  /// (up to the timeout, twice if it first waits for a command to finish).
+  var awaitedByCallback: Int?
   /// The outcome so far.
   var report = ConformanceReport()
   /// How many reports were judged.
@@ -72,6 +75,12 @@ struct Record: Sendable {
 
   /// A load in its compact form, `A#2`.
   func name(_ load: Load) -> String { load.description(naming: name) }
+
+  /// A command in its compact form, `start(A#2)`.
+  func describe(_ command: EngineCommand) -> String { command.description(naming: name) }
+
+  /// A report in its compact form, `ready(A#2)`.
+  func describe(_ report: EngineReport) -> String { report.description(naming: name) }
 
   /// Records a report: the promise it breaks, or the absorbed breach it is,
   /// if any.

@@ -39,6 +39,10 @@ struct ConformanceRun: Sendable {
     let answer = await answered(load)
     if case .ready = answer {
       checked(.commandFromReportCallback)
+      // A callback waiting for `start` bounds its own wait; the timeout runs from its end.
+      while harness.withRecord({ $0.awaitedByCallback != nil }) {
+        _ = await harness.wait { $0.awaitedByCallback == nil }
+      }
       let returned = await harness.wait { record in
         record.reentrantCommand.map(record.returned.contains) ?? false
       }

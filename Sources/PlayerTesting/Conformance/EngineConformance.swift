@@ -5,8 +5,10 @@ public import PlayerState
 /// against their own ``PlayerEngine/PlaybackEngine`` adapter.
 ///
 /// The kit drives the engine directly, the way a ``PlayerEngine/Player`` does (one command
-/// at a time; a command sent from a report callback runs on the reporting
-/// thread), with load tokens it chooses, including tokens never loaded and
+/// at a time; a command sent from a report callback runs while the callback
+/// runs: a `Player` runs it on the reporting thread, the kit on a thread of its
+/// own while the callback waits, so that an engine that would trap or deadlock
+/// there is named instead), with load tokens it chooses, including tokens never loaded and
 /// tokens already stopped, which a `Player` never sends. It records every
 /// report through a ``PlayerEngine/ReportSink``, judges each one as it arrives, and returns
 /// a ``ConformanceReport``. It imports no test framework: assert on the
@@ -32,7 +34,8 @@ public import PlayerState
 /// The checks, in order (load tokens 1, 2, … are the kit's; all loads use
 /// ``Configuration/media``):
 /// 1. `load` is answered; from inside its `ready` callback the kit sends
-///    `start`, which must return; then `stop`.
+///    `start`, which must return while the callback waits (it must not need
+///    the lock or the serial queue the engine reports under); then `stop`.
 /// 2. A seek sent while the load is still buffering, then one on its own,
 ///    then two back to back: each completion must carry an id that was sent,
 ///    and each awaited seek (the newest of the pair) must complete.

@@ -30,10 +30,23 @@ public enum EnginePromise: String, CaseIterable, Hashable, Sendable, Codable,
   /// included, breaks it: the machine would ignore it as `unexpected`, but an engine
   /// that sends it has lost track of which load plays.
   case systemPauseNamesPlayingLoad
-  /// A command sent from inside the engine's own report callback, on the
-  /// reporting thread, is executed and returns. A ``PlayerEngine/Player`` does
-  /// exactly this whenever a report arrives while no other thread is driving
-  /// it: the engine must not hold a lock of its own while it reports.
+  /// A command sent from inside the engine's own report callback is executed
+  /// and returns while the callback is still running. A
+  /// ``PlayerEngine/Player`` does exactly this, on the reporting thread,
+  /// whenever a report arrives while no other thread is driving it: `execute`
+  /// must not wait for anything the reporting thread holds. Neither hold a
+  /// lock of your own while you report, nor enter with `queue.sync` the serial
+  /// queue you report from (there a `Player` traps: dispatch_sync on the
+  /// current queue); enqueue with `queue.async`.
+  ///
+  /// The kit runs that command on a thread of its own while the callback
+  /// waits, up to the timeout, so an adapter that breaks this is named, not
+  /// crashed or deadlocked: the callback then returns, the command runs, and
+  /// the run goes on. An adapter that runs inline when already on its queue
+  /// (`DispatchSpecificKey`) and uses `queue.sync` otherwise is named too,
+  /// although a `Player` runs it safely: from outside it waits for its queue
+  /// exactly as a `queue.sync` adapter does, and the one call that tells them
+  /// apart, `execute` on that queue, traps the other.
   case commandFromReportCallback
   /// Every `seekCompleted` carries a seek id the load was sent, and the newest
   /// seek of a load completes with its own id: the machine keeps a seek
