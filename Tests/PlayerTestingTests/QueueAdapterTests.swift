@@ -79,4 +79,25 @@ struct QueueAdapterTests {
     #expect(report.brokenNames == ["commandFromReportCallback"], "\(report)")
     #expect(report.checked == everyPromiseButPreload)
   }
+
+  /// The kit's other path: `ready(A#1)` comes while the kit is still inside
+  /// `execute(load(A#1))`, which then waits for the queue the callback holds, while the
+  /// callback waits for `load` to finish so as to run `start` itself. The callback gives
+  /// up after the timeout, and `load` returning only then is named: the same hazard, on
+  /// every run. The kit's own wait for `load` outlasts the callback's.
+  @Test func commandStillRunningWhenTheCallbackBeganIsNamed() async {
+    let kit = EngineConformance(
+      .init(media: "A", timing: .realTime(timeout: .seconds(2), quietPeriod: .zero)))
+    let report = await kit.run(against: InterleavedSyncEngine())
+    #expect(report.brokenNames == ["commandFromReportCallback"], "\(report)")
+    #expect(
+      report.violations.map(\.description).first?.hasPrefix(
+        "commandFromReportCallback: load(A#1), still running when the ready(A#1) callback "
+          + "began, returned only after the callback did (the kit ran it on another thread and "
+          + "waited 2.0 seconds): execute waits for something the reporting thread holds.")
+        == true, "\(report)")
+    #expect(report.violations.count == 1, "\(report)")
+    #expect(report.transcript.prefix(4) == ["load(A#1)", "ready(A#1)", "start(A#1)", "stop(A#1)"])
+    #expect(report.checked.last == .stoppedLoadHarmless)
+  }
 }

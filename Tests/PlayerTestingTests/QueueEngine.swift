@@ -118,3 +118,31 @@ final class LockEngine: PlaybackEngine {
     }
   }
 }
+
+/// Enters its queue with `queue.sync` twice in `execute(load)`, and the load's
+/// `ready` runs on the queue in between: the thread finishing `load` then waits
+/// for the queue while the callback holds it. (A Player does not trap on this
+/// order, but on the one where `ready` comes after `load` returned: then it
+/// runs `start` inside the callback.) Seeks complete from the queue.
+final class InterleavedSyncEngine: PlaybackEngine {
+  private let queue = DispatchQueue(label: "interleaved-sync-engine")
+
+  func execute(_ command: EngineCommand, reports: ReportSink) {
+    switch command {
+    case .load(let request):
+      let reporting = DispatchSemaphore(value: 0)
+      queue.sync {
+        queue.async {
+          reporting.signal()
+          reports.send(.ready(request.load))
+        }
+      }
+      reporting.wait()  // the ready's block holds the queue now
+      queue.sync {}  // so this waits for the callback to return
+    case .seek(let load, _, let seek):
+      queue.sync { queue.async { reports.send(.seekCompleted(load, seek)) } }
+    case .preload, .start, .setRate, .pause, .stop:
+      queue.sync {}
+    }
+  }
+}

@@ -152,14 +152,14 @@ final class ConformanceHarness: Sendable {
       // from inside the callback, while it runs.
       if !state.draining {
         state.draining = true
-        state.record.awaitedByCallback = state.record.reentrantCommand
+        state.record.callbackWaits = true
         return (.runBeside(report), state.satisfiedWaiters())
       }
       // From inside `execute`: the draining thread (this one) runs it after.
       if executing != nil { return (.nothing, state.satisfiedWaiters()) }
       let handOff = DispatchSemaphore(value: 0)
       state.handOff = handOff
-      state.record.awaitedByCallback = state.record.reentrantCommand
+      state.record.callbackWaits = true
       return (.takeOver(handOff, report), state.satisfiedWaiters())
     }
     for waiter in due { waiter.resume(returning: true) }
@@ -188,7 +188,7 @@ final class ConformanceHarness: Sendable {
               + "\(state.record.describe(report)) callback began,"
             state.heldBack[executing.id] = Self.heldBack(text, waited: callbackTimeout)
           }
-          state.record.awaitedByCallback = nil
+          state.record.callbackWaits = false
           return (true, state.satisfiedWaiters())
         }
         for waiter in due { waiter.resume(returning: true) }
@@ -213,7 +213,7 @@ final class ConformanceHarness: Sendable {
     let timeout = callbackTimeout
     let timedOut = finished.wait(timeout: .now() + .nanoseconds(timeout.clampedNanoseconds))
     let due = state.withLock { state in
-      state.record.awaitedByCallback = nil
+      state.record.callbackWaits = false
       if timedOut == .timedOut, let (id, command) = first, !state.record.returned.contains(id) {
         let text =
           "\(state.record.describe(command)), sent from inside the "

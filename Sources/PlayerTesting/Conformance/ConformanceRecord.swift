@@ -33,9 +33,10 @@ struct Record: Sendable {
   var reentrantLoad: Load?
   /// The id of that `start`, once sent.
   var reentrantCommand: Int?
-  /// The id of the command a report callback is waiting for, while it waits
-  /// (up to the timeout, twice if it first waits for a command to finish).
-  var awaitedByCallback: Int?
+  /// True while a report callback waits for a command to return (up to the
+  /// timeout; twice if it first waits for a command to finish, then for the
+  /// one it sent): a command it holds back returns only once it stops.
+  var callbackWaits = false
   /// The outcome so far.
   var report = ConformanceReport()
   /// How many reports were judged.

@@ -39,11 +39,7 @@ struct ConformanceRun: Sendable {
     let answer = await answered(load)
     if case .ready = answer {
       checked(.commandFromReportCallback)
-      // A callback waiting for `start` bounds its own wait; the timeout runs from its end.
-      while harness.withRecord({ $0.awaitedByCallback != nil }) {
-        _ = await harness.wait { $0.awaitedByCallback == nil }
-      }
-      let returned = await harness.wait { record in
+      let returned = await waitPastCallback { record in
         record.reentrantCommand.map(record.returned.contains) ?? false
       }
       if !returned {
@@ -258,10 +254,24 @@ struct ConformanceRun: Sendable {
     }
   }
 
+  /// Waits until `condition` holds, as ``ConformanceHarness/wait(until:)``
+  /// does, but never gives up while a report callback waits for a command:
+  /// that wait is bounded by the harness, and a command it holds back returns
+  /// only once it ends, so the timeout runs again from there.
+  private func waitPastCallback(
+    until condition: @escaping @Sendable (Record) -> Bool
+  ) async -> Bool {
+    while true {
+      if await harness.wait(until: condition) { return true }
+      guard harness.withRecord({ $0.callbackWaits }) else { return false }
+      _ = await harness.wait { !$0.callbackWaits }
+    }
+  }
+
   /// Sends a command and waits for `execute` to return.
   private func execute(_ command: EngineCommand) async throws {
     let id = harness.send(command)
-    guard await harness.wait(until: { $0.returned.contains(id) }) else {
+    guard await waitPastCallback(until: { $0.returned.contains(id) }) else {
       checked(.executeReturnsPromptly)
       violate(.executeReturnsPromptly, "execute(\(command)) did not return \(within)")
       throw Wedged()
