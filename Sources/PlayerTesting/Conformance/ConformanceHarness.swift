@@ -188,7 +188,7 @@ final class ConformanceHarness: Sendable {
               + "\(state.record.describe(report)) callback began,"
             state.heldBack[executing.id] = Self.heldBack(text, waited: callbackTimeout)
           }
-          state.record.callbackWaits = false
+          state.record.callbackStoppedWaiting()
           return (true, state.satisfiedWaiters())
         }
         for waiter in due { waiter.resume(returning: true) }
@@ -213,7 +213,7 @@ final class ConformanceHarness: Sendable {
     let timeout = callbackTimeout
     let timedOut = finished.wait(timeout: .now() + .nanoseconds(timeout.clampedNanoseconds))
     let due = state.withLock { state in
-      state.record.callbackWaits = false
+      state.record.callbackStoppedWaiting()
       if timedOut == .timedOut, let (id, command) = first, !state.record.returned.contains(id) {
         let text =
           "\(state.record.describe(command)), sent from inside the "

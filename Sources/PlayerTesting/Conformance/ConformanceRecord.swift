@@ -37,6 +37,9 @@ struct Record: Sendable {
   /// timeout; twice if it first waits for a command to finish, then for the
   /// one it sent): a command it holds back returns only once it stops.
   var callbackWaits = false
+  /// How many times a report callback stopped waiting: a wait that began
+  /// before may have seen the command it held back return only after.
+  var callbackWaitsEnded = 0
   /// The outcome so far.
   var report = ConformanceReport()
   /// How many reports were judged.
@@ -45,6 +48,12 @@ struct Record: Sendable {
   /// the violations, each load's positions): the engine fuzzer bounds a case's
   /// memory with it; the kit keeps everything.
   var limit = Int.max
+
+  /// A report callback stopped waiting for a command.
+  mutating func callbackStoppedWaiting() {
+    callbackWaits = false
+    callbackWaitsEnded += 1
+  }
 
   /// Appends a line to the transcript, unless it holds ``limit`` lines already.
   private mutating func log(_ line: String) {

@@ -255,16 +255,22 @@ struct ConformanceRun: Sendable {
   }
 
   /// Waits until `condition` holds, as ``ConformanceHarness/wait(until:)``
-  /// does, but never gives up while a report callback waits for a command:
-  /// that wait is bounded by the harness, and a command it holds back returns
-  /// only once it ends, so the timeout runs again from there.
+  /// does, but never gives up while a report callback waits for a command,
+  /// nor just after one stopped waiting: that wait is bounded by the harness,
+  /// and a command it holds back returns only once it ends, so the timeout
+  /// runs again from there.
   private func waitPastCallback(
     until condition: @escaping @Sendable (Record) -> Bool
   ) async -> Bool {
+    var ended = harness.withRecord { $0.callbackWaitsEnded }
     while true {
       if await harness.wait(until: condition) { return true }
-      guard harness.withRecord({ $0.callbackWaits }) else { return false }
-      _ = await harness.wait { !$0.callbackWaits }
+      while harness.withRecord({ $0.callbackWaits }) {
+        _ = await harness.wait { !$0.callbackWaits }
+      }
+      let now = harness.withRecord { $0.callbackWaitsEnded }
+      guard now != ended else { return false }
+      ended = now
     }
   }
 

@@ -69,13 +69,17 @@ public struct EngineConformance: Sendable {
     /// reports that must not come are watched for during `quietPeriod` after
     /// each check: the only fixed wait, since absence takes time to see.
     /// Commands are executed on a Dispatch thread, so an engine that blocks
-    /// in `execute` is reported, not hung on.
+    /// in `execute` is reported, not hung on. The command sent from a report
+    /// callback is waited for inside the callback for up to `timeout` too
+    /// (``EnginePromise/commandFromReportCallback``).
     case realTime(timeout: Duration = .seconds(5), quietPeriod: Duration = .milliseconds(200))
     /// For deterministic engines (a spy, a fake over a virtual clock): the kit
     /// executes commands on the calling thread and, while a condition does
     /// not hold, calls `step` (deliver queued replies, advance the clock)
     /// until it holds or `step` returns false, meaning nothing is left to
-    /// happen. No real time passes; the run is reproducible.
+    /// happen. No real time passes; the run is reproducible. (The command
+    /// sent from a report callback runs on a thread of the kit's own while
+    /// the callback waits, up to 5 real seconds if it blocks.)
     case driven(_ step: @Sendable () -> Bool)
   }
 
