@@ -59,7 +59,7 @@ public enum Explorer {
   /// pass, in one configuration, over queues of at most
   /// ``boundedEntries`` entries and ``maxHeld`` held-back reports.
   ///
-  /// `features` narrows the search as it narrows ``Fuzzer/run(_:_:)``
+  /// `features` narrows the search as it narrows ``Fuzzer/run(_:_:progress:)``
   /// (``FuzzConfiguration/features``) and a scoped search (``ExplorationScope/features``): a
   /// player that implements only part of the contract is sent no letter outside it. Without
   /// ``FuzzFeatures/preload`` the engine does not preload (whatever `canPreload` says), and
