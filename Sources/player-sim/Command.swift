@@ -11,7 +11,7 @@ protocol Command {
   /// flags are the ones the command accepts.
   static var help: CommandHelp { get }
 
-  /// Flags accepted but left out of the help and the completions (`demo --script`).
+  /// Flags accepted but left out of the help and the completions.
   /// None by default.
   static var hiddenFlags: [FlagSpec] { get }
 
@@ -60,9 +60,33 @@ struct CommandHelp {
     lines += ["", "FLAGS:"]
     for flag in flags + [.help] {
       let left = flag.value.map { "\(flag.name) \($0)" } ?? flag.name
-      lines.append("  " + left.padding(to: 18) + flag.help)
+      let help = Self.wrapped(flag.help, width: Self.width - 20)
+      lines.append("  " + left.padding(to: 18) + (help.first ?? ""))
+      lines += help.dropFirst().map { String(repeating: " ", count: 20) + $0 }
     }
     lines += ["", "EXAMPLE:"] + example.map { "  " + $0 }
     return lines.joined(separator: "\n")
+  }
+
+  /// The widest a flag's line grows before its help wraps (a long list, such as `fuzz
+  /// --subject`'s broken players, continues on lines of its own under the help column).
+  static let width = 100
+
+  /// `text` in lines of at most `width` characters, broken at spaces (a longer word stays whole).
+  static func wrapped(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+      if line.isEmpty {
+        line = String(word)
+      } else if line.count + 1 + word.count <= width {
+        line += " " + word
+      } else {
+        lines.append(line)
+        line = String(word)
+      }
+    }
+    if !line.isEmpty || lines.isEmpty { lines.append(line) }
+    return lines
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PlayerFuzz
 
 /// `player-sim completions bash|zsh|fish`: a completion script for a shell,
 /// generated from the same command and flag tables as `--help`, so it cannot
@@ -11,7 +12,8 @@ enum CompletionsCommand: Command {
     usage: "completions bash|zsh|fish", flags: [],
     details: [
       "Completes commands, each command's flags, the choices of --subject and --format,",
-      "and file names for FILE operands and file-valued flags.",
+      "each name of a --features list (after a comma too, in bash and zsh), and file names",
+      "for FILE operands and file-valued flags.",
     ],
     example: [
       "source <(player-sim completions bash)",
@@ -51,9 +53,16 @@ enum CompletionsCommand: Command {
     switch flag {
     case "--subject": FuzzCommand.subjectNames.split(separator: ", ").map(String.init)
     case "--format": ["dot", "mermaid", "table"]
+    case "--features": ["none"] + featureNames
     default: nil
     }
   }
+
+  /// The names a `--features` list is made of (``FuzzFeatures/named``), in help order.
+  private static var featureNames: [String] { FuzzFeatures.named.map(\.name) }
+
+  /// Whether a flag's value is a comma-separated list of ``featureNames`` (`none` alone).
+  private static func takesFeatureList(_ flag: String) -> Bool { flag == "--features" }
 
   /// Whether a flag's value is a file path.
   private static func takesFile(_ flag: String) -> Bool {
@@ -82,7 +91,18 @@ enum CompletionsCommand: Command {
     var values: [String] = []
     for flag in Set(table.flatMap(\.flags).compactMap { $0.value == nil ? nil : $0.name }).sorted()
     {
-      if let list = choices(flag) {
+      if takesFeatureList(flag) {
+        // A comma-separated list: complete the name after the last comma, keep what is before
+        // it, and add no space (another comma may follow). `none` only stands alone.
+        values.append(
+          """
+              \(flag))
+                local done="${cur%"${cur##*,}"}" names="\(featureNames.joined(separator: " "))"
+                [[ -z "$done" ]] && names="none $names"
+                COMPREPLY=($(compgen -P "$done" -W "$names" -- "${cur##*,}"))
+                compopt -o nospace 2>/dev/null; return ;;
+          """)
+      } else if let list = choices(flag) {
         values.append(
           "    \(flag)) COMPREPLY=($(compgen -W \"\(list.joined(separator: " "))\" -- \"$cur\")); return ;;"
         )
@@ -120,8 +140,10 @@ enum CompletionsCommand: Command {
         let help = zshEscaped(flag.help)
         guard let value = flag.value else { return "'\(flag.name)[\(help)]'" }
         let action =
-          choices(flag.name).map { "(\($0.joined(separator: " ")))" }
-          ?? (takesFile(flag.name) ? "_files" : " ")
+          takesFeatureList(flag.name)
+          ? "_values -s , feature \(choices(flag.name)?.joined(separator: " ") ?? "")"
+          : choices(flag.name).map { "(\($0.joined(separator: " ")))" }
+            ?? (takesFile(flag.name) ? "_files" : " ")
         return "'\(flag.name)=[\(help)]:\(value):\(action)'"
       }
       if name == "run" { specs.append("'*:scenario file:_files'") }

@@ -16,7 +16,7 @@ enum ExploreCommand: Command {
     .option("--held", "H", "with --entries: at most H held-back reports at once (1)"),
     .option(
       "--features", "LIST",
-      "with --entries: only these of queue, preload, system, network, controls, restore, sleepTimer (none: one item at a time)"
+      "only these of queue, preload, system, network, controls, restore, sleepTimer (none: one item at a time)"
     ),
     .option(
       "--jobs", "N",
@@ -27,6 +27,8 @@ enum ExploreCommand: Command {
     .option("--depth", "N", "the longest sequence explored (3 without --entries; none with it)"),
     .option("--seconds", "S", "stop after S seconds and say how deep the search got"),
     .option("--subject", "NAME", "player (default), or a deliberately broken player"),
+    .toggle(
+      "--unreached", "list each declared transition never reached (by default, only their count)"),
     .toggle("--json", "JSON lines on standard output: progress, failure, result"),
     .toggle("--quiet", "no progress on standard error"),
   ]
@@ -35,7 +37,7 @@ enum ExploreCommand: Command {
     name: "explore",
     summary: "check every event sequence up to a depth against the contract model",
     usage:
-      "explore [--entries N [--held H] [--features LIST] [--jobs N] [--max-states N]] [--depth N] [--seconds S] [--subject NAME] [--json] [--quiet]",
+      "explore [--entries N [--held H] [--jobs N] [--max-states N]] [--features LIST] [--depth N] [--seconds S] [--subject NAME] [--unreached] [--json] [--quiet]",
     flags: flags,
     details: [
       "With --entries N: small-scope model checking. States are merged on a canonical snapshot",
@@ -45,10 +47,11 @@ enum ExploreCommand: Command {
       "10 s watchdog, or 0 with 1 s) is searched to its fixpoint: 'complete for queues ≤ N,",
       "…', or exactly why not. Merged states are checked to behave alike on every letter.",
       "--depth and --seconds still bound it when given (exit status 3 when they stop it with",
-      "nothing broken). With --features LIST only those parts of the contract are explored",
-      "(letters and configuration classes outside them are left out), for a player that does",
-      "only part of it. Declared transitions a complete search did not reach are outside the",
-      "scope: listed, not a failure. --jobs N searches N classes at once (the same result,",
+      "nothing broken). With --features LIST (with or without --entries) only those parts of",
+      "the contract are explored (letters and configuration classes outside them are left",
+      "out), for a player that does only part of it. Declared transitions a complete search did",
+      "not reach are outside the scope: counted (listed with --unreached), not a failure.",
+      "--jobs N searches N classes at once (the same result,",
       "in about 1/N of the time on N free cores, with the memory of N searches). A class's",
       "search holds about 4 KB a state: --max-states N stops it at N states, not complete;",
       "by default N is half this machine's memory (divided among the --jobs) at 4 KB a state.",
@@ -73,8 +76,7 @@ enum ExploreCommand: Command {
     if let entries = try parsed.integer("--entries", in: 1...8) {
       return try runScope(parsed, entries: entries)
     }
-    for flag in ["--held", "--features", "--jobs", "--max-states"] where parsed.values[flag] != nil
-    {
+    for flag in ["--held", "--jobs", "--max-states"] where parsed.values[flag] != nil {
       throw UsageError(message: "'\(flag)' of 'explore' needs '--entries'")
     }
     // 3 by default: the alphabet (187 letters) grows each level about
@@ -83,11 +85,13 @@ enum ExploreCommand: Command {
     let seconds = try parsed.seconds(
       "--seconds", suffix: nil,
       expected: "plain decimal seconds above 0, such as 30 or 0.5")
+    let features = try FuzzCommand.features(parsed, of: "explore")
     let subject = try FuzzCommand.subject(parsed)
     let json = parsed.has("--json")
     guard
       let exploration = exploreWithProgress(
-        subject, depth: depth, seconds: seconds, quiet: parsed.has("--quiet"), json: json)
+        subject, depth: depth, seconds: seconds, features: features, quiet: parsed.has("--quiet"),
+        json: json)
     else {
       // Unreachable: the worker stores its result before it signals.
       Terminal.error("player-sim: the explorer finished without a result")
@@ -103,12 +107,14 @@ enum ExploreCommand: Command {
       if let failure = exploration.counterexample { Terminal.out(JSONValue.failure(failure)) }
       Terminal.out(Self.json(exploration, maxDepth: depth, bounded: bounded))
     } else {
-      Terminal.out(terminalSafe(exploration.description, keepingNewlines: true))
+      let report = exploration.report(listingUnreached: parsed.has("--unreached"))
+      Terminal.out(terminalSafe(report, keepingNewlines: true))
       if passed, !bounded, !exploration.complete {
         Terminal.out(
           "passed, bounded: no property broke in any sequence of at most \(exploration.depth) "
             + "letters; not a proof beyond that depth"
-            + (exploration.unreached.isEmpty ? "" : " (the rows above may need longer sequences)"))
+            + (exploration.unreached.isEmpty
+              ? "" : " (the unreached rows counted above may need longer sequences)"))
       }
       if bounded {
         Terminal.out(
@@ -144,10 +150,11 @@ enum ExploreCommand: Command {
   /// Runs the search on another thread and reports elapsed time every second:
   /// the explorer itself reports only at the end.
   private static func exploreWithProgress(
-    _ subject: FuzzSubject, depth: Int, seconds: Double?, quiet: Bool, json: Bool
+    _ subject: FuzzSubject, depth: Int, seconds: Double?, features: FuzzFeatures, quiet: Bool,
+    json: Bool
   ) -> Exploration? {
     withProgress("exploring \(subject.name) up to depth \(depth)", quiet: quiet, json: json) {
-      Explorer.explore(subject, maxDepth: depth, seconds: seconds)
+      Explorer.explore(subject, maxDepth: depth, seconds: seconds, features: features)
     }
   }
 
@@ -271,7 +278,8 @@ enum ExploreCommand: Command {
       if let failure = exploration.counterexample { Terminal.out(JSONValue.failure(failure)) }
       Terminal.out(Self.json(exploration, bounded: bounded))
     } else {
-      Terminal.out(terminalSafe(exploration.description, keepingNewlines: true))
+      let report = exploration.report(listingUnreached: parsed.has("--unreached"))
+      Terminal.out(terminalSafe(report, keepingNewlines: true))
     }
     if !exploration.passed { return .failure }
     return bounded ? .bounded : .success

@@ -117,7 +117,7 @@ enum RunCommand: Command {
       } else if !options.json, !options.quiet {
         Terminal.out(
           table.successLine(
-            "\(scenario.file): \(checks) expectation\(checks == 1 ? "" : "s") held; \(processed) events, \(ignored) late or stray reports ignored; ends in \(result.finalState)"
+            "\(scenario.file): \(checks) expectation\(checks == 1 ? "" : "s") held; \(processed) events, \(ignored) late or stray report\(ignored == 1 ? "" : "s") ignored; ends in \(result.finalState)"
           ))
       }
       progress.update(done: events, total: nil, found: failures)
@@ -133,18 +133,18 @@ enum DemoCommand: Command {
     .toggle("--json", "one JSON object per processed event instead of the table"),
     .toggle("--quiet", "no introduction and no summary"),
     .toggle("--realtime", "let virtual time pass at wall-clock speed, to watch"),
+    .toggle("--script", "print the demo's scenario script and exit"),
   ]
 
   static let help = CommandHelp(
     name: "demo",
     summary: "watch late callbacks after stop, a switch and a new queue be ignored",
-    usage: "demo [--json] [--quiet] [--realtime]", flags: flags,
-    details: ["Prints the demo's script with 'player-sim demo --script'."],
-    example: ["player-sim demo", "player-sim demo --realtime"])
-
-  static let hiddenFlags: [FlagSpec] = [
-    .toggle("--script", "print the demo's scenario script and exit")
-  ]
+    usage: "demo [--json] [--quiet] [--realtime] [--script]", flags: flags,
+    details: [
+      "The demo is a scenario script: --script prints it, and 'player-sim run FILE' runs a",
+      "copy you changed.",
+    ],
+    example: ["player-sim demo", "player-sim demo --realtime", "player-sim demo --script"])
 
   static func run(_ parsed: Arguments) throws(UsageError) -> ExitStatus {
     if parsed.has("--script") {

@@ -350,4 +350,70 @@ import Testing
     let table = try CLI.run(["diagram", "--format=table"])
     #expect(table.lines.contains("idle --play / load--> buffering"))
   }
+
+  /// `--features` values are completed, in bash after a comma too (review 2026-12-06: the
+  /// script completed commands, flags, `--format` and `--subject`, but no feature name).
+  @Test func bashCompletesFeatureLists() throws {
+    let output = try CLI.run(["completions", "bash"])
+    #expect(output.status == 0)
+    #expect(
+      output.stdout.contains(
+        #"names="queue preload system network controls restore sleepTimer""#))
+    let script = try CLI.scratchFile("player-sim.bash", Data(output.stdout.utf8))
+    let syntax = Process()
+    syntax.executableURL = URL(fileURLWithPath: "/bin/bash")
+    syntax.arguments = ["-n", script]
+    try syntax.run()
+    syntax.waitUntilExit()
+    #expect(syntax.terminationStatus == 0)
+    // Sources the script and asks it what follows each word typed so far.
+    let probe = """
+      source '\(script)'
+      COMP_WORDS=(player-sim explore --features ''); COMP_CWORD=3; _player_sim; echo "${COMPREPLY[*]}"
+      COMP_WORDS=(player-sim fuzz --features qu); COMP_CWORD=3; _player_sim; echo "${COMPREPLY[*]}"
+      COMP_WORDS=(player-sim fuzz --features queue,re); COMP_CWORD=3; _player_sim; echo "${COMPREPLY[*]}"
+      COMP_WORDS=(player-sim explore --features queue,n); COMP_CWORD=3; _player_sim; echo "${COMPREPLY[*]}"
+      """
+    let check = Process()
+    check.executableURL = URL(fileURLWithPath: "/bin/bash")
+    check.arguments = ["-c", probe]
+    let pipe = Pipe()
+    check.standardOutput = pipe
+    check.standardError = FileHandle.nullDevice
+    try check.run()
+    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    check.waitUntilExit()
+    #expect(
+      text.split(separator: "\n", omittingEmptySubsequences: false) == [
+        "none queue preload system network controls restore sleepTimer", "queue",
+        "queue,restore", "queue,network", "",
+      ])
+  }
+
+  @Test(arguments: [
+    ("zsh", "_values -s , feature none queue preload system network controls restore sleepTimer"),
+    ("fish", "-l features -d"),
+    ("fish", "-x -a 'none queue preload system network controls restore sleepTimer'"),
+  ])
+  func otherShellsCompleteFeatureNames(_ shell: String, _ expected: String) throws {
+    let output = try CLI.run(["completions", shell])
+    #expect(output.status == 0)
+    #expect(output.stdout.contains(expected))
+  }
+
+  @Test func demoHelpListsScript() throws {
+    let output = try CLI.run(["demo", "--help"])
+    #expect(output.status == 0)
+    #expect(
+      output.lines.contains("  --script          print the demo's scenario script and exit"))
+  }
+
+  /// A flag's help longer than a line (fuzz's 42 subject names) wraps under its column.
+  @Test func longFlagHelpWraps() throws {
+    let output = try CLI.run(["fuzz", "--help"])
+    #expect(output.status == 0)
+    #expect(output.lines.allSatisfy { $0.count <= 100 || $0.hasPrefix("USAGE:") })
+    let subject = try #require(output.lines.firstIndex { $0.hasPrefix("  --subject NAME") })
+    #expect(output.lines[subject + 1].hasPrefix(String(repeating: " ", count: 20)))
+  }
 }

@@ -107,10 +107,19 @@ import Testing
     #expect(output.stderr == "player-sim: '--held' of 'explore' needs '--entries'\n")
   }
 
-  @Test func featuresNeedEntriesAndAKnownName() throws {
-    let alone = try CLI.run(["explore", "--features", "none"])
-    #expect(alone.status == 2)
-    #expect(alone.stderr == "player-sim: '--features' of 'explore' needs '--entries'\n")
+  @Test func featuresNeedAKnownNameWithOrWithoutEntries() throws {
+    // Without --entries the depth-bounded search takes the features too (review 2026-12-06,
+    // item 6): the core alone has no preloading engine.
+    let alone = try CLI.run(["explore", "--depth", "1", "--features", "none", "--quiet"])
+    #expect(alone.status == 0, "\(alone.stderr)")
+    #expect(
+      alone.lines.first?.hasPrefix(
+        "explore Player on an engine that does not preload: depth 1, ") == true, "\(alone.stdout)")
+    let badAlone = try CLI.run(["explore", "--features", "queu"])
+    #expect(badAlone.status == 2)
+    #expect(
+      badAlone.stderr.hasPrefix(
+        "player-sim: bad value 'queu' for '--features' of 'explore'; unknown feature 'queu'"))
     let bad = try CLI.run(["explore", "--entries", "1", "--features", "bogus"])
     #expect(bad.status == 2)
     #expect(

@@ -172,11 +172,28 @@ import Testing
       output.lines.first?.hasPrefix("explore Player on an engine that preloads: depth 2, ") == true)
     #expect(
       output.lines.dropFirst().first?.hasPrefix("bounded at depth 2: level 2 still found ") == true)
-    #expect(output.lines.contains("declared transitions never reached:"))
+    // Counted in one line; listed only with --unreached.
+    #expect(!output.lines.contains("declared transitions never reached:"))
+    #expect(
+      output.lines.contains {
+        $0.hasPrefix("declared transitions never reached: ")
+          && $0.hasSuffix(
+            " (listed with player-sim explore --unreached, or report(listingUnreached: true))")
+      })
     #expect(
       output.lines.contains(
-        "passed, bounded: no property broke in any sequence of at most 2 letters; not a proof beyond that depth (the rows above may need longer sequences)"
+        "passed, bounded: no property broke in any sequence of at most 2 letters; not a proof beyond that depth (the unreached rows counted above may need longer sequences)"
       ))
+  }
+
+  @Test func exploreListsTheUnreachedRowsOnRequest() throws {
+    let output = try CLI.run(["explore", "--depth", "1", "--unreached", "--quiet"])
+    #expect(output.status == 0)
+    let header = try #require(
+      output.lines.firstIndex(of: "declared transitions never reached:"))
+    // A row a line, indented, after the header.
+    #expect(output.lines[header + 1].hasPrefix("  "))
+    #expect(output.lines.count > header + 100)
   }
 
   @Test func exploreFindsABrokenPlayersShortestCounterexample() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The README's install line must resolve (issue 23): it said
+/// Every install line must resolve (issue 23; review 2026-12-06, item 1): the README said
 /// `.package(url: …, from: "0.2.0")` while no tag existed, so SwiftPM found no
 /// version. `.ci/install-line` reads the snippet and fails on a `from:` (or
 /// `exact:`) version that `git tag` does not have.
@@ -24,9 +24,29 @@ let inGitCheckout = FileManager.default.fileExists(
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
   }
 
-  @Test func theReadmesInstallLineResolves() throws {
+  @Test func everyInstallLineResolves() throws {
     let result = try Self.check()
     #expect(result.status == 0, "\(result.stderr)")
+  }
+
+  /// Without a file, every tracked Markdown file that shows a `.package(url:` line is checked:
+  /// the DocC *Getting started* said `from: "0.2.0"` while only README.md was (review
+  /// 2026-12-06, item 1).
+  @Test func theDefaultChecksTheDocCArticlesToo() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments = [CLI.root.appendingPathComponent(".ci/install-line").path]
+    process.currentDirectoryURL = CLI.root
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let text = String(decoding: data, as: UTF8.self)
+    #expect(process.terminationStatus == 0)
+    #expect(text.contains("README.md"), "\(text)")
+    #expect(text.contains("Sources/PlayerEngine/PlayerEngine.docc/GettingStarted.md"), "\(text)")
   }
 
   @Test func aVersionWithNoTagFails() throws {

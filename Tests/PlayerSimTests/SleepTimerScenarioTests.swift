@@ -303,7 +303,7 @@ import Testing
       ))
     #expect(
       output.lines.contains(
-        "✓ <stdin>: 1 expectation held; 5 events, 1 late or stray reports ignored; ends in playing(A#1)"
+        "✓ <stdin>: 1 expectation held; 5 events, 1 late or stray report ignored; ends in playing(A#1)"
       ))
   }
 }

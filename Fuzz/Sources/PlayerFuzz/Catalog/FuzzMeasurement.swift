@@ -170,7 +170,7 @@ public enum FuzzMeasurement {
   ///     ``FuzzFeatures/preload`` the engine does not preload, and without
   ///     ``FuzzFeatures/network`` the player retries nothing
   ///     (`RetryPolicy.off`). All by default (a preloading engine and the
-  ///     standard retry policy, as ``Explorer/explore(_:maxDepth:seconds:canPreload:retry:)``).
+  ///     standard retry policy, as ``Explorer/explore(_:maxDepth:seconds:canPreload:retry:features:)``).
   /// - Returns: what the search found, in its one configuration.
   public static func exhaustive(
     _ subject: FuzzSubject = .player, seconds: Double = 10, maxDepth: Int = 64,

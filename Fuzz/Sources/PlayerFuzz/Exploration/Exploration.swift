@@ -131,8 +131,19 @@ public struct Exploration: Sendable, CustomStringConvertible {
   }
 
   /// A summary, with the verdict (complete or bounded), the counterexample's
+  /// report, and what the search covered: ``report(listingUnreached:)`` without the list of
+  /// declared transitions never reached (their count only).
+  public var description: String { report(listingUnreached: false) }
+
+  /// A summary, with the verdict (complete or bounded), the counterexample's
   /// report, and what the search covered.
-  public var description: String {
+  ///
+  /// A search that stops at a depth leaves many declared transitions unreached (about 150 at
+  /// depth 2): they may need longer sequences, and they do not fail it. One line counts them;
+  /// `listingUnreached` lists them too, a row a line (`player-sim explore --unreached`).
+  /// - Parameter listingUnreached: whether to list each declared transition never reached.
+  /// - Returns: the report, one finding a line.
+  public func report(listingUnreached: Bool) -> String {
     let engine = canPreload ? "an engine that preloads" : "an engine that does not preload"
     var lines = [
       "explore \(subject) on \(engine): depth \(depth), "
@@ -171,10 +182,20 @@ public struct Exploration: Sendable, CustomStringConvertible {
     lines += gaps.prefix(12).map { "  not sent: \($0)" }
     if gaps.count > 12 { lines.append("  not sent: … and \(gaps.count - 12) more") }
     if !unreached.isEmpty {
-      lines.append("declared transitions never reached:")
-      lines += unreached.map { "  \($0)" }
+      if listingUnreached {
+        lines.append("declared transitions never reached:")
+        lines += unreached.map { "  \($0)" }
+      } else {
+        lines.append(Self.unreachedCount(unreached.count, "never reached"))
+      }
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// `declared transitions never reached: 150 (listed with --unreached)`.
+  static func unreachedCount(_ count: Int, _ what: String) -> String {
+    "declared transitions \(what): \(count) (listed with player-sim explore --unreached, "
+      + "or report(listingUnreached: true))"
   }
 
   /// The line that says what the player did not say, or nil when it said everything.
@@ -271,8 +292,18 @@ public struct ScopedExploration: Sendable, CustomStringConvertible {
       + "(time ran out)"
   }
 
+  /// The scope, one line per configuration, the totals and the verdict: ``report(listingUnreached:)``
+  /// with the declared transitions outside the scope counted, not listed.
+  public var description: String { report(listingUnreached: false) }
+
   /// The scope, one line per configuration, the totals and the verdict.
-  public var description: String {
+  ///
+  /// A complete search of a scope that leaves features out (or with queues of one entry) does
+  /// not reach the declared transitions outside it, about 150 for the single-item core: one
+  /// line counts them; `listingUnreached` lists them too (`player-sim explore --unreached`).
+  /// - Parameter listingUnreached: whether to list each declared transition outside the scope.
+  /// - Returns: the report, one finding a line.
+  public func report(listingUnreached: Bool) -> String {
     var lines = ["explore \(subject), \(scope)"]
     lines += results.map { "  " + $0.summaryLine }
     lines.append(
@@ -283,10 +314,16 @@ public struct ScopedExploration: Sendable, CustomStringConvertible {
     }
     if let notCompared = Exploration.notComparedLine(notCompared) { lines.append(notCompared) }
     if complete, !unreached.isEmpty {
-      lines.append(
-        "declared transitions outside this scope (no sequence within it reaches them): "
-          + "\(unreached.count)")
-      lines += unreached.map { "  \($0)" }
+      if listingUnreached {
+        lines.append(
+          "declared transitions outside this scope (no sequence within it reaches them): "
+            + "\(unreached.count)")
+        lines += unreached.map { "  \($0)" }
+      } else {
+        lines.append(
+          Exploration.unreachedCount(
+            unreached.count, "outside this scope (no sequence within it reaches them)"))
+      }
     }
     lines.append(verdict)
     return lines.joined(separator: "\n")

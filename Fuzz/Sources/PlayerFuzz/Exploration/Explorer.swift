@@ -43,7 +43,7 @@ public import PlayerState
 /// ```
 public enum Explorer {
   /// The most held-back reports of the depth-bounded search
-  /// (``explore(_:maxDepth:seconds:canPreload:retry:)``).
+  /// (``explore(_:maxDepth:seconds:canPreload:retry:features:)``).
   public static let maxHeld = 2
 
   /// The most queue entries of the depth-bounded search.
@@ -58,23 +58,38 @@ public enum Explorer {
   /// Explores every sequence up to `maxDepth` letters, or until `seconds`
   /// pass, in one configuration, over queues of at most
   /// ``boundedEntries`` entries and ``maxHeld`` held-back reports.
+  ///
+  /// `features` narrows the search as it narrows ``Fuzzer/run(_:_:progress:)``
+  /// (``FuzzConfiguration/features``) and a scoped search (``ExplorationScope/features``): a
+  /// player that implements only part of the contract is sent no letter outside it. Without
+  /// ``FuzzFeatures/preload`` the engine does not preload (whatever `canPreload` says), and
+  /// without ``FuzzFeatures/network`` the retry policy is `.off`, as in the random runs.
+  ///
+  /// ```swift
+  /// // A player with no sleep timer: the letters it never claimed are not sent.
+  /// let exploration = Explorer.explore(
+  ///   mine, maxDepth: 3, features: FuzzFeatures.all.subtracting(.sleepTimer))
+  /// ```
   /// - Parameters:
   ///   - subject: the player under test.
   ///   - maxDepth: the longest sequence to explore.
   ///   - seconds: a time limit; the result then says how deep it got.
   ///   - canPreload: whether the engine declares `.preload`.
   ///   - retry: the player's retry policy for network failures.
+  ///   - features: the parts of the contract the player implements; all by default.
   /// - Returns: depth reached, state and transition counts, whether the
   ///   search is complete or bounded, the shortest counterexample if any, and
   ///   what it covered.
   public static func explore(
     _ subject: FuzzSubject, maxDepth: Int, seconds: Double? = nil, canPreload: Bool = true,
-    retry: RetryPolicy = .standard
+    retry: RetryPolicy = .standard, features: FuzzFeatures = .all
   ) -> Exploration {
-    let configuration = ExplorationConfiguration(canPreload: canPreload, retry: retry)
+    let configuration = ExplorationConfiguration(
+      canPreload: canPreload && features.contains(.preload),
+      retry: features.contains(.network) ? retry : .off)
     let scope = ExplorationScope(
       entries: boundedEntries, held: maxHeld, configurations: [configuration],
-      maxDepth: max(1, maxDepth), seconds: seconds)
+      features: features, maxDepth: max(1, maxDepth), seconds: seconds)
     return explore(subject, scope: scope).results[0]
   }
 
