@@ -176,6 +176,9 @@ package enum Shrinker {
     private mutating func adopt(
       _ candidate: FuzzSetup, _ actions: [FuzzAction], atMost longest: Int
     ) -> Bool {
+      // A start state the failure file cannot write down exactly would be printed, saved
+      // and pasted as another state, whose case may pass (issue 39): not adopted.
+      if let start = candidate.start, !FuzzStart.roundTrips(start) { return false }
       best.attempts += 1
       let (runner, violation) = CaseRunner.replay(subject, actions, setup: candidate)
       guard let violation else { return false }
