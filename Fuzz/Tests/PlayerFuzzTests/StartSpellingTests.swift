@@ -121,3 +121,36 @@ import Testing
     }
   }
 }
+
+/// Issue 39, item 2: a shrunk case is printed only once it replays, read back from its saved
+/// text, to the same broken property; a bug that needs a shuffled queue printed, on three of five
+/// seeds, a shrunk case that passed on the buggy player.
+@Suite struct ShrunkCaseReplaysTests {
+  @Test(arguments: 1...5 as ClosedRange<UInt64>)
+  func aShuffleBugsShrunkCaseReplaysFromItsSavedText(_ seed: UInt64) throws {
+    let subject = BuggyPlayer(.shuffleNotReplayable).subject
+    let result = Fuzzer.run(subject, FuzzConfiguration(seed: seed, budget: .cases(20_000)))
+    let failure = try #require(result.failure)
+    #expect(failure.shrinkNote == nil)
+    let read = try FailureFile.parseCase(failure.fuzzCase.text)
+    #expect(read.start == failure.fuzzCase.setup.start)
+    let replayed = Fuzzer.check(subject, read)
+    #expect(replayed?.property == failure.property, "\(failure.report)")
+  }
+
+  /// The check itself: a case that breaks its property read back from its text replays; one
+  /// whose text says another case (here: actions that pass, standing for a start state the
+  /// line could not write) does not, and the shrinker then keeps the unshrunk case.
+  @Test func theCheckTellsACaseThatReplaysFromOneThatDoesNot() throws {
+    let subject = BuggyPlayer(.shuffleNotReplayable).subject
+    let result = Fuzzer.run(subject, FuzzConfiguration(seed: 1, budget: .cases(20_000)))
+    let failure = try #require(result.failure)
+    let outcome = Shrinker.Outcome(
+      actions: failure.actions, violation: failure.violation, attempts: 0,
+      setup: failure.fuzzCase.setup)
+    #expect(Shrinker.replaysAsPrinted(subject, outcome))
+    var other = outcome
+    other.actions = [.send(.play("A"))]
+    #expect(!Shrinker.replaysAsPrinted(subject, other))
+  }
+}

@@ -38,6 +38,9 @@ package enum Shrinker {
     package var violation: FuzzViolation
     /// How many candidate cases were replayed.
     package var attempts: Int
+    /// Set when the shrunk case, read back from the text it is printed and saved as, did not
+    /// break the same property, so the unshrunk case was kept: why, for the report.
+    package var note: String?
   }
 
   /// Shrinks `actions`, which fail on `subject` with `violation`.
@@ -99,7 +102,33 @@ package enum Shrinker {
     // (same text, other identities) may hold for the final case.
     search.tried = [search.best.actions]
     while !search.exhausted, search.simplify() {}
-    return search.best
+    // The case is printed, saved and pasted as text: read back, it must break the same
+    // property, or the reproduction is another case (issue 39: three of five seeds printed a
+    // shrunk case that passed). Otherwise the unshrunk case is kept, and the report says so.
+    var best = search.best
+    if !replaysAsPrinted(subject, best) {
+      let shrunk = best.actions.count
+      best = Outcome(actions: actions, violation: violation, attempts: best.attempts, setup: setup)
+      best.note =
+        "the shrunk case (\(shrunk) action\(shrunk == 1 ? "" : "s")) does not break "
+        + "\(violation.property) when read back from its saved form; the unshrunk case is kept"
+      if !replaysAsPrinted(subject, best) {
+        best.note? += " (it, too, does not replay from its saved form)"
+      }
+    }
+    return best
+  }
+
+  /// Whether `outcome`'s case, spelled as a saved failure and read back
+  /// (``FailureFile/parseCase(_:file:)``, as `fuzz --replay` and the printed test read it),
+  /// breaks the same property on `subject`.
+  package static func replaysAsPrinted(_ subject: FuzzSubject, _ outcome: Outcome) -> Bool {
+    let printed = FuzzCase(outcome.actions, setup: outcome.setup)
+    guard let read = try? FailureFile.parseCase(printed.text) else { return false }
+    var setup = read.setup
+    setup.features = outcome.setup.features
+    let (_, found) = CaseRunner.replay(subject, read.actions, setup: setup)
+    return found?.property == outcome.violation.property
   }
 
   /// A search in progress: the best failing case so far, every case tried, and
