@@ -13,8 +13,10 @@ package import PlayerState
 /// becomes A, a re-entrant or late report is sent directly, a seek id or
 /// watchdog id becomes the newest, a time becomes 0, a reason `network`);
 /// when all of these are stuck, the passes that try many candidates per
-/// action, last of them one that replaces two or three adjacent actions by
-/// one intent.
+/// action, then one that replaces two or three adjacent actions by
+/// one intent, then (issue 39) deleting two actions that are not adjacent and
+/// swapping neighbours so that another can go (ShrinkReorder.swift); the start
+/// state is simplified first each round and once more last.
 package enum Shrinker {
   /// The result of shrinking.
   package struct Outcome: Sendable {
@@ -97,11 +99,16 @@ package enum Shrinker {
       if !changed { changed = search.deleteAndRepair() }
       if !changed { changed = search.replaceIntents() }
       if !changed { changed = search.replaceWindows() }
+      if !changed { changed = search.deletePairs() }
+      if !changed { changed = search.swapNeighbours() }
     }
     // A last polish with a fresh memory: a simplification refused earlier
     // (same text, other identities) may hold for the final case.
     search.tried = [search.best.actions]
     while !search.exhausted, search.simplify() {}
+    // The start state last, too: once the actions are as short as they go, a simpler state
+    // (none, or ids at their last) may hold at the same length.
+    while !search.exhausted, search.simplifyStart() {}
     // The case is printed, saved and pasted as text: read back, it must break the same
     // property, or the reproduction is another case (issue 39: three of five seeds printed a
     // shrunk case that passed). Otherwise the unshrunk case is kept, and the report says so.
