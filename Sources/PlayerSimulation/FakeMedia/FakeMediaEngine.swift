@@ -45,6 +45,10 @@ public final class FakeMediaEngine: PlaybackEngine {
     var systemEvents: (@Sendable (SystemEvent) -> Void)?
     /// Set by ``discard()``: nothing of this engine is sent any more.
     var isDiscarded = false
+    /// The fake network's drops and returns planned on the clock and not yet run.
+    var pendingNetworkEvents = 0
+    /// A hostile engine's duplicate reports planned on the clock and not yet sent.
+    var pendingDuplicates = 0
   }
 
   /// The engine's error for a load the fake network failed: `NSURLErrorDomain`
@@ -142,6 +146,20 @@ public final class FakeMediaEngine: PlaybackEngine {
   /// Whether ``discard()`` ended the engine.
   public var isDiscarded: Bool { state.withLock { $0.isDiscarded } }
 
+  /// Whether the engine may still call its player without being sent another command: a load
+  /// it keeps has a report planned on the clock (a well-behaved engine forgets a stopped load;
+  /// a hostile one keeps it until its late reports are out), a duplicate report is planned, or
+  /// its fake network's drop or return is. False once ``discard()`` ended it. The scenario
+  /// runner keeps a player that handed off only while this holds (issue 39, R14): once it is
+  /// false, nothing of the engine's can reach the player any more.
+  package var mayCallBack: Bool {
+    state.withLock { state in
+      !state.isDiscarded
+        && (state.pendingNetworkEvents > 0 || state.pendingDuplicates > 0
+          || state.tracks.values.contains { $0.pendingTimers > 0 })
+    }
+  }
+
   /// Executes a command: plans the reports it leads to on the clock, or, when
   /// hostile and the generator says so, sends one at once (re-entrantly).
   public func execute(_ command: EngineCommand, reports: ReportSink) {
@@ -165,6 +183,7 @@ public final class FakeMediaEngine: PlaybackEngine {
         load: load, profile: profile, sink: sink, now: now, start: request.start.milliseconds)
       let ready = profile.readyAfter.wholeMilliseconds
       if let dropAt = profile.networkDropAt, state.dropsPlanned.insert(request.media).inserted {
+        state.pendingNetworkEvents += 2
         planNetworkDrop(
           after: dropAt.wholeMilliseconds, for: profile.networkBackAfter.wholeMilliseconds)
       }
@@ -228,7 +247,8 @@ public final class FakeMediaEngine: PlaybackEngine {
     return answer
   }
 
-  /// Plans the network's drop and its return on the clock.
+  /// Plans the network's drop and its return on the clock (the caller counts them in
+  /// `pendingNetworkEvents`; each, when it runs, uncounts itself).
   private func planNetworkDrop(after drop: Int64, for down: Int64) {
     clock.schedule(after: .milliseconds(drop)) { [weak self] in self?.dropNetwork() }
     clock.schedule(after: .milliseconds(drop.addingSaturated(down))) { [weak self] in
@@ -242,6 +262,7 @@ public final class FakeMediaEngine: PlaybackEngine {
   /// preload, sends nothing), then `network lost` is sent.
   private func dropNetwork() {
     let (loads, handler) = state.withLock { state in
+      state.pendingNetworkEvents -= 1
       state.drops += 1
       return (
         state.tracks.keys.sorted { $0.token < $1.token },
@@ -265,6 +286,7 @@ public final class FakeMediaEngine: PlaybackEngine {
   /// A drop is over; once none is left, `network available` is sent.
   private func restoreNetwork() {
     let handler = state.withLock { state in
+      state.pendingNetworkEvents -= 1
       state.drops = max(state.drops - 1, 0)
       return state.drops == 0 ? state.systemEvents : nil
     }
@@ -288,6 +310,14 @@ public final class FakeMediaEngine: PlaybackEngine {
     }
   }
 
+  /// Uncounts a planned duplicate that fell due: whether to send it (not once discarded).
+  private func takeDuplicate() -> Bool {
+    state.withLock { state in
+      state.pendingDuplicates -= 1
+      return !state.isDiscarded
+    }
+  }
+
   /// Runs a due timer: updates the load's model and sends its report, outside
   /// the lock (the player may call ``execute(_:reports:)`` from inside `send`).
   private func fire(_ timer: MediaTimer, for load: Load) {
@@ -308,6 +338,7 @@ public final class FakeMediaEngine: PlaybackEngine {
       var duplicateAfter: Int64?
       if let hostile = state.hostile, state.random.chance(percent: hostile.duplicatePercent) {
         duplicateAfter = Int64(state.random.next() % 50)
+        state.pendingDuplicates += 1
       }
       return (report, track.sink, duplicateAfter)
     }
@@ -315,7 +346,7 @@ public final class FakeMediaEngine: PlaybackEngine {
     sink.send(report)
     if let duplicateAfter {
       clock.schedule(after: .milliseconds(duplicateAfter)) { [weak self] in
-        guard let self, !self.isDiscarded else { return }
+        guard let self, self.takeDuplicate() else { return }
         sink.send(report)
       }
     }

@@ -61,6 +61,11 @@ public struct ScenarioResult: Hashable, Sendable {
   public var commands: [EngineCommand]
   /// The virtual time at the end of the run, in milliseconds.
   public var milliseconds: Int64
+  /// The players that handed off still kept at the end of the run for their late callbacks
+  /// (issue 39, R14: a test counts them).
+  package var retiredPlayersKept = 0
+  /// The most players that handed off kept at once during the run.
+  package var mostRetiredPlayersKept = 0
 
   /// Whether every `expect` held.
   public var passed: Bool { failure == nil }

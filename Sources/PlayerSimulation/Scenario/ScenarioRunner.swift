@@ -15,7 +15,9 @@ import PlayerState
 /// A `relaunch` line discards every player and engine and restores a new
 /// player on a new engine from the snapshot; a `handoff` line moves playback
 /// to a new engine with `Player.handOff(to:watchdog:onStep:)`, keeping the
-/// first player for its engine's late callbacks (``PlayerChange``).
+/// first player for its engine's late callbacks (``PlayerChange``) while any can
+/// still come (its engine or its own timers have something planned on the clock),
+/// and at most ``retiredPlayerLimit`` such players (``retiredEntryLimit`` queue entries) at once.
 /// The run stops at the first `expect` that fails, or once it has processed
 /// ``eventLimit`` events. The same scenario and options always give the same timeline.
 ///
@@ -33,6 +35,17 @@ public struct ScenarioRunner: Sendable {
   /// stops there with a ``ExpectationFailure/isRunLimit`` failure at the
   /// line that was running.
   public static let defaultEventLimit = 1_000_000
+
+  /// The most players that handed off a run keeps at once for their late callbacks: 16.
+  /// A player that handed off is kept only while its engine or its own timers have
+  /// something planned on the clock; past this many (or ``retiredEntryLimit``), the oldest
+  /// is let go with a note row, its engine discarded as a relaunch would (issue 39, R14:
+  /// every one was kept until a `relaunch`, 549 MB for 2,000 hand-offs of 10,000 entries).
+  public static let retiredPlayerLimit = 16
+
+  /// The most queue entries the kept players that handed off hold in all: 65,536 (about
+  /// 1.8 MB at 27 bytes an entry). The newest is kept whatever its queue.
+  public static let retiredEntryLimit = 65_536
 
   /// If set, replaces the seed of every `hostile on` line (the CLI's `--seed`).
   public var seed: UInt64?
@@ -79,11 +92,24 @@ public struct ScenarioRunner: Sendable {
     // machine's delay for a backoff. The timeout is a marker no backoff can
     // equal (a script's backoffs are at most `maximumMilliseconds`), so the
     // script's `watchdog` line applies to watchdogs only.
+    // Each player has a policy of its own, which counts its timers planned on the clock:
+    // a player that handed off is kept while one is (its expiry is a row of its own).
     let marker = Self.watchdogMarker
-    let watchdog = WatchdogPolicy(timeout: marker) { after, fire in
-      guard after == marker else { return clock.schedule(after: after, fire) }
-      guard let timeout = recorder.watchdogTimeout else { return }
-      clock.schedule(after: timeout, fire)
+    func watchdog(counting timers: PendingTimers) -> WatchdogPolicy {
+      WatchdogPolicy(timeout: marker) { after, fire in
+        let delay: Duration
+        if after == marker {
+          guard let timeout = recorder.watchdogTimeout else { return }
+          delay = timeout
+        } else {
+          delay = after
+        }
+        timers.add()
+        clock.schedule(after: delay) {
+          timers.remove()
+          fire()
+        }
+      }
     }
     // The profiles the engines were given, for the engine of a new player.
     var profiles: [MediaID: MediaProfile] = [:]
@@ -101,14 +127,54 @@ public struct ScenarioRunner: Sendable {
       { recorder.record($0, player: number) }
     }
     var number = 1
+    // The first player of the current process: a relaunch discards it and every later one.
+    var firstOfProcess = 1
     var engine = makeEngine()
+    var timers = PendingTimers()
     var player = Player(
-      engine: engine, state: PlaybackState(configuration: configuration), watchdog: watchdog,
-      onStep: steps(of: number))
+      engine: engine, state: PlaybackState(configuration: configuration),
+      watchdog: watchdog(counting: timers), onStep: steps(of: number))
     engine.systemEvents = { [weak player] event in player?.send(.system(event)) }
-    // Players that handed off, and their engines, by number: kept, so that
-    // their engines' late callbacks reach them (and only them) until a relaunch.
-    var retired: [(number: Int, player: Player, engine: FakeMediaEngine)] = []
+    // Players that handed off, oldest first, with their engines: kept so that their
+    // engines' late callbacks (and their own timers' expiries) reach them, and only them,
+    // while any can still come, within the limits; a relaunch discards them all.
+    var retired: [RetiredPlayer] = []
+    var retiredEntries = 0
+    var mostRetired = 0
+    // Lets go of the players that handed off whose engine and timers have nothing planned
+    // any more: nothing can reach them now.
+    func releaseIdle() {
+      guard !retired.isEmpty else { return }
+      retired.removeAll { old in
+        guard !old.mayBeCalled else { return false }
+        retiredEntries -= old.entries
+        recorder.release(old.number)
+        return true
+      }
+    }
+    // Past the limits, lets go of the oldest players that still wait for callbacks: their
+    // engines are discarded, as by a relaunch, and a note row says so.
+    func releaseOverLimit() {
+      while retired.count > Self.retiredPlayerLimit
+        || (retired.count > 1 && retiredEntries > Self.retiredEntryLimit)
+      {
+        let old = retired.removeFirst()
+        retiredEntries -= old.entries
+        let loads = old.engine.discard().map { recorder.name($0, player: old.number) }
+        recorder.release(old.number)
+        let pending =
+          loads.isEmpty
+          ? "no engine callback pending"
+          : "pending callbacks of \(loads.joined(separator: " ")) dropped"
+        output(
+          .note(
+            milliseconds: clock.milliseconds,
+            text:
+              "player \(old.number) and engine \(old.number) let go (at most "
+              + "\(Self.retiredPlayerLimit) handed-off players, \(Self.retiredEntryLimit) entries, "
+              + "are kept for late callbacks): \(pending)"))
+      }
+    }
     // A relaunch or a hand-off: `next` and `successor` become the current
     // engine and player, numbered one up, and the change prints as a row.
     func adopt(
@@ -246,27 +312,31 @@ public struct ScenarioRunner: Sendable {
       case .relaunch:
         let before = player.state
         let next = makeEngine()
+        let nextTimers = PendingTimers()
         let restored: Player
         do {
           restored = try Player(
             engine: next, restoring: before.snapshot, configuration: configuration,
-            watchdog: watchdog, onStep: steps(of: number + 1))
+            watchdog: watchdog(counting: nextTimers), onStep: steps(of: number + 1))
         } catch {
           failure = fail("a snapshot the relaunched player can restore", error.reason)
           break
         }
         // Every engine of the old process is discarded: its pending callbacks
-        // are dropped, and its players' steps, if any came, would be too.
-        var discarded: [Int] = []
+        // are dropped, and its players' steps, if any came, would be too. Those
+        // already let go had none pending.
         var dropped: [PlayerChange.Dropped] = []
         for (old, oldEngine) in retired.map({ ($0.number, $0.engine) }) + [(number, engine)] {
           for load in oldEngine.discard() {
             dropped.append(.init(engine: old, load: recorder.name(load, player: old)))
           }
           recorder.discard(old)
-          discarded.append(old)
         }
         retired = []
+        retiredEntries = 0
+        let discarded = Array(firstOfProcess...number)
+        firstOfProcess = number + 1
+        timers = nextTimers
         adopt(next, restored, .relaunch, before: before, discarded: discarded, dropped: dropped)
       case .handoff:
         let before = player.state
@@ -276,27 +346,38 @@ public struct ScenarioRunner: Sendable {
         // are marked as a retired player's from its `stop` on.
         recorder.retire(number)
         recorder.overrideSource(.system)
+        let nextTimers = PendingTimers()
         let handedOff: Player
         do {
           handedOff = try player.handOff(
-            to: next, watchdog: watchdog, onStep: steps(of: number + 1))
+            to: next, watchdog: watchdog(counting: nextTimers), onStep: steps(of: number + 1))
         } catch {
           recorder.overrideSource(nil)
           failure = fail("a state the hand-off can snapshot", error.reason)
           break
         }
         recorder.overrideSource(nil)
-        retired.append((number, player, engine))
+        let old = RetiredPlayer(
+          number: number, player: player, engine: engine, timers: timers,
+          entries: before.queue.entries.count)
+        retired.append(old)
+        retiredEntries += old.entries
+        timers = nextTimers
         adopt(next, handedOff, .handoff, before: before)
         flush()
+        releaseIdle()
+        releaseOverLimit()
+        mostRetired = max(mostRetired, retired.count)
       case .wait(let interval):
         _ = clock.advance(atMost: interval, pace: pace, afterEach: flush, until: overLimit)
         flush()
+        releaseIdle()
       case .waitUntil(let expectation, let within):
         let reached = clock.advance(atMost: within, pace: pace, afterEach: flush) {
           overLimit() || expectation.matches(player.state)
         }
         flush()
+        releaseIdle()
         if overLimit() { break }
         let limit = SimulatedTime.scriptText(milliseconds: within.wholeMilliseconds)
         guard reached else {
@@ -377,7 +458,30 @@ public struct ScenarioRunner: Sendable {
     flush()
     return ScenarioResult(
       entries: entries, failure: failure, finalState: player.state, commands: commands,
-      milliseconds: clock.milliseconds)
+      milliseconds: clock.milliseconds, retiredPlayersKept: retired.count,
+      mostRetiredPlayersKept: mostRetired)
+  }
+
+  /// A player that handed off, kept for its engine's late callbacks and its own timers.
+  private struct RetiredPlayer {
+    let number: Int
+    let player: Player
+    let engine: FakeMediaEngine
+    let timers: PendingTimers
+    /// Its queue's entries when it handed off, counted against ``retiredEntryLimit``.
+    let entries: Int
+
+    /// Whether anything planned on the clock may still reach the player.
+    var mayBeCalled: Bool { engine.mayCallBack || timers.count > 0 }
+  }
+
+  /// A player's timers (watchdogs, backoffs, sleep countdowns) planned on the clock and not
+  /// yet run.
+  private final class PendingTimers: Sendable {
+    private let pending = Locked(0)
+    var count: Int { pending.withLock { $0 } }
+    func add() { pending.withLock { $0 += 1 } }
+    func remove() { pending.withLock { $0 -= 1 } }
   }
 
   /// The commands of the first `expect commands` line at or after step

@@ -96,6 +96,14 @@ final class TimelineRecorder: Sendable {
     }
   }
 
+  /// Forgets `player`, a player that handed off and was let go: nothing of it can come any more.
+  func release(_ player: Int) {
+    state.withLock { state in
+      state.names[player] = nil
+      state.retired.remove(player)
+    }
+  }
+
   /// `load` as printed for `player`: `A#1`, or `item3#1` for an item it never loaded.
   func name(_ load: Load, player: Int) -> String {
     state.withLock { state in

@@ -8,7 +8,7 @@ import PlayerState
 /// that everything else is right and the harness must find the one ordering
 /// that exposes it. ``minimalLength`` is the length of the shortest failing
 /// case, which the shrinker is expected to reach.
-package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
+package struct BuggyPlayer: PlantedMistakes {
   /// The mistakes.
   package enum Bug: String, Hashable, Sendable, CaseIterable {
     /// The seeds' two-Bool player: a late `ready` starts playback whatever the
@@ -144,11 +144,8 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
   /// A buggy player.
   package init(_ bug: Bug) { self.bug = bug }
 
-  /// Every buggy player.
-  package static let catalog = Bug.allCases.map(BuggyPlayer.init)
-
-  /// The bug's name, as in `twoBools`.
-  package var name: String { bug.rawValue }
+  /// The mistake (``PlantedMistakes``).
+  package var mistake: Bug { bug }
 
   /// The length of the shortest case that exposes the bug.
   package var minimalLength: Int {
@@ -252,9 +249,6 @@ package struct BuggyPlayer: Hashable, Sendable, CustomStringConvertible {
     }
     .reading(inputs)
   }
-
-  /// The bug's name.
-  package var description: String { name }
 }
 
 /// Playhead's reducer behind a driver with one mistake.

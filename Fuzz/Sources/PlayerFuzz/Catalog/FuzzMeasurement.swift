@@ -22,13 +22,16 @@ public enum FuzzMeasurement {
     package var seedsAtMinimalLength: Int
     /// Seeds whose shrunk case is at most one action longer than the minimal length.
     package var seedsWithinOneOfMinimal = 0
+    /// The most actions a seed's shrunk case has over the minimal length (issue 39: the shrunk
+    /// length against the known minimum, not only whether it is at it).
+    package var mostOverMinimal = 0
 
     /// One table row.
     package var description: String {
       "\(player.name): median \(Self.format(medianMillisecondsToFailure)) ms / \(Self.format(medianCases)) cases to a failure, "
         + "\(Self.format(medianMillisecondsToShrunk)) ms to a shrunk one of median length \(Self.format(medianShrunkLength)) "
         + "(minimal \(player.minimalLength); \(seedsAtMinimalLength)/\(seeds) seeds at it, "
-        + "\(seedsWithinOneOfMinimal)/\(seeds) within one; \(missed) missed)"
+        + "\(seedsWithinOneOfMinimal)/\(seeds) within one, at most \(mostOverMinimal) over; \(missed) missed)"
     }
 
     static func format(_ value: Double) -> String { String((value * 100).rounded() / 100) }
@@ -124,7 +127,8 @@ public enum FuzzMeasurement {
         medianMillisecondsToShrunk: median(runs.toShrunk), medianCases: median(runs.cases),
         medianShrunkLength: median(runs.lengths.map(Double.init)),
         seedsAtMinimalLength: runs.lengths.filter { $0 == player.minimalLength }.count,
-        seedsWithinOneOfMinimal: runs.lengths.filter { $0 <= player.minimalLength + 1 }.count)
+        seedsWithinOneOfMinimal: runs.lengths.filter { $0 <= player.minimalLength + 1 }.count,
+        mostOverMinimal: runs.lengths.map { $0 - player.minimalLength }.max() ?? 0)
     }
   }
 

@@ -6,7 +6,7 @@ import PlayerState
 /// runner cannot tell), but that breaks the driver's promise when threads
 /// send at once. The concurrent mode must find each on every seed
 /// (docs/fuzzing.md).
-package struct RacyPlayer: Hashable, Sendable, CustomStringConvertible {
+package struct RacyPlayer: PlantedMistakes {
   /// The races.
   package enum Race: String, Hashable, Sendable, CaseIterable {
     /// A lost wake-up: once the queue is found empty the drainer publishes the
@@ -25,11 +25,8 @@ package struct RacyPlayer: Hashable, Sendable, CustomStringConvertible {
   /// A racy player.
   package init(_ race: Race) { self.race = race }
 
-  /// Every racy player.
-  package static let catalog = Race.allCases.map(RacyPlayer.init)
-
-  /// The race's name.
-  package var description: String { race.rawValue }
+  /// The race (``PlantedMistakes``).
+  package var mistake: Race { race }
 
   /// The player as a thread-safe subject.
   package var subject: FuzzSubject {

@@ -1,3 +1,4 @@
+import Foundation
 package import PlayerState
 
 /// Start states: a case may begin from a generated valid `PlaybackState`
@@ -22,11 +23,18 @@ package import PlayerState
 /// `timer=load|stall|backoff` (when not the one its stage arms),
 /// `system-paused`, `attempts=N`; the preload as `preload=ITEM#TOKEN:STAGE`
 /// (`buffering`, `ready`, `failed(REASON)`) and `preload-duration=`.
+///
+/// And every other field a folded start state can hold (issue 39: a shrunk case whose start
+/// state could not be written down replayed as another case): `shuffle=SEED:ITEM,…` (the seed
+/// and the list order to restore, by item), the session's `anchor=` (when not its position),
+/// `failure=DOMAIN/CODE/MESSAGE` (the failure detail, each part percent-encoded),
+/// `resume=ITEM:TIME` (the resume point), `sleep=TIMER` (the armed sleep timer as the state
+/// prints it, `after(1800000ms)`, `endOfEntry`, `endOfQueue` or `afterEntries(N)`) and
+/// `sleeps=N` (the sleep countdown ids issued).
 package enum FuzzStart {
   // MARK: Spelling
 
-  /// `start(FIELDS)` for `state` (its configuration, shuffle and failure
-  /// detail are not part of it).
+  /// `start(FIELDS)` for `state` (its configuration is the engine line's).
   package static func spelling(_ state: PlaybackState) -> String {
     var fields = ["loads=\(state.issuedLoads)", "items=\(state.issuedItems)"]
     let queue = state.queue
@@ -39,12 +47,19 @@ package enum FuzzStart {
               + ($0 == queue.current ? "*" : "")
           }.joined(separator: ",")))
     if queue.repeatMode != .off { fields.append("repeat=\(queue.repeatMode.rawValue)") }
+    if let shuffle = queue.shuffle {
+      let list =
+        shuffle.unshuffled.isEmpty
+        ? "none" : shuffle.unshuffled.map { "\($0.item.rawValue)" }.joined(separator: ",")
+      fields.append("shuffle=\(shuffle.seed):\(list)")
+    }
     if !state.playWhenReady { fields.append("paused") }
     if state.interrupted { fields.append("interrupted") }
     if state.rate != .normal { fields.append("rate=\(state.rate)") }
     if let session = state.session {
       fields.append("session=\(session.load.token.rawValue):\(words(session.stage))")
       if session.position != .zero { fields.append("position=\(session.position)") }
+      if session.anchor != session.position { fields.append("anchor=\(session.anchor)") }
       if let duration = session.duration { fields.append("duration=\(duration)") }
       if session.lastSeek.rawValue != 0 { fields.append("seek=\(session.lastSeek.rawValue)") }
       if session.seekPending { fields.append("pending") }
@@ -68,7 +83,77 @@ package enum FuzzStart {
         "preload=\(preload.load.item.rawValue)#\(preload.load.token.rawValue):\(stage)")
       if let duration = preload.duration { fields.append("preload-duration=\(duration)") }
     }
+    if let failure = state.failure {
+      fields.append(
+        "failure="
+          + [failure.domain, String(failure.code), failure.message].map(percentEncoded).joined(
+            separator: "/"))
+    }
+    if let point = state.resumePoint {
+      fields.append("resume=\(point.item.rawValue):\(point.position)")
+    }
+    if let timer = state.sleepTimer { fields.append("sleep=\(timer)") }
+    if state.issuedSleepTimers != 0 { fields.append("sleeps=\(state.issuedSleepTimers)") }
     return "start(" + fields.joined(separator: " ") + ")"
+  }
+
+  /// Whether `state` reads back from its ``spelling(_:)`` as itself (its configuration, the
+  /// engine line's, aside): what a shrunk case's start state must do to be printed, so that the
+  /// case saved, pasted or replayed is the one that failed.
+  package static func roundTrips(_ state: PlaybackState) -> Bool {
+    let text = spelling(state)
+    guard var parsed = try? parse(text.dropFirst(6).dropLast(), column: 7) else { return false }
+    parsed.configuration = state.configuration
+    return parsed == state
+  }
+
+  /// `text`'s UTF-8 with every byte but letters, digits and `-._~` as `%XX`: a field with no
+  /// space, `/` or parenthesis, whatever the text.
+  static func percentEncoded(_ text: String) -> String {
+    var encoded = ""
+    for byte in text.utf8 {
+      let scalar = Unicode.Scalar(byte)
+      if byte < 0x80,
+        scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+          || "-._~".unicodeScalars.contains(scalar)
+      {
+        encoded.unicodeScalars.append(scalar)
+      } else {
+        let hex = String(byte, radix: 16, uppercase: true)
+        encoded += "%" + (hex.count == 1 ? "0" + hex : hex)
+      }
+    }
+    return encoded
+  }
+
+  /// The text ``percentEncoded(_:)`` encoded, or nil for a bad `%` sequence.
+  static func percentDecoded(_ text: Substring) -> String? {
+    var bytes: [UInt8] = []
+    var index = text.utf8.startIndex
+    let utf8 = text.utf8
+    while index < utf8.endIndex {
+      let byte = utf8[index]
+      if byte == UInt8(ascii: "%") {
+        let start = utf8.index(after: index)
+        guard utf8.distance(from: start, to: utf8.endIndex) >= 2 else { return nil }
+        let end = utf8.index(start, offsetBy: 2)
+        guard let value = UInt8(String(decoding: utf8[start..<end], as: UTF8.self), radix: 16)
+        else { return nil }
+        bytes.append(value)
+        index = end
+      } else {
+        bytes.append(byte)
+        index = utf8.index(after: index)
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// A shuffle's seed and list order (by the queue's items), as a `Shuffle`: built through its
+  /// `Codable` form, the one way in from outside the machine's module.
+  private struct ShuffleSpelling: Encodable {
+    let seed: UInt64
+    let unshuffled: [QueueEntry]
   }
 
   private static let timerWords: [TimerPurpose: String] = [
@@ -115,6 +200,12 @@ package enum FuzzStart {
     var attempts: UInt8 = 0
     var preload: (load: Load, stage: PreloadStage)?
     var preloadDuration: MediaTime?
+    var shuffle: (seed: UInt64, items: [UInt32])?
+    var anchor: MediaTime?
+    var failure: FailureDetail?
+    var resumePoint: ResumePoint?
+    var sleepTimer: SleepTimer?
+    var sleeps: UInt32 = 0
     var offset = 0
     for field in text.split(separator: " ", omittingEmptySubsequences: false) {
       defer { offset += field.count + 1 }
@@ -195,6 +286,44 @@ package enum FuzzStart {
           throw fail("preload-duration=TIME")
         }
         preloadDuration = time
+      case "shuffle":
+        let parts = value.split(separator: ":", maxSplits: 1)
+        guard parts.count == 2, let seed = UInt64(parts[0]) else {
+          throw fail("shuffle=SEED:ITEM,… (the list order by item, or none)")
+        }
+        var items: [UInt32] = []
+        if parts[1] != "none" {
+          for text in parts[1].split(separator: ",", omittingEmptySubsequences: false) {
+            guard let item = UInt32(text) else {
+              throw fail("shuffle=SEED:ITEM,… (the list order by item, or none)")
+            }
+            items.append(item)
+          }
+        }
+        shuffle = (seed, items)
+      case "anchor":
+        guard let time = FuzzCase.time(field, named: "anchor") else { throw fail("anchor=TIME") }
+        anchor = time
+      case "failure":
+        let parts = value.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, let domain = percentDecoded(parts[0]),
+          let code = percentDecoded(parts[1]).flatMap({ Int($0) }),
+          let message = percentDecoded(parts[2])
+        else { throw fail("failure=DOMAIN/CODE/MESSAGE (each percent-encoded)") }
+        failure = FailureDetail(domain: domain, code: code, message: message)
+      case "resume":
+        let parts = value.split(separator: ":", maxSplits: 1)
+        guard parts.count == 2, let item = UInt32(parts[0]),
+          let time = FuzzCase.time("resume=" + parts[1], named: "resume")
+        else { throw fail("resume=ITEM:TIME") }
+        resumePoint = ResumePoint(item: ItemID(item), position: time)
+      case "sleep":
+        guard let timer = try? EventParser.sleepTimer(String(value), column: here)
+        else { throw fail("sleep=after(TIME)|endOfEntry|endOfQueue|afterEntries(N)") }
+        sleepTimer = timer
+      case "sleeps":
+        guard let number = UInt32(value) else { throw fail("sleeps=NUMBER") }
+        sleeps = number
       default:
         throw fail("a start field (loads=, items=, queue=, session=, preload=, …)")
       }
@@ -211,15 +340,38 @@ package enum FuzzStart {
         load: Load(item: entries[current].item, token: LoadToken(session.token)),
         stage: session.stage, lastSeek: SeekID(seek), seekPending: pending,
         lastWatchdog: WatchdogID(watchdog), position: position, duration: duration,
-        systemPaused: systemPaused, networkAttempts: attempts, timerPurpose: timer)
+        systemPaused: systemPaused, networkAttempts: attempts, timerPurpose: timer,
+        anchor: anchor)
+    }
+    var builtShuffle: Shuffle?
+    if let shuffle {
+      var byItem: [UInt32: QueueEntry] = [:]
+      for entry in entries { byItem[entry.item.rawValue] = entry }
+      var list: [QueueEntry] = []
+      for item in shuffle.items {
+        guard let entry = byItem[item] else {
+          throw FuzzParseError(
+            column: column, message: "the shuffle's list order names item \(item), not in the queue"
+          )
+        }
+        list.append(entry)
+      }
+      do {
+        let data = try JSONEncoder().encode(ShuffleSpelling(seed: shuffle.seed, unshuffled: list))
+        builtShuffle = try JSONDecoder().decode(Shuffle.self, from: data)
+      } catch {
+        throw FuzzParseError(column: column, message: "a shuffle that cannot be built: \(error)")
+      }
     }
     do {
       return try PlaybackState(
-        checking: PlayQueue(entries: entries, current: current, repeatMode: repeatMode),
+        checking: PlayQueue(
+          entries: entries, current: current, repeatMode: repeatMode, shuffle: builtShuffle),
         session: built,
         preload: preload.map { Preload(load: $0.load, stage: $0.stage, duration: preloadDuration) },
         playWhenReady: playWhenReady, rate: rate, interrupted: interrupted, issuedLoads: loads,
-        issuedItems: items)
+        issuedItems: items, failure: failure, resumePoint: resumePoint, sleepTimer: sleepTimer,
+        issuedSleepTimers: sleeps)
     } catch {
       throw FuzzParseError(column: column, message: "\(error)")
     }

@@ -39,6 +39,15 @@ public enum FailureFile {
   /// in a release build, where 10,000 entries took 23 s.
   public static let maximumQueue = 2_000
 
+  /// The most queue entries a saved failure's hand-offs and relaunches may carry over in all:
+  /// 1,000,000 (500 of a 2,000-entry queue; any number, up to ``maximumActions``, of a queue of
+  /// 100). Each one snapshots the whole queue and restores it with new ids, in the player and
+  /// in the contract, so a hand-off costs about ten shuffles of the same queue: `handoff` and
+  /// `shuffle(seed 1)` alternated 4,999 times over 2,000 entries replayed in 26.6 s, 5.7 times
+  /// the documented worst case (issue 39, R15). Within this limit the worst file stays within
+  /// it (docs/memory.md).
+  public static let maximumRestoredEntries = 1_000_000
+
   /// The longest media name a saved failure may use: 64 UTF-8 bytes. A replay
   /// prints the names of the current load and the preload on every row of its
   /// timeline, so with longer names its output would grow with the name times
@@ -87,6 +96,8 @@ public enum FailureFile {
     var canPreload: Bool?
     var setup = FuzzSetup()
     var replay = NameReplay()
+    // The entries the hand-offs and relaunches so far carried over (``maximumRestoredEntries``).
+    var restoredEntries = 0
     var armedLines: [Int: String] = [:]
     var mediaCount = 0
     let scalars = text.unicodeScalars
@@ -225,6 +236,16 @@ public enum FailureFile {
             replay.arm(actions.count)
           } else {
             action = (try? FuzzAction(parsing: line, resolve: names.resolve)) ?? probe
+          }
+          if case .lifecycle(let change) = action, change != .snapshot {
+            restoredEntries += replay.model.entries.count
+            if restoredEntries > maximumRestoredEntries {
+              throw FuzzParseError(
+                file: file, line: number, column: line.count - words.count + 1,
+                message:
+                  "a \(change) past \(maximumRestoredEntries) queue entries carried over by hand-offs and relaunches (\(restoredEntries) with this one); expected a saved (minimal) case"
+              )
+            }
           }
           actions.append(action)
           replay.perform(action) { index, names in

@@ -52,6 +52,9 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
   }
   /// What the case ran with besides its actions (``FuzzCase/header`` spells it).
   package var setup: FuzzSetup
+  /// Why the case is not shrunk, when its shrunk form did not replay from its saved text
+  /// (``Shrinker/Outcome/note``); printed under the case's length.
+  package var shrinkNote: String?
 
   /// Describes a failure.
   public init(
@@ -111,7 +114,7 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     FAILED \(subject): \(violation.property) (\(violation.property.summary))
     found by: \(origin)
     \(violation)
-    minimal case: \(actions.count) action\(actions.count == 1 ? "" : "s") (shrunk from \(original.count) in \(shrinkAttempts) replays):
+    minimal case: \(actions.count) action\(actions.count == 1 ? "" : "s") (shrunk from \(original.count) in \(shrinkAttempts) replays)\(shrinkNote.map { "; \($0)" } ?? ""):
     \(timeline)
     as a saved failure (FailureFile.save(failure, in: DIRECTORY) writes it; FailureFile.parseCase reads it):
     \(([fuzzCase.header] + fuzzCase.lines).map { "  \($0)" }.joined(separator: "\n"))

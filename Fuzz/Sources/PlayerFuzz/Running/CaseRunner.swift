@@ -997,7 +997,10 @@ extension CaseRunner {
     case .relaunch:
       guard let restore else { return (false, nil) }
       return (true, relaunch(said, restore, step: step))
-    case .handoff: return handOff(step: step)
+    // The contract's snapshot equals the player's (`snapshotDifference` compares every
+    // field), so the hand-off restores the model from the player's: one snapshot of the
+    // model's queue per hand-off, not two (issue 39, R15).
+    case .handoff: return handOff(step: step, snapshot: said)
     }
   }
 
@@ -1058,7 +1061,8 @@ extension CaseRunner {
         .restoreSendsNothing, step: step,
         detail: "the subject could not restore the snapshot its player gave")
     }
-    begin(fresh, restored, model.restored(from: model.snapshot))
+    // The player's snapshot, equal to the contract's (compared before): not taken again.
+    begin(fresh, restored, model.restored(from: snapshot))
     sent.clear()
     arrivals.clear()
     engine.drain(commands: &received, sent: &sent)
@@ -1080,9 +1084,9 @@ extension CaseRunner {
   /// preload (and the old player processes any report it fires), the new one
   /// the restored player's resume; the old player keeps the reports held
   /// back for it.
-  private mutating func handOff(step: Int) -> (Bool, FuzzViolation?) {
+  /// - Parameter snapshot: the contract's snapshot now (the player's, found equal).
+  private mutating func handOff(step: Int, snapshot: PlaybackSnapshot) -> (Bool, FuzzViolation?) {
     let fresh = freshEngine()
-    let snapshot = model.snapshot
     // A stop at an entry's end moves with playback; a countdown stays with the old clock.
     let timer = model.sleep.flatMap { $0.isCountdown ? nil : $0 }
     guard let next = target.handOff(to: fresh) else { return (false, nil) }

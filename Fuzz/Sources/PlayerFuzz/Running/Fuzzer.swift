@@ -165,6 +165,7 @@ public enum Fuzzer {
         shrinkAttempts: outcome.attempts,
         timeline: timeline(subject, FuzzCase(outcome.actions, setup: outcome.setup)),
         setup: outcome.setup)
+      result.failure?.shrinkNote = outcome.note
     }
     return result
   }

@@ -57,11 +57,12 @@ public enum LibFuzzerEntry {
     // The case's whole setup (engine, configuration, start state, features).
     let setup = runner.setup
     let outcome = Shrinker.shrink(subject, runner.trace, violation: violation, setup: setup)
-    let failure = FuzzFailure(
+    var failure = FuzzFailure(
       subject: subject, origin: .given, original: runner.trace, actions: outcome.actions,
       violation: outcome.violation, shrinkAttempts: outcome.attempts,
       timeline: Fuzzer.timeline(subject, FuzzCase(outcome.actions, setup: outcome.setup)),
       setup: outcome.setup)
+    failure.shrinkNote = outcome.note
     print(failure.report)
     // libFuzzer saves the input that crashed: replay it with the same binary.
     fatalError("\(subject.name) violated the contract: \(failure.property)")

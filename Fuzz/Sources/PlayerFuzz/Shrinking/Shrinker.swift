@@ -13,8 +13,10 @@ package import PlayerState
 /// becomes A, a re-entrant or late report is sent directly, a seek id or
 /// watchdog id becomes the newest, a time becomes 0, a reason `network`);
 /// when all of these are stuck, the passes that try many candidates per
-/// action, last of them one that replaces two or three adjacent actions by
-/// one intent.
+/// action, then one that replaces two or three adjacent actions by
+/// one intent, then (issue 39) deleting two actions that are not adjacent and
+/// swapping neighbours so that another can go (ShrinkReorder.swift); the start
+/// state is simplified first each round and once more last.
 package enum Shrinker {
   /// The result of shrinking.
   package struct Outcome: Sendable {
@@ -38,6 +40,9 @@ package enum Shrinker {
     package var violation: FuzzViolation
     /// How many candidate cases were replayed.
     package var attempts: Int
+    /// Set when the shrunk case, read back from the text it is printed and saved as, did not
+    /// break the same property, so the unshrunk case was kept: why, for the report.
+    package var note: String?
   }
 
   /// Shrinks `actions`, which fail on `subject` with `violation`.
@@ -94,12 +99,43 @@ package enum Shrinker {
       if !changed { changed = search.deleteAndRepair() }
       if !changed { changed = search.replaceIntents() }
       if !changed { changed = search.replaceWindows() }
+      if !changed { changed = search.deletePairs() }
+      if !changed { changed = search.swapNeighbours() }
     }
     // A last polish with a fresh memory: a simplification refused earlier
     // (same text, other identities) may hold for the final case.
     search.tried = [search.best.actions]
     while !search.exhausted, search.simplify() {}
-    return search.best
+    // The start state last, too: once the actions are as short as they go, a simpler state
+    // (none, or ids at their last) may hold at the same length.
+    while !search.exhausted, search.simplifyStart() {}
+    // The case is printed, saved and pasted as text: read back, it must break the same
+    // property, or the reproduction is another case (issue 39: three of five seeds printed a
+    // shrunk case that passed). Otherwise the unshrunk case is kept, and the report says so.
+    var best = search.best
+    if !replaysAsPrinted(subject, best) {
+      let shrunk = best.actions.count
+      best = Outcome(actions: actions, violation: violation, attempts: best.attempts, setup: setup)
+      best.note =
+        "the shrunk case (\(shrunk) action\(shrunk == 1 ? "" : "s")) does not break "
+        + "\(violation.property) when read back from its saved form; the unshrunk case is kept"
+      if !replaysAsPrinted(subject, best) {
+        best.note? += " (it, too, does not replay from its saved form)"
+      }
+    }
+    return best
+  }
+
+  /// Whether `outcome`'s case, spelled as a saved failure and read back
+  /// (``FailureFile/parseCase(_:file:)``, as `fuzz --replay` and the printed test read it),
+  /// breaks the same property on `subject`.
+  package static func replaysAsPrinted(_ subject: FuzzSubject, _ outcome: Outcome) -> Bool {
+    let printed = FuzzCase(outcome.actions, setup: outcome.setup)
+    guard let read = try? FailureFile.parseCase(printed.text) else { return false }
+    var setup = read.setup
+    setup.features = outcome.setup.features
+    let (_, found) = CaseRunner.replay(subject, read.actions, setup: setup)
+    return found?.property == outcome.violation.property
   }
 
   /// A search in progress: the best failing case so far, every case tried, and
@@ -176,6 +212,9 @@ package enum Shrinker {
     private mutating func adopt(
       _ candidate: FuzzSetup, _ actions: [FuzzAction], atMost longest: Int
     ) -> Bool {
+      // A start state the failure file cannot write down exactly would be printed, saved
+      // and pasted as another state, whose case may pass (issue 39): not adopted.
+      if let start = candidate.start, !FuzzStart.roundTrips(start) { return false }
       best.attempts += 1
       let (runner, violation) = CaseRunner.replay(subject, actions, setup: candidate)
       guard let violation else { return false }
