@@ -72,49 +72,6 @@ public struct Load: Hashable, Sendable, Codable, CustomStringConvertible {
   }
 }
 
-/// A playback rate in thousandths: 1000 is normal speed, 1500 is 1.5x.
-///
-/// Integral so that rates compare exactly and print as written (`1.5x`).
-public struct PlaybackRate: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
-  /// The rate in thousandths of normal speed; positive in every rate the machine accepts.
-  public let thousandths: Int32
-
-  /// A rate in thousandths of normal speed.
-  public init(thousandths: Int32) { self.thousandths = thousandths }
-
-  /// Normal speed, 1x.
-  public static let normal = PlaybackRate(thousandths: 1000)
-
-  /// The rate as a multiplier, such as 1.5.
-  public var multiplier: Double { Double(thousandths) / 1000 }
-
-  /// Orders rates.
-  public static func < (lhs: PlaybackRate, rhs: PlaybackRate) -> Bool {
-    lhs.thousandths < rhs.thousandths
-  }
-
-  /// Decodes the rate from a single integer (thousandths).
-  public init(from decoder: any Decoder) throws {
-    thousandths = try decoder.singleValueContainer().decode(Int32.self)
-  }
-
-  /// Encodes the rate as a single integer (thousandths).
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    try container.encode(thousandths)
-  }
-
-  /// The compact form, as in `1.5x` or `0.75x`.
-  public var description: String {
-    let whole = thousandths / 1000
-    var fraction = String(abs(thousandths % 1000))
-    while fraction.count < 3 { fraction = "0" + fraction }
-    while fraction.hasSuffix("0") { fraction.removeLast() }
-    let sign = thousandths < 0 && whole == 0 ? "-" : ""
-    return fraction.isEmpty ? "\(whole)x" : "\(sign)\(whole).\(fraction)x"
-  }
-}
-
 /// What kind of number an ``IssuedID`` is, and how it prints.
 public protocol IssuedIDKind: Sendable {
   /// Printed before the number: nothing for a load token, `item`, `seek#`, `watchdog#`, `sleep#`.
