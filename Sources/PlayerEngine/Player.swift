@@ -31,7 +31,9 @@ public final class Player: Sendable {
   /// that load, so the player starts idle and paused on the same entry, and
   /// the first `resume` loads it from where it was. To come back after a
   /// relaunch, prefer a ``/PlayerState/PlaybackSnapshot``
-  /// (``init(engine:restoring:configuration:watchdog:onStep:)``).
+  /// (``init(engine:restoring:configuration:watchdog:onStep:)``). For a new
+  /// player with settings of its own (a retry policy), use
+  /// ``init(engine:configuration:watchdog:onStep:)``.
   /// - Parameters:
   ///   - engine: the media back end that receives the commands.
   ///   - state: the initial state; a new player starts idle. Its
