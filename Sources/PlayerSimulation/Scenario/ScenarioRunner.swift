@@ -103,8 +103,7 @@ public struct ScenarioRunner: Sendable {
     var number = 1
     var engine = makeEngine()
     var player = Player(
-      engine: engine, state: PlaybackState(configuration: configuration), watchdog: watchdog,
-      onStep: steps(of: number))
+      engine: engine, configuration: configuration, watchdog: watchdog, onStep: steps(of: number))
     engine.systemEvents = { [weak player] event in player?.send(.system(event)) }
     // Players that handed off, and their engines, by number: kept, so that
     // their engines' late callbacks reach them (and only them) until a relaunch.
