@@ -31,7 +31,9 @@ public final class Player: Sendable {
   /// that load, so the player starts idle and paused on the same entry, and
   /// the first `resume` loads it from where it was. To come back after a
   /// relaunch, prefer a ``/PlayerState/PlaybackSnapshot``
-  /// (``init(engine:restoring:configuration:watchdog:onStep:)``).
+  /// (``init(engine:restoring:configuration:watchdog:onStep:)``). For a new
+  /// player with settings of its own (a retry policy), use
+  /// ``init(engine:configuration:watchdog:onStep:)``.
   /// - Parameters:
   ///   - engine: the media back end that receives the commands.
   ///   - state: the initial state; a new player starts idle. Its
@@ -47,6 +49,36 @@ public final class Player: Sendable {
     watchdog: WatchdogPolicy? = nil, onStep: (@Sendable (PlayerStep) -> Void)? = nil
   ) {
     self.init(engine: engine, startingAt: state.withoutLoad, watchdog: watchdog, onStep: onStep)
+  }
+
+  /// Creates a new player with settings of its own: how network failures are
+  /// retried, how far into an entry `previous` restarts it.
+  ///
+  /// The player starts idle, as ``init(engine:state:watchdog:onStep:)`` with
+  /// `PlaybackState(configuration: configuration)`.
+  ///
+  /// ```swift
+  /// let retry = RetryPolicy(attempts: 5, backoff: .milliseconds(500), maximumBackoff: .seconds(10))
+  /// let player = Player(engine: MyEngine(), configuration: PlayerConfiguration(retry: retry))
+  /// ```
+  /// - Parameters:
+  ///   - engine: the media back end that receives the commands.
+  ///   - configuration: the settings the reducer reads; `canPreload` is set
+  ///     from the engine's capabilities.
+  ///   - watchdog: how buffering and stall timeouts, the retry backoffs and
+  ///     the sleep timer's countdown are scheduled. With nil there are no
+  ///     timeouts and no backoff timers (a wait for the network ends only when
+  ///     the network is reported back), and a sleep countdown is scheduled on
+  ///     a Dispatch global queue; pass `.dispatch(timeout: .seconds(15))` for
+  ///     a retry policy's backoffs to run.
+  ///   - onStep: called after every processed event, as in ``init(engine:state:watchdog:onStep:)``.
+  public convenience init(
+    engine: any PlaybackEngine, configuration: PlayerConfiguration,
+    watchdog: WatchdogPolicy? = nil, onStep: (@Sendable (PlayerStep) -> Void)? = nil
+  ) {
+    self.init(
+      engine: engine, state: PlaybackState(configuration: configuration), watchdog: watchdog,
+      onStep: onStep)
   }
 
   /// A player that starts from `state` as it is, a live load included: for
@@ -220,7 +252,7 @@ public final class Player: Sendable {
     if let request = job.effects.watchdog, let timeout = watchdog?.timeout {
       // A watchdog waits the policy's timeout; a retry backoff (waiting for
       // the network) waits what the machine's retry policy asked for.
-      let after = request.delay.map { Duration.milliseconds($0.milliseconds) } ?? timeout
+      let after = request.delay ?? timeout
       watchdog?.schedule(after) { [weak self] in
         self?.send(.watchdogExpired(request.load, request.id))
       }
@@ -228,7 +260,7 @@ public final class Player: Sendable {
     if let request = job.effects.sleepTimer {
       // The user asked for it: with no policy of its own, the player schedules it on Dispatch.
       let clock = watchdog ?? Self.sleepClock
-      clock.schedule(.milliseconds(request.delay.milliseconds)) { [weak self] in
+      clock.schedule(request.delay) { [weak self] in
         self?.send(.system(.sleepTimerExpired(request.id)))
       }
     }

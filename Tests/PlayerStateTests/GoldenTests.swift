@@ -230,7 +230,8 @@ enum Golden {
     var text = dump(transition.next)
     text += " cmds=[" + transition.commands.map { "\($0)" }.joined(separator: ",") + "]"
     if let timer = transition.watchdog {
-      text += " timer=\(timer.load)/\(timer.id.rawValue)/\(timer.delay.map { "\($0)" } ?? "-")"
+      text +=
+        " timer=\(timer.load)/\(timer.id.rawValue)/\(timer.delay.map { "\($0.roundedMilliseconds)ms" } ?? "-")"
     }
     if let sleep = transition.sleepTimer { text += " \(sleep)" }
     if let ignored = transition.ignored { text += " ignored=\(ignored.rawValue)" }
@@ -266,7 +267,8 @@ enum Golden {
     let retry = state.configuration.retry
     text += " cfg=\(state.configuration.canPreload ? "pre" : "-")"
     text += "/\(state.configuration.previousThreshold.milliseconds)"
-    text += "/\(retry.attempts):\(retry.backoff.milliseconds):\(retry.maximumBackoff.milliseconds)"
+    text +=
+      "/\(retry.attempts):\(retry.backoff.roundedMilliseconds):\(retry.maximumBackoff.roundedMilliseconds)"
     if let failure = state.failure {
       text += " fail=\(failure.domain):\(failure.code):\(failure.message)"
     }

@@ -96,7 +96,8 @@ struct TotalityTests {
     // Every usable policy round-trips, the shipped ones included.
     for policy in [
       RetryPolicy.standard, .off,
-      RetryPolicy(attempts: 255, backoff: .milliseconds(1), maximumBackoff: .milliseconds(.max)),
+      RetryPolicy(
+        attempts: 255, backoff: .milliseconds(1), maximumBackoff: .milliseconds(Int64.max)),
     ] {
       let data = try JSONEncoder().encode(policy)
       #expect(try JSONDecoder().decode(RetryPolicy.self, from: data) == policy)
@@ -110,8 +111,10 @@ struct TotalityTests {
         let policy = RetryPolicy(
           attempts: 255, backoff: .milliseconds(backoff), maximumBackoff: .milliseconds(maximum))
         for attempt in UInt8.min...UInt8.max {
-          let delay = policy.delay(before: attempt).milliseconds
-          #expect(delay >= 0 && delay <= max(0, maximum), "\(backoff) \(maximum) \(attempt)")
+          let delay = policy.delay(before: attempt)
+          #expect(
+            delay >= .zero && delay <= .milliseconds(max(0, maximum)),
+            "\(backoff) \(maximum) \(attempt)")
         }
       }
     }
@@ -120,13 +123,14 @@ struct TotalityTests {
     #expect(negative.delay(before: 66) == .zero)
     // Usable policies keep their schedule, saturating at the longest backoff.
     #expect(
-      (1...6).map { RetryPolicy.standard.delay(before: $0).milliseconds } == [
-        1_000, 2_000, 4_000, 8_000, 16_000, 30_000,
+      (1...6).map { RetryPolicy.standard.delay(before: $0) } == [
+        .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16), .seconds(30),
       ])
     let huge = RetryPolicy(
-      attempts: 255, backoff: .milliseconds(.max / 2 + 1), maximumBackoff: .milliseconds(.max))
-    #expect(huge.delay(before: 1).milliseconds == .max / 2 + 1)
-    #expect(huge.delay(before: 255).milliseconds == .max)
+      attempts: 255, backoff: .milliseconds(Int64.max / 2 + 1),
+      maximumBackoff: .milliseconds(Int64.max))
+    #expect(huge.delay(before: 1) == .milliseconds(Int64.max / 2 + 1))
+    #expect(huge.delay(before: 255) == .milliseconds(Int64.max))
   }
 
   /// Every `description` in PlaybackEvent.swift and Identity.swift, over the

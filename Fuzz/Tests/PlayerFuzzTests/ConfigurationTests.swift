@@ -181,7 +181,7 @@ final class CoalescingPlayer: FuzzTarget, @unchecked Sendable {  // single-threa
     }
     draining = false
     if let timer {
-      let after = timer.delay.map { Duration.milliseconds($0.milliseconds) } ?? watchdog.timeout
+      let after = timer.delay ?? watchdog.timeout
       watchdog.schedule(after) { [weak self] in self?.send(.watchdogExpired(timer.load, timer.id)) }
     }
   }

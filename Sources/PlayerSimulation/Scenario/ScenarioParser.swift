@@ -281,7 +281,7 @@ extension LineReader {
         : "unknown sleep timer \(ScenarioError.quoted(word.text))"
       throw error(word, found: found, expected: expected)
     }
-    return .after(.milliseconds(try duration(word, positive: true).wholeMilliseconds))
+    return .after(try duration(word, positive: true))
   }
 
   /// `+15s` or `-10s`: a time with its sign, as `skip` takes.
@@ -630,10 +630,10 @@ extension LineReader {
       policy.attempts = try number(attempts, upTo: UInt8.max, what: "a number of reloads")
     }
     let backoff = try options["backoff"].map { (token) throws(ScenarioError) in
-      MediaTime.milliseconds(try duration(token, positive: true).wholeMilliseconds)
+      try duration(token, positive: true)
     }
     let maximum = try options["max"].map { (token) throws(ScenarioError) in
-      MediaTime.milliseconds(try duration(token, positive: true).wholeMilliseconds)
+      try duration(token, positive: true)
     }
     // One given alone moves the other to fit; both given must agree.
     switch (backoff, maximum) {

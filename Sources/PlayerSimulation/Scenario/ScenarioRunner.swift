@@ -132,8 +132,8 @@ public struct ScenarioRunner: Sendable {
     var engine = makeEngine()
     var timers = PendingTimers()
     var player = Player(
-      engine: engine, state: PlaybackState(configuration: configuration),
-      watchdog: watchdog(counting: timers), onStep: steps(of: number))
+      engine: engine, configuration: configuration, watchdog: watchdog(counting: timers),
+      onStep: steps(of: number))
     engine.systemEvents = { [weak player] event in player?.send(.system(event)) }
     // Players that handed off, oldest first, with their engines: kept so that their
     // engines' late callbacks (and their own timers' expiries) reach them, and only them,

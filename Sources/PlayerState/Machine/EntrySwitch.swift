@@ -6,7 +6,7 @@ extension PlaybackState {
   var tokenAvailable: Bool { issuedLoads < UInt32.max }
 
   /// Whether `stop` changes anything: a load, a preload or a sleep timer to end.
-  var canStop: Bool { session != nil || preload != nil || sleepTimer != nil }
+  var canStop: Bool { session != nil || preload != nil || storedSleepTimer != nil }
 
   /// `stop`: nothing loaded; the queue stays.
   mutating func stop(_ effects: inout Effects) -> IgnoreReason? {

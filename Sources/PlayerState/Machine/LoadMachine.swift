@@ -110,11 +110,11 @@ extension Session {
 
   /// Arms the next timer for `purpose`: the one place a timer id is issued.
   /// Nil, changing nothing, when every timer id has been issued.
-  mutating func arm(_ purpose: TimerPurpose, delay: MediaTime? = nil) -> WatchdogRequest? {
+  mutating func arm(_ purpose: TimerPurpose, wait: ClockMilliseconds? = nil) -> WatchdogRequest? {
     guard let id = lastWatchdog.successor else { return nil }
     lastWatchdog = id
     timerPurpose = purpose
-    return WatchdogRequest(load: load, id: id, purpose: purpose, delay: delay)
+    return WatchdogRequest(load: load, id: id, purpose: purpose, wait: wait)
   }
 
   /// Whether a watchdog for `purpose` still watches this load: a load

@@ -24,8 +24,8 @@ extension PlaybackState {
   ) -> IgnoreReason? {
     var session = failed
     if session.networkAttempts < configuration.retry.attempts {
-      let backoff = configuration.retry.delay(before: session.networkAttempts + 1)
-      guard let timer = session.arm(.networkBackoff, delay: backoff) else { return .idsExhausted }
+      let backoff = configuration.retry.wait(before: session.networkAttempts + 1)
+      guard let timer = session.arm(.networkBackoff, wait: backoff) else { return .idsExhausted }
       session.stage = .waitingForNetwork
       effects.commands.append(.stop(session.load))
       effects.watchdog = timer

@@ -40,7 +40,8 @@ extension PlaybackState {
   /// Whether the armed timer stops playback at the end of the current entry:
   /// at the end of any entry, of the last of its count, or of the last in play order.
   var sleepStopsAtCurrentEnd: Bool {
-    switch sleepTimer {
+    // The stored form, read as it is: the preloader asks on every step.
+    switch storedSleepTimer {
     case .endOfEntry, .afterEntries(1): true
     case .endOfQueue: queue.current == queue.entries.count - 1
     case .after, .afterEntries, nil: false
@@ -53,8 +54,8 @@ extension PlaybackState {
     if stopping {
       sleepTimer = nil
       playWhenReady = false
-    } else if case .afterEntries(let count) = sleepTimer, count > 1 {
-      sleepTimer = .afterEntries(count - 1)
+    } else if case .afterEntries(let count) = storedSleepTimer, count > 1 {
+      storedSleepTimer = .afterEntries(count - 1)
     }
   }
 }

@@ -32,6 +32,16 @@ public struct PlayerConfiguration: Hashable, Sendable, Codable {
 /// failure, doubling each time, at most `maximumBackoff`. After `attempts`
 /// reloads that failed the same way, the entry fails.
 ///
+/// The backoffs are wall-clock time, so they are `Duration`s, kept to the
+/// millisecond: a backoff is rounded to the nearest millisecond (halves away
+/// from zero, saturating) when it is set, and printed and encoded in
+/// milliseconds (`{"milliseconds":1000}`).
+///
+/// ```swift
+/// let patient = RetryPolicy(attempts: 5, backoff: .milliseconds(500), maximumBackoff: .seconds(10))
+/// let player = Player(engine: engine, configuration: PlayerConfiguration(retry: patient))
+/// ```
+///
 /// The reducer and the decoder need `backoff` above 0 and `maximumBackoff` at
 /// least `backoff`: decoding refuses any other policy, and so does
 /// ``PlaybackState/invariantViolation``. ``delay(before:)`` never traps, even
@@ -39,16 +49,34 @@ public struct PlayerConfiguration: Hashable, Sendable, Codable {
 public struct RetryPolicy: Hashable, Sendable, Codable {
   /// Reloads allowed after the failure that started the wait; 0 turns waiting off.
   public var attempts: UInt8
-  /// The first backoff.
-  public var backoff: MediaTime
-  /// The longest backoff.
-  public var maximumBackoff: MediaTime
+  /// The first backoff, kept to the millisecond.
+  var firstBackoff: ClockMilliseconds
+  /// The longest backoff, kept to the millisecond.
+  var longestBackoff: ClockMilliseconds
+
+  /// The first backoff, wall-clock; set, it is rounded to the nearest millisecond.
+  public var backoff: Duration {
+    get { firstBackoff.duration }
+    set { firstBackoff = ClockMilliseconds(newValue) }
+  }
+
+  /// The longest backoff, wall-clock; set, it is rounded to the nearest millisecond.
+  public var maximumBackoff: Duration {
+    get { longestBackoff.duration }
+    set { longestBackoff = ClockMilliseconds(newValue) }
+  }
 
   /// A policy.
-  public init(attempts: UInt8, backoff: MediaTime, maximumBackoff: MediaTime) {
+  /// - Parameters:
+  ///   - attempts: reloads allowed after the failure that started the wait; 0 for none.
+  ///   - backoff: the first wait, rounded to the nearest millisecond; above 0
+  ///     for the reducer to take the policy.
+  ///   - maximumBackoff: the longest wait, rounded to the nearest
+  ///     millisecond; at least `backoff` for the reducer to take the policy.
+  public init(attempts: UInt8, backoff: Duration, maximumBackoff: Duration) {
     self.attempts = attempts
-    self.backoff = backoff
-    self.maximumBackoff = maximumBackoff
+    firstBackoff = ClockMilliseconds(backoff)
+    longestBackoff = ClockMilliseconds(maximumBackoff)
   }
 
   /// 3 reloads, after 1 s, 2 s and 4 s (at most 30 s).
@@ -59,47 +87,58 @@ public struct RetryPolicy: Hashable, Sendable, Codable {
     attempts: 0, backoff: .seconds(1), maximumBackoff: .seconds(1))
 
   /// The backoff before reload number `attempt` (1-based): `backoff` × 2^(attempt − 1), capped
-  /// at `maximumBackoff`.
+  /// at `maximumBackoff`; a whole number of milliseconds.
   ///
   /// Total: the doubling saturates, and the result is never negative, for
   /// any values (a policy the decoder refuses included).
-  public func delay(before attempt: UInt8) -> MediaTime {
-    let maximum = maximumBackoff.milliseconds
-    var delay = backoff.milliseconds
+  public func delay(before attempt: UInt8) -> Duration { wait(before: attempt).duration }
+
+  /// ``delay(before:)`` as the machine keeps it, in whole milliseconds.
+  func wait(before attempt: UInt8) -> ClockMilliseconds {
+    let maximum = longestBackoff.milliseconds
+    var delay = firstBackoff.milliseconds
     var step: UInt8 = 1
     while step < attempt, delay < maximum {
       let (doubled, overflow) = delay.multipliedReportingOverflow(by: 2)
       delay = overflow ? (delay < 0 ? .min : .max) : doubled
       step += 1
     }
-    return .milliseconds(max(0, min(delay, maximum)))
+    return ClockMilliseconds(milliseconds: max(0, min(delay, maximum)))
   }
 
   /// The first rule of a policy the reducer can take that this one breaks
   /// (`backoff` above 0, `maximumBackoff` at least `backoff`); nil if none.
   var violation: String? {
-    if backoff.milliseconds <= 0 { return "retry backoff \(backoff) is not positive" }
-    if maximumBackoff < backoff {
-      return "retry maximumBackoff \(maximumBackoff) is below the backoff \(backoff)"
+    if firstBackoff.milliseconds <= 0 { return "retry backoff \(firstBackoff) is not positive" }
+    if longestBackoff < firstBackoff {
+      return "retry maximumBackoff \(longestBackoff) is below the backoff \(firstBackoff)"
     }
     return nil
   }
 
   private enum CodingKeys: String, CodingKey { case attempts, backoff, maximumBackoff }
 
-  /// Decodes a policy.
+  /// Decodes a policy, its backoffs in milliseconds:
+  /// `{"attempts":3,"backoff":{"milliseconds":1000},"maximumBackoff":{"milliseconds":30000}}`.
   /// - Throws: `DecodingError.dataCorrupted` for a backoff not above 0, or a
   ///   longest backoff below the first.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.init(
-      attempts: try container.decode(UInt8.self, forKey: .attempts),
-      backoff: try container.decode(MediaTime.self, forKey: .backoff),
-      maximumBackoff: try container.decode(MediaTime.self, forKey: .maximumBackoff))
+    attempts = try container.decode(UInt8.self, forKey: .attempts)
+    firstBackoff = try container.decode(ClockMilliseconds.self, forKey: .backoff)
+    longestBackoff = try container.decode(ClockMilliseconds.self, forKey: .maximumBackoff)
     if let violation {
       throw DecodingError.dataCorruptedError(
         forKey: .backoff, in: container, debugDescription: "unusable retry policy: \(violation)")
     }
+  }
+
+  /// Encodes the policy, its backoffs in milliseconds.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(attempts, forKey: .attempts)
+    try container.encode(firstBackoff, forKey: .backoff)
+    try container.encode(longestBackoff, forKey: .maximumBackoff)
   }
 }
 
@@ -189,8 +228,15 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
   /// exists or another entry is current, and in every state not restored.
   public package(set) var resumePoint: ResumePoint?
   /// The armed sleep timer, if any (``UserIntent/setSleepTimer(_:)``); for
-  /// ``SleepTimer/afterEntries(_:)``, the natural ends still to go.
-  public package(set) var sleepTimer: SleepTimer?
+  /// ``SleepTimer/afterEntries(_:)``, the natural ends still to go. A
+  /// countdown is kept to the millisecond (rounded to the nearest when set).
+  public package(set) var sleepTimer: SleepTimer? {
+    get { storedSleepTimer.map(SleepTimer.init) }
+    set { storedSleepTimer = newValue?.compact }
+  }
+  /// The armed sleep timer in the form kept and encoded: 9 bytes, a
+  /// countdown in whole milliseconds.
+  var storedSleepTimer: CompactSleepTimer?
   /// The newest sleep countdown id issued (0 before the first); never reset.
   /// An armed ``SleepTimer/after(_:)`` is the countdown with this id.
   public package(set) var issuedSleepTimers: UInt32
@@ -209,7 +255,7 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     issuedItems = 0
     failure = nil
     resumePoint = nil
-    sleepTimer = nil
+    storedSleepTimer = nil
     issuedSleepTimers = 0
   }
 
@@ -260,7 +306,7 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     self.issuedItems = issuedItems
     self.failure = failure
     self.resumePoint = resumePoint
-    self.sleepTimer = sleepTimer
+    storedSleepTimer = sleepTimer?.compact
     self.issuedSleepTimers = issuedSleepTimers
   }
 

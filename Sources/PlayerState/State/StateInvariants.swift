@@ -133,7 +133,7 @@ extension PlaybackState: Codable {
     failure = try container.decodeIfPresent(FailureDetail.self, forKey: .failure)
     resumePoint = try container.decodeIfPresent(ResumePoint.self, forKey: .resumePoint)
     // Absent in states written before the sleep timer (issue 24): none armed.
-    sleepTimer = try container.decodeIfPresent(SleepTimer.self, forKey: .sleepTimer)
+    storedSleepTimer = try container.decodeIfPresent(CompactSleepTimer.self, forKey: .sleepTimer)
     issuedSleepTimers =
       try container.decodeIfPresent(UInt32.self, forKey: .issuedSleepTimers) ?? 0
     if let violation = invariantViolation {
@@ -157,7 +157,7 @@ extension PlaybackState: Codable {
     try container.encode(issuedItems, forKey: .issuedItems)
     try container.encodeIfPresent(failure, forKey: .failure)
     try container.encodeIfPresent(resumePoint, forKey: .resumePoint)
-    try container.encodeIfPresent(sleepTimer, forKey: .sleepTimer)
+    try container.encodeIfPresent(storedSleepTimer, forKey: .sleepTimer)
     if issuedSleepTimers != 0 {
       try container.encode(issuedSleepTimers, forKey: .issuedSleepTimers)
     }

@@ -170,7 +170,8 @@ public enum UserIntent: Hashable, Sendable, Codable, CustomStringConvertible {
   case setRepeat(RepeatMode)
   /// Shuffle with a seed (the current entry first), or restore the list order with nil.
   case setShuffle(seed: UInt64?)
-  /// Set the playback rate, kept across entries.
+  /// Set the playback rate, kept across entries: `.setRate(1.5)`. A rate of
+  /// zero or below is ignored with ``IgnoreReason/invalidArgument``.
   case setRate(PlaybackRate)
   /// Empty the queue and stop: idle.
   case clear
@@ -194,7 +195,8 @@ public enum UserIntent: Hashable, Sendable, Codable, CustomStringConvertible {
   /// Seek relative to the machine's own target: the pending seek's target, else
   /// the last known position; so N presses land at p + NΔ whatever the engine has
   /// completed. Clamped to 0 and to the duration when known (a skip past the end
-  /// seeks to the end, and the entry ends as usual). Negative goes back.
+  /// seeks to the end, and the entry ends as usual). Negative goes back:
+  /// `.skip(by: -.seconds(15))`.
   case skip(by: MediaTime)
   /// Seek within one entry (MPRIS `SetPosition`): ignored with
   /// ``IgnoreReason/notCurrentEntry`` unless that entry is current, and with

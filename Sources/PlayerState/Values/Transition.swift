@@ -79,9 +79,13 @@ public struct WatchdogRequest: Hashable, Sendable, Codable, CustomStringConverti
   public let id: WatchdogID
   /// What the timer is for.
   public let purpose: TimerPurpose
-  /// How long to wait: nil for the driver's watchdog timeout (the load and
-  /// stall watchdogs); the backoff before a reload while waiting for the network.
-  public let delay: MediaTime?
+  /// The wait, kept to the millisecond (encoded as `{"milliseconds":N}`).
+  private let wait: ClockMilliseconds?
+
+  /// How long to wait, wall-clock: nil for the driver's watchdog timeout (the
+  /// load and stall watchdogs); the backoff before a reload while waiting for
+  /// the network (``RetryPolicy/delay(before:)``), a whole number of milliseconds.
+  public var delay: Duration? { wait?.duration }
 
   /// Names a timer.
   /// - Parameters:
@@ -89,12 +93,23 @@ public struct WatchdogRequest: Hashable, Sendable, Codable, CustomStringConverti
   ///   - id: its id, issued by the load's session.
   ///   - purpose: what it is for; by default a watchdog without a delay and a
   ///     network backoff with one.
-  ///   - delay: nil for the driver's watchdog timeout, else the wait.
-  public init(load: Load, id: WatchdogID, purpose: TimerPurpose? = nil, delay: MediaTime? = nil) {
+  ///   - delay: nil for the driver's watchdog timeout, else the wait, rounded
+  ///     to the nearest millisecond (halves away from zero, saturating).
+  public init(load: Load, id: WatchdogID, purpose: TimerPurpose? = nil, delay: Duration? = nil) {
+    self.init(load: load, id: id, purpose: purpose, wait: delay.map { ClockMilliseconds($0) })
+  }
+
+  /// Names a timer whose wait is kept to the millisecond already.
+  init(load: Load, id: WatchdogID, purpose: TimerPurpose?, wait: ClockMilliseconds?) {
     self.load = load
     self.id = id
-    self.purpose = purpose ?? (delay == nil ? .loadWatchdog : .networkBackoff)
-    self.delay = delay
+    self.purpose = purpose ?? (wait == nil ? .loadWatchdog : .networkBackoff)
+    self.wait = wait
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case load, id, purpose
+    case wait = "delay"
   }
 
   /// The compact form without names.
@@ -106,7 +121,7 @@ public struct WatchdogRequest: Hashable, Sendable, Codable, CustomStringConverti
   public func description(naming name: (ItemID) -> MediaID?) -> String {
     let watched = "\(load.description(naming: name)), \(id)"
     guard purpose == .networkBackoff else { return "watchdog(\(watched))" }
-    return "backoff(\(watched), \(delay ?? .zero))"
+    return "backoff(\(watched), \(wait ?? ClockMilliseconds(milliseconds: 0)))"
   }
 }
 

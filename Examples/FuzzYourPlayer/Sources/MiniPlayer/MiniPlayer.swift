@@ -95,14 +95,14 @@ public final class MiniPlayer: Sendable {
       for command in current.commands { engine.execute(command, reports: sink) }
       if let request = current.watchdog, let watchdog {
         // A backoff waits the machine's delay; a watchdog, the clock's timeout.
-        let after = request.delay.map { Duration.milliseconds($0.milliseconds) } ?? watchdog.timeout
+        let after = request.delay ?? watchdog.timeout
         watchdog.schedule(after) { [weak self] in
           self?.send(.watchdogExpired(request.load, request.id))
         }
       }
       if let request = current.sleepTimer, let watchdog {
         // The sleep timer's countdown, on the same clock (its id is no load's: not renumbered).
-        watchdog.schedule(.milliseconds(request.delay.milliseconds)) { [weak self] in
+        watchdog.schedule(request.delay) { [weak self] in
           self?.send(.system(.sleepTimerExpired(request.id)))
         }
       }

@@ -531,6 +531,6 @@ extension MPRISMethodCall {
       return .error(
         .invalidArgs("Rate \(rate) is outside [\(identity.minimumRate), \(identity.maximumRate)]"))
     }
-    return .send(.setRate(PlaybackRate(thousandths: Int32((rate * 1000).rounded()))))
+    return .send(.setRate(PlaybackRate(rate)))
   }
 }

@@ -342,7 +342,7 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     var state = given ?? FuzzEngine.state(for: engine)
     switch bug {
     case .ignoresPreviousThreshold: state.configuration.previousThreshold = .seconds(3)
-    case .backoffCapIgnored: state.configuration.retry.maximumBackoff = .milliseconds(.max)
+    case .backoffCapIgnored: state.configuration.retry.maximumBackoff = .milliseconds(Int64.max)
     default: break
     }
     core.withLock { $0.state = state }
@@ -425,7 +425,7 @@ final class CatalogPlayer: FuzzTarget, Sendable {
 
   private func schedule(_ request: WatchdogRequest?) {
     guard let request else { return }
-    var after = request.delay.map { Duration.milliseconds($0.milliseconds) } ?? watchdog.timeout
+    var after = request.delay ?? watchdog.timeout
     if bug == .watchdogAtZero, request.delay == nil { after = .zero }
     watchdog.schedule(after) { [weak self] in
       self?.send(.watchdogExpired(request.load, request.id))
@@ -435,7 +435,7 @@ final class CatalogPlayer: FuzzTarget, Sendable {
   /// Schedules a sleep countdown on the harness's clock, as `Player` does.
   private func schedule(_ request: SleepTimerRequest?) {
     guard let request else { return }
-    watchdog.schedule(.milliseconds(request.delay.milliseconds)) { [weak self] in
+    watchdog.schedule(request.delay) { [weak self] in
       self?.send(.system(.sleepTimerExpired(request.id)))
     }
   }

@@ -127,7 +127,7 @@ final class RacingDriver: FuzzTarget, Sendable {
     }) {
       for command in effects.commands { engine.execute(command, reports: sink) }
       if let request = effects.watchdog {
-        let after = request.delay.map { Duration.milliseconds($0.milliseconds) } ?? watchdog.timeout
+        let after = request.delay ?? watchdog.timeout
         watchdog.schedule(after) { [weak self] in
           self?.send(.watchdogExpired(request.load, request.id))
         }

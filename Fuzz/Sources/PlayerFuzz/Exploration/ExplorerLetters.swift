@@ -234,7 +234,7 @@ extension Explorer {
         .intent(.toggle), .skip(forward: true), .skip(forward: false), .setPosition(.zero),
         .setPosition(.above), .setPosition(.pastEnd), .setPosition(.otherEntry),
         .remote(.intent(.toggle)), .remote(.intent(.next)), .remote(.skip(forward: true)),
-        .intent(.setSleepTimer(.after(sleepDelay))), .intent(.setSleepTimer(.endOfEntry)),
+        .intent(.setSleepTimer(.after(sleepDelay.duration))), .intent(.setSleepTimer(.endOfEntry)),
         .intent(.setSleepTimer(.endOfQueue)), .intent(.setSleepTimer(.afterEntries(2))),
         .intent(.setSleepTimer(.afterEntries(0))), .intent(.setSleepTimer(nil)),
         .sleepExpired(.newest), .sleepExpired(.older), .sleepExpired(.neverIssued),

@@ -494,7 +494,7 @@ package struct ActionDecoder: Sendable {
       // Every mode, off, and (with invalid arguments on) a countdown of 0 or a count of 0.
       let timer: SleepTimer?
       switch detail % 6 {
-      case 0: timer = .after(time > .zero ? time : .seconds(1))
+      case 0: timer = .after((time > .zero ? time : .seconds(1)).duration)
       case 1: timer = .endOfEntry
       case 2: timer = .endOfQueue
       case 3: timer = .afterEntries(1 + UInt32(extra % 2))

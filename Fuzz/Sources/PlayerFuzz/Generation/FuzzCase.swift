@@ -98,7 +98,7 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
   static func spelling(_ retry: RetryPolicy) -> String {
     if retry == .off { return "off" }
     return
-      "\(retry.attempts)/\(retry.backoff.milliseconds)ms/\(retry.maximumBackoff.milliseconds)ms"
+      "\(retry.attempts)/\(retry.backoff.roundedMilliseconds)ms/\(retry.maximumBackoff.roundedMilliseconds)ms"
   }
 
   /// Reads `retry=off` or `retry=ATTEMPTS/BACKOFFms/MAXms`; nil when malformed.

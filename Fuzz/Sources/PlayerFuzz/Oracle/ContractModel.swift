@@ -534,8 +534,8 @@ package struct ContractModel: Hashable, Sendable {
   /// The backoff before the reload after `attempts` earlier reloads:
   /// `backoff × 2^attempts`, at most `maximumBackoff`, in milliseconds.
   package func backoff(after attempts: UInt8) -> Int64 {
-    let maximum = retry.maximumBackoff.milliseconds
-    var delay = retry.backoff.milliseconds
+    let maximum = retry.maximumBackoff.roundedMilliseconds
+    var delay = retry.backoff.roundedMilliseconds
     for _ in 0..<attempts where delay < maximum {
       delay = delay > Int64.max / 2 ? Int64.max : delay * 2
     }

@@ -24,7 +24,7 @@ extension ContractModel {
     switch timer {
     case nil: return sleep == nil ? .noEffect : nil
     case .after(let delay):
-      if delay <= .zero { return .invalidArgument }
+      if delay.roundedMilliseconds <= 0 { return .invalidArgument }
       return issuedSleep == UInt32.max ? .idsExhausted : nil
     case .afterEntries(0): return .invalidArgument
     case let other?: return other == sleep ? .noEffect : nil

@@ -226,7 +226,7 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
       let spelled: String
       switch timer {
       case nil: spelled = "nil"
-      case .after(let delay)?: spelled = ".after(\(time(delay)))"
+      case .after(let delay)?: spelled = ".after(\(time(MediaTime(delay))))"
       case .afterEntries(let count)?: spelled = ".afterEntries(\(count))"
       case let other?: spelled = ".\(other)"
       }

@@ -567,7 +567,7 @@ package struct CaseRunner {
     if accepted { anchor = after.anchor }
     if let request = after.request { requests.append(request) }
     if model.issuedSleep != prior.issuedSleep, case .after(let delay)? = model.sleep {
-      requests.append(.sleep(model.issuedSleep, delay: delay.milliseconds))
+      requests.append(.sleep(model.issuedSleep, delay: delay.roundedMilliseconds))
     }
     if !recordsCoverage {
       // Only the verdict is wanted.

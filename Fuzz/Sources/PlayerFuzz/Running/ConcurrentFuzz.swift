@@ -361,8 +361,8 @@ public enum ConcurrentFuzz {
   }
 
   private static func describe(_ retry: RetryPolicy) -> String {
-    "retry policy: \(retry.attempts) reloads after \(retry.backoff.milliseconds)ms, "
-      + "at most \(retry.maximumBackoff.milliseconds)ms"
+    "retry policy: \(retry.attempts) reloads after \(retry.backoff.roundedMilliseconds)ms, "
+      + "at most \(retry.maximumBackoff.roundedMilliseconds)ms"
   }
 
   /// A random event over a small domain, so that identities collide often:
