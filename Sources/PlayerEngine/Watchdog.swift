@@ -21,11 +21,12 @@ public import Dispatch
 /// watchdog, one countdown and one tick per progress stream (docs/memory.md).
 ///
 /// ```swift
-/// // A virtual clock for tests: timers it can cancel, and its own time.
+/// // A clock of your own (a virtual one in tests) whose timers can be cancelled.
 /// let policy = WatchdogPolicy(timeout: .seconds(10), now: { clock.now }) { after, fire in
-///   let id = clock.schedule(after: after, fire)
-///   return TimerHandle { clock.cancel(id) }
+///   let timer = clock.schedule(after: after, fire)
+///   return TimerHandle { timer.cancel() }
 /// }
+/// let player = Player(engine: engine, watchdog: policy)
 /// ```
 public struct WatchdogPolicy: Sendable {
   /// How long a load may stay buffering or stalled before it fails with `timeout`.

@@ -80,10 +80,15 @@ public struct ScenarioRunner: Sendable {
     // equal (a script's backoffs are at most `maximumMilliseconds`), so the
     // script's `watchdog` line applies to watchdogs only.
     let marker = Self.watchdogMarker
-    let watchdog = WatchdogPolicy(timeout: marker) { after, fire in
-      guard after == marker else { return clock.schedule(after: after, fire) }
-      guard let timeout = recorder.watchdogTimeout else { return }
-      clock.schedule(after: timeout, fire)
+    // On the virtual clock, progress included; the clock cannot cancel, so
+    // a replaced timer stays queued until it falls due (and is stale then).
+    let watchdog = WatchdogPolicy(timeout: marker, now: { clock.now }) { after, fire in
+      if after != marker {
+        clock.schedule(after: after, fire)
+      } else if let timeout = recorder.watchdogTimeout {
+        clock.schedule(after: timeout, fire)
+      }
+      return .uncancellable
     }
     // The profiles the engines were given, for the engine of a new player.
     var profiles: [MediaID: MediaProfile] = [:]
