@@ -186,7 +186,6 @@ public final class Player: Sendable {
       }
       core.draining = true
       core.reduce(event, observed: observed, into: &job)
-      if core.progress.wantsInstant { core.progress.stamp(now()) }
       return true
     }
     while draining {
@@ -201,7 +200,6 @@ public final class Player: Sendable {
           return false
         }
         core.reduce(next, observed: observed, into: &job)
-        if core.progress.wantsInstant { core.progress.stamp(now()) }
         return true
       }
     }
@@ -378,7 +376,10 @@ public final class Player: Sendable {
   /// timing on the first call (``Player/progress``).
   func readProgress(at instant: Duration) -> PlaybackProgress? {
     core.withLock { core in
-      if !core.progress.tracking { core.progress.start(core.state, at: instant) }
+      if core.progressClock == nil {
+        core.progressClock = (watchdog ?? Self.sleepClock).now
+        core.progress.start(core.state, at: instant)
+      }
       return core.progress.progress(of: core.state, at: instant)
     }
   }
@@ -413,11 +414,19 @@ private struct Core {
   var nextSubscriberID = 0
   var statistics = PlayerStatistics()
   /// The sleep countdown scheduled last, until the machine replaces or disarms it.
-  var sleepCountdown: SleepCountdown?
+  var sleepCountdown: SleepCountdown? {
+    didSet { keepsExtras = sleepCountdown != nil || progressClock != nil }
+  }
   /// The watchdog or backoff scheduled last.
   var watchdogTimer: TimerHandle?
   /// When the progress anchor was set (``Player/progress``).
   var progress = ProgressClock()
+  /// The policy's clock, once progress is tracked (set with the first read).
+  var progressClock: (@Sendable () -> Duration)? {
+    didSet { keepsExtras = sleepCountdown != nil || progressClock != nil }
+  }
+  /// Whether `afterReduce` has anything to do: one test per event otherwise.
+  private var keepsExtras = false
 
   init(state: PlaybackState) { self.state = state }
 
@@ -457,16 +466,25 @@ private struct Core {
 
   /// What the driver keeps beside the state: the countdown it scheduled,
   /// taken out for `perform` to cancel once the machine no longer arms it;
-  /// the progress anchor's time. Each costs a test per event when unused.
+  /// the progress marks' times. One test per event while neither is in use.
   @inline(__always)
   private mutating func afterReduce(into job: inout Job) {
+    if keepsExtras { keepExtras(&job) }
+  }
+
+  private mutating func keepExtras(_ job: inout Job) {
     if let countdown = sleepCountdown,
       !(state.sleepTimer?.isCountdown == true && state.issuedSleepTimers == countdown.id.rawValue)
     {
       job.staleTimer = countdown.timer
       sleepCountdown = nil
     }
-    if progress.tracking { progress.note(state) }
+    if let clock = progressClock {
+      progress.note(state)
+      // The policy's clock, read under the lock so the marks are timed in
+      // processing order; it must not call into the player.
+      if progress.wantsInstant { progress.stamp(clock()) }
+    }
   }
 
   /// Every timer the player may still have pending, forgotten: the player's

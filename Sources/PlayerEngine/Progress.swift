@@ -121,10 +121,9 @@ extension Player {
 }
 
 /// When the progress marks were set, on the policy's clock: kept by the
-/// player under its lock, noted after every event once someone reads progress.
+/// player under its lock, noted after every event once someone reads progress
+/// (until then, nothing is timed).
 struct ProgressClock: Sendable {
-  /// Whether anyone asked for progress yet; until then nothing is timed.
-  private(set) var tracking = false
   /// Whether the last event moved a mark, which `stamp` must time.
   private(set) var wantsInstant = false
   /// Whether that move was a change of rate alone, where the position
@@ -142,7 +141,6 @@ struct ProgressClock: Sendable {
 
   /// Starts timing: the engine's last known position is taken as current.
   mutating func start(_ state: PlaybackState, at now: Duration) {
-    tracking = true
     note(state)
     base = position
     carriesOn = false
