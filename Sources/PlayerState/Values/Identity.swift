@@ -115,38 +115,6 @@ public struct PlaybackRate: Hashable, Comparable, Sendable, Codable, CustomStrin
   }
 }
 
-/// A position in the media, in whole milliseconds.
-///
-/// Playhead keeps its own small type instead of `Duration` so that events stay
-/// small (8 bytes) and the module needs nothing beyond the standard library.
-public struct MediaTime: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
-  /// The position in milliseconds.
-  public let milliseconds: Int64
-
-  /// A position in milliseconds.
-  public init(milliseconds: Int64) { self.milliseconds = milliseconds }
-
-  /// A position in milliseconds.
-  public static func milliseconds(_ value: Int64) -> MediaTime { MediaTime(milliseconds: value) }
-
-  /// A position in whole seconds; saturates instead of overflowing.
-  public static func seconds(_ value: Int64) -> MediaTime {
-    let (product, overflow) = value.multipliedReportingOverflow(by: 1000)
-    return MediaTime(milliseconds: overflow ? (value < 0 ? .min : .max) : product)
-  }
-
-  /// The start of the media.
-  public static let zero = MediaTime(milliseconds: 0)
-
-  /// Orders positions.
-  public static func < (lhs: MediaTime, rhs: MediaTime) -> Bool {
-    lhs.milliseconds < rhs.milliseconds
-  }
-
-  /// The compact form, as in `2000ms`.
-  public var description: String { "\(milliseconds)ms" }
-}
-
 /// What kind of number an ``IssuedID`` is, and how it prints.
 public protocol IssuedIDKind: Sendable {
   /// Printed before the number: nothing for a load token, `item`, `seek#`, `watchdog#`, `sleep#`.
