@@ -251,11 +251,6 @@ public final class Player: Sendable {
       // Cancelled by `reduce` once the machine replaces or disarms it.
       core.withLock { $0.sleepCountdown = SleepCountdown(id: request.id, timer: timer) }
     }
-    // A countdown the machine replaced or disarmed (taken out by `reduce`).
-    if let stale = job.staleTimer {
-      job.staleTimer = nil
-      stale.cancel()
-    }
     job.observation?.publish(to: onStep)
   }
 
@@ -450,13 +445,11 @@ private struct Core {
     guard observed || !subscribers.isEmpty else {
       state.handle(event, into: &job.effects)
       count(event, ignored: job.effects.ignored != nil)
-      afterReduce(into: &job)
       return
     }
     let before = state
     state.handle(event, into: &job.effects)
     count(event, ignored: job.effects.ignored != nil)
-    afterReduce(into: &job)
     job.observation = Observation(
       step: PlayerStep(
         sequence: statistics.processed, event: event, before: before,
@@ -464,20 +457,17 @@ private struct Core {
       subscribers: subscribers)
   }
 
-  /// What the driver keeps beside the state: the countdown it scheduled,
-  /// taken out for `perform` to cancel once the machine no longer arms it;
-  /// the progress marks' times. One test per event while neither is in use.
-  @inline(__always)
-  private mutating func afterReduce(into job: inout Job) {
-    if keepsExtras { keepExtras(&job) }
-  }
-
-  private mutating func keepExtras(_ job: inout Job) {
+  /// What the driver keeps beside the state (``count(_:ignored:)`` calls it
+  /// while there is any): the countdown it scheduled, cancelled once the
+  /// machine no longer arms it; the progress marks' times.
+  private mutating func keepExtras() {
     if let countdown = sleepCountdown,
       !(state.sleepTimer?.isCountdown == true && state.issuedSleepTimers == countdown.id.rawValue)
     {
-      job.staleTimer = countdown.timer
+      // Cancelled under the lock (the policy's `cancel` must not call into
+      // the player): carrying it out to `perform` cost every event a field.
       sleepCountdown = nil
+      countdown.timer.cancel()
     }
     if let clock = progressClock {
       progress.note(state)
@@ -497,11 +487,15 @@ private struct Core {
     return [sleepCountdown?.timer, watchdogTimer].compactMap { $0 }
   }
 
-  /// Counts a processed event. Given whether it was ignored, not the effects:
-  /// passing those copied them (~60 instructions an event).
+  /// Counts a processed event, then keeps the driver's extras, if any.
+  /// Given whether it was ignored, not the effects: passing those copied them
+  /// (~60 instructions an event). The extras are tested here, in a call every
+  /// event makes anyway: a test of its own in `reduce` cost 7 instructions
+  /// an event.
   private mutating func count(_ event: PlaybackEvent, ignored: Bool) {
     statistics.processed += 1
     if ignored, event.intent == nil { statistics.ignoredReports += 1 }
+    if keepsExtras { keepExtras() }
   }
 
   mutating func add(_ kind: Subscriber.Kind) -> Int {
@@ -531,8 +525,6 @@ private struct Job {
   var effects = Effects()
   /// What observers are told; nil when nobody observes.
   var observation: Observation?
-  /// A countdown the machine replaced or disarmed, to cancel outside the lock.
-  var staleTimer: TimerHandle?
 }
 
 /// The sleep countdown a player scheduled: its id and how to cancel it.

@@ -69,6 +69,9 @@ public struct WatchdogPolicy: Sendable {
   ///   - schedule: runs its closure once, after the given time, unless the
   ///     handle it returns is cancelled first. After a cancel the closure must
   ///     not run, and should be released (the player counts on it for memory).
+  ///
+  /// The player may read `now` and cancel a handle while it holds its lock:
+  /// neither may call into the player (send it an event, read its state).
   public init(
     timeout: Duration, now: @escaping @Sendable () -> Duration,
     schedule:

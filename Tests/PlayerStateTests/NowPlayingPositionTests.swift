@@ -35,8 +35,11 @@ struct NowPlayingPositionTests {
       name: "negative time moves nothing", anchor: 1500, rate: 1000, duration: 30_000,
       after: .seconds(-3), expected: 1500),
     Case(
-      name: "sub-millisecond truncated", anchor: 0, rate: 1000, duration: nil,
-      after: .microseconds(1999), expected: 1),
+      name: "to the nearest millisecond", anchor: 0, rate: 1000, duration: nil,
+      after: .microseconds(1499), expected: 1),
+    Case(
+      name: "a half rounds away from zero", anchor: 0, rate: 1000, duration: nil,
+      after: .microseconds(1500), expected: 2),
     Case(
       name: "a negative anchor clamps to 0", anchor: -5, rate: 0, duration: nil, after: .zero,
       expected: 0),
