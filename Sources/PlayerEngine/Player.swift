@@ -248,7 +248,7 @@ public final class Player: Sendable {
       let timer = clock.schedule(.milliseconds(request.delay.milliseconds)) { [weak self] in
         self?.send(.system(.sleepTimerExpired(request.id)))
       }
-      // Cancelled by `reduce` once the machine replaces or disarms it.
+      // Cancelled (`keepExtras`) by the event that replaces or disarms it.
       core.withLock { $0.sleepCountdown = SleepCountdown(id: request.id, timer: timer) }
     }
     job.observation?.publish(to: onStep)
@@ -420,7 +420,7 @@ private struct Core {
   var progressClock: (@Sendable () -> Duration)? {
     didSet { keepsExtras = sleepCountdown != nil || progressClock != nil }
   }
-  /// Whether `afterReduce` has anything to do: one test per event otherwise.
+  /// Whether `keepExtras` has anything to do: one test per event otherwise.
   private var keepsExtras = false
 
   init(state: PlaybackState) { self.state = state }
