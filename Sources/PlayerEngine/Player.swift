@@ -167,8 +167,12 @@ public final class Player: Sendable {
     // resumes a waiting consumer under the runtime's lock for that task, and
     // a consumer cancelled at this moment holds that lock while its
     // `onTermination` waits for ours (issue 23, R1: a deadlock).
-    let subscribers = core.withLock { $0.takeSubscribers() }
+    let (subscribers, timers) = core.withLock { ($0.takeSubscribers(), $0.takeTimers()) }
     for subscriber in subscribers { subscriber.finish() }
+    // Nothing the player scheduled is needed any more: with a policy that
+    // can cancel, its closures (and Dispatch's sources) are released now,
+    // not when each would have fallen due (R16).
+    for timer in timers { timer.cancel() }
   }
 
   /// The current state: the result of every event processed so far.
@@ -233,8 +237,15 @@ public final class Player: Sendable {
     }
   }
 
-  /// Schedules a sleep timer's countdown for a player without a watchdog policy.
-  private static let sleepClock = WatchdogPolicy.dispatch(timeout: .zero)
+  /// Schedules a sleep timer's countdown and progress ticks for a player
+  /// without a watchdog policy.
+  static let sleepClock = WatchdogPolicy.dispatch(timeout: .zero)
+
+  /// The policy's clock, or Dispatch's monotonic clock without a policy.
+  func now() -> Duration { (watchdog ?? Self.sleepClock).now() }
+
+  /// Where progress ticks are scheduled: the policy, or Dispatch without one.
+  var tickClock: WatchdogPolicy { watchdog ?? Self.sleepClock }
 
   /// Performs what `job` says. Takes it `inout` although it only reads it:
   /// passed by value, the caller's job (a variable its locked closures
@@ -253,16 +264,24 @@ public final class Player: Sendable {
       // A watchdog waits the policy's timeout; a retry backoff (waiting for
       // the network) waits what the machine's retry policy asked for.
       let after = request.delay ?? timeout
-      watchdog?.schedule(after) { [weak self] in
+      let timer = watchdog?.schedule(after) { [weak self] in
         self?.send(.watchdogExpired(request.load, request.id))
       }
+      // The newest watchdog replaces the one before, whose expiry would be stale.
+      let replaced = core.withLock { core in
+        defer { core.watchdogTimer = timer }
+        return core.watchdogTimer
+      }
+      replaced?.cancel()
     }
     if let request = job.effects.sleepTimer {
       // The user asked for it: with no policy of its own, the player schedules it on Dispatch.
       let clock = watchdog ?? Self.sleepClock
-      clock.schedule(request.delay) { [weak self] in
+      let timer = clock.schedule(request.delay) { [weak self] in
         self?.send(.system(.sleepTimerExpired(request.id)))
       }
+      // Cancelled (`keepExtras`) by the event that replaces or disarms it.
+      core.withLock { $0.sleepCountdown = SleepCountdown(id: request.id, timer: timer) }
     }
     job.observation?.publish(to: onStep)
   }
@@ -366,6 +385,32 @@ public final class Player: Sendable {
     return stream
   }
 
+  /// Subscribes a progress stream's ticker; it is told of every step
+  /// (``ProgressTicker/moves(_:)``) and finished with the player.
+  func register(
+    _ ticker: ProgressTicker, _ continuation: AsyncStream<PlaybackProgress>.Continuation
+  ) {
+    let id = core.withLock { $0.add(.progress(ticker)) }
+    // Holds the ticker until the stream ends (the stream then drops this
+    // closure), so its pending tick is cancelled whoever goes first.
+    continuation.onTermination = { [weak self] _ in
+      ticker.finish()
+      self?.core.withLock { $0.remove(id) }
+    }
+  }
+
+  /// The progress at `instant` on the policy's clock, starting the anchor's
+  /// timing on the first call (``Player/progress``).
+  func readProgress(at instant: Duration) -> PlaybackProgress? {
+    core.withLock { core in
+      if core.progressClock == nil {
+        core.progressClock = (watchdog ?? Self.sleepClock).now
+        core.progress.start(core.state, at: instant)
+      }
+      return core.progress.progress(of: core.state, at: instant)
+    }
+  }
+
   private func register<Element>(
     _ continuation: AsyncStream<Element>.Continuation, as kind: Subscriber.Kind
   ) {
@@ -395,6 +440,20 @@ private struct Core {
   var subscribers: [Subscriber] = []
   var nextSubscriberID = 0
   var statistics = PlayerStatistics()
+  /// The sleep countdown scheduled last, until the machine replaces or disarms it.
+  var sleepCountdown: SleepCountdown? {
+    didSet { keepsExtras = sleepCountdown != nil || progressClock != nil }
+  }
+  /// The watchdog or backoff scheduled last.
+  var watchdogTimer: TimerHandle?
+  /// When the progress anchor was set (``Player/progress``).
+  var progress = ProgressClock()
+  /// The policy's clock, once progress is tracked (set with the first read).
+  var progressClock: (@Sendable () -> Duration)? {
+    didSet { keepsExtras = sleepCountdown != nil || progressClock != nil }
+  }
+  /// Whether `keepExtras` has anything to do: one test per event otherwise.
+  private var keepsExtras = false
 
   init(state: PlaybackState) { self.state = state }
 
@@ -430,11 +489,45 @@ private struct Core {
       subscribers: subscribers)
   }
 
-  /// Counts a processed event. Given whether it was ignored, not the effects:
-  /// passing those copied them (~60 instructions an event).
+  /// What the driver keeps beside the state (``count(_:ignored:)`` calls it
+  /// while there is any): the countdown it scheduled, cancelled once the
+  /// machine no longer arms it; the progress marks' times.
+  private mutating func keepExtras() {
+    if let countdown = sleepCountdown,
+      !(state.sleepTimer?.isCountdown == true && state.issuedSleepTimers == countdown.id.rawValue)
+    {
+      // Cancelled under the lock (the policy's `cancel` must not call into
+      // the player): carrying it out to `perform` cost every event a field.
+      sleepCountdown = nil
+      countdown.timer.cancel()
+    }
+    if let clock = progressClock {
+      progress.note(state)
+      // The policy's clock, read under the lock so the marks are timed in
+      // processing order; it must not call into the player.
+      if progress.wantsInstant { progress.stamp(clock()) }
+    }
+  }
+
+  /// Every timer the player may still have pending, forgotten: the player's
+  /// `deinit` cancels them outside the lock.
+  mutating func takeTimers() -> [TimerHandle] {
+    defer {
+      sleepCountdown = nil
+      watchdogTimer = nil
+    }
+    return [sleepCountdown?.timer, watchdogTimer].compactMap { $0 }
+  }
+
+  /// Counts a processed event, then keeps the driver's extras, if any.
+  /// Given whether it was ignored, not the effects: passing those copied them
+  /// (~60 instructions an event). The extras are tested here, in a call every
+  /// event makes anyway: a test of its own in `reduce` cost 7 instructions
+  /// an event.
   private mutating func count(_ event: PlaybackEvent, ignored: Bool) {
     statistics.processed += 1
     if ignored, event.intent == nil { statistics.ignoredReports += 1 }
+    if keepsExtras { keepExtras() }
   }
 
   mutating func add(_ kind: Subscriber.Kind) -> Int {
@@ -466,6 +559,12 @@ private struct Job {
   var observation: Observation?
 }
 
+/// The sleep countdown a player scheduled: its id and how to cancel it.
+private struct SleepCountdown {
+  let id: SleepTimerID
+  let timer: TimerHandle
+}
+
 /// A processed step and who to tell. A class, so that a `Job` without
 /// observers stays small; it is allocated only when someone observes.
 private final class Observation: Sendable {
@@ -493,6 +592,7 @@ private struct Subscriber: Sendable {
     case states(AsyncStream<PlaybackState>.Continuation)
     case ignored(AsyncStream<IgnoredReport>.Continuation)
     case notifications(AsyncStream<PlayerNotification>.Continuation)
+    case progress(ProgressTicker)
   }
 
   let id: Int
@@ -510,6 +610,8 @@ private struct Subscriber: Sendable {
       }
     case .notifications(let continuation):
       for notification in step.notifications { continuation.yield(notification) }
+    case .progress(let ticker):
+      if ProgressTicker.moves(step) { ticker.refresh() }
     }
   }
 
@@ -519,6 +621,7 @@ private struct Subscriber: Sendable {
     case .states(let continuation): continuation.finish()
     case .ignored(let continuation): continuation.finish()
     case .notifications(let continuation): continuation.finish()
+    case .progress(let ticker): ticker.finish()
     }
   }
 }
@@ -548,8 +651,9 @@ extension Player {
       return subscribers
     }
     guard let finished else { return false }
-    // Finished outside the lock, as in `deinit`.
+    // Finished outside the lock, as in `deinit`, and the old timers cancelled.
     for subscriber in finished { subscriber.finish() }
+    for timer in fresh.takeTimers() { timer.cancel() }
     return true
   }
 }

@@ -95,11 +95,13 @@ public struct ScenarioRunner: Sendable {
     // Each player has a policy of its own, which counts its timers planned on the clock:
     // a player that handed off is kept while one is (its expiry is a row of its own).
     let marker = Self.watchdogMarker
+    // On the virtual clock, progress included; the clock cannot cancel, so
+    // a replaced timer stays queued until it falls due (and is stale then).
     func watchdog(counting timers: PendingTimers) -> WatchdogPolicy {
-      WatchdogPolicy(timeout: marker) { after, fire in
+      WatchdogPolicy(timeout: marker, now: { clock.now }) { after, fire in
         let delay: Duration
         if after == marker {
-          guard let timeout = recorder.watchdogTimeout else { return }
+          guard let timeout = recorder.watchdogTimeout else { return .uncancellable }
           delay = timeout
         } else {
           delay = after
@@ -109,6 +111,7 @@ public struct ScenarioRunner: Sendable {
           timers.remove()
           fire()
         }
+        return .uncancellable
       }
     }
     // The profiles the engines were given, for the engine of a new player.
