@@ -131,12 +131,7 @@ struct PlayerModelTests {
     let spy = SpyEngine.cooperative(.immediately)
     let model = PlayerModel(player: Player(engine: spy))
     model.play("A")
-    let fired = Locked(0)
-    withObservationTracking {
-      _ = model.isPlaying
-    } onChange: {
-      fired.withLock { $0 += 1 }
-    }
+    let fired = changes { _ = model.isPlaying }
     model.send(.position(Load(1, 1), .seconds(5)))  // position and state change, not isPlaying
     #expect(model.position == .seconds(5))
     #expect(fired.withLock { $0 } == 0)
@@ -148,15 +143,19 @@ struct PlayerModelTests {
     let spy = SpyEngine.cooperative(.immediately)
     let model = PlayerModel(player: Player(engine: spy))
     model.play("A")
-    let fired = Locked(0)
-    withObservationTracking {
-      _ = model.viewState
-    } onChange: {
-      fired.withLock { $0 += 1 }
-    }
+    let fired = changes { _ = model.viewState }
     model.pause()
     model.pause()  // no change: not told again (the tracking also ends at the first change)
     #expect(fired.withLock { $0 } == 1)
+  }
+
+  @Test func reportsFromAnotherThreadLandOnTheMainActor() async {
+    let spy = SpyEngine()
+    let model = PlayerModel(player: Player(engine: spy))
+    model.play("A")
+    await Task.detached { spy.report(.ready(Load(1, 1), duration: .seconds(8))) }.value
+    await until(model) { $0.kind == .playing }
+    #expect(model.nowPlaying?.description == "A 1/1 at 0ms 1x of 8000ms")
   }
 
   @Test func theModelAndThePlayerAreReleased() async {
@@ -195,6 +194,15 @@ struct PlayerModelTests {
 extension PlayerIntents {
   /// A remote control's intent, as a lock screen sends it.
   fileprivate func remote(_ intent: UserIntent) { send(.remote(intent)) }
+}
+
+/// Counts the changes Observation reports of what `read` reads: at most
+/// one, as a tracking ends at the first change.
+@MainActor
+func changes(_ read: () -> Void) -> Locked<Int> {
+  let fired = Locked(0)
+  withObservationTracking(read) { fired.withLock { $0 += 1 } }
+  return fired
 }
 
 /// Waits until `condition` holds, re-checking at each change of what it
