@@ -135,8 +135,12 @@ public final class Player: Sendable {
     // resumes a waiting consumer under the runtime's lock for that task, and
     // a consumer cancelled at this moment holds that lock while its
     // `onTermination` waits for ours (issue 23, R1: a deadlock).
-    let subscribers = core.withLock { $0.takeSubscribers() }
+    let (subscribers, timers) = core.withLock { ($0.takeSubscribers(), $0.takeTimers()) }
     for subscriber in subscribers { subscriber.finish() }
+    // Nothing the player scheduled is needed any more: with a policy that
+    // can cancel, its closures (and Dispatch's sources) are released now,
+    // not when each would have fallen due (R16).
+    for timer in timers { timer.cancel() }
   }
 
   /// The current state: the result of every event processed so far.
@@ -182,6 +186,7 @@ public final class Player: Sendable {
       }
       core.draining = true
       core.reduce(event, observed: observed, into: &job)
+      if core.progress.wantsInstant { core.progress.stamp(now()) }
       return true
     }
     while draining {
@@ -196,13 +201,21 @@ public final class Player: Sendable {
           return false
         }
         core.reduce(next, observed: observed, into: &job)
+        if core.progress.wantsInstant { core.progress.stamp(now()) }
         return true
       }
     }
   }
 
-  /// Schedules a sleep timer's countdown for a player without a watchdog policy.
-  private static let sleepClock = WatchdogPolicy.dispatch(timeout: .zero)
+  /// Schedules a sleep timer's countdown and progress ticks for a player
+  /// without a watchdog policy.
+  static let sleepClock = WatchdogPolicy.dispatch(timeout: .zero)
+
+  /// The policy's clock, or Dispatch's monotonic clock without a policy.
+  func now() -> Duration { (watchdog ?? Self.sleepClock).now() }
+
+  /// Where progress ticks are scheduled: the policy, or Dispatch without one.
+  var tickClock: WatchdogPolicy { watchdog ?? Self.sleepClock }
 
   /// Performs what `job` says. Takes it `inout` although it only reads it:
   /// passed by value, the caller's job (a variable its locked closures
@@ -221,16 +234,29 @@ public final class Player: Sendable {
       // A watchdog waits the policy's timeout; a retry backoff (waiting for
       // the network) waits what the machine's retry policy asked for.
       let after = request.delay.map { Duration.milliseconds($0.milliseconds) } ?? timeout
-      watchdog?.schedule(after) { [weak self] in
+      let timer = watchdog?.schedule(after) { [weak self] in
         self?.send(.watchdogExpired(request.load, request.id))
       }
+      // The newest watchdog replaces the one before, whose expiry would be stale.
+      let replaced = core.withLock { core in
+        defer { core.watchdogTimer = timer }
+        return core.watchdogTimer
+      }
+      replaced?.cancel()
     }
     if let request = job.effects.sleepTimer {
       // The user asked for it: with no policy of its own, the player schedules it on Dispatch.
       let clock = watchdog ?? Self.sleepClock
-      clock.schedule(.milliseconds(request.delay.milliseconds)) { [weak self] in
+      let timer = clock.schedule(.milliseconds(request.delay.milliseconds)) { [weak self] in
         self?.send(.system(.sleepTimerExpired(request.id)))
       }
+      // Cancelled by `reduce` once the machine replaces or disarms it.
+      core.withLock { $0.sleepCountdown = SleepCountdown(id: request.id, timer: timer) }
+    }
+    // A countdown the machine replaced or disarmed (taken out by `reduce`).
+    if let stale = job.staleTimer {
+      job.staleTimer = nil
+      stale.cancel()
     }
     job.observation?.publish(to: onStep)
   }
@@ -334,6 +360,29 @@ public final class Player: Sendable {
     return stream
   }
 
+  /// Subscribes a progress stream's ticker; it is told of every step
+  /// (``ProgressTicker/moves(_:)``) and finished with the player.
+  func register(
+    _ ticker: ProgressTicker, _ continuation: AsyncStream<PlaybackProgress>.Continuation
+  ) {
+    let id = core.withLock { $0.add(.progress(ticker)) }
+    // Holds the ticker until the stream ends (the stream then drops this
+    // closure), so its pending tick is cancelled whoever goes first.
+    continuation.onTermination = { [weak self] _ in
+      ticker.finish()
+      self?.core.withLock { $0.remove(id) }
+    }
+  }
+
+  /// The progress at `instant` on the policy's clock, starting the anchor's
+  /// timing on the first call (``Player/progress``).
+  func readProgress(at instant: Duration) -> PlaybackProgress? {
+    core.withLock { core in
+      if !core.progress.tracking { core.progress.start(core.state, at: instant) }
+      return core.progress.progress(of: core.state, at: instant)
+    }
+  }
+
   private func register<Element>(
     _ continuation: AsyncStream<Element>.Continuation, as kind: Subscriber.Kind
   ) {
@@ -363,6 +412,12 @@ private struct Core {
   var subscribers: [Subscriber] = []
   var nextSubscriberID = 0
   var statistics = PlayerStatistics()
+  /// The sleep countdown scheduled last, until the machine replaces or disarms it.
+  var sleepCountdown: SleepCountdown?
+  /// The watchdog or backoff scheduled last.
+  var watchdogTimer: TimerHandle?
+  /// When the progress anchor was set (``Player/progress``).
+  var progress = ProgressClock()
 
   init(state: PlaybackState) { self.state = state }
 
@@ -386,16 +441,42 @@ private struct Core {
     guard observed || !subscribers.isEmpty else {
       state.handle(event, into: &job.effects)
       count(event, ignored: job.effects.ignored != nil)
+      afterReduce(into: &job)
       return
     }
     let before = state
     state.handle(event, into: &job.effects)
     count(event, ignored: job.effects.ignored != nil)
+    afterReduce(into: &job)
     job.observation = Observation(
       step: PlayerStep(
         sequence: statistics.processed, event: event, before: before,
         transition: Transition(next: state, effects: job.effects)),
       subscribers: subscribers)
+  }
+
+  /// What the driver keeps beside the state: the countdown it scheduled,
+  /// taken out for `perform` to cancel once the machine no longer arms it;
+  /// the progress anchor's time. Each costs a test per event when unused.
+  @inline(__always)
+  private mutating func afterReduce(into job: inout Job) {
+    if let countdown = sleepCountdown,
+      !(state.sleepTimer?.isCountdown == true && state.issuedSleepTimers == countdown.id.rawValue)
+    {
+      job.staleTimer = countdown.timer
+      sleepCountdown = nil
+    }
+    if progress.tracking { progress.note(state) }
+  }
+
+  /// Every timer the player may still have pending, forgotten: the player's
+  /// `deinit` cancels them outside the lock.
+  mutating func takeTimers() -> [TimerHandle] {
+    defer {
+      sleepCountdown = nil
+      watchdogTimer = nil
+    }
+    return [sleepCountdown?.timer, watchdogTimer].compactMap { $0 }
   }
 
   /// Counts a processed event. Given whether it was ignored, not the effects:
@@ -432,6 +513,14 @@ private struct Job {
   var effects = Effects()
   /// What observers are told; nil when nobody observes.
   var observation: Observation?
+  /// A countdown the machine replaced or disarmed, to cancel outside the lock.
+  var staleTimer: TimerHandle?
+}
+
+/// The sleep countdown a player scheduled: its id and how to cancel it.
+private struct SleepCountdown {
+  let id: SleepTimerID
+  let timer: TimerHandle
 }
 
 /// A processed step and who to tell. A class, so that a `Job` without
@@ -461,6 +550,7 @@ private struct Subscriber: Sendable {
     case states(AsyncStream<PlaybackState>.Continuation)
     case ignored(AsyncStream<IgnoredReport>.Continuation)
     case notifications(AsyncStream<PlayerNotification>.Continuation)
+    case progress(ProgressTicker)
   }
 
   let id: Int
@@ -478,6 +568,8 @@ private struct Subscriber: Sendable {
       }
     case .notifications(let continuation):
       for notification in step.notifications { continuation.yield(notification) }
+    case .progress(let ticker):
+      if ProgressTicker.moves(step) { ticker.refresh() }
     }
   }
 
@@ -487,6 +579,7 @@ private struct Subscriber: Sendable {
     case .states(let continuation): continuation.finish()
     case .ignored(let continuation): continuation.finish()
     case .notifications(let continuation): continuation.finish()
+    case .progress(let ticker): ticker.finish()
     }
   }
 }
@@ -516,8 +609,9 @@ extension Player {
       return subscribers
     }
     guard let finished else { return false }
-    // Finished outside the lock, as in `deinit`.
+    // Finished outside the lock, as in `deinit`, and the old timers cancelled.
     for subscriber in finished { subscriber.finish() }
+    for timer in fresh.takeTimers() { timer.cancel() }
     return true
   }
 }

@@ -37,6 +37,48 @@ public struct NowPlaying: Hashable, Sendable, CustomStringConvertible {
     self.count = count
   }
 
+  /// The position `elapsed` after this value was published, as a lock screen
+  /// extrapolates it: ``elapsed`` plus ``rate`` × `elapsed`, clamped to
+  /// [0, ``duration``] (to 0 and up when the duration is unknown).
+  ///
+  /// ```swift
+  /// // Published at 1500ms, playing at 2x, for 30000ms.
+  /// nowPlaying.position(after: .milliseconds(2000))  // 5500ms
+  /// nowPlaying.position(after: .seconds(60))         // 30000ms, the duration
+  /// ```
+  /// - Parameter elapsed: the time since this value was published (the
+  ///   anchor was set); negative counts as zero. Whole milliseconds.
+  /// - Returns: the extrapolated position; ``elapsed`` itself while the rate is 0.
+  public func position(after elapsed: Duration) -> MediaTime {
+    Self.position(from: self.elapsed, rate: rate, after: elapsed, duration: duration)
+  }
+
+  /// `start` moved on at `rate` for `elapsed`, clamped to [0, `duration`]:
+  /// ``position(after:)`` without a `NowPlaying`, for the driver's progress.
+  package static func position(
+    from start: MediaTime, rate: PlaybackRate, after elapsed: Duration, duration: MediaTime?
+  ) -> MediaTime {
+    let (seconds, attoseconds) = elapsed.components
+    // Whole milliseconds of wall time, saturating; a negative span moves nothing.
+    let wall: Int64
+    if seconds < 0 || (seconds == 0 && attoseconds < 0) {
+      wall = 0
+    } else {
+      let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+      let (sum, carry) = whole.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
+      wall = overflow || carry ? .max : sum
+    }
+    var moved: Int64 = 0
+    if rate.thousandths > 0, wall > 0 {
+      let (scaled, overflow) = wall.multipliedReportingOverflow(by: Int64(rate.thousandths))
+      moved = overflow ? .max : scaled / 1000
+    }
+    let (sum, overflow) = start.milliseconds.addingReportingOverflow(moved)
+    var position = overflow ? Int64.max : sum
+    if let duration { position = min(position, duration.milliseconds) }
+    return MediaTime(milliseconds: max(position, 0))
+  }
+
   /// `A 2/3 at 1500ms 1x of 30000ms`: media, 1-based index, anchor, rate, duration.
   public var description: String {
     let of = duration.map { " of \($0)" } ?? ""
