@@ -63,7 +63,8 @@ let package = Package(
       name: "PlayerEngineTests", dependencies: ["PlayerEngine", "PlayerTesting"],
       swiftSettings: settings),
     .testTarget(
-      name: "PlayerObservationTests", dependencies: ["PlayerObservation", "PlayerTesting"],
+      name: "PlayerObservationTests",
+      dependencies: ["PlayerObservation", "PlayerTesting", "PlayerSimulation"],
       swiftSettings: settings),
     .testTarget(
       name: "PlayerTestingTests", dependencies: ["PlayerTesting", "PlayerSimulation"],

@@ -16,10 +16,11 @@ protocol ViewStateSubject: AnyObject {
 /// actor, keeps the published values, numbers the notifications, and sends
 /// the intents.
 ///
-/// Every update reads the player's current state (``/PlayerEngine/Player/state``),
-/// not the state a stream delivered: the values never go back to an older
-/// state, whichever of an intent's own refresh and a stream's element comes
-/// first. The streams are only the signal that something changed.
+/// Every update reads the player's current state and progress
+/// (``/PlayerEngine/Player/state``, ``/PlayerEngine/Player/progress``), not
+/// what a stream delivered: the values never go back to an older state,
+/// whichever of an intent's own refresh and a stream's element comes first.
+/// The state and progress streams are only the signal that something changed.
 ///
 /// Lifetime: the model owns the core, the core owns the player and the
 /// tasks; the tasks hold the core weakly and the streams do not hold the
@@ -31,20 +32,27 @@ final class PlayerModelCore {
   private(set) var viewState: PlayerViewState
   /// The subject told about changes; weak: the subject owns the core.
   weak var subject: (any ViewStateSubject)?
+  /// How often the position is read while playing; nil for never.
+  private let progressInterval: Duration?
   private var notificationCount = 0
   private var tasks: [Task<Void, Never>] = []
 
-  init(player: Player) {
+  init(player: Player, progressInterval: Duration?) {
     self.player = player
-    viewState = PlayerViewState(state: player.state)
+    self.progressInterval = progressInterval
+    viewState = PlayerViewState(state: player.state, progress: player.progress)
   }
 
   deinit {
     for task in tasks { task.cancel() }
   }
 
-  /// Starts following the player's state changes and notifications; from
-  /// here on the values follow the player until the core goes.
+  /// Starts following the player's state changes, notifications and, while
+  /// playing, its progress ticks; from here on the values follow the player
+  /// until the core goes. The ticks are the player's
+  /// (``/PlayerEngine/Player/progressUpdates(every:)``, on its policy's clock):
+  /// none while paused, buffering or idle, and the pending one is cancelled
+  /// when the core's task ends.
   func start() {
     let states = player.latestStates()
     let notifications = player.notifications()
@@ -56,6 +64,13 @@ final class PlayerModelCore {
         for await notification in notifications { self?.receive(notification) }
       },
     ]
+    if let progressInterval {
+      let ticks = player.progressUpdates(every: progressInterval)
+      tasks.append(
+        Task { [weak self] in
+          for await _ in ticks { self?.refresh() }
+        })
+    }
   }
 
   /// Sends `event` to the player, then publishes the state it left, so a
@@ -66,14 +81,14 @@ final class PlayerModelCore {
     refresh()
   }
 
-  /// Publishes the player's current state.
+  /// Publishes the player's current state and progress.
   func refresh() {
-    publish(viewState.updated(from: player.state))
+    publish(viewState.updated(from: player.state, progress: player.progress))
   }
 
   private func receive(_ notification: PlayerNotification) {
     notificationCount += 1
-    var next = viewState.updated(from: player.state)
+    var next = viewState.updated(from: player.state, progress: player.progress)
     next.record(NumberedNotification(id: notificationCount, notification: notification))
     publish(next)
   }

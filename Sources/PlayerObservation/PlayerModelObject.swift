@@ -35,10 +35,14 @@
     @Published public private(set) var viewState: PlayerViewState
 
     /// A model of `player`, following it from now on.
-    /// - Parameter player: the player; the model keeps it.
-    public init(player: Player) {
+    /// - Parameters:
+    ///   - player: the player; the model keeps it.
+    ///   - progressInterval: how often ``PlayerViewState/position`` moves while
+    ///     media plays (ticks on the player's clock, none while paused or
+    ///     buffering); nil to move it only when the state changes.
+    public init(player: Player, progressInterval: Duration? = .milliseconds(500)) {
       self.player = player
-      core = PlayerModelCore(player: player)
+      core = PlayerModelCore(player: player, progressInterval: progressInterval)
       viewState = core.viewState
       core.subject = self
       core.start()

@@ -1,3 +1,4 @@
+public import PlayerEngine
 public import PlayerState
 
 /// Everything a player's model publishes, as one value: the flags a view binds
@@ -52,10 +53,15 @@ public struct PlayerViewState: Hashable, Sendable {
   /// Why the current entry failed, while it is failed; nil otherwise (as
   /// Media3's `playerError`, cleared when the entry is loaded again).
   public internal(set) var error: PlaybackFailure?
-  /// Where playback is in the current entry: the engine's newest position
-  /// report, a seek's target, or a restored entry's saved position; 0 with
-  /// no entry.
+  /// Where playback is in the current entry, now: ``progress``'s position,
+  /// extrapolated from the engine's newest report while playing and moved by
+  /// the model's ticks; without a current entry, 0.
   public internal(set) var position: MediaTime
+  /// What a progress bar shows: the entry, the position, the duration, the
+  /// rate the position moves at, and the fraction played
+  /// (``/PlayerEngine/PlaybackProgress/fraction``); nil with no current entry.
+  /// Read from the player at every update and at every tick while playing.
+  public internal(set) var progress: PlaybackProgress?
   /// The newest notification of any kind, numbered.
   public internal(set) var lastNotification: NumberedNotification?
   /// The newest change of the current entry (`entryChanged`), numbered: an
@@ -65,8 +71,13 @@ public struct PlayerViewState: Hashable, Sendable {
   public internal(set) var lastQueueEnd: NumberedNotification?
 
   /// The values of `state`, with no notification yet.
-  /// - Parameter state: the player's state.
-  public init(state: PlaybackState) {
+  /// - Parameters:
+  ///   - state: the player's state.
+  ///   - progress: the player's progress (``/PlayerEngine/Player/progress``);
+  ///     without it, the position is the state's last known one (the
+  ///     engine's newest report, a seek's target, or a restored entry's
+  ///     saved position).
+  public init(state: PlaybackState, progress: PlaybackProgress? = nil) {
     self.state = state
     kind = state.kind
     isPlaying = state.isPlaying
@@ -79,7 +90,8 @@ public struct PlayerViewState: Hashable, Sendable {
     rate = state.rate
     sleepTimer = state.sleepTimer
     error = PlaybackFailure(state)
-    position = Self.position(in: state)
+    position = progress?.position ?? Self.position(in: state)
+    self.progress = progress
     lastNotification = nil
     lastEntryChange = nil
     lastQueueEnd = nil
@@ -87,8 +99,8 @@ public struct PlayerViewState: Hashable, Sendable {
 
   /// These values with every field derived from `state` taken from it, and
   /// the notifications kept.
-  func updated(from state: PlaybackState) -> PlayerViewState {
-    var next = PlayerViewState(state: state)
+  func updated(from state: PlaybackState, progress: PlaybackProgress?) -> PlayerViewState {
+    var next = PlayerViewState(state: state, progress: progress)
     next.lastNotification = lastNotification
     next.lastEntryChange = lastEntryChange
     next.lastQueueEnd = lastQueueEnd
@@ -138,6 +150,7 @@ extension PlayerViewState {
     visitor.visit(\.sleepTimer)
     visitor.visit(\.error)
     visitor.visit(\.position)
+    visitor.visit(\.progress)
     visitor.visit(\.lastNotification)
     visitor.visit(\.lastEntryChange)
     visitor.visit(\.lastQueueEnd)

@@ -11,9 +11,15 @@ import Testing
 @MainActor
 @Suite("PlayerModel", .timeLimit(.minutes(1)))
 struct PlayerModelTests {
+  /// A model of a player on `engine`, whose clock stands still (a virtual
+  /// one nobody advances): positions are exact, and no tick runs.
+  static func model(_ engine: SpyEngine) -> PlayerModel {
+    PlayerModel(player: Player(engine: engine, watchdog: CountedTimers().policy))
+  }
+
   @Test func intentsPublishTheStateTheyLeftAtOnce() {
     let spy = SpyEngine.cooperative(.immediately)
-    let model = PlayerModel(player: Player(engine: spy))
+    let model = Self.model(spy)
     #expect(model.kind == .idle)
     #expect(model.availableCommands.description == "")
 
@@ -48,7 +54,7 @@ struct PlayerModelTests {
 
   @Test func theQueueIntentsMirrorTheMachine() {
     let spy = SpyEngine.cooperative(.immediately)
-    let model = PlayerModel(player: Player(engine: spy))
+    let model = Self.model(spy)
     model.setQueue(["A", "B", "C"], startingAt: 1, playWhenReady: false)
     #expect(model.kind == .paused)
     #expect(model.queue.description == "A B* C")
@@ -73,7 +79,7 @@ struct PlayerModelTests {
 
   @Test func engineReportsReachTheModelThroughTheStreams() async {
     let spy = SpyEngine()
-    let model = PlayerModel(player: Player(engine: spy))
+    let model = Self.model(spy)
     model.play("A")
     #expect(model.kind == .buffering)
     #expect(model.isBuffering == true)
@@ -94,7 +100,7 @@ struct PlayerModelTests {
 
   @Test func aFailurePublishesTheErrorAndARetryClearsIt() async {
     let spy = SpyEngine()
-    let model = PlayerModel(player: Player(engine: spy))
+    let model = Self.model(spy)
     model.play("A")
     let detail = FailureDetail(domain: "AVFoundationErrorDomain", code: -11800, message: "bad")
     spy.report(.failed(Load(1, 1), .decoding, detail: detail))
@@ -110,7 +116,7 @@ struct PlayerModelTests {
 
   @Test func notificationsArePublishedNumberedInArrivalOrder() async {
     let spy = SpyEngine.cooperative(.immediately)
-    let model = PlayerModel(player: Player(engine: spy))
+    let model = Self.model(spy)
     model.setQueue(["A", "B"])
     model.remote(.toggle)
     model.next()
@@ -129,7 +135,7 @@ struct PlayerModelTests {
 
   @Test func anObserverOfOnePropertyIsToldOnlyOfItsChanges() {
     let spy = SpyEngine.cooperative(.immediately)
-    let model = PlayerModel(player: Player(engine: spy))
+    let model = Self.model(spy)
     model.play("A")
     let fired = changes { _ = model.isPlaying }
     model.send(.position(Load(1, 1), .seconds(5)))  // position and state change, not isPlaying
@@ -141,7 +147,7 @@ struct PlayerModelTests {
 
   @Test func anObserverOfTheWholeValueIsToldOfAnyChange() {
     let spy = SpyEngine.cooperative(.immediately)
-    let model = PlayerModel(player: Player(engine: spy))
+    let model = Self.model(spy)
     model.play("A")
     let fired = changes { _ = model.viewState }
     model.pause()
@@ -151,7 +157,7 @@ struct PlayerModelTests {
 
   @Test func reportsFromAnotherThreadLandOnTheMainActor() async {
     let spy = SpyEngine()
-    let model = PlayerModel(player: Player(engine: spy))
+    let model = Self.model(spy)
     model.play("A")
     await Task.detached { spy.report(.ready(Load(1, 1), duration: .seconds(8))) }.value
     await until(model) { $0.kind == .playing }
@@ -162,7 +168,8 @@ struct PlayerModelTests {
     weak var weakModel: PlayerModel?
     weak var weakPlayer: Player?
     do {
-      let player = Player(engine: SpyEngine.cooperative(.immediately))
+      let player = Player(
+        engine: SpyEngine.cooperative(.immediately), watchdog: CountedTimers().policy)
       let model = PlayerModel(player: player)
       weakModel = model
       weakPlayer = player
@@ -175,14 +182,15 @@ struct PlayerModelTests {
   }
 
   @Test func theObservationTasksEndWhenTheModelGoesAndTheAppKeepsThePlayer() async {
-    let player = Player(engine: SpyEngine.cooperative(.immediately))
+    let player = Player(
+      engine: SpyEngine.cooperative(.immediately), watchdog: CountedTimers().policy)
     weak var weakModel: PlayerModel?
     do {
       let model = PlayerModel(player: player)
       weakModel = model
       model.play("A")
       await until(model) { $0.lastNotification != nil }
-      #expect(player.subscriberCountForTesting == 2)
+      #expect(player.subscriberCountForTesting == 3)
     }
     #expect(weakModel == nil)
     // Cancelled tasks end their streams; a few turns of the main actor at most.
