@@ -21,6 +21,7 @@ let package = Package(
   products: [
     .library(name: "PlayerState", targets: ["PlayerState"]),
     .library(name: "PlayerEngine", targets: ["PlayerEngine"]),
+    .library(name: "PlayerObservation", targets: ["PlayerObservation"]),
     .library(name: "PlayerTesting", targets: ["PlayerTesting"]),
     .library(name: "PlayerSimulation", targets: ["PlayerSimulation"]),
     .library(name: "PlayerFuzz", targets: ["PlayerFuzz"]),
@@ -31,6 +32,10 @@ let package = Package(
     .target(name: "PlayerState", swiftSettings: settings),
     // Layer 2. The engine protocol and the driver.
     .target(name: "PlayerEngine", dependencies: ["PlayerState"], swiftSettings: settings),
+    // Layer 3, for apps: the player as an observable model for SwiftUI (Observation on
+    // iOS 17 / macOS 14, ObservableObject below). A product of its own, so an app that does
+    // not want it does not link the Observation module.
+    .target(name: "PlayerObservation", dependencies: ["PlayerEngine"], swiftSettings: settings),
     // Test support a back end links from its tests only: spy engine, conformance kit.
     .target(name: "PlayerTesting", dependencies: ["PlayerEngine"], swiftSettings: settings),
     // Fake media over a virtual clock, and the scenario language.
@@ -56,6 +61,10 @@ let package = Package(
 
     .testTarget(
       name: "PlayerEngineTests", dependencies: ["PlayerEngine", "PlayerTesting"],
+      swiftSettings: settings),
+    .testTarget(
+      name: "PlayerObservationTests",
+      dependencies: ["PlayerObservation", "PlayerTesting", "PlayerSimulation"],
       swiftSettings: settings),
     .testTarget(
       name: "PlayerTestingTests", dependencies: ["PlayerTesting", "PlayerSimulation"],
