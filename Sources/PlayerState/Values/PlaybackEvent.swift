@@ -454,6 +454,13 @@ extension PlaybackEvent {
   public static let toggle = PlaybackEvent.user(.toggle)
   /// Seek relative to the machine's own target.
   public static func skip(by delta: MediaTime) -> PlaybackEvent { .user(.skip(by: delta)) }
+  /// Set the playback rate: `player.send(.setRate(1.5))`.
+  public static func setRate(_ rate: PlaybackRate) -> PlaybackEvent { .user(.setRate(rate)) }
+  /// Arm a sleep timer, or turn it off with nil: `.setSleepTimer(.after(.seconds(1800)))`
+  /// (wall-clock time) or `.setSleepTimer(.endOfEntry)`.
+  public static func setSleepTimer(_ timer: SleepTimer?) -> PlaybackEvent {
+    .user(.setSleepTimer(timer))
+  }
   /// The engine reports the load ready.
   public static func ready(_ load: Load, duration: MediaTime? = nil) -> PlaybackEvent {
     .engine(.ready(load, duration: duration))
