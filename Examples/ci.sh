@@ -9,9 +9,10 @@
 #      platforms) and type-checks the shell against AVFoundation and MediaPlayer stubs
 #      (ShellTypecheck),
 #   4. runs the tests of Examples/FuzzYourPlayer (a hand-written player fuzzed in every mode,
-#      a single-item one within the core (features none); their planted bugs caught).
+#      a single-item one within the core (features none); their planted bugs caught),
+#   5. builds, tests and runs Examples/FirstApp (issue 40's newcomer app).
 # Any compiler warning in the examples fails it, as in the root build.
-# Basic, GStreamerEngine, AVPlayerEngine and FuzzYourPlayer build in one scratch path,
+# Basic, GStreamerEngine, AVPlayerEngine, FuzzYourPlayer and FirstApp build in one scratch path,
 # Examples/.build (swift build --scratch-path): Playhead's modules, the same sources with the same
 # flags in each, compile once instead of four times (PlayerState and PlayerEngine alone: about 18
 # CPU-s a time). ShellTypecheck keeps its own: its stub modules named AVFoundation, os and
@@ -117,5 +118,20 @@ build ShellTypecheck AVPlayerEngine/ShellTypecheck
 step "FuzzYourPlayer: swift test (MiniPlayer in every PlayerFuzz mode, its planted bug caught)"
 build FuzzYourPlayer FuzzYourPlayer "${shared[@]}" --build-tests
 check "FuzzYourPlayer's tests" FuzzYourPlayer swift test "${shared[@]}" --skip-build
+
+# Issue 40's acceptance: the app a newcomer writes from the README and the DocC articles, with the
+# names they would guess; it must build with no warning, its tests pass (the conformance kit on
+# its serial-queue adapter, the observable model), and its run end by its sleep timer.
+step "FirstApp: build, test and run the newcomer's app"
+build FirstApp FirstApp "${shared[@]}" --build-tests
+check "FirstApp's tests" FirstApp swift test "${shared[@]}" --skip-build
+first_app="$(cd FirstApp && swift build "${shared[@]}" --show-bin-path)/FirstApp"
+first_app_output="$("$first_app")"
+printf '%s\n' "$first_app_output"
+if ! grep -qx 'stopped by the sleep timer: true' <<<"$first_app_output"; then
+  echo "Examples/ci.sh: FirstApp did not end by its sleep timer (output above). Reproduce with:" >&2
+  echo "  cd Examples/FirstApp && swift run FirstApp" >&2
+  exit 1
+fi
 
 step "examples finished in $(($(date +%s) - started)) s"

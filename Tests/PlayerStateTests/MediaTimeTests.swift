@@ -118,6 +118,20 @@ struct MediaTimeTests {
       [MediaTime.seconds(1), .seconds(2), .milliseconds(3)].reduce(.zero, +) == .milliseconds(3003))
   }
 
+  @Test func scalingByADoubleRoundsAndSaturates() {
+    let elapsed = MediaTime.milliseconds(50)
+    #expect(elapsed * 1.5 == .milliseconds(75))
+    #expect(0.75 * MediaTime.milliseconds(333) == .milliseconds(250))  // 249.75
+    #expect(MediaTime.milliseconds(3) * 0.5 == .milliseconds(2))  // 1.5, away from zero
+    #expect(MediaTime.milliseconds(-3) * 0.5 == .milliseconds(-2))
+    #expect(elapsed * Double.nan == .zero)
+    #expect(elapsed * Double.infinity == Self.largest)
+    #expect(elapsed * -Double.infinity == Self.smallest)
+    #expect(Self.largest * 2.0 == Self.largest)
+    let rate = PlaybackRate(1.25)
+    #expect(MediaTime.seconds(4) * rate.multiplier == .seconds(5))
+  }
+
   @Test func arithmeticSaturates() {
     #expect(Self.largest + .milliseconds(1) == Self.largest)
     #expect(Self.smallest + .milliseconds(-1) == Self.smallest)

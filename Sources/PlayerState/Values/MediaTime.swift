@@ -176,6 +176,22 @@ public struct MediaTime: Hashable, Comparable, Sendable, Codable, AdditiveArithm
     time * factor
   }
 
+  /// The time scaled by `factor`, such as a length of media played at a rate
+  /// (`elapsed * rate.multiplier`): to the nearest millisecond, halves away
+  /// from zero, saturating; a NaN factor gives zero.
+  /// - Parameters:
+  ///   - time: any time.
+  ///   - factor: any number.
+  public static func * (time: MediaTime, factor: Double) -> MediaTime {
+    .milliseconds(Double(time.milliseconds) * factor)
+  }
+
+  /// The time scaled by `factor`, as ``*(_:_:)-(MediaTime,Double)``.
+  /// - Parameters:
+  ///   - factor: any number.
+  ///   - time: any time.
+  public static func * (factor: Double, time: MediaTime) -> MediaTime { time * factor }
+
   /// Multiplies a time by `factor` in place, saturating instead of overflowing.
   public static func *= <T: BinaryInteger>(time: inout MediaTime, factor: T) {
     time = time * factor
