@@ -38,8 +38,9 @@ public final class Player: Sendable {
   ///   - engine: the media back end that receives the commands.
   ///   - state: the initial state; a new player starts idle. Its
   ///     `configuration.canPreload` is set from the engine's capabilities.
-  ///   - watchdog: how buffering and stall timeouts, and the sleep timer's
-  ///     countdown, are scheduled; nil for no timeouts (a countdown is then
+  ///   - watchdog: how buffering and stall timeouts, the retry backoffs,
+  ///     the sleep timer's countdown and progress ticks are scheduled; nil for
+  ///     no timeouts (the backoffs, the countdown and the ticks are then
   ///     scheduled on a Dispatch global queue).
   ///   - onStep: called after every processed event once its commands have
   ///     been executed, in processing order, on the thread that drives the
@@ -65,12 +66,11 @@ public final class Player: Sendable {
   ///   - engine: the media back end that receives the commands.
   ///   - configuration: the settings the reducer reads; `canPreload` is set
   ///     from the engine's capabilities.
-  ///   - watchdog: how buffering and stall timeouts, the retry backoffs and
-  ///     the sleep timer's countdown are scheduled. With nil there are no
-  ///     timeouts and no backoff timers (a wait for the network ends only when
-  ///     the network is reported back), and a sleep countdown is scheduled on
-  ///     a Dispatch global queue; pass `.dispatch(timeout: .seconds(15))` for
-  ///     a retry policy's backoffs to run.
+  ///   - watchdog: how buffering and stall timeouts, the retry backoffs,
+  ///     the sleep timer's countdown and progress ticks are scheduled. With
+  ///     nil there are no buffering or stall timeouts, and the backoffs, the
+  ///     countdown and the ticks are scheduled on a Dispatch global queue;
+  ///     pass `.dispatch(timeout: .seconds(15))` for timeouts too.
   ///   - onStep: called after every processed event, as in ``init(engine:state:watchdog:onStep:)``.
   public convenience init(
     engine: any PlaybackEngine, configuration: PlayerConfiguration,
@@ -112,7 +112,8 @@ public final class Player: Sendable {
   ///   - snapshot: what was saved (``/PlayerState/PlaybackState/snapshot``).
   ///   - configuration: the settings the reducer reads (`canPreload` is set
   ///     from the engine's capabilities).
-  ///   - watchdog: how buffering and stall timeouts are scheduled; nil for none.
+  ///   - watchdog: how timeouts and timers are scheduled, as in
+  ///     ``init(engine:state:watchdog:onStep:)``; nil for no timeouts.
   ///   - onStep: called after every processed event, as in ``init(engine:state:watchdog:onStep:)``.
   /// - Throws: ``/PlayerState/InvalidStateError`` for a snapshot a restore cannot use.
   public convenience init(
@@ -260,11 +261,12 @@ public final class Player: Sendable {
     }
     // The policy is read in place (`watchdog?.`), not bound: a bound copy
     // retained and released its closure's context per timer.
-    if let request = job.effects.watchdog, let timeout = watchdog?.timeout {
-      // A watchdog waits the policy's timeout; a retry backoff (waiting for
-      // the network) waits what the machine's retry policy asked for.
-      let after = request.delay ?? timeout
-      let timer = watchdog?.schedule(after) { [weak self] in
+    // A watchdog waits the policy's timeout (none without a policy); a retry
+    // backoff (waiting for the network) waits what the machine's retry policy
+    // asked for, on the policy's clock or, with none, on Dispatch, as a sleep
+    // countdown does: the user configured it.
+    if let request = job.effects.watchdog, let after = request.delay ?? watchdog?.timeout {
+      let timer = (watchdog ?? Self.sleepClock).schedule(after) { [weak self] in
         self?.send(.watchdogExpired(request.load, request.id))
       }
       // The newest watchdog replaces the one before, whose expiry would be stale.

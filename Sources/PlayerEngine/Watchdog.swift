@@ -7,10 +7,10 @@ public import Dispatch
 /// the player calls ``schedule(_:_:)`` with ``timeout`` and a closure that
 /// sends the expiry back in. While a load waits for the network, the machine
 /// asks for a backoff with its own delay (``PlayerState/RetryPolicy``),
-/// scheduled the same way; a player without a policy schedules neither, and a
-/// wait then ends when the network is reported available (or on retry, a skip
-/// or stop). A sleep timer's countdown and the ticks of
-/// ``Player/progressUpdates(every:)`` are scheduled on the policy too.
+/// scheduled the same way. A sleep timer's countdown and the ticks of
+/// ``Player/progressUpdates(every:)`` are scheduled on the policy too. A
+/// player without a policy has no buffering or stall timeouts, and schedules
+/// its backoffs, countdowns and ticks on a Dispatch global queue.
 ///
 /// A stale expiry (the load moved on) is ignored by the machine, so a
 /// scheduler that cannot cancel is still correct. One that can (made with

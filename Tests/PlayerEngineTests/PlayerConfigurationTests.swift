@@ -51,6 +51,25 @@ struct PlayerConfigurationTests {
     #expect(plain.state == PlaybackState())
   }
 
+  /// Without a watchdog policy there are no buffering timeouts, but the retry
+  /// policy the user configured still runs: its backoff is scheduled on
+  /// Dispatch, as a sleep countdown is, and the load is tried again.
+  @Test func aBackoffRunsWithoutAWatchdogPolicy() async throws {
+    let spy = SpyEngine()
+    let quick = RetryPolicy(attempts: 1, backoff: .milliseconds(10), maximumBackoff: .seconds(1))
+    let player = Player(engine: spy, configuration: PlayerConfiguration(retry: quick))
+    player.send(.play("A"))
+    spy.report(.failed(Load(1, 1), .network))
+    #expect(player.state.description == "waiting(A#1, network, attempt 1, autoplay)")
+    // The backoff fires 10 ms from now on a Dispatch queue; allow 10 s on a loaded machine.
+    let deadline = ContinuousClock.now + .seconds(10)
+    while player.state.description != "buffering(A#2, autoplay)", ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    #expect(player.state.description == "buffering(A#2, autoplay)")
+    #expect(spy.commands.map(\.description) == ["load(A#1)", "stop(item1#1)", "load(A#2)"])
+  }
+
   /// A countdown is kept to the millisecond: 1.5 ms is scheduled as 2 ms.
   @Test func aSleepCountdownIsScheduledToTheMillisecond() {
     let timers = ManualTimers()

@@ -103,7 +103,8 @@ enum CompactSleepTimer: Hashable, Sendable, Codable {
 /// A sleep timer's countdown to schedule: the driver sends
 /// ``SystemEvent/sleepTimerExpired(_:)`` with this id once `delay` has
 /// passed on its clock. A stale expiry (the timer was cancelled or replaced)
-/// is ignored by the machine, so the driver never needs to cancel it.
+/// is ignored by the machine, so cancelling is only a saving: `Player` cancels
+/// a replaced or disarmed countdown so that it does not stay scheduled.
 public struct SleepTimerRequest: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The countdown's id.
   public let id: SleepTimerID
