@@ -142,6 +142,10 @@ enum ExploreCommand: Command {
         ("unsent", .int(exploration.coverage.unsent.count)),
         ("states", .int(exploration.states)), ("transitions", .int(exploration.transitions)),
         ("sequences", .int(exploration.sequences)), ("seconds", .double(exploration.seconds)),
+        (
+          "fingerprint_collision_probability",
+          exploration.collisionProbability.map { .string(String($0)) } ?? .null
+        ),
         ("unreached", .array(exploration.unreached.map { .string("\($0)") })),
         ("passed", .bool(passed(exploration))),
       ])

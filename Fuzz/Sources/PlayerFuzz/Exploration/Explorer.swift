@@ -258,10 +258,10 @@ struct Search {
   /// The subject the runners are made with.
   private let runs: FuzzSubject
 
-  /// Every state reached, in the order found (breadth first): its key, the
-  /// state it was first reached from and the actions of that step, its depth.
-  private var keys: [StateKey] = []
-  private var ids: [StateKey: Int32] = [:]
+  /// Every state reached, in the order found (breadth first): its key's
+  /// fingerprint (``VisitedStates``), the state it was first reached from and
+  /// the actions of that step, its depth.
+  private var visited = VisitedStates()
   private var parents: [Int32] = []
   private var steps: [[FuzzAction]] = []
   private var depths: [Int32] = []
@@ -377,6 +377,7 @@ struct Search {
     if result.merged {
       result.canonical = root.target.snapshot?.base is any ExplorableSnapshot
       searchMerged(root)
+      result.collisionProbability = visited.collisionProbability
     } else {
       searchUnmerged()
     }
@@ -554,10 +555,8 @@ struct Search {
   private mutating func add(
     _ key: StateKey, fine: Int, parent: Int32, step: [FuzzAction], depth: Int32
   ) -> (id: Int32, new: Bool) {
-    if let id = ids[key] { return (id, false) }
-    let id = Int32(keys.count)
-    ids[key] = id
-    keys.append(key)
+    let (id, new) = visited.insert(key)
+    guard new else { return (id, false) }
     fines.append(fine)
     parents.append(parent)
     steps.append(step)
@@ -642,9 +641,9 @@ struct Search {
     let rootKey = key(root, rootSnapshot)
     _ = add(rootKey, fine: fine(root, rootSnapshot, rootKey), parent: -1, step: [], depth: 0)
     var id: Int32 = 0
-    while Int(id) < keys.count {
+    while Int(id) < visited.count {
       let depth = Int(depths[Int(id)])
-      if let maxStates = scope.maxStates, keys.count > maxStates {
+      if let maxStates = scope.maxStates, visited.count > maxStates {
         // More states than the limit allows, and states still to extend: bounded here, as by
         // time (the level the state's successors would be in is partly found). A search
         // holds at most the limit and one state's successors.
@@ -655,22 +654,22 @@ struct Search {
       if let maxDepth = scope.maxDepth, depth >= maxDepth {
         // Every state left is at the depth limit: the search is bounded there.
         result.depth = maxDepth
-        result.newAtLastLevel = keys.count - Int(id)
-        result.states = keys.count
+        result.newAtLastLevel = visited.count - Int(id)
+        result.states = visited.count
         return
       }
       result.depth = depth
       if !expand(id) { break }
       id += 1
       // Reading the clock costs more than a few states' work: look every 64.
-      if id & 63 == 0 { report(level: depth, states: keys.count, expanded: expanded) }
+      if id & 63 == 0 { report(level: depth, states: visited.count, expanded: expanded) }
       // An unsound merge makes the search no proof, whatever it finds later: say so now.
       if result.unsound != nil { break }
     }
-    result.states = keys.count
+    result.states = visited.count
     // A fixpoint only when every state was extended: the search also stops, with no
     // counterexample, when a property broke on a path that passes replayed (unsound).
-    if result.counterexample == nil, !result.interrupted, Int(id) == keys.count {
+    if result.counterexample == nil, !result.interrupted, Int(id) == visited.count {
       result.fixpoint = true
       result.distinctStates = behaviouralClasses(
         successors: successors, outputs: outputs, width: alphabet.count)
@@ -751,7 +750,7 @@ struct Search {
       }
     }
     let state = snapshot(runner)
-    guard key(runner, state) == keys[Int(id)] else {
+    guard visited.isState(key(runner, state), id) else {
       disagree(
         id, start.path + sent, letter: describe(sent),
         detail: "each lead back to the state, but not all of them in a row")
@@ -878,7 +877,7 @@ struct Search {
             detail: "gives out other commands or another observation than from the first path")
           return true
         }
-        guard let reached = ids[childKey], reached == successors[row + index] else {
+        guard let reached = visited[childKey], reached == successors[row + index] else {
           disagree(
             id, start.runner.trace, letter: describe(step),
             detail: "leads to another state than from the first path")
@@ -989,7 +988,7 @@ struct Search {
     _ runner: CaseRunner, _ snapshot: Snapshot, of id: Int32, _ prefix: [FuzzAction]
   ) {
     result.replays += 1
-    guard result.unsound == nil, key(runner, snapshot) != keys[Int(id)] else { return }
+    guard result.unsound == nil, !visited.isState(key(runner, snapshot), id) else { return }
     result.unsound =
       "replaying the path to a state reached another state: "
       + describe(prefix) + " (the player is not deterministic, or its snapshot leaves out state)"
@@ -1040,7 +1039,7 @@ struct Search {
       disagree(
         state, arrival, letter: describe(step),
         detail: "gives out other commands or another observation than from the first path")
-    } else if ids[key(runner, after)] != successors[row + probed] {
+    } else if visited[key(runner, after)] != successors[row + probed] {
       disagree(
         state, arrival, letter: describe(step),
         detail: "leads to another state than from the first path")
