@@ -14,8 +14,8 @@ extension ExploreCommand {
     let count: Int
     /// The whole scope's configuration classes.
     let classes: Int
-    /// The subject and the scope (entries, held, features, limits): equal for
-    /// every shard of one search.
+    /// The subject and the scope (entries, held, features): equal for every
+    /// shard of one search.
     let scope: String
     let configurations: [String]
     let complete: Bool
@@ -153,8 +153,11 @@ extension ExploreCommand {
             "\(Arguments.quoted(file)) holds a result that is not of 'explore --entries N --json'; "
             + "expected one shard's output")
       }
+      // What makes two results shards of one search. Not the limits (--max-states defaults
+      // to half of each machine's memory, --seconds may differ per runner): a shard they
+      // stopped is not complete, and the merge says so.
       var key = ["subject \(result["subject"] as? String ?? "?")"]
-      for name in ["entries", "held", "features", "max_depth", "max_states", "seconds"] {
+      for name in ["entries", "held", "features"] {
         key.append("\(name) \(scope[name].map { "\($0)" } ?? "none")")
       }
       return ShardResult(

@@ -162,7 +162,7 @@ public struct ExplorationScope: Hashable, Sendable, CustomStringConvertible {
   /// The most states one configuration class's search may hold: past it (by
   /// at most one state's successors) the search stops, not complete
   /// (``Exploration/stateLimit``), unless every state was extended. Nil for no
-  /// limit. A search holds about 4 KB a state (its keys, rows and the
+  /// limit. A search holds about 4 KB a state (its fingerprints, rows and the
   /// runners it keeps; docs/memory.md, "The explorer"), so this bounds its
   /// memory; with several classes at once (`jobs`), each has its own.
   public var maxStates: Int?
