@@ -24,6 +24,12 @@ enum ExploreCommand: Command {
     .option(
       "--max-states", "N",
       "with --entries: stop a class at N states, not complete (default: half the memory)"),
+    .option(
+      "--shard", "I/N",
+      "with --entries: search only the configuration classes whose place is I modulo N"),
+    .toggle(
+      "--merge", "read the --json results of every shard (FILE...) and say if the scope is complete"
+    ),
     .option("--depth", "N", "the longest sequence explored (3 without --entries; none with it)"),
     .option("--seconds", "S", "stop after S seconds and say how deep the search got"),
     .option("--subject", "NAME", "player (default), or a deliberately broken player"),
@@ -37,7 +43,7 @@ enum ExploreCommand: Command {
     name: "explore",
     summary: "check every event sequence up to a depth against the contract model",
     usage:
-      "explore [--entries N [--held H] [--jobs N] [--max-states N]] [--features LIST] [--depth N] [--seconds S] [--subject NAME] [--unreached] [--json] [--quiet]",
+      "explore [--entries N [--held H] [--jobs N] [--max-states N] [--shard I/N]] [--features LIST] [--depth N] [--seconds S] [--subject NAME] [--unreached] [--json] [--quiet]\n       player-sim explore --merge FILE... [--json]",
     flags: flags,
     details: [
       "With --entries N: small-scope model checking. States are merged on a canonical snapshot",
@@ -55,6 +61,10 @@ enum ExploreCommand: Command {
       "in about 1/N of the time on N free cores, with the memory of N searches). A class's",
       "search holds about 4 KB a state: --max-states N stops it at N states, not complete;",
       "by default N is half this machine's memory (divided among the --jobs) at 4 KB a state.",
+      "--shard I/N searches only the classes whose place in the scope is I modulo N: N workers",
+      "(0/N to N-1/N, on as many machines) cover the scope exactly, a class each; save each",
+      "one's --json output and 'explore --merge FILE...' says 'complete' only when every shard",
+      "is there and complete, with the states summed (exit status 3 when one is missing).",
       "Without --entries:",
       "The alphabet holds every event kind, failure reason and identity (current, preload,",
       "earlier, dropped, the load the next intent creates, never issued, wrong item),",
@@ -70,13 +80,20 @@ enum ExploreCommand: Command {
       "player-sim explore --entries 2", "player-sim explore --entries 1 --features none",
       "player-sim explore --depth 4",
       "player-sim explore --depth 4 --subject stopNotSent",
+      "player-sim explore --entries 2 --shard 0/2 --json > shard-0.jsonl",
+      "player-sim explore --merge shard-0.jsonl shard-1.jsonl",
     ])
 
+  /// Operands: the shard results `--merge` reads; none otherwise.
+  static var takesOperands: Bool { true }
+
   static func run(_ parsed: Arguments) throws(UsageError) -> ExitStatus {
+    if parsed.has("--merge") { return try merge(parsed) }
+    try parsed.noOperands()
     if let entries = try parsed.integer("--entries", in: 1...8) {
       return try runScope(parsed, entries: entries)
     }
-    for flag in ["--held", "--jobs", "--max-states"] where parsed.values[flag] != nil {
+    for flag in ["--held", "--jobs", "--max-states", "--shard"] where parsed.values[flag] != nil {
       throw UsageError(message: "'\(flag)' of 'explore' needs '--entries'")
     }
     // 3 by default: the alphabet (187 letters) grows each level about
@@ -142,6 +159,10 @@ enum ExploreCommand: Command {
         ("unsent", .int(exploration.coverage.unsent.count)),
         ("states", .int(exploration.states)), ("transitions", .int(exploration.transitions)),
         ("sequences", .int(exploration.sequences)), ("seconds", .double(exploration.seconds)),
+        (
+          "fingerprint_collision_probability",
+          exploration.collisionProbability.map { .string(String($0)) } ?? .null
+        ),
         ("unreached", .array(exploration.unreached.map { .string("\($0)") })),
         ("passed", .bool(passed(exploration))),
       ])
@@ -259,9 +280,11 @@ enum ExploreCommand: Command {
     let features = try FuzzCommand.features(parsed, of: "explore")
     let subject = try FuzzCommand.subject(parsed)
     let json = parsed.has("--json")
-    let scope = ExplorationScope(
+    let whole = ExplorationScope(
       entries: entries, held: held, features: features, maxDepth: depth, seconds: seconds,
       maxStates: maxStates)
+    let shard = try Self.shard(parsed, classes: whole.configurations.count)
+    let scope = whole.shard(shard.index, of: shard.count)
     let classes = ClassProgress()
     guard
       let exploration = withProgress(
@@ -276,13 +299,39 @@ enum ExploreCommand: Command {
     let bounded = !exploration.complete && exploration.passed
     if json {
       if let failure = exploration.counterexample { Terminal.out(JSONValue.failure(failure)) }
-      Terminal.out(Self.json(exploration, bounded: bounded))
+      Terminal.out(
+        Self.json(exploration, bounded: bounded, shard: shard, classes: whole.configurations.count)
+      )
     } else {
+      if shard.count > 1 {
+        Terminal.out(
+          "shard \(shard): \(scope.configurations.count) of the scope's "
+            + "\(whole.configurations.count) configuration classes (explore --merge sums the shards)"
+        )
+      }
       let report = exploration.report(listingUnreached: parsed.has("--unreached"))
       Terminal.out(terminalSafe(report, keepingNewlines: true))
     }
     if !exploration.passed { return .failure }
     return bounded ? .bounded : .success
+  }
+
+  /// `--shard I/N`: the whole scope when absent; at most one shard per class.
+  private static func shard(_ parsed: Arguments, classes: Int) throws(UsageError) -> FuzzShard {
+    guard let text = parsed.values["--shard"] else { return .whole }
+    let prefix = "bad value \(Arguments.quoted(text)) for '--shard' of 'explore'; "
+    guard let shard = FuzzShard(text) else {
+      throw UsageError(
+        message: prefix
+          + "expected I/N, shard I of N with 0 <= I < N, such as 0/4 (whole numbers, no sign)")
+    }
+    guard shard.count <= classes else {
+      throw UsageError(
+        message: prefix
+          + "this scope has \(classes) configuration class\(classes == 1 ? "" : "es") and a class "
+          + "is not split: N must be at most \(classes)")
+    }
+    return shard
   }
 
   /// The states one class may hold by default: half the machine's memory, shared
@@ -295,7 +344,9 @@ enum ExploreCommand: Command {
 
   /// The `{"result":{…}}` line of a scoped exploration: the verdict, the
   /// scope, the totals and one object per configuration class.
-  static func json(_ exploration: ScopedExploration, bounded: Bool) -> String {
+  static func json(
+    _ exploration: ScopedExploration, bounded: Bool, shard: FuzzShard = .whole, classes: Int
+  ) -> String {
     let scope = exploration.scope
     let configurations = exploration.results.map { result -> JSONValue in
       .object([
@@ -327,9 +378,19 @@ enum ExploreCommand: Command {
             ("seconds", scope.seconds.map { .double($0) } ?? .null),
           ])
         ),
+        (
+          "shard",
+          .object([
+            ("index", .int(shard.index)), ("count", .int(shard.count)), ("classes", .int(classes)),
+          ])
+        ),
         ("verdict", .string(exploration.verdict)),
         ("states", .int(exploration.states)), ("transitions", .int(exploration.transitions)),
         ("seconds", .double(exploration.seconds)),
+        (
+          "fingerprint_collision_probability",
+          exploration.collisionProbability.map { .string(String($0)) } ?? .null
+        ),
         ("configurations", .array(configurations)),
         ("unreached", .array(exploration.unreached.map { .string("\($0)") })),
         ("passed", .bool(exploration.passed)),

@@ -179,4 +179,140 @@ import Testing
     #expect(result["complete"] as? Bool == false)
   }
 
+  // MARK: --shard and --merge (issue 39, item 4c)
+
+  /// The `{"result":{…}}` line of `explore --json` as `--merge` reads it, for one shard.
+  static func shardLine(
+    _ index: Int, of count: Int, complete: Bool = true, passed: Bool = true, states: Int = 100,
+    entries: Int = 2, verdict: String? = nil
+  ) -> String {
+    let verdictText = verdict ?? (complete ? "complete for …" : "not complete: time ran out")
+    return #"{"result":{"command":"explore","subject":"Player","complete":\#(complete),"#
+      + #""bounded":false,"scope":{"entries":\#(entries),"held":0,"configurations":["class \#(index)"],"#
+      + #""features":"queue","max_depth":null,"max_states":null,"seconds":null},"#
+      + #""shard":{"index":\#(index),"count":\#(count),"classes":\#(count)},"#
+      + #""verdict":"\#(verdictText)","states":\#(states),"transitions":\#(states * 10),"#
+      + #""seconds":1.5,"fingerprint_collision_probability":"1e-30","configurations":[],"#
+      + #""unreached":[],"passed":\#(passed)}}"#
+  }
+
+  static func merge(_ lines: [String?], json: Bool = false) throws -> CLI.Output {
+    var files: [String] = []
+    for (index, line) in lines.enumerated() {
+      let text = (line.map { #"{"progress":{"elapsed":1}}"# + "\n" + $0 + "\n" }) ?? ""
+      files.append(try CLI.scratchFile("shard-\(index).jsonl", Data(text.utf8)))
+    }
+    return try CLI.run(["explore", "--merge"] + files + (json ? ["--json"] : []))
+  }
+
+  @Test func theMergeIsCompleteOnlyWithEveryShardComplete() throws {
+    let all = try Self.merge([Self.shardLine(0, of: 2), Self.shardLine(1, of: 2, states: 23)])
+    #expect(all.status == 0, "\(all.stdout)\(all.stderr)")
+    #expect(
+      all.lines.first?.hasPrefix("explore --merge: 2 of 2 shards, subject Player, entries 2")
+        == true)
+    #expect(
+      all.lines.contains(
+        "total: 123 states, 1230 transitions, 2 of 2 configuration classes, 3.0 s (the shards' "
+          + "own times, summed)"), "\(all.stdout)")
+    #expect(
+      all.lines.last(where: { !$0.isEmpty })?.hasPrefix(
+        "complete: every shard complete, 2 configuration classes") == true)
+
+    let missing = try Self.merge([Self.shardLine(1, of: 3), Self.shardLine(0, of: 3)])
+    #expect(missing.status == 3)
+    #expect(missing.lines.last(where: { !$0.isEmpty }) == "not complete: shard 2/3 missing")
+
+    let open = try Self.merge([Self.shardLine(0, of: 2), Self.shardLine(1, of: 2, complete: false)])
+    #expect(open.status == 3)
+    #expect(
+      open.lines.last(where: { !$0.isEmpty })
+        == "not complete: shard 1/2: not complete: time ran out")
+
+    // A shard that never printed its result (killed, out of time on the CI runner).
+    let unfinished = try Self.merge([Self.shardLine(0, of: 2), nil])
+    #expect(unfinished.status == 3)
+    #expect(unfinished.lines.last(where: { !$0.isEmpty })?.hasPrefix("not complete: ") == true)
+    #expect(
+      unfinished.lines.last(where: { !$0.isEmpty })?.hasSuffix(
+        "has no explore result line (the shard did not finish, or is not --json)") == true)
+
+    let failed = try Self.merge(
+      [
+        Self.shardLine(0, of: 2, passed: false, verdict: "not complete: a property broke in X"),
+        Self.shardLine(1, of: 2),
+      ], json: true)
+    #expect(failed.status == 1)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data((failed.lines.first ?? "").utf8))
+        as? [String: Any])
+    let result = try #require(object["result"] as? [String: Any])
+    #expect(result["complete"] as? Bool == false)
+    #expect(result["passed"] as? Bool == false)
+    #expect(result["states"] as? Int == 200)
+    #expect(
+      result["verdict"] as? String == "FAILED: shard 0/2: not complete: a property broke in X")
+  }
+
+  @Test func theMergeRefusesShardsOfTwoSearchesOrOneShardTwice() throws {
+    let twice = try Self.merge([Self.shardLine(0, of: 2), Self.shardLine(0, of: 2)])
+    #expect(twice.status == 2)
+    #expect(
+      twice.stderr.contains("are both shard 0/2; expected each shard once"), "\(twice.stderr)")
+    let other = try Self.merge([Self.shardLine(0, of: 2), Self.shardLine(1, of: 2, entries: 1)])
+    #expect(other.status == 2)
+    #expect(other.stderr.contains("expected the shards of one search"), "\(other.stderr)")
+    let none = try CLI.run(["explore", "--merge"])
+    #expect(none.status == 2)
+    #expect(
+      none.stderr
+        == "player-sim: '--merge' of 'explore' needs the shards' result files; expected explore --merge FILE...\n"
+    )
+    let withEntries = try CLI.run(["explore", "--merge", "--entries", "1", "x"])
+    #expect(withEntries.stderr == "player-sim: '--entries' of 'explore' cannot go with '--merge'\n")
+    let operand = try CLI.run(["explore", "x"])
+    #expect(operand.status == 2)
+    #expect(
+      operand.stderr == "player-sim: unexpected argument 'x' for 'explore'; expected flags only\n")
+  }
+
+  @Test func aShardMustBeOneOfTheClasses() throws {
+    let tooMany = try CLI.run(["explore", "--entries", "1", "--features", "none", "--shard", "0/3"])
+    #expect(tooMany.status == 2)
+    #expect(
+      tooMany.stderr
+        == "player-sim: bad value '0/3' for '--shard' of 'explore'; this scope has 2 configuration "
+        + "classes and a class is not split: N must be at most 2\n")
+    let bad = try CLI.run(["explore", "--entries", "1", "--shard", "2/2"])
+    #expect(bad.status == 2)
+    #expect(
+      bad.stderr.hasPrefix("player-sim: bad value '2/2' for '--shard' of 'explore'; expected I/N"))
+    let alone = try CLI.run(["explore", "--shard", "0/2"])
+    #expect(alone.stderr == "player-sim: '--shard' of 'explore' needs '--entries'\n")
+  }
+
+  /// Both shards of a real search, merged: their states add up to the unsharded search's.
+  @Test func theShardsOfARealSearchAddUpToTheWhole() throws {
+    let arguments = [
+      "explore", "--entries", "1", "--held", "0", "--features", "none", "--depth", "2", "--quiet",
+      "--json",
+    ]
+    let whole = try CLI.run(arguments)
+    let wholeResult = try #require(
+      (try JSONSerialization.jsonObject(
+        with: Data((whole.lines.last(where: { !$0.isEmpty }) ?? "").utf8))
+        as? [String: Any])?["result"] as? [String: Any])
+    #expect(wholeResult["states"] as? Int == 102)
+    let shards = try (0..<2).map { try CLI.run(arguments + ["--shard", "\($0)/2"]) }
+    #expect(shards.allSatisfy { $0.status == 3 })
+    let merged = try Self.merge(shards.map { $0.lines.last(where: { !$0.isEmpty }) }, json: true)
+    #expect(merged.status == 3)
+    let result = try #require(
+      (try JSONSerialization.jsonObject(with: Data((merged.lines.first ?? "").utf8))
+        as? [String: Any])?["result"] as? [String: Any])
+    #expect(result["states"] as? Int == wholeResult["states"] as? Int)
+    #expect(result["transitions"] as? Int == wholeResult["transitions"] as? Int)
+    #expect(result["classes_searched"] as? Int == 2)
+    #expect(result["complete"] as? Bool == false)
+  }
 }

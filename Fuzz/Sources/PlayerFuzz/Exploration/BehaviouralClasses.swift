@@ -23,9 +23,25 @@
 ///   number of classes; O(states) memory besides the rows.
 package func behaviouralClasses(successors: [Int32], outputs: [UInt32], width: Int) -> Int {
   guard width > 0, successors.count == outputs.count else { return 0 }
-  let count = successors.count / width
-  guard count > 0 else { return 0 }
+  var rows = SearchRows(width: width)
+  for row in stride(from: 0, to: successors.count - successors.count % width, by: width) {
+    rows.append(
+      targets: Array(successors[row..<row + width]), outputs: Array(outputs[row..<row + width]))
+  }
+  return behaviouralClasses(rows)
+}
+
+/// ``behaviouralClasses(successors:outputs:width:)`` over a search's compact rows, each
+/// decoded as it is read.
+func behaviouralClasses(_ rows: SearchRows) -> Int {
+  let width = rows.width
+  let count = rows.count
+  guard width > 0, count > 0 else { return 0 }
   var block = [Int32](repeating: 0, count: count)
+  var targets = [Int32](repeating: -1, count: width)
+  var outputs = [UInt32](repeating: 0, count: width)
+  var otherTargets = targets
+  var otherOutputs = outputs
   var classes = 1
   while true {
     var next = [Int32](repeating: 0, count: count)
@@ -33,22 +49,22 @@ package func behaviouralClasses(successors: [Int32], outputs: [UInt32], width: I
     var standing: [Int: [Int32]] = [:]
     var found: Int32 = 0
     for state in 0..<count {
-      let row = state * width
+      rows.decode(state, into: &targets, &outputs)
       var hasher = Hasher()
       hasher.combine(block[state])
       for letter in 0..<width {
-        let target = successors[row + letter]
-        hasher.combine(outputs[row + letter])
+        let target = targets[letter]
+        hasher.combine(outputs[letter])
         hasher.combine(target < 0 ? -1 : block[Int(target)])
       }
       let hash = hasher.finalize()
       let alike = standing[hash]?.first { other in
-        let otherRow = Int(other) * width
         guard block[Int(other)] == block[state] else { return false }
+        rows.decode(Int(other), into: &otherTargets, &otherOutputs)
         for letter in 0..<width {
-          let lhs = successors[otherRow + letter]
-          let rhs = successors[row + letter]
-          guard outputs[otherRow + letter] == outputs[row + letter], (lhs < 0) == (rhs < 0)
+          let lhs = otherTargets[letter]
+          let rhs = targets[letter]
+          guard otherOutputs[letter] == outputs[letter], (lhs < 0) == (rhs < 0)
           else { return false }
           if lhs >= 0, block[Int(lhs)] != block[Int(rhs)] { return false }
         }

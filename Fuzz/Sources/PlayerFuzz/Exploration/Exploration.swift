@@ -82,6 +82,14 @@ public struct Exploration: Sendable, CustomStringConvertible {
   /// not a proof (nil when none was found).
   public var unsound: String?
 
+  /// The chance that two distinct states of this search share a fingerprint,
+  /// and were merged as one, calculated as TLC does: distinct states ×
+  /// (states generated − distinct) / 2^128. The search keeps a 128-bit
+  /// fingerprint of each visited state's canonical key, not the key. Nil when
+  /// no state was kept as a fingerprint (an unmerged search, or a snapshot
+  /// with no canonical form, whose states are kept whole).
+  public var collisionProbability: Double?
+
   /// A result.
   init(
     subject: String, depth: Int, complete: Bool, states: Int, transitions: Int, sequences: Int,
@@ -172,6 +180,9 @@ public struct Exploration: Sendable, CustomStringConvertible {
           + "so every sequence was replayed and the search can never be complete")
     }
     if let notCompared = Self.notComparedLine(notCompared) { lines.append(notCompared) }
+    if let collisionProbability {
+      lines.append(Self.fingerprintLine(collisionProbability))
+    }
     if let counterexample { lines.append(counterexample.report) }
     let gaps = coverage.unsent
     lines.append(
@@ -196,6 +207,13 @@ public struct Exploration: Sendable, CustomStringConvertible {
   static func unreachedCount(_ count: Int, _ what: String) -> String {
     "declared transitions \(what): \(count) (listed with player-sim explore --unreached, "
       + "or report(listingUnreached: true))"
+  }
+
+  /// `fingerprints: 128 bits a state; collision probability 2.3E-27 (calculated as TLC does)`.
+  static func fingerprintLine(_ probability: Double) -> String {
+    "fingerprints: 128 bits a visited state; collision probability "
+      + "\(StateFingerprint.scientific(probability)) (calculated as TLC does: "
+      + "distinct × (generated − distinct) / 2^128)"
   }
 
   /// The line that says what the player did not say, or nil when it said everything.
@@ -272,6 +290,13 @@ public struct ScopedExploration: Sendable, CustomStringConvertible {
   public var states: Int { results.reduce(0) { $0 + $1.states } }
   /// Transitions over every configuration.
   public var transitions: Int { results.reduce(0) { $0 + $1.transitions } }
+  /// The chance that two distinct states of some class share a fingerprint
+  /// (``Exploration/collisionProbability``, summed over the classes), or nil
+  /// when no class kept fingerprints.
+  public var collisionProbability: Double? {
+    let classes = results.compactMap(\.collisionProbability)
+    return classes.isEmpty ? nil : min(1, classes.reduce(0, +))
+  }
 
   /// The verdict: `complete for queues ≤ 2, configurations {…}`, or why not.
   public var verdict: String {
@@ -308,6 +333,9 @@ public struct ScopedExploration: Sendable, CustomStringConvertible {
     lines += results.map { "  " + $0.summaryLine }
     lines.append(
       "total: \(states) states, \(transitions) transitions in \(FuzzResult.format(seconds)) s")
+    if let collisionProbability {
+      lines.append(Exploration.fingerprintLine(collisionProbability))
+    }
     if let counterexample { lines.append(counterexample.report) }
     if let unsound = results.lazy.compactMap(\.unsound).first {
       lines.append("the differential check: \(unsound)")

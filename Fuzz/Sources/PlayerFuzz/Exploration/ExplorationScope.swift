@@ -162,7 +162,7 @@ public struct ExplorationScope: Hashable, Sendable, CustomStringConvertible {
   /// The most states one configuration class's search may hold: past it (by
   /// at most one state's successors) the search stops, not complete
   /// (``Exploration/stateLimit``), unless every state was extended. Nil for no
-  /// limit. A search holds about 4 KB a state (its keys, rows and the
+  /// limit. A search holds about 4 KB a state (its fingerprints, rows and the
   /// runners it keeps; docs/memory.md, "The explorer"), so this bounds its
   /// memory; with several classes at once (`jobs`), each has its own.
   public var maxStates: Int?
@@ -197,6 +197,33 @@ public struct ExplorationScope: Hashable, Sendable, CustomStringConvertible {
     self.maxDepth = maxDepth
     self.seconds = seconds
     self.maxStates = maxStates.map { max(1, $0) }
+  }
+
+  /// The part of this scope that shard `index` of `count` searches: the
+  /// configuration classes whose place in ``configurations`` is `index`
+  /// modulo `count`, with everything else as it is.
+  ///
+  /// The classes are independent searches, so the `count` shards cover the
+  /// scope exactly: each class is searched by one shard, to the same result as
+  /// in the whole search, and the scope is complete when every shard is
+  /// (`player-sim explore --merge` checks this). A class is not split: with
+  /// more shards than classes, the shards past the last class have none.
+  ///
+  /// ```swift
+  /// let scope = ExplorationScope(entries: 2, held: 0)
+  /// let halves = [scope.shard(0, of: 2), scope.shard(1, of: 2)]  // 8 classes each
+  /// ```
+  /// - Parameters:
+  ///   - index: the shard, from 0 to `count - 1` (taken modulo `count`).
+  ///   - count: how many shards the scope is cut into (at least 1).
+  /// - Returns: the scope with only this shard's configuration classes.
+  public func shard(_ index: Int, of count: Int) -> ExplorationScope {
+    let count = max(1, count)
+    let index = ((index % count) + count) % count
+    var part = self
+    part.configurations = configurations.enumerated().filter { $0.offset % count == index }.map(
+      \.element)
+    return part
   }
 
   /// `queues ≤ 2, ≤ 1 held-back report, configurations {…}`, then `, features …` when the

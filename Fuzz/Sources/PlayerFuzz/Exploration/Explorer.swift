@@ -258,22 +258,24 @@ struct Search {
   /// The subject the runners are made with.
   private let runs: FuzzSubject
 
-  /// Every state reached, in the order found (breadth first): its key, the
-  /// state it was first reached from and the actions of that step, its depth.
-  private var keys: [StateKey] = []
-  private var ids: [StateKey: Int32] = [:]
+  /// Every state reached, in the order found (breadth first): its key's
+  /// fingerprint (``VisitedStates``), the state it was first reached from and
+  /// the actions of that step, its depth.
+  private var visited = VisitedStates()
   private var parents: [Int32] = []
   private var steps: [[FuzzAction]] = []
   private var depths: [Int32] = []
   /// For each expanded state, the state each letter leads to (-1: the letter
-  /// does not apply), row by row: what the differential check compares with.
-  private var successors: [Int32] = []
-  /// For each expanded state and letter, a hash of what the step gave out:
-  /// the commands and what the player said after it, renamed as the state
-  /// was and with nothing forgotten (see ``output(_:_:after:_:life:)``). 32 bits:
-  /// the rows are most of the search's memory (a row per state, a hash per
-  /// letter), and a collision only hides one difference from one comparison.
-  private var outputs: [UInt32] = []
+  /// does not apply) and a hash of what the step gave out: the commands and
+  /// what the player said after it, renamed as the state was and with nothing
+  /// forgotten (see ``output(_:_:after:_:life:)``). What the differential check
+  /// compares with. 32-bit hashes: the rows are most of the search's memory,
+  /// and a collision only hides one difference from one comparison.
+  private var rows: SearchRows
+  /// The row of the state being extended, letter by letter, until it is
+  /// added to ``rows``.
+  private var rowTargets: [Int32] = []
+  private var rowOutputs: [UInt32] = []
   /// Each state's fine hash (see ``fine(_:_:_:)``), to tell when a merged
   /// state differs from the state's representative.
   private var fines: [Int] = []
@@ -348,6 +350,7 @@ struct Search {
     result.entries = scope.entries
     result.held = scope.held
     result.alphabet = alphabet.count
+    rows = SearchRows(width: alphabet.count)
   }
 
   private func runner() -> CaseRunner {
@@ -377,6 +380,7 @@ struct Search {
     if result.merged {
       result.canonical = root.target.snapshot?.base is any ExplorableSnapshot
       searchMerged(root)
+      result.collisionProbability = visited.collisionProbability
     } else {
       searchUnmerged()
     }
@@ -554,10 +558,8 @@ struct Search {
   private mutating func add(
     _ key: StateKey, fine: Int, parent: Int32, step: [FuzzAction], depth: Int32
   ) -> (id: Int32, new: Bool) {
-    if let id = ids[key] { return (id, false) }
-    let id = Int32(keys.count)
-    ids[key] = id
-    keys.append(key)
+    let (id, new) = visited.insert(key)
+    guard new else { return (id, false) }
     fines.append(fine)
     parents.append(parent)
     steps.append(step)
@@ -642,9 +644,9 @@ struct Search {
     let rootKey = key(root, rootSnapshot)
     _ = add(rootKey, fine: fine(root, rootSnapshot, rootKey), parent: -1, step: [], depth: 0)
     var id: Int32 = 0
-    while Int(id) < keys.count {
+    while Int(id) < visited.count {
       let depth = Int(depths[Int(id)])
-      if let maxStates = scope.maxStates, keys.count > maxStates {
+      if let maxStates = scope.maxStates, visited.count > maxStates {
         // More states than the limit allows, and states still to extend: bounded here, as by
         // time (the level the state's successors would be in is partly found). A search
         // holds at most the limit and one state's successors.
@@ -655,25 +657,24 @@ struct Search {
       if let maxDepth = scope.maxDepth, depth >= maxDepth {
         // Every state left is at the depth limit: the search is bounded there.
         result.depth = maxDepth
-        result.newAtLastLevel = keys.count - Int(id)
-        result.states = keys.count
+        result.newAtLastLevel = visited.count - Int(id)
+        result.states = visited.count
         return
       }
       result.depth = depth
       if !expand(id) { break }
       id += 1
       // Reading the clock costs more than a few states' work: look every 64.
-      if id & 63 == 0 { report(level: depth, states: keys.count, expanded: expanded) }
+      if id & 63 == 0 { report(level: depth, states: visited.count, expanded: expanded) }
       // An unsound merge makes the search no proof, whatever it finds later: say so now.
       if result.unsound != nil { break }
     }
-    result.states = keys.count
+    result.states = visited.count
     // A fixpoint only when every state was extended: the search also stops, with no
     // counterexample, when a property broke on a path that passes replayed (unsound).
-    if result.counterexample == nil, !result.interrupted, Int(id) == keys.count {
+    if result.counterexample == nil, !result.interrupted, Int(id) == visited.count {
       result.fixpoint = true
-      result.distinctStates = behaviouralClasses(
-        successors: successors, outputs: outputs, width: alphabet.count)
+      result.distinctStates = behaviouralClasses(rows)
       result.depth = Int(depths.last ?? 0) + 1
       result.newAtLastLevel = 0
     }
@@ -713,10 +714,10 @@ struct Search {
   /// to it waiting for that. Returns false when the search must stop.
   private mutating func expand(_ id: Int32) -> Bool {
     let start = start(id)
-    let row = successors.count
-    successors += repeatElement(-1, count: alphabet.count)
-    outputs += repeatElement(0, count: alphabet.count)
-    guard sweep(start, of: id, row: row, comparing: false) else { return false }
+    rowTargets = Array(repeating: -1, count: alphabet.count)
+    rowOutputs = Array(repeating: 0, count: alphabet.count)
+    guard sweep(start, of: id, comparing: false) else { return false }
+    rows.append(targets: rowTargets, outputs: rowOutputs)
     expanded += 1
     if let other = pending.removeValue(forKey: id) {
       guard compare(other, with: id) else { return false }
@@ -751,7 +752,7 @@ struct Search {
       }
     }
     let state = snapshot(runner)
-    guard key(runner, state) == keys[Int(id)] else {
+    guard visited.isState(key(runner, state), id) else {
       disagree(
         id, start.path + sent, letter: describe(sent),
         detail: "each lead back to the state, but not all of them in a row")
@@ -768,7 +769,7 @@ struct Search {
   /// it must be the one the row says, and a difference means the canonical
   /// form merged two states that behave differently.
   /// Returns false when the search must stop (a property broke).
-  private mutating func sweep(_ start: Start, of id: Int32, row: Int, comparing: Bool) -> Bool {
+  private mutating func sweep(_ start: Start, of id: Int32, comparing: Bool) -> Bool {
     var base = start.runner
     var valid = true
     // Whether `base` must be made again by a replay, not restored: the player a hand-off
@@ -798,7 +799,7 @@ struct Search {
         valid = true
       }
       let step = actions(of: letter, in: start.context)
-      if comparing, (step == nil) != (successors[row + index] == -1) {
+      if comparing, (step == nil) != (rows.target(id, index) == -1) {
         disagree(
           id, start.runner.trace, letter: describe(letter, step),
           detail: step == nil
@@ -808,8 +809,8 @@ struct Search {
       guard let step else { continue }
       if let known = tried[step] {
         if !comparing {
-          successors[row + index] = known.target
-          outputs[row + index] = known.output
+          rowTargets[index] = known.target
+          rowOutputs[index] = known.output
         }
         continue
       }
@@ -852,17 +853,18 @@ struct Search {
           silent ?? self.output(child, childSnapshot, after: logged, before, life: base.life)
         silent = output
         if comparing {
-          guard output == outputs[row + index], successors[row + index] == id else {
+          let known = rows.entry(id, index)
+          guard output == known.output, known.target == id else {
             disagree(
               id, start.runner.trace, letter: describe(step),
-              detail: output == outputs[row + index]
+              detail: output == known.output
                 ? "leads to another state than from the first path"
                 : "gives out other commands or another observation than from the first path")
             return true
           }
         } else {
-          successors[row + index] = id
-          outputs[row + index] = output
+          rowTargets[index] = id
+          rowOutputs[index] = output
         }
         tried[step] = (id, output)
         continue
@@ -872,13 +874,14 @@ struct Search {
       let target: Int32
       var new = false
       if comparing {
-        guard output == outputs[row + index] else {
+        let known = rows.entry(id, index)
+        guard output == known.output else {
           disagree(
             id, start.runner.trace, letter: describe(step),
             detail: "gives out other commands or another observation than from the first path")
           return true
         }
-        guard let reached = ids[childKey], reached == successors[row + index] else {
+        guard let reached = visited[childKey], reached == known.target else {
           disagree(
             id, start.runner.trace, letter: describe(step),
             detail: "leads to another state than from the first path")
@@ -889,8 +892,8 @@ struct Search {
         let childFine = fine(child, childSnapshot, childKey)
         (target, new) = add(
           childKey, fine: childFine, parent: id, step: step, depth: depth + 1)
-        successors[row + index] = target
-        outputs[row + index] = output
+        rowTargets[index] = target
+        rowOutputs[index] = output
         if !new, target == id, reading == .snapshot { selfLoops[id, default: []].append(index) }
         if !new, childFine != fines[Int(target)] {
           // Another concrete state merged into `target`: compare them.
@@ -980,7 +983,7 @@ struct Search {
       // since: replayed.
       other.runner = replay(other.path)
     }
-    return sweep(other, of: state, row: Int(state) * alphabet.count, comparing: true)
+    return sweep(other, of: state, comparing: true)
   }
 
   /// The differential check on replays: the representative's path must reach
@@ -989,7 +992,7 @@ struct Search {
     _ runner: CaseRunner, _ snapshot: Snapshot, of id: Int32, _ prefix: [FuzzAction]
   ) {
     result.replays += 1
-    guard result.unsound == nil, key(runner, snapshot) != keys[Int(id)] else { return }
+    guard result.unsound == nil, !visited.isState(key(runner, snapshot), id) else { return }
     result.unsound =
       "replaying the path to a state reached another state: "
       + describe(prefix) + " (the player is not deterministic, or its snapshot leaves out state)"
@@ -999,14 +1002,13 @@ struct Search {
   /// used up) with the next letter in turn. Returns false when the probe
   /// broke a property (the search stops).
   private mutating func probe(_ runner: inout CaseRunner, at state: Int32) -> Bool {
-    let row = Int(state) * alphabet.count
     let context = context(runner)
     var index = Int(probeCursor[Int(state)]) % alphabet.count
     // The letters that do not apply from the representative must not apply here either.
     var step: [FuzzAction]?
     for _ in 0..<alphabet.count {
       let actions = actions(of: alphabet[index], in: context)
-      if (actions == nil) != (successors[row + index] == -1) {
+      if (actions == nil) != (rows.target(state, index) == -1) {
         result.probes += 1
         disagree(
           state, runner.trace, letter: describe(alphabet[index], actions),
@@ -1036,11 +1038,11 @@ struct Search {
       return false
     }
     let after = snapshot(runner)
-    if output(runner, after, after: logged, before, life: life) != outputs[row + probed] {
+    if output(runner, after, after: logged, before, life: life) != rows.output(state, probed) {
       disagree(
         state, arrival, letter: describe(step),
         detail: "gives out other commands or another observation than from the first path")
-    } else if ids[key(runner, after)] != successors[row + probed] {
+    } else if visited[key(runner, after)] != rows.target(state, probed) {
       disagree(
         state, arrival, letter: describe(step),
         detail: "leads to another state than from the first path")
