@@ -238,15 +238,17 @@ public final class Player: Sendable {
     }
   }
 
-  /// Schedules a sleep timer's countdown and progress ticks for a player
-  /// without a watchdog policy.
-  static let sleepClock = WatchdogPolicy.dispatch(timeout: .zero)
+  /// Schedules backoffs, a sleep timer's countdown and progress ticks for a
+  /// player without a watchdog policy.
+  private static let dispatchClock = WatchdogPolicy.dispatch(timeout: .zero)
 
-  /// The policy's clock, or Dispatch's monotonic clock without a policy.
-  func now() -> Duration { (watchdog ?? Self.sleepClock).now() }
+  /// Where the player's timers are scheduled and its progress timed: the
+  /// policy, or Dispatch without one. Read only where a timer is scheduled or
+  /// progress read, never per event.
+  var clock: WatchdogPolicy { watchdog ?? Self.dispatchClock }
 
-  /// Where progress ticks are scheduled: the policy, or Dispatch without one.
-  var tickClock: WatchdogPolicy { watchdog ?? Self.sleepClock }
+  /// The clock's current instant.
+  func now() -> Duration { clock.now() }
 
   /// Performs what `job` says. Takes it `inout` although it only reads it:
   /// passed by value, the caller's job (a variable its locked closures
@@ -259,14 +261,12 @@ public final class Player: Sendable {
       // By index: a `for … in` would copy the list into an iterator.
       for index in 0..<count { engine.execute(job.effects.commands[index], reports: sink) }
     }
-    // The policy is read in place (`watchdog?.`), not bound: a bound copy
-    // retained and released its closure's context per timer.
-    // A watchdog waits the policy's timeout (none without a policy); a retry
+    // Only when a timer is due (never per event): a watchdog waits the policy's timeout (none without a policy); a retry
     // backoff (waiting for the network) waits what the machine's retry policy
     // asked for, on the policy's clock or, with none, on Dispatch, as a sleep
     // countdown does: the user configured it.
     if let request = job.effects.watchdog, let after = request.delay ?? watchdog?.timeout {
-      let timer = (watchdog ?? Self.sleepClock).schedule(after) { [weak self] in
+      let timer = clock.schedule(after) { [weak self] in
         self?.send(.watchdogExpired(request.load, request.id))
       }
       // The newest watchdog replaces the one before, whose expiry would be stale.
@@ -278,7 +278,6 @@ public final class Player: Sendable {
     }
     if let request = job.effects.sleepTimer {
       // The user asked for it: with no policy of its own, the player schedules it on Dispatch.
-      let clock = watchdog ?? Self.sleepClock
       let timer = clock.schedule(request.delay) { [weak self] in
         self?.send(.system(.sleepTimerExpired(request.id)))
       }
@@ -406,7 +405,7 @@ public final class Player: Sendable {
   func readProgress(at instant: Duration) -> PlaybackProgress? {
     core.withLock { core in
       if core.progressClock == nil {
-        core.progressClock = (watchdog ?? Self.sleepClock).now
+        core.progressClock = clock.now
         core.progress.start(core.state, at: instant)
       }
       return core.progress.progress(of: core.state, at: instant)

@@ -112,7 +112,7 @@ extension Player {
     let (stream, continuation) = AsyncStream.makeStream(
       of: PlaybackProgress.self, bufferingPolicy: .bufferingNewest(1))
     let ticker = ProgressTicker(
-      player: self, clock: tickClock, interval: max(interval, .milliseconds(1)),
+      player: self, clock: clock, interval: max(interval, .milliseconds(1)),
       continuation: continuation)
     register(ticker, continuation)
     ticker.refresh()
