@@ -7,6 +7,7 @@ final class Backend: Sendable {
   func open(_ url: String, at start: MediaTime, then ready: @escaping @Sendable () -> Void) {}
   func play(rate: Double) {}
   func setRate(_ multiplier: Double) {}
+  func setVolume(_ level: Double) {}
   func pause() {}
   func seek(to time: MediaTime, then done: @escaping @Sendable () -> Void) {}
   func close() {}

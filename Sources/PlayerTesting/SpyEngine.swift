@@ -75,7 +75,7 @@ public final class SpyEngine: PlaybackEngine {
       switch command {
       case .load(let request), .preload(let request): [Reply(.ready(request.load), timing)]
       case .seek(let load, _, let seek): [Reply(.seekCompleted(load, seek), timing)]
-      case .start, .setRate, .pause, .stop: []
+      case .start, .setRate, .pause, .stop, .setVolume: []
       }
     }
   }
@@ -90,7 +90,7 @@ public final class SpyEngine: PlaybackEngine {
       switch command {
       case .load(let request), .preload(let request): [Reply(.ready(request.load), timing)]
       case .seek(let load, _, let seek): [Reply(.seekCompleted(load, seek), timing)]
-      case .start, .setRate, .pause, .stop: []
+      case .start, .setRate, .pause, .stop, .setVolume: []
       }
     }
   }
@@ -108,7 +108,7 @@ public final class SpyEngine: PlaybackEngine {
         case .stop(let load):
           log.live.remove(load)
           log.pending.removeAll { $0.0.load == load }
-        case .start, .setRate, .pause, .seek:
+        case .start, .setRate, .pause, .seek, .setVolume:
           break
         }
         answers.removeAll { !log.live.contains($0.report.load) }
@@ -133,7 +133,7 @@ public final class SpyEngine: PlaybackEngine {
     return commands.map { command in
       switch command {
       case .load(let request), .preload(let request): media[request.load.item] = request.media
-      case .start, .setRate, .pause, .seek, .stop: break
+      case .start, .setRate, .pause, .seek, .stop, .setVolume: break
       }
       return command.description(naming: { media[$0] })
     }

@@ -35,7 +35,7 @@ private final class NestingEngine: PlaybackEngine {
       // reach the engine before `load`.
       // B is the second item issued.
       reports.send(.ready(Load(2, load.token.rawValue + 1)))
-    case .preload, .start, .setRate, .pause, .seek: break
+    case .preload, .start, .setRate, .pause, .seek, .setVolume: break
     }
     record.withLock { $0.depth -= 1 }
   }

@@ -16,7 +16,7 @@ private final class EchoEngine: PlaybackEngine {
     switch command {
     case .load(let request): reports.send(.ready(request.load))
     case .seek(let load, _, let seek): reports.send(.seekCompleted(load, seek))
-    case .preload, .start, .setRate, .pause, .stop: break
+    case .preload, .start, .setRate, .pause, .stop, .setVolume: break
     }
   }
 }

@@ -69,7 +69,7 @@ struct QueueDriverTests {
       switch command {
       case .load(let request): [SpyEngine.Reply(.ready(request.load), .immediately)]
       case .start(let load, _): [SpyEngine.Reply(.reachedEnd(load), .immediately)]
-      case .preload, .setRate, .pause, .seek, .stop: []
+      case .preload, .setRate, .pause, .seek, .stop, .setVolume: []
       }
     }
     let player = Player(engine: spy)

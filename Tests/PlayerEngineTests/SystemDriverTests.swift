@@ -26,7 +26,7 @@ struct SystemDriverTests {
           return !wasPaused
         }
         return first ? [SpyEngine.Reply(.pausedBySystem(load), .immediately)] : []
-      case .preload, .setRate, .pause, .seek, .stop: return []
+      case .preload, .setRate, .pause, .seek, .stop, .setVolume: return []
       }
     }
     let player = Player(engine: spy)

@@ -18,7 +18,7 @@ struct ModelProgressTests {
       case .load(let request), .preload(let request):
         [SpyEngine.Reply(.ready(request.load, duration: .seconds(30)), .immediately)]
       case .seek(let load, _, let seek): [SpyEngine.Reply(.seekCompleted(load, seek), .immediately)]
-      case .start, .setRate, .pause, .stop: []
+      case .start, .setRate, .pause, .stop, .setVolume: []
       }
     }
   }

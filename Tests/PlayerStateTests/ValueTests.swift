@@ -163,8 +163,9 @@ struct ValueTests {
     // elapsed anchor (issue 22), the one stored part of now playing; +17 for
     // a restored entry's resume point (issue 24: item, position, and nil);
     // +23 for the sleep timer (issue 24: its mode with a countdown's delay,
-    // and the newest countdown id).
-    #expect(MemoryLayout<PlaybackState>.size <= 240)
+    // and the newest countdown id); +16 for volume (issue 37: the user's
+    // volume, mute, the duck, and the configuration's ducking policy).
+    #expect(MemoryLayout<PlaybackState>.size <= 256)
     #expect(_isPOD(Load.self))
     // A session is plain bytes: the failure detail lives in the state, so the
     // reducer copies sessions without touching a reference count.

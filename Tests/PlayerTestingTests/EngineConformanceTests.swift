@@ -67,7 +67,7 @@ struct ConformingEngineTests {
       switch command {
       case .load(let request), .preload(let request): [.init(.ready(request.load), .immediately)]
       case .seek(let load, _, let seek): [.init(.seekCompleted(load, seek), .immediately)]
-      case .start, .setRate, .pause, .stop: []
+      case .start, .setRate, .pause, .stop, .setVolume: []
       }
     }
     let report = await drivenKit { false }.run(against: spy)
@@ -95,7 +95,7 @@ struct ConformingEngineTests {
       case .load(let request), .preload(let request): [.init(.ready(request.load), .immediately)]
       case .seek(let load, _, let seek): [.init(.seekCompleted(load, seek), .immediately)]
       case .start(let load, _): [.init(.pausedBySystem(load), .immediately)]
-      case .setRate, .pause, .stop: []
+      case .setRate, .pause, .stop, .setVolume: []
       }
     }
     let kept = await drivenKit { false }.run(against: pausesWhenStarted)
@@ -111,7 +111,7 @@ struct ConformingEngineTests {
           .init(.pausedBySystem(request.load), .immediately),
         ]
       case .seek(let load, _, let seek): [.init(.seekCompleted(load, seek), .immediately)]
-      case .start, .setRate, .pause, .stop: []
+      case .start, .setRate, .pause, .stop, .setVolume: []
       }
     }
     let broken = await drivenKit { false }.run(against: pausesWhenLoaded)
@@ -132,7 +132,7 @@ struct ConformingEngineTests {
         [.init(.failed(request.load, .network, detail: detail), .immediately)]
       case .load(let request), .preload(let request): [.init(.ready(request.load), .immediately)]
       case .seek(let load, _, let seek): [.init(.seekCompleted(load, seek), .immediately)]
-      case .start, .setRate, .pause, .stop: []
+      case .start, .setRate, .pause, .stop, .setVolume: []
       }
     }
     let kit = EngineConformance(
@@ -158,7 +158,7 @@ struct ConformingEngineTests {
         [.init(.failed(request.load, .notFound), .immediately)]
       case .load(let request), .preload(let request): [.init(.ready(request.load), .immediately)]
       case .seek(let load, _, let seek): [.init(.seekCompleted(load, seek), .immediately)]
-      case .start, .setRate, .pause, .stop: []
+      case .start, .setRate, .pause, .stop, .setVolume: []
       }
     }
     let kit = EngineConformance(

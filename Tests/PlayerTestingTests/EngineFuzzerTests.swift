@@ -72,7 +72,7 @@ private final class TimedEngine: PlaybackEngine {
         }
         state.pendingSeek[load] = nil
       }
-    case .start, .pause, .setRate:
+    case .start, .pause, .setRate, .setVolume:
       break
     }
   }

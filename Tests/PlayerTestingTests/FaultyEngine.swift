@@ -140,7 +140,7 @@ final class FaultyEngine: PlaybackEngine {
           if case .position(load, _) = late.0 { return true }
           return false
         }
-      case .start, .setRate, .pause, .seek:
+      case .start, .setRate, .pause, .seek, .setVolume:
         break
       }
     }

@@ -73,7 +73,7 @@ final class QueueEngine: PlaybackEngine {
       reportLater(.seekCompleted(load, seek), reports)
     case .stop(let load):
       backEnd.withLock { _ = $0.live.remove(load) }
-    case .start, .setRate, .pause:
+    case .start, .setRate, .pause, .setVolume:
       break
     }
   }
@@ -105,7 +105,7 @@ final class LockEngine: PlaybackEngine {
       reportLater(.seekCompleted(load, seek), reports)
     case .stop(let load):
       live.withLock { _ = $0.remove(load) }
-    case .start, .setRate, .pause:
+    case .start, .setRate, .pause, .setVolume:
       break
     }
   }
@@ -141,7 +141,7 @@ final class InterleavedSyncEngine: PlaybackEngine {
       queue.sync {}  // so this waits for the callback to return
     case .seek(let load, _, let seek):
       queue.sync { queue.async { reports.send(.seekCompleted(load, seek)) } }
-    case .preload, .start, .setRate, .pause, .stop:
+    case .preload, .start, .setRate, .pause, .stop, .setVolume:
       queue.sync {}
     }
   }

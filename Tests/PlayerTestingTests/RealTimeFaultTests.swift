@@ -41,7 +41,7 @@ struct RealTimeFaultTests {
         switch command {
         case .load(let request): .ready(request.load)
         case .seek(let load, _, let seek): .seekCompleted(load, seek)
-        case .preload, .start, .setRate, .pause, .stop: nil
+        case .preload, .start, .setRate, .pause, .stop, .setVolume: nil
         }
       guard let report else { return }
       reporter.async { [lock] in

@@ -120,7 +120,7 @@ final class NaivePlayer {
     case .system(.interruptionEnded): interruptionEnded()
     // The seeds had no queue, rate or position reports, no network events and no sleep timer.
     case .user, .remote, .engine(.position), .system(.networkLost), .system(.networkAvailable),
-      .system(.sleepTimerExpired):
+      .system(.sleepTimerExpired), .system(.duckBegan), .system(.duckEnded):
       break
     }
   }

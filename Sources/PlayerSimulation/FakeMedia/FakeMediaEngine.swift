@@ -210,7 +210,8 @@ public final class FakeMediaEngine: PlaybackEngine {
     guard var track = state.tracks[load], !track.isStopped else { return nil }
     var answer: EngineReport?
     switch command {
-    case .load, .preload:
+    case .load, .preload, .setVolume:
+      // A fake track has no sound: a volume is accepted and changes nothing it reports.
       break
     case .start(_, let rate):
       track.settle(now: now)

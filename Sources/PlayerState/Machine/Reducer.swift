@@ -142,6 +142,8 @@ extension PlaybackState {
     case .skip(let delta): skip(by: delta, &effects)
     case .setPosition(let item, let time): setPosition(item, time, &effects)
     case .setSleepTimer(let timer): setSleepTimer(timer, &effects)
+    // The rules of volume arrive with Machine/Volume.swift (issue 37).
+    case .setVolume, .setMuted: .noEffect
     }
   }
 
@@ -239,6 +241,8 @@ extension PlaybackState {
     case .networkLost: networkLost(&effects)
     case .networkAvailable: networkAvailable(&effects)
     case .sleepTimerExpired(let id): expireSleepTimer(id, &effects)
+    case .duckBegan: .noEffect
+    case .duckEnded: .notDucked
     }
   }
 }

@@ -7,19 +7,47 @@ public struct PlayerConfiguration: Hashable, Sendable, Codable {
   public var previousThreshold: MediaTime
   /// How a load that failed for want of the network is retried.
   public var retry: RetryPolicy
+  /// What a duck (``SystemEvent/duckBegan``) does: lower the volume to a
+  /// fraction of the user's (0.2 by default, as Media3), or pause.
+  public var ducking: DuckPolicy
 
   /// A configuration.
   /// - Parameters:
   ///   - canPreload: whether the engine can preload; false gives plain sequential loads.
   ///   - previousThreshold: how far into an entry `previous` restarts it.
   ///   - retry: how network failures are retried; ``RetryPolicy/standard`` by default.
+  ///   - ducking: what a duck does; lower to 0.2 of the user's volume by default.
   public init(
     canPreload: Bool = false, previousThreshold: MediaTime = .seconds(3),
-    retry: RetryPolicy = .standard
+    retry: RetryPolicy = .standard, ducking: DuckPolicy = .lower(to: 0.2)
   ) {
     self.canPreload = canPreload
     self.previousThreshold = previousThreshold
     self.retry = retry
+    self.ducking = ducking
+  }
+
+  private enum CodingKeys: String, CodingKey { case canPreload, previousThreshold, retry, ducking }
+
+  /// Decodes a configuration; one written before ducking existed gets the default policy.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      canPreload: try container.decode(Bool.self, forKey: .canPreload),
+      previousThreshold: try container.decode(MediaTime.self, forKey: .previousThreshold),
+      retry: try container.decode(RetryPolicy.self, forKey: .retry),
+      ducking: try container.decodeIfPresent(DuckPolicy.self, forKey: .ducking)
+        ?? .lower(to: 0.2))
+  }
+
+  /// Encodes the configuration; the ducking policy only when it is not the default,
+  /// so files written before it are written the same.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(canPreload, forKey: .canPreload)
+    try container.encode(previousThreshold, forKey: .previousThreshold)
+    try container.encode(retry, forKey: .retry)
+    if ducking != .lower(to: 0.2) { try container.encode(ducking, forKey: .ducking) }
   }
 }
 
@@ -143,7 +171,7 @@ public struct RetryPolicy: Hashable, Sendable, Codable {
 }
 
 /// A state that the reducer could not have produced, refused by
-/// ``PlaybackState/init(checking:session:preload:playWhenReady:rate:interrupted:configuration:issuedLoads:issuedItems:failure:resumePoint:sleepTimer:issuedSleepTimers:)``.
+/// ``PlaybackState/init(checking:session:preload:playWhenReady:rate:interrupted:configuration:issuedLoads:issuedItems:failure:resumePoint:sleepTimer:issuedSleepTimers:volume:muted:ducked:)``.
 public struct InvalidStateError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The first rule the state breaks, in words (``PlaybackState/invariantViolation``).
   public let reason: String
@@ -211,6 +239,14 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
   /// Whether the operating system's interruption is in progress. Not per load:
   /// it spans skips and new queues, and its end acts on whatever is current then.
   public package(set) var interrupted: Bool
+  /// The user's volume, 0 to 1 (``UserIntent/setVolume(_:)``); kept across
+  /// entries, by mute and by a duck. What the engine plays is ``effectiveVolume``.
+  public package(set) var volume: Volume
+  /// Whether the user muted (``UserIntent/setMuted(_:)``).
+  public package(set) var muted: Bool
+  /// Whether a duck is in progress (``SystemEvent/duckBegan``). Not per
+  /// load: as an interruption, it spans skips and new queues.
+  public package(set) var ducked: Bool
   /// The settings the reducer reads.
   public var configuration: PlayerConfiguration
   /// The newest load token issued (0 before the first load); never reset.
@@ -250,6 +286,9 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     playWhenReady = true
     rate = .normal
     interrupted = false
+    volume = .full
+    muted = false
+    ducked = false
     self.configuration = configuration
     issuedLoads = 0
     issuedItems = 0
@@ -274,26 +313,29 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     rate: PlaybackRate = .normal, interrupted: Bool = false,
     configuration: PlayerConfiguration = PlayerConfiguration(), issuedLoads: UInt32,
     issuedItems: UInt32, failure: FailureDetail? = nil, resumePoint: ResumePoint? = nil,
-    sleepTimer: SleepTimer? = nil, issuedSleepTimers: UInt32 = 0
+    sleepTimer: SleepTimer? = nil, issuedSleepTimers: UInt32 = 0, volume: Volume = .full,
+    muted: Bool = false, ducked: Bool = false
   ) throws(InvalidStateError) {
     self.init(
       queue: queue, session: session, preload: preload, playWhenReady: playWhenReady, rate: rate,
       interrupted: interrupted, configuration: configuration, issuedLoads: issuedLoads,
       issuedItems: issuedItems, failure: failure, resumePoint: resumePoint,
-      sleepTimer: sleepTimer, issuedSleepTimers: issuedSleepTimers)
+      sleepTimer: sleepTimer, issuedSleepTimers: issuedSleepTimers, volume: volume, muted: muted,
+      ducked: ducked)
     if let violation = invariantViolation { throw InvalidStateError(reason: violation) }
   }
 
   /// A state with the given parts, unchecked: for the package's own tables
   /// and tests, which build states the reducer reaches. Outside the package,
-  /// ``init(checking:session:preload:playWhenReady:rate:interrupted:configuration:issuedLoads:issuedItems:failure:resumePoint:sleepTimer:issuedSleepTimers:)``
+  /// ``init(checking:session:preload:playWhenReady:rate:interrupted:configuration:issuedLoads:issuedItems:failure:resumePoint:sleepTimer:issuedSleepTimers:volume:muted:ducked:)``
   /// and the decoder are the ways in, and both check.
   package init(
     queue: PlayQueue, session: Session?, preload: Preload? = nil, playWhenReady: Bool,
     rate: PlaybackRate = .normal, interrupted: Bool = false,
     configuration: PlayerConfiguration = PlayerConfiguration(), issuedLoads: UInt32,
     issuedItems: UInt32, failure: FailureDetail? = nil, resumePoint: ResumePoint? = nil,
-    sleepTimer: SleepTimer? = nil, issuedSleepTimers: UInt32 = 0
+    sleepTimer: SleepTimer? = nil, issuedSleepTimers: UInt32 = 0, volume: Volume = .full,
+    muted: Bool = false, ducked: Bool = false
   ) {
     self.queue = queue
     self.session = session
@@ -301,6 +343,9 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     self.playWhenReady = playWhenReady
     self.rate = rate
     self.interrupted = interrupted
+    self.volume = volume
+    self.muted = muted
+    self.ducked = ducked
     self.configuration = configuration
     self.issuedLoads = issuedLoads
     self.issuedItems = issuedItems
@@ -340,6 +385,15 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
   public var isPlaying: Bool {
     guard let session else { return false }
     return session.stage == .ready && playWhenReady && suppression == nil
+  }
+
+  /// The volume the engine plays at: 0 while muted; the user's volume scaled
+  /// by the duck's level while a duck lowers it (``DuckPolicy/lower(to:)``,
+  /// rounded half up to the thousandth); else the user's volume.
+  public var effectiveVolume: Volume {
+    if muted { return .silent }
+    if ducked, case .lower(let level) = configuration.ducking { return volume.scaled(by: level) }
+    return volume
   }
 
   /// The current load, if any.

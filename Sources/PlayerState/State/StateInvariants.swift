@@ -25,6 +25,10 @@ extension PlaybackState {
       return "the shuffle's list order holds other entries than the queue"
     }
     if rate.thousandths <= 0 { return "rate \(rate) is not positive" }
+    if !volume.isValid { return "volume \(volume) is outside 0...1" }
+    if case .lower(let level) = configuration.ducking, !level.isValid {
+      return "duck level \(level) is outside 0...1"
+    }
     if failure != nil, !(session?.stage.isStopped ?? false) {
       return "a failure detail without a failed or waiting load"
     }
@@ -106,7 +110,8 @@ extension PlaybackState: Codable {
 
   private enum CodingKeys: String, CodingKey {
     case version, queue, session, preload, playWhenReady, rate, interrupted, configuration,
-      issuedLoads, issuedItems, failure, resumePoint, sleepTimer, issuedSleepTimers
+      issuedLoads, issuedItems, failure, resumePoint, sleepTimer, issuedSleepTimers, volume, muted,
+      ducked
   }
 
   /// Decodes a state written by ``encode(to:)``.
@@ -136,6 +141,10 @@ extension PlaybackState: Codable {
     storedSleepTimer = try container.decodeIfPresent(CompactSleepTimer.self, forKey: .sleepTimer)
     issuedSleepTimers =
       try container.decodeIfPresent(UInt32.self, forKey: .issuedSleepTimers) ?? 0
+    // Absent in states written before volume (issue 37), and when at their defaults.
+    volume = try container.decodeIfPresent(Volume.self, forKey: .volume) ?? .full
+    muted = try container.decodeIfPresent(Bool.self, forKey: .muted) ?? false
+    ducked = try container.decodeIfPresent(Bool.self, forKey: .ducked) ?? false
     if let violation = invariantViolation {
       throw DecodingError.dataCorruptedError(
         forKey: .version, in: container, debugDescription: "unreachable state: \(violation)")
@@ -161,5 +170,8 @@ extension PlaybackState: Codable {
     if issuedSleepTimers != 0 {
       try container.encode(issuedSleepTimers, forKey: .issuedSleepTimers)
     }
+    if volume != .full { try container.encode(volume, forKey: .volume) }
+    if muted { try container.encode(muted, forKey: .muted) }
+    if ducked { try container.encode(ducked, forKey: .ducked) }
   }
 }

@@ -74,6 +74,14 @@ public enum EventKind: String, Hashable, Sendable, Codable, CaseIterable {
   case setSleepTimer
   /// ``SystemEvent/sleepTimerExpired(_:)``.
   case sleepTimerExpired
+  /// ``UserIntent/setVolume(_:)``.
+  case volume
+  /// ``UserIntent/setMuted(_:)``.
+  case mute
+  /// ``SystemEvent/duckBegan``.
+  case duckBegan
+  /// ``SystemEvent/duckEnded``.
+  case duckEnded
 }
 
 /// The kinds of engine command, without their payloads.
@@ -92,6 +100,8 @@ public enum CommandKind: String, Hashable, Sendable, Codable, CaseIterable {
   case seek
   /// ``EngineCommand/stop(_:)``.
   case stop
+  /// ``EngineCommand/setVolume(_:_:ramp:)``.
+  case volume
 }
 
 extension PlaybackEvent {
@@ -122,6 +132,8 @@ extension PlaybackEvent {
       case .skip: .skip
       case .setPosition: .setPosition
       case .setSleepTimer: .setSleepTimer
+      case .setVolume: .volume
+      case .setMuted: .mute
       }
     case .engine(let report):
       switch report {
@@ -143,6 +155,8 @@ extension PlaybackEvent {
       case .networkLost: .networkLost
       case .networkAvailable: .networkAvailable
       case .sleepTimerExpired: .sleepTimerExpired
+      case .duckBegan: .duckBegan
+      case .duckEnded: .duckEnded
       }
     }
   }
@@ -159,6 +173,7 @@ extension EngineCommand {
     case .pause: .pause
     case .seek: .seek
     case .stop: .stop
+    case .setVolume: .volume
     }
   }
 }

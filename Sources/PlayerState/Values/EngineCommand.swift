@@ -39,13 +39,20 @@ public enum EngineCommand: Hashable, Sendable, Codable, CustomStringConvertible 
   case seek(Load, to: MediaTime, SeekID)
   /// Stop and release the load; send no more reports for its token.
   case stop(Load)
+  /// Set the load's volume, ramping from where it is over `ramp` (zero: at
+  /// once). No report follows. A new load starts at full volume (1) in the
+  /// engine; the machine sends this after opening a load whenever its
+  /// effective volume is not full, and to every live load when it changes
+  /// (docs/machine.md, "Volume, mute and ducking"). The ramp is kept to the
+  /// millisecond.
+  case setVolume(Load, Volume, ramp: Duration = .zero)
 
   /// The load the command is about.
   public var load: Load {
     switch self {
     case .load(let request), .preload(let request): request.load
     case .start(let load, _), .setRate(let load, _), .pause(let load), .seek(let load, _, _),
-      .stop(let load):
+      .stop(let load), .setVolume(let load, _, _):
       load
     }
   }
@@ -71,6 +78,7 @@ public enum EngineCommand: Hashable, Sendable, Codable, CustomStringConvertible 
     case .pause: .pause(load)
     case .seek(_, let time, let id): .seek(load, to: time, id)
     case .stop: .stop(load)
+    case .setVolume(_, let volume, let ramp): .setVolume(load, volume, ramp: ramp)
     }
   }
 
@@ -78,7 +86,8 @@ public enum EngineCommand: Hashable, Sendable, Codable, CustomStringConvertible 
   public var description: String { description(naming: { _ in nil }) }
 
   /// The compact form: `load(A#2)`, `load(A#2, from 12000ms)`, `preload(B#3)`,
-  /// `start(A#2)`, `start(A#2, 1.5x)`, `seek(A#2, 2000ms, seek#1)`.
+  /// `start(A#2)`, `start(A#2, 1.5x)`, `seek(A#2, 2000ms, seek#1)`,
+  /// `setVolume(A#2, 0.5)`, `setVolume(A#2, 0.5, ramp 200ms)`.
   /// - Parameter name: the media of an item, if known (load and preload carry theirs).
   public func description(naming name: (ItemID) -> MediaID?) -> String {
     switch self {
@@ -92,6 +101,10 @@ public enum EngineCommand: Hashable, Sendable, Codable, CustomStringConvertible 
     case .seek(let load, let time, let seek):
       return "seek(\(load.description(naming: name)), \(time), \(seek))"
     case .stop(let load): return "stop(\(load.description(naming: name)))"
+    case .setVolume(let load, let volume, let ramp):
+      let head = "setVolume(\(load.description(naming: name)), \(volume)"
+      let wait = ClockMilliseconds(ramp)
+      return wait == .zero ? "\(head))" : "\(head), ramp \(wait))"
     }
   }
 }
@@ -114,9 +127,9 @@ public struct CommandList: RandomAccessCollection, Hashable, Sendable, Codable,
   private struct Slot {
     var kind: CommandKind
     var load: Load
-    /// A load's start or a seek's target.
+    /// A load's start, a seek's target or a volume ramp.
     var time: MediaTime
-    /// A seek's id or a rate's thousandths.
+    /// A seek's id, a rate's or a volume's thousandths.
     var number: UInt32
 
     static var empty: Slot { Slot(kind: .stop, load: Load(0, 0), time: .zero, number: 0) }
@@ -168,6 +181,10 @@ public struct CommandList: RandomAccessCollection, Hashable, Sendable, Codable,
       slot = Slot(kind: command.kind, load: load, time: .zero, number: 0)
     case .seek(let load, let time, let seek):
       slot = Slot(kind: .seek, load: load, time: time, number: seek.rawValue)
+    case .setVolume(let load, let volume, let ramp):
+      slot = Slot(
+        kind: .volume, load: load, time: ClockMilliseconds(ramp),
+        number: UInt32(bitPattern: volume.thousandths))
     }
     switch stored {
     case 0: slots.0 = slot
@@ -225,6 +242,9 @@ public struct CommandList: RandomAccessCollection, Hashable, Sendable, Codable,
     case .pause: return .pause(slot.load)
     case .seek: return .seek(slot.load, to: slot.time, SeekID(slot.number))
     case .stop: return .stop(slot.load)
+    case .volume:
+      return .setVolume(
+        slot.load, Volume(thousandths: Int32(bitPattern: slot.number)), ramp: slot.time.duration)
     }
   }
 

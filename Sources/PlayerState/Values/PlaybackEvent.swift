@@ -124,6 +124,15 @@ public enum SystemEvent: Hashable, Sendable, Codable, CustomStringConvertible {
   /// ``SleepTimerRequest``): the user's intent becomes pause, if this
   /// countdown is still the armed one.
   case sleepTimerExpired(SleepTimerID)
+  /// The system asks the app to duck: another app's short sound (a navigation
+  /// prompt, a notification) needs the foreground for a moment and allows
+  /// this app to keep playing lower (Android's transient focus loss that may
+  /// duck; AVAudioSession's secondary-audio hint). What the machine does is
+  /// ``PlayerConfiguration/ducking``; the play intent never changes.
+  case duckBegan
+  /// The duck is over: the user's volume (or playback, under
+  /// ``DuckPolicy/pause``) comes back.
+  case duckEnded
 
   /// `interruption(began)`, `interruption(ended, resume)`, `route(lost)`, `network(lost)`.
   public var description: String {
@@ -135,6 +144,8 @@ public enum SystemEvent: Hashable, Sendable, Codable, CustomStringConvertible {
     case .networkLost: "network(lost)"
     case .networkAvailable: "network(available)"
     case .sleepTimerExpired(let id): "sleepTimer(expired, \(id))"
+    case .duckBegan: "duck(began)"
+    case .duckEnded: "duck(ended)"
     }
   }
 }
@@ -205,6 +216,13 @@ public enum UserIntent: Hashable, Sendable, Codable, CustomStringConvertible {
   /// Arm a sleep timer, replacing any armed one, or turn it off with nil
   /// (docs/machine.md, "Sleep timer").
   case setSleepTimer(SleepTimer?)
+  /// Set the user's volume, 0 to 1 (docs/machine.md, "Volume, mute and
+  /// ducking"); ignored with ``IgnoreReason/invalidArgument`` outside that range.
+  /// A duck lowers what the engine plays, never this.
+  case setVolume(Volume)
+  /// Mute (true) or unmute (false): the engine plays silent while muted, and
+  /// the user's volume is kept for the unmute.
+  case setMuted(Bool)
 
   /// The compact form: `play(A)`, `queue(A B, start 2)`, `pause`, `seek(2000ms)`.
   ///
@@ -250,6 +268,8 @@ public enum UserIntent: Hashable, Sendable, Codable, CustomStringConvertible {
       let entry = name(item).map { "\($0) \(item)" } ?? item.description
       return "setPosition(\(entry), \(time))"
     case .setSleepTimer(let timer): return "sleepTimer(\(timer?.description ?? "off"))"
+    case .setVolume(let volume): return "volume(\(volume))"
+    case .setMuted(let muted): return muted ? "mute" : "unmute"
     }
   }
 }
@@ -461,6 +481,12 @@ extension PlaybackEvent {
   public static func setSleepTimer(_ timer: SleepTimer?) -> PlaybackEvent {
     .user(.setSleepTimer(timer))
   }
+  /// Set the user's volume, 0 to 1: `player.send(.setVolume(0.5))`.
+  public static func setVolume(_ volume: Volume) -> PlaybackEvent { .user(.setVolume(volume)) }
+  /// Mute: the engine plays silent; the user's volume is kept.
+  public static let mute = PlaybackEvent.user(.setMuted(true))
+  /// Unmute: the user's volume (lowered by a duck in progress) comes back.
+  public static let unmute = PlaybackEvent.user(.setMuted(false))
   /// The engine reports the load ready.
   public static func ready(_ load: Load, duration: MediaTime? = nil) -> PlaybackEvent {
     .engine(.ready(load, duration: duration))

@@ -32,6 +32,8 @@ public enum IgnoreReason: String, Hashable, Sendable, Codable, CustomStringConve
   /// The intent names an entry that is not the current one, such as an MPRIS
   /// `SetPosition` sent before a skip reached the remote control.
   case notCurrentEntry
+  /// A duck ended when none had begun.
+  case notDucked
 
   /// A short English phrase, such as `stale load token`.
   public var description: String {
@@ -50,6 +52,7 @@ public enum IgnoreReason: String, Hashable, Sendable, Codable, CustomStringConve
     case .invalidArgument: "invalid argument"
     case .notInterrupted: "no interruption in progress"
     case .notCurrentEntry: "not the current entry"
+    case .notDucked: "no duck in progress"
     }
   }
 }

@@ -73,7 +73,7 @@ struct Record: Sendable {
       seeksSent[load.token, default: []].insert(seek)
     case .start(let load, _):
       started.insert(load.token)
-    case .setRate, .pause, .stop:
+    case .setRate, .pause, .stop, .setVolume:
       break
     }
     if issued[command.load.token] == nil { neverLoaded.insert(command.load.token) }

@@ -90,6 +90,10 @@ public struct EngineFuzzScript: Hashable, Sendable, CustomStringConvertible {
     case .pause: return "pause(\(name))"
     case .seek(_, let time, let seek): return "seek(\(name), \(time), \(seek))"
     case .stop: return "stop(\(name))"
+    case .setVolume(_, let volume, let ramp):
+      let wait = MediaTime(ramp)
+      return wait == .zero
+        ? "setVolume(\(name), \(volume))" : "setVolume(\(name), \(volume), ramp \(wait))"
     }
   }
 

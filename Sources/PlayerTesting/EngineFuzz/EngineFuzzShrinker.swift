@@ -157,6 +157,8 @@ package enum FuzzShrinker {
         preload = nil
       case .start, .setRate, .pause:
         guard load == current else { return false }
+      case .setVolume:
+        guard load == current || load == preload else { return false }
       case .seek(_, _, let seek):
         guard load == current, seek.rawValue > seeks[load.token, default: 0] else { return false }
         seeks[load.token] = seek.rawValue
@@ -257,6 +259,7 @@ package enum FuzzShrinker {
         seeks[old, default: 0] += 1
         command = .seek(load, to: time, SeekID(seeks[old, default: 1]))
       case .stop: command = .stop(load)
+      case .setVolume(_, let volume, let ramp): command = .setVolume(load, volume, ramp: ramp)
       }
       return EngineFuzzScript.Step(delay: step.delay, command)
     }

@@ -119,7 +119,7 @@
       case .load(let request): gate.loaded(request.load)
       case .preload(let request): gate.preloaded(request.load)
       case .stop(let load): gate.stopped(load)
-      case .start, .setRate, .pause, .seek: break
+      case .start, .setRate, .pause, .seek, .setVolume: break
       }
       let sink = ReportGate.Sink(gate: gate, sink: reports)
       DispatchQueue.main.async { [coordinator] in

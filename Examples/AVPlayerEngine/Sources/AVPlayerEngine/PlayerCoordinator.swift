@@ -58,6 +58,10 @@
         session.rate = rate
         sessions[load] = session
         if player?.timeControlStatus != .paused { player?.rate = Float(rate.multiplier) }
+      case .setVolume(let load, let volume, _):
+        // AVPlayer's volume is the player's: the current load's level is the one heard.
+        guard slots.current == load else { return }
+        player?.volume = Float(volume.level)
       case .start, .pause, .seek:
         guard slots.current == command.load, var session = sessions[command.load],
           let itemCommand = ItemCommand(command)

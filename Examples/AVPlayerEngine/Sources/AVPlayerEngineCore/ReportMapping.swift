@@ -5,14 +5,15 @@ package import PlayerState
 // `FailureMapping.reason(for:)` change, the rest of the core does not.
 
 extension ItemCommand where Seek == SeekID {
-  /// The item's part of a machine command: nil for `load` and `stop`, which the shell
+  /// The item's part of a machine command: nil for `load`, `stop`, `setRate` and
+  /// `setVolume`, which the shell
   /// performs itself.
   package init?(_ command: EngineCommand) {
     switch command {
     case .start: self = .start
     case .pause: self = .pause
     case .seek(_, let time, let seek): self = .seek(to: time.milliseconds, seek)
-    case .load, .preload, .setRate, .stop: return nil
+    case .load, .preload, .setRate, .stop, .setVolume: return nil
     }
   }
 }

@@ -46,9 +46,10 @@ final class BackendEngine: PlaybackEngine {
           if slots.withLock({ $0[load] != nil }) { reports.send(.failed(load, .notFound)) }
         }
       }
-    case .preload, .setRate:
+    case .preload, .setRate, .setVolume:
       // Never sent: this adapter declares no capability (no `.preload`), and
-      // the machine sends `setRate` only after a `setRate` intent.
+      // the machine sends `setRate` only after a `setRate` intent and
+      // `setVolume` only after a volume intent or a duck; the demo sends neither.
       break
     case .start(let load, _):
       guard let item = item(of: load) else { return }

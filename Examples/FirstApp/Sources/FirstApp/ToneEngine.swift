@@ -11,7 +11,7 @@ import PlayerState
 /// A tone is ready 20 ms after its load, reports its position every 100 ms
 /// of media while playing, and ends after `length`.
 final class ToneEngine: PlaybackEngine, @unchecked Sendable {
-  // Safe: `current`, `position`, `rate` and `ticking` are read and written only
+  // Safe: `current`, `position`, `rate`, `volume` and `ticking` are read and written only
   // inside blocks running on `queue` (a serial queue): `execute` and the timers
   // below touch them in `queue.async`/`queue.asyncAfter` blocks and nowhere else.
   private let queue = DispatchQueue(label: "tone-engine")
@@ -19,6 +19,8 @@ final class ToneEngine: PlaybackEngine, @unchecked Sendable {
   private var current: Load?
   private var position = MediaTime.zero
   private var rate = 0.0
+  /// The current tone's loudness, 0 to 1 (a real back end would scale its samples).
+  private var volume = 1.0
   private var ticking = false
 
   /// A back end whose every tone lasts `length`.
@@ -59,6 +61,8 @@ final class ToneEngine: PlaybackEngine, @unchecked Sendable {
       reports.send(.seekCompleted(load, seek))
     case .stop(let load):
       if current == load { current = nil }
+    case .setVolume(let load, let level, _):
+      if current == load { volume = level.level }
     }
   }
 

@@ -27,7 +27,14 @@ import Testing
     #expect(controller.model.nowPlaying?.entry.media == "one.wav")
     #expect(controller.model.duration == .seconds(5))
     controller.model.pause()
+    // The pause is processed before `pause()` returns unless the engine's thread is
+    // processing a report at that moment (a position tick every 50 ms): then it is
+    // processed next, on that thread, and the model hears of it from the player.
+    while controller.model.isPlaying, ContinuousClock.now < deadline + .seconds(5) {
+      try await Task.sleep(for: .milliseconds(10))
+    }
     #expect(!controller.model.isPlaying)
+    #expect(!controller.model.playWhenReady)
   }
 
   @Test func labels() {

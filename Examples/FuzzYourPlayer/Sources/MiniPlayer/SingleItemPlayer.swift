@@ -187,9 +187,10 @@ public final class SingleItemPlayer: Sendable {
     case .watchdogExpired(let load, let id):
       step.ignored = identify(load, state) ?? expire(id, &state, &step)
     case .system(.interruptionEnded): step.ignored = .notInterrupted
+    case .system(.duckEnded): step.ignored = .notDucked
     case .system(.sleepTimerExpired): step.ignored = .staleWatchdog
     case .system(.interruptionBegan), .system(.routeLost), .system(.networkLost),
-      .system(.networkAvailable):
+      .system(.networkAvailable), .system(.duckBegan):
       step.ignored = .noEffect
     }
     return step
@@ -265,7 +266,7 @@ public final class SingleItemPlayer: Sendable {
         step.commands.append(.setRate(session.load, rate))
       }
     case .replaceQueue, .append, .insert, .remove, .move, .jump, .next, .previous, .setRepeat,
-      .setShuffle, .clear, .toggle, .skip, .setPosition, .setSleepTimer:
+      .setShuffle, .clear, .toggle, .skip, .setPosition, .setSleepTimer, .setVolume, .setMuted:
       return .noEffect
     }
     return nil

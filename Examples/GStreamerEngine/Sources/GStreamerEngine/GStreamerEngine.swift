@@ -187,6 +187,8 @@ public final class GStreamerEngine: PlaybackEngine {
       pipelines.withLock { $0.sessions[command.load] }?.enqueue(command)
     case .setRate:
       break  // This example plays at 1x (playbin changes rate with a seek; not done here).
+    case .setVolume:
+      break  // Volume arrives with issue 37's GStreamer work (playbin's `volume`).
     case .stop(let load):
       pipelines.withLock { $0.sessions.removeValue(forKey: load) }?.stop(load)
     }

@@ -112,7 +112,7 @@ struct PipelineMachine: Sendable {
       progress.pendingSeek = seek
       seekTarget = time
       return [.seek(to: time, seek)]
-    case .load, .preload, .setRate, .stop:
+    case .load, .preload, .setRate, .stop, .setVolume:
       return []  // The engine handles these; they never reach the machine.
     }
   }

@@ -400,6 +400,11 @@ extension Explorer {
     case .stop(let load):
       key.append(-26)
       renaming.append(load, to: &key)
+    case .setVolume(let load, let volume, let ramp):
+      key.append(-27)
+      renaming.append(load, to: &key)
+      key.append(volume.thousandths)
+      key.append(renaming.time(MediaTime(ramp)))
     }
   }
 }

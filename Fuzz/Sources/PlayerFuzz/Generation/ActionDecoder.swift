@@ -231,12 +231,15 @@ package struct ActionDecoder: Sendable {
 
   /// The sleep timer's event kinds (issue 24): drawn with ``FuzzFeatures/sleepTimer``.
   private static let sleepKinds: [EventKind] = [.setSleepTimer, .sleepTimerExpired]
+  /// Volume's event kinds (issue 37).
+  private static let volumeKinds: [EventKind] = [.volume, .mute, .duckBegan, .duckEnded]
   /// The event kinds cases are drawn from, as their bits in a ``Mask``: every
   /// kind before the sleep timer's in `EventKind` order, `deliver`, then the
-  /// sleep timer's. (After `deliver`, so that a run without the sleep timer
-  /// draws exactly the cases it drew before the sleep timer existed.)
+  /// sleep timer's, then volume's. (After `deliver`, so that a run without
+  /// them draws exactly the cases it drew before they existed.)
   fileprivate static let choices: [EventKind?] =
-    EventKind.allCases.filter { !sleepKinds.contains($0) } + [nil] + sleepKinds
+    EventKind.allCases.filter { !sleepKinds.contains($0) && !volumeKinds.contains($0) } + [nil]
+    + sleepKinds + volumeKinds
   /// The bit of `deliver` in a mask: the one after every kind's before the sleep timer's.
   package static let deliverBit = UInt64(choices.firstIndex(of: nil) ?? 0)
   /// Every kind's bit and `deliver`'s.
@@ -459,6 +462,12 @@ package struct ActionDecoder: Sendable {
     case .skip:
       let delta = Self.skips[Int(detail % UInt8(Self.skips.count))]
       return .send(.skip(by: .milliseconds(delta)))
+    case .volume:
+      // Silent, half, full, and one the machine refuses.
+      return .send(.setVolume(Volume(thousandths: [0, 500, 1000, 1500][Int(detail % 4)])))
+    case .mute: return .send(.user(.setMuted(detail & 1 == 0)))
+    case .duckBegan: return .send(.system(.duckBegan))
+    case .duckEnded: return .send(.system(.duckEnded))
     case .setPosition:
       // The current entry's item, or one that was (a SetPosition from before a skip).
       let item =

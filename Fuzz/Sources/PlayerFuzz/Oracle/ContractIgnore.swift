@@ -135,6 +135,9 @@ extension ContractModel {
       return issued == UInt32.max ? .idsExhausted : nil
     case .sleepTimerExpired(let id):
       return sleepExpiryIgnoreReason(id.rawValue)
+    // The machine does not take volume yet (issue 37).
+    case .duckBegan: return .noEffect
+    case .duckEnded: return .notDucked
     }
   }
 
@@ -186,6 +189,7 @@ extension ContractModel {
       if rate.thousandths <= 0 { return .invalidArgument }
       return rate == self.rate ? .noEffect : nil
     case .clear: return entries.isEmpty && current == nil && sleep == nil ? .noEffect : nil
+    case .setVolume, .setMuted: return .noEffect
     case .pause: return pauseIgnoreReason
     case .resume: return resumeIgnoreReason
     case .stop: return stopIgnoreReason

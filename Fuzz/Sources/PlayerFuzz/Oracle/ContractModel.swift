@@ -513,6 +513,9 @@ package struct ContractModel: Hashable, Sendable {
       reload(&out)
     case .sleepTimerExpired:
       expireSleep(&out)
+    case .duckBegan, .duckEnded:
+      // The machine does not take volume yet (issue 37).
+      return
     }
   }
 

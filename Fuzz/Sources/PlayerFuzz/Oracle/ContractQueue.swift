@@ -45,6 +45,9 @@ extension ContractModel {
       // The current entry follows its entry.
       position = entries.firstIndex { $0.item == currentItem }
       _ = moving
+    case .setVolume, .setMuted:
+      // The machine does not take volume yet (issue 37).
+      return
     case .jump(let to, let time):
       guard time >= .zero, entries.indices.contains(to) else { return }
       if to == position {

@@ -21,6 +21,8 @@ enum EventParser {
     ("interruption(ended)", .interruptionEnded(shouldResume: false)),
     ("route(lost)", .routeLost), ("network(lost)", .networkLost),
     ("network(available)", .networkAvailable),
+    ("duck", .duckBegan), ("unduck", .duckEnded),
+    ("duck(began)", .duckBegan), ("duck(ended)", .duckEnded),
   ]
 
   /// The line a case prints for a system event: player-sim's spelling.
@@ -32,6 +34,8 @@ enum EventParser {
     case .networkLost: "network lost"
     case .networkAvailable: "network available"
     case .sleepTimerExpired(let id): "sleepTimer(expired, \(id))"
+    case .duckBegan: "duck"
+    case .duckEnded: "unduck"
     }
   }
 

@@ -407,6 +407,10 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
     case .setPosition: 34
     case .setSleepTimer: 35
     case .sleepTimerExpired: 36
+    case .volume: 37
+    case .mute: 38
+    case .duckBegan: 39
+    case .duckEnded: 40
     }
   }
 
@@ -419,6 +423,7 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
     case .pause: 4
     case .seek: 5
     case .stop: 6
+    case .volume: 7
     }
   }
 

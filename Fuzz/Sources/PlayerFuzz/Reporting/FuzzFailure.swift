@@ -256,6 +256,11 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     case .system(.routeLost): return ".system(.routeLost)"
     case .system(.networkLost): return ".system(.networkLost)"
     case .system(.networkAvailable): return ".system(.networkAvailable)"
+    case .user(.setVolume(let volume)):
+      return ".setVolume(Volume(thousandths: \(volume.thousandths)))"
+    case .user(.setMuted(let muted)): return muted ? ".mute" : ".unmute"
+    case .system(.duckBegan): return ".system(.duckBegan)"
+    case .system(.duckEnded): return ".system(.duckEnded)"
     case .system(.sleepTimerExpired(let id)):
       return ".system(.sleepTimerExpired(SleepTimerID(\(id.rawValue))))"
     case .engine(.position(let l, let at)): return ".position(\(load(l)), \(time(at)))"

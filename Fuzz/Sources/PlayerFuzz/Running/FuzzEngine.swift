@@ -497,7 +497,8 @@ public final class FuzzEngine: PlaybackEngine {
   func deliver(_ event: PlaybackEvent, to target: any FuzzTarget) -> Bool {
     switch event {
     case .user, .remote, .system(.interruptionBegan), .system(.interruptionEnded),
-      .system(.routeLost), .system(.networkLost), .system(.networkAvailable):
+      .system(.routeLost), .system(.networkLost), .system(.networkAvailable),
+      .system(.duckBegan), .system(.duckEnded):
       // No load to renumber and no timer to run (`TokenMap.player(_:)` leaves it
       // as it is): sent without the lock.
       target.send(event)
@@ -892,6 +893,8 @@ struct TokenMap {
     case .pause(let load): return .pause(issue(load))
     case .seek(let load, let time, let id): return .seek(issue(load), to: time, id)
     case .stop(let load): return .stop(issue(load))
+    case .setVolume(let load, let volume, let ramp):
+      return .setVolume(issue(load), volume, ramp: ramp)
     }
   }
 

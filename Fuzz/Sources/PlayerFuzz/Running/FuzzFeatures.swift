@@ -135,6 +135,8 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
     case .networkLost, .networkAvailable: contains(.network)
     case .toggle, .skip, .setPosition: contains(.controls)
     case .setSleepTimer, .sleepTimerExpired: contains(.sleepTimer)
+    // No feature sends volume yet: the machine does not take it (issue 37).
+    case .volume, .mute, .duckBegan, .duckEnded: false
     }
   }
 

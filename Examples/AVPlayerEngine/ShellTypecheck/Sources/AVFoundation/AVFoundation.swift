@@ -62,6 +62,7 @@ open class AVPlayer: NSObject {
   public var actionAtItemEnd: ActionAtItemEnd = .pause
   public var automaticallyWaitsToMinimizeStalling = true
   public var rate: Float = 0
+  public var volume: Float = 1
   public func play() {}
   public func pause() {}
   public func replaceCurrentItem(with item: AVPlayerItem?) {}
