@@ -115,11 +115,15 @@ extension Explorer {
   /// Appends, when an id of `model` is near exhaustion, how far each is from its last (load
   /// tokens, item ids, the current load's seek and watchdog ids, sleep countdown ids; -1 for
   /// one that is not near): the rules refuse an intent that needs an id when none is left, so
-  /// two states that differ in that behave differently. First in the key: -9 begins no other.
+  /// two states that differ in that behave differently. As the canonical form does, not the
+  /// seek ids of a stopped load nor the watchdog ids of a failed one (no rule issues them
+  /// again: a reload is a new load). First in the key: -9 begins no other.
   static func appendExhaustion(of model: ContractModel, into key: inout [Int32]) {
-    let ids = [
-      model.issued, model.issuedItems, model.current?.lastSeek ?? 0,
-      model.current?.lastWatchdog ?? 0, model.issuedSleep,
+    let current = model.current
+    let ids: [UInt32] = [
+      model.issued, model.issuedItems,
+      current.map { $0.stage.isStopped ? 0 : $0.lastSeek } ?? 0,
+      current.map { $0.stage == .failed ? 0 : $0.lastWatchdog } ?? 0, model.issuedSleep,
     ]
     let limit = UInt32.max - nearExhaustion
     guard ids.contains(where: { $0 > limit }) else { return }
