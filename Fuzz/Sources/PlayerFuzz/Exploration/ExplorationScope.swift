@@ -154,7 +154,8 @@ public struct ExplorationConfiguration: Hashable, Sendable, CustomStringConverti
 /// ``seconds`` of search.
 ///
 /// Within the scope the search is exhaustive: every sequence of letters over
-/// the alphabet, of any length, from a fresh player. It is **complete** when
+/// the alphabet, of any length, from a fresh player (and, with ``reach``'s
+/// ``ExplorationReach/nearExhaustion``, from start states near id exhaustion too). It is **complete** when
 /// it reaches a fixpoint (no new canonical state) in every configuration and
 /// the differential check of merged states found nothing.
 public struct ExplorationScope: Hashable, Sendable, CustomStringConvertible {
