@@ -200,6 +200,19 @@ fi
 #                                                                relaunch and hand-off   (~6 CPU-s)
 #   explore --entries 1 --held 0 --features sleepTimer,restore  + the sleep timer, the same (~40 CPU-s)
 #   explore --entries 2 --held 0 --features queue,restore       two entries, the queue  (~164 CPU-s)
+#   explore --entries 1 --held 0 --features controls \
+#     --reach atDuration,nearExhaustion                          the remote controls with a
+#                                                                setPosition exactly at the
+#                                                                duration, from a new player and
+#                                                                from two start states with ids
+#                                                                one or two short of their last
+#                                                                (12,328 states, ~8 CPU-s)
+# and, bounded (every sequence of at most 5 letters, no fixpoint: the complete search takes
+# minutes a class), `explore --entries 2 --held 0 --features queue --reach
+# removeBefore,shuffleDraw --depth 5`: two entries and the two three-entry letters, a removal
+# before the current entry with one after it and a shuffle that draws (33,648 states, ~13
+# CPU-s; it must end `bounded`, exit 3, with no property broken). Issue 39, item 3: the
+# explorer's reach (docs/fuzzing.md, "What the explorer reaches beyond its letters").
 # (each step's ignore reasons and notifications compared since 2026-12-03 evening; the restore
 # rows contain the ones without it, which ran here before. A complete search over an alphabet
 # checks every sequence over a part of it within the same scope and class: `--features none`
@@ -247,6 +260,17 @@ if [ "$explore_seconds" -gt 0 ]; then
   explore_bin="$(swift build "${scratch[@]}" -c release --show-bin-path)"
   prove --entries 1 --held 1 --features network,restore || exit 1
   prove --entries 1 --held 0 --features controls,restore || exit 1
+  prove --entries 1 --held 0 --features controls --reach atDuration,nearExhaustion || exit 1
+  reach=(--entries 2 --held 0 --features queue --reach removeBefore,shuffleDraw --depth 5)
+  reach_status=0
+  reach_out="$("$explore_bin/player-sim" explore "${reach[@]}" --quiet 2>&1)" || reach_status=$?
+  echo "fuzz: explore ${reach[*]} (bounded):"
+  echo "$reach_out" | grep -E '^(total|not complete|complete)' || true
+  if [ "$reach_status" -ne 3 ]; then
+    echo "fuzz: explore ${reach[*]} did not end bounded (exit $reach_status; 1: a property broke). Reproduce with:" >&2
+    echo "  swift run -c release player-sim explore ${reach[*]}" >&2
+    exit 1
+  fi
   explore_log="$(mktemp /tmp/playhead-fuzz-explore.XXXXXX)"
   (
     prove --entries 1 --held 0 --features sleepTimer,restore \

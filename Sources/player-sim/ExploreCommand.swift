@@ -19,6 +19,9 @@ enum ExploreCommand: Command {
       "only these of queue, preload, system, network, controls, restore, sleepTimer (none: one item at a time)"
     ),
     .option(
+      "--reach", "LIST",
+      "with --entries: also removeBefore, shuffleDraw, atDuration, nearExhaustion (or all)"),
+    .option(
       "--jobs", "N",
       "with --entries: search N configuration classes at once, one thread each (1)"),
     .option(
@@ -43,7 +46,7 @@ enum ExploreCommand: Command {
     name: "explore",
     summary: "check every event sequence up to a depth against the contract model",
     usage:
-      "explore [--entries N [--held H] [--jobs N] [--max-states N] [--shard I/N]] [--features LIST] [--depth N] [--seconds S] [--subject NAME] [--unreached] [--json] [--quiet]\n       player-sim explore --merge FILE... [--json]",
+      "explore [--entries N [--held H] [--reach LIST] [--jobs N] [--max-states N] [--shard I/N]] [--features LIST] [--depth N] [--seconds S] [--subject NAME] [--unreached] [--json] [--quiet]\n       player-sim explore --merge FILE... [--json]",
     flags: flags,
     details: [
       "With --entries N: small-scope model checking. States are merged on a canonical snapshot",
@@ -65,6 +68,10 @@ enum ExploreCommand: Command {
       "(0/N to N-1/N, on as many machines) cover the scope exactly, a class each; save each",
       "one's --json output and 'explore --merge FILE...' says 'complete' only when every shard",
       "is there and complete, with the states summed (exit status 3 when one is missing).",
+      "--reach LIST adds what the standard letters cannot reach: removeBefore (three entries",
+      "from the middle one), shuffleDraw (three entries: a shuffle that draws), atDuration",
+      "(setPosition exactly at the duration), nearExhaustion (each class again from start",
+      "states whose ids are near their last).",
       "Without --entries:",
       "The alphabet holds every event kind, failure reason and identity (current, preload,",
       "earlier, dropped, the load the next intent creates, never issued, wrong item),",
@@ -93,7 +100,8 @@ enum ExploreCommand: Command {
     if let entries = try parsed.integer("--entries", in: 1...8) {
       return try runScope(parsed, entries: entries)
     }
-    for flag in ["--held", "--jobs", "--max-states", "--shard"] where parsed.values[flag] != nil {
+    for flag in ["--held", "--reach", "--jobs", "--max-states", "--shard"]
+    where parsed.values[flag] != nil {
       throw UsageError(message: "'\(flag)' of 'explore' needs '--entries'")
     }
     // 3 by default: the alphabet (187 letters) grows each level about
@@ -282,7 +290,7 @@ enum ExploreCommand: Command {
     let json = parsed.has("--json")
     let whole = ExplorationScope(
       entries: entries, held: held, features: features, maxDepth: depth, seconds: seconds,
-      maxStates: maxStates)
+      maxStates: maxStates, reach: try reach(parsed))
     let shard = try Self.shard(parsed, classes: whole.configurations.count)
     let scope = whole.shard(shard.index, of: shard.count)
     let classes = ClassProgress()
@@ -314,6 +322,19 @@ enum ExploreCommand: Command {
     }
     if !exploration.passed { return .failure }
     return bounded ? .bounded : .success
+  }
+
+  /// `--reach LIST`: none when absent.
+  private static func reach(_ parsed: Arguments) throws(UsageError) -> ExplorationReach {
+    guard let text = parsed.values["--reach"] else { return [] }
+    guard let reach = ExplorationReach(text) else {
+      let names = ExplorationReach.named.map(\.name).joined(separator: ", ")
+      throw UsageError(
+        message:
+          "bad value \(Arguments.quoted(text)) for '--reach' of 'explore'; expected a "
+          + "comma-separated subset of \(names), or all, or none")
+    }
+    return reach
   }
 
   /// `--shard I/N`: the whole scope when absent; at most one shard per class.
@@ -373,6 +394,7 @@ enum ExploreCommand: Command {
             ("entries", .int(scope.entries)), ("held", .int(scope.held)),
             ("configurations", .array(scope.configurations.map { .string($0.description) })),
             ("features", .string(scope.features.description)),
+            ("reach", .string(scope.reach.description)),
             ("max_depth", scope.maxDepth.map { .int($0) } ?? .null),
             ("max_states", scope.maxStates.map { .int($0) } ?? .null),
             ("seconds", scope.seconds.map { .double($0) } ?? .null),

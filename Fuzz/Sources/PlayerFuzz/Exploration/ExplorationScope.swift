@@ -72,6 +72,10 @@ public struct ExplorationConfiguration: Hashable, Sendable, CustomStringConverti
   /// The timeout of the harness's watchdog clock: every load and stall
   /// watchdog must be scheduled with it.
   public var watchdogTimeout: MediaTime
+  /// The state the player starts from (its configuration is this class's), or nil for a new
+  /// player: ``ExplorationReach/nearExhaustion`` searches each class from
+  /// ``Explorer/nearExhaustionStarts`` too.
+  public var start: PlaybackState?
 
   /// A configuration class.
   /// - Parameters:
@@ -117,12 +121,21 @@ public struct ExplorationConfiguration: Hashable, Sendable, CustomStringConverti
   package var setup: FuzzSetup {
     FuzzSetup(
       canPreload: canPreload, previousThreshold: previousThreshold, retry: retry,
-      watchdogTimeout: watchdogTimeout)
+      watchdogTimeout: watchdogTimeout, start: start)
   }
 
-  /// `preload, retry standard, threshold 3000ms, watchdog 10000ms`.
+  /// `preload, retry standard, threshold 3000ms, watchdog 10000ms`, then `, from start(…)` for
+  /// a class searched from a start state.
   public var description: String {
     "\(canPreload ? "preload" : "no preload"), \(retryDescription), \(timesDescription)"
+      + (start.map { ", from \(FuzzStart.spelling($0))" } ?? "")
+  }
+
+  /// This class from a new player.
+  var fresh: ExplorationConfiguration {
+    var fresh = self
+    fresh.start = nil
+    return fresh
   }
 
   /// `retry standard`, or the policy's numbers when it is none of the classes.
@@ -141,7 +154,8 @@ public struct ExplorationConfiguration: Hashable, Sendable, CustomStringConverti
 /// ``seconds`` of search.
 ///
 /// Within the scope the search is exhaustive: every sequence of letters over
-/// the alphabet, of any length, from a fresh player. It is **complete** when
+/// the alphabet, of any length, from a fresh player (and, with ``reach``'s
+/// ``ExplorationReach/nearExhaustion``, from start states near id exhaustion too). It is **complete** when
 /// it reaches a fixpoint (no new canonical state) in every configuration and
 /// the differential check of merged states found nothing.
 public struct ExplorationScope: Hashable, Sendable, CustomStringConvertible {
@@ -173,6 +187,10 @@ public struct ExplorationScope: Hashable, Sendable, CustomStringConvertible {
   /// (``Explorer/Letter/coreRestore``), for the tests of reports held back
   /// across them.
   package var coreRestore = false
+  /// Where the search reaches beyond the standard alphabet and a new player
+  /// (``ExplorationReach``): letters it adds, and start states near id exhaustion. None by
+  /// default, so that the standard scopes are as they were.
+  public var reach: ExplorationReach
 
   /// A scope.
   /// - Parameters:
@@ -184,16 +202,30 @@ public struct ExplorationScope: Hashable, Sendable, CustomStringConvertible {
   ///   - maxDepth: the longest sequence, or nil for none.
   ///   - seconds: a time limit for the whole search, or nil.
   ///   - maxStates: the most states a class's search may find, or nil for no limit.
+  ///   - reach: letters and start states beyond the standard ones (``ExplorationReach``); with
+  ///     ``ExplorationReach/nearExhaustion`` each class is searched from a new player and then
+  ///     from each of ``Explorer/nearExhaustionStarts`` (those within `features`).
   public init(
     entries: Int, held: Int = 1,
     configurations: [ExplorationConfiguration] = ExplorationConfiguration.all,
     features: FuzzFeatures = .all, maxDepth: Int? = nil, seconds: Double? = nil,
-    maxStates: Int? = nil
+    maxStates: Int? = nil, reach: ExplorationReach = []
   ) {
     self.entries = max(1, entries)
     self.held = max(0, held)
     self.features = features
-    self.configurations = configurations.filter { features.admits($0.setup) }
+    self.reach = reach
+    var classes = configurations
+    if reach.contains(.nearExhaustion) {
+      for start in Explorer.nearExhaustionStarts {
+        classes += configurations.filter { $0.start == nil }.map { configuration in
+          var configuration = configuration
+          configuration.start = start
+          return configuration
+        }
+      }
+    }
+    self.configurations = classes.filter { features.admits($0.setup) }
     self.maxDepth = maxDepth
     self.seconds = seconds
     self.maxStates = maxStates.map { max(1, $0) }
@@ -227,19 +259,40 @@ public struct ExplorationScope: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// `queues ≤ 2, ≤ 1 held-back report, configurations {…}`, then `, features …` when the
-  /// player does only part of the contract.
+  /// player does only part of the contract and `, reach …` when the search reaches further.
   public var description: String {
     "queues ≤ \(entries), ≤ \(held) held-back report\(held == 1 ? "" : "s"), configurations "
       + Self.describe(configurations) + featuresSuffix
   }
 
   /// `, features queue,system` (`, features none` for the single-item core), or nothing
-  /// when every feature is in.
-  var featuresSuffix: String { features == .all ? "" : ", features \(features)" }
+  /// when every feature is in; then `, reach …` when the search reaches further
+  /// (``ExplorationReach``).
+  var featuresSuffix: String {
+    (features == .all ? "" : ", features \(features)") + (reach.isEmpty ? "" : ", reach \(reach)")
+  }
 
   /// The configurations as `{preload, no preload} × {retry off, …} × {threshold
   /// 3000ms, watchdog 10000ms; …}` when they are a product, or listed.
   static func describe(_ configurations: [ExplorationConfiguration]) -> String {
+    // From start states too: `{…} × {a new player; start(…)}` when each start has the classes
+    // a new player has, in the same order.
+    var starts: [PlaybackState?] = []
+    for configuration in configurations where !starts.contains(configuration.start) {
+      starts.append(configuration.start)
+    }
+    if starts.contains(where: { $0 != nil }) {
+      let fresh = configurations.filter { $0.start == nil }
+      let alike = starts.allSatisfy { start in
+        configurations.filter { $0.start == start }.map(\.fresh) == fresh
+      }
+      guard alike, !fresh.isEmpty else {
+        return "{" + configurations.map(\.description).joined(separator: "; ") + "}"
+      }
+      return describe(fresh) + " × {"
+        + starts.map { $0.map(FuzzStart.spelling) ?? "a new player" }.joined(separator: "; ")
+        + "}"
+    }
     var preloads: [Bool] = []
     var retries: [String] = []
     var times: [String] = []

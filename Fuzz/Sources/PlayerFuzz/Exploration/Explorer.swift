@@ -331,10 +331,7 @@ struct Search {
     self.configuration = configuration
     self.deadline = deadline
     self.forgetting = forgetting
-    let letters =
-      scope.coreAlphabet
-      ? Explorer.Letter.core + (scope.coreRestore ? Explorer.Letter.coreRestore : [])
-      : Explorer.Letter.alphabet(entries: scope.entries)
+    let letters = Explorer.Letter.alphabet(for: scope)
     // A subject that cannot restore its player is sent no snapshot, relaunch or hand-off (the
     // runner would skip them: each would only lead back to its state).
     alphabet =
@@ -475,6 +472,8 @@ struct Search {
       runner.model, threshold: configuration.previousThreshold, forgetting: forgetting)
     var codes: [Int32] = []
     codes.reserveCapacity(128)
+    // Ids near exhaustion (from a start state): how far each is from its last. Nothing else.
+    Explorer.appendExhaustion(of: runner.model, into: &codes)
     // The player a hand-off retired: only how many reports wait for it (``retiredDeliveryBreaks
     // (_:_:depth:)`` says why). First: -8 begins no other key (the model's queue length does).
     if retired > 0 { codes += [-8, Int32(retired)] }

@@ -123,6 +123,8 @@ extension Explorer {
     /// key keeps how many reports wait for the retired player, and every
     /// hand-off it explores is followed by their delivery.
     case lifecycle(FuzzLifecycle)
+    /// A letter an ``ExplorationReach`` option adds (ExplorerReach.swift).
+    case reach(Reach)
 
     enum Answer: Hashable, Sendable {
       /// `ready` of the first load (or preload) the intent issues, or of the
@@ -321,7 +323,8 @@ extension Explorer {
       for load in Explorer.roleLoads(model) + held.map(\.load) {
         if let load, let media = model.media[load.item] { used.append(media) }
       }
-      unused = Array(Letter.names.lazy.filter { !used.contains($0) }.prefix(max(1, entries)))
+      // At least three: a letter of ``ExplorationReach`` queues three whatever the scope.
+      unused = Array(Letter.names.lazy.filter { !used.contains($0) }.prefix(max(3, entries)))
     }
 
     func time(_ time: Time) -> MediaTime { time.value(threshold) }
@@ -408,8 +411,10 @@ extension Explorer.Letter {
     case .dropped: return model.dropped ?? Explorer.previous(model)
     case .upcoming: return ActionDecoder.upcoming(after: model, 0)
     case .neverIssued:
+      // Past the next token (the upcoming load's); none when the tokens run out first.
+      guard model.issued <= UInt32.max - 2 else { return nil }
       let item = model.current?.load.item ?? ItemID(max(model.issuedItems, 1))
-      return Load(item: item, token: LoadToken(model.issued &+ 2))
+      return Load(item: item, token: LoadToken(model.issued + 2))
     case .wrongItem:
       guard let newest = model.current?.load ?? model.newest else { return nil }
       let other =
@@ -571,6 +576,7 @@ extension Explorer.Letter {
     case .remote(let letter):
       guard case .user(let intent)? = letter.event(in: context) else { return nil }
       return .remote(intent)
+    case .reach(let reach): return reach.event(in: context)
     case .answered, .later, .deliver, .lifecycle:
       return nil
     }
@@ -599,8 +605,10 @@ extension Explorer {
 
   /// The load issued with `token`, or nil when none was.
   static func issuedLoad(_ token: UInt32, _ model: ContractModel) -> Load? {
-    guard token >= 1, Int(token) <= model.tokenItems.count else { return nil }
-    return Load(item: model.tokenItems[Int(token) - 1], token: LoadToken(token))
+    // From a start state (``ExplorationReach/nearExhaustion``) the tokens it had issued have no
+    // known item: only those issued since, the current load's and the preload's are named.
+    guard token >= 1, let item = model.item(ofToken: token) else { return nil }
+    return Load(item: item, token: LoadToken(token))
   }
 
   /// The loads the letters name by role besides the current one and the

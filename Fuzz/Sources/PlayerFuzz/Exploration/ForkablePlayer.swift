@@ -26,7 +26,8 @@ final class ForkablePlayerTarget: FuzzTarget, Sendable {
 
   init(_ engine: FuzzEngine) {
     self.engine = engine
-    current = Locked(Self.target(engine, PlaybackState(configuration: engine.configuration), nil))
+    // The case's start state (a new player's unless the explorer searches from one).
+    current = Locked(Self.target(engine, engine.startState, nil))
   }
 
   /// A target for `player`, a player made elsewhere on `engine` (a hand-off's, a relaunch's).
