@@ -9,8 +9,8 @@ import Testing
   @Test(
     arguments: [
       (
-        "queue,preload,system,network,controls,restore,sleepTimer", FuzzFeatures.all,
-        "queue,preload,system,network,controls,restore,sleepTimer"
+        "queue,preload,system,network,controls,restore,sleepTimer,volume", FuzzFeatures.all,
+        "queue,preload,system,network,controls,restore,sleepTimer,volume"
       ),
       (
         "queue,preload,system,network", [.queue, .preload, .system, .network],
@@ -18,6 +18,7 @@ import Testing
       ),
       ("network,queue", [.queue, .network], "queue,network"),
       ("sleepTimer,restore", [.restore, .sleepTimer], "restore,sleepTimer"),
+      ("volume,queue", [.queue, .volume], "queue,volume"),
       (" system , system ", .system, "system"),
       ("none", .core, "none"),
     ] as [(String, FuzzFeatures, String)])
@@ -32,15 +33,15 @@ import Testing
   @Test(arguments: [
     (
       "queue,nope",
-      "unknown feature 'nope'; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer (or none)"
+      "unknown feature 'nope'; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume (or none)"
     ),
     (
       "queue,,system",
-      "an empty feature; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer (or none)"
+      "an empty feature; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume (or none)"
     ),
     (
       "",
-      "an empty feature; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer (or none)"
+      "an empty feature; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume (or none)"
     ),
   ])
   func aBadListSaysWhy(_ list: String, _ message: String) {

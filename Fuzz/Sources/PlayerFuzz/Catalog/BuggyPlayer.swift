@@ -136,6 +136,21 @@ package struct BuggyPlayer: PlantedMistakes {
     /// next entry while the timer stops at the end of this one (it would roll
     /// into it at the end).
     case endOfEntryLosesToGapless
+    /// The duck is applied to the user's volume, not kept apart as a
+    /// multiplier (what react-native-track-player leaves to each app): the
+    /// lowered level is written over the user's volume, so the duck's end
+    /// restores the lowered level and the volume stays low after the call.
+    case duckOverwritesVolume
+    /// The duck's end restores the volume saved when it began: a volume the
+    /// user set during the duck is lost (Media3's AudioFocusManager keeps the
+    /// duck as a separate multiplier for this).
+    case duckEndRestoresStaleVolume
+    /// A new load is not given the volume: the engine starts it at full volume,
+    /// so after a skip while at 0.5 (or muted, or ducked) the next entry plays at 1.
+    case newLoadAtFullVolume
+    /// A duck with the `.pause` policy is taken for the user's pause: the play
+    /// intent becomes pause, so the duck's end does not resume.
+    case pauseDuckFlipsIntent
   }
 
   /// The mistake.
@@ -209,6 +224,11 @@ package struct BuggyPlayer: PlantedMistakes {
     case .staleSleepExpiryPauses: 3
     // engine preload=yes: setSleepTimer(endOfEntry), queue(A B), ready(A#1): preload(B#2).
     case .endOfEntryLosesToGapless: 3
+    case .duckOverwritesVolume: 1  // duck: the user's volume becomes the lowered level
+    // duck, volume(0.5), unduck: the volume from before the duck comes back.
+    case .duckEndRestoresStaleVolume: 3
+    case .newLoadAtFullVolume: 2  // volume(0.5), play(A): load(A#1) without its setVolume
+    case .pauseDuckFlipsIntent: 2  // engine duck=pause: play(A), duck: paused
     }
   }
 
@@ -221,7 +241,7 @@ package struct BuggyPlayer: PlantedMistakes {
   /// What the catalog's player reads from the harness (every one schedules
   /// its sleep countdowns on the harness's clock).
   private var inputs: FuzzSubject.Inputs {
-    startsFromGivenStates ? .all : [.retryPolicy, .configuration, .sleepTimer]
+    startsFromGivenStates ? .all : [.retryPolicy, .configuration, .sleepTimer, .volume]
   }
 
   /// The player as a fuzz subject.
@@ -282,6 +302,8 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     var savedPosition: MediaTime?
     /// uiPlayAndRestoreBothLoad: a relaunch's restore not yet acted on.
     var restorePending = false
+    /// duckEndRestoresStaleVolume: the user's volume when the duck began.
+    var volumeAtDuck: Volume?
   }
 
   private let bug: BuggyPlayer.Bug
@@ -610,6 +632,25 @@ final class CatalogPlayer: FuzzTarget, Sendable {
         record(commands, &core)
         return commands
       }
+    case (.duckEndRestoresStaleVolume, .system(.duckBegan)):
+      if !core.state.ducked { core.volumeAtDuck = core.state.volume }
+    case (.duckEndRestoresStaleVolume, .system(.duckEnded)):
+      // The mistake: the volume saved when the duck began comes back.
+      if core.state.ducked, let saved = core.volumeAtDuck { core.state.volume = saved }
+    case (.pauseDuckFlipsIntent, .system(.duckBegan)):
+      if core.state.configuration.ducking == .pause, !core.state.ducked,
+        core.state.playWhenReady, core.state.session != nil
+      {
+        // The mistake: the duck is taken for the user's pause, then held.
+        let paused = core.state.handle(.pause)
+        let held = core.state.handle(event)
+        core.ignored = held.ignored
+        core.requested = held.watchdog ?? paused.watchdog
+        core.requestedSleep = held.sleepTimer ?? paused.sleepTimer
+        let commands = Array(paused.commands) + Array(held.commands)
+        record(commands, &core)
+        return commands
+      }
     case (.staleWatchdogFires, .watchdogExpired(let load, _)):
       if var session, session.load == load {
         if case .failed = session.stage { break }
@@ -623,6 +664,30 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     }
     var effects = core.state.handle(event)
     core.ignored = effects.ignored
+    if bug == .duckOverwritesVolume, effects.ignored == nil, case .system(.duckBegan) = event,
+      case .lower = core.state.configuration.ducking
+    {
+      // The mistake: the lowered level is written over the user's volume.
+      core.state.volume = core.state.effectiveVolume
+    }
+    if bug == .newLoadAtFullVolume, effects.ignored == nil {
+      // The mistake: the loads this step opens are not given the volume.
+      var opened: [Load] = []
+      for command in effects.commands {
+        switch command {
+        case .load(let request), .preload(let request): opened.append(request.load)
+        default: break
+        }
+      }
+      if !opened.isEmpty {
+        var commands = CommandList()
+        for command in effects.commands {
+          if case .setVolume(let load, _, _) = command, opened.contains(load) { continue }
+          commands.append(command)
+        }
+        effects.commands = commands
+      }
+    }
     if bug == .exhaustedSeekMovesPosition, effects.ignored == .idsExhausted,
       case .user(.seek(let time)) = event
     {

@@ -116,6 +116,7 @@ package struct ActionDecoder: Sendable {
     if !subject.inputs.contains(.sleepTimer), features.contains(.sleepTimer) {
       features.remove(.sleepTimer)
     }
+    if !subject.inputs.contains(.volume), features.contains(.volume) { features.remove(.volume) }
     // Set in an initializer, the property's observer does not run.
     allowed = Self.allowed(features)
   }
@@ -193,6 +194,11 @@ package struct ActionDecoder: Sendable {
       canPreload: canPreload, previousThreshold: threshold, retry: retry,
       watchdogTimeout: Self.timeouts[Int(byte >> 2 & 3)])
     setup.features = features
+    // The duck policy, for a subject that does volume and reads its configuration
+    // (one more byte only then, so that other runs draw the cases they drew before).
+    if features.contains(.volume), inputs.contains(.volume), inputs.contains(.configuration) {
+      setup.ducking = Self.duckPolicies[Int(source.nextByte() & 3)]
+    }
     // A start state in one case in four, for a subject that can start from one
     // (within the features: otherwise the case starts new).
     if inputs.contains(.startState), byte >> 4 & 3 == 0 {
@@ -217,7 +223,10 @@ package struct ActionDecoder: Sendable {
     }
     var kinds: UInt64 = 0
     var more: UInt64 = 0
-    for shift in stride(from: 0, to: 40, by: 8) {
+    // The kinds past the fortieth bit (volume's) read a sixth pair only with their
+    // feature, so that a run without it draws the cases it drew before.
+    let bits = features.contains(.volume) ? 48 : 40
+    for shift in stride(from: 0, to: bits, by: 8) {
       kinds |= UInt64(source.nextByte()) << UInt64(shift)
       more |= UInt64(source.nextByte()) << UInt64(shift)
     }
@@ -231,12 +240,12 @@ package struct ActionDecoder: Sendable {
 
   /// The sleep timer's event kinds (issue 24): drawn with ``FuzzFeatures/sleepTimer``.
   private static let sleepKinds: [EventKind] = [.setSleepTimer, .sleepTimerExpired]
-  /// Volume's event kinds (issue 37).
+  /// Volume's event kinds (issue 37): drawn with ``FuzzFeatures/volume``.
   private static let volumeKinds: [EventKind] = [.volume, .mute, .duckBegan, .duckEnded]
   /// The event kinds cases are drawn from, as their bits in a ``Mask``: every
   /// kind before the sleep timer's in `EventKind` order, `deliver`, then the
-  /// sleep timer's, then volume's. (After `deliver`, so that a run without
-  /// them draws exactly the cases it drew before they existed.)
+  /// sleep timer's, then volume's. (After `deliver`, so that a run without the
+  /// sleep timer or volume draws exactly the cases it drew before they existed.)
   fileprivate static let choices: [EventKind?] =
     EventKind.allCases.filter { !sleepKinds.contains($0) && !volumeKinds.contains($0) } + [nil]
     + sleepKinds + volumeKinds
@@ -287,6 +296,16 @@ package struct ActionDecoder: Sendable {
     }
   }
   private static let rates: [Int32] = [1000, 1500, 500, 2000, 1000, 750, 0, -1000]
+  /// The user's volumes, in thousandths: half, silent, full, one whose duck
+  /// rounds (0.333 × 0.2 = 0.0666 → 0.067), and two refused (above 1, below 0).
+  private static let volumes: [Int32] = [500, 0, 1000, 333, 500, 250, 1500, -1]
+  /// The duck policies a case draws from (a subject that does volume and reads
+  /// its configuration): a new `PlayerConfiguration`'s (lower to 0.2), pause,
+  /// lower to 0.5 and to 0.
+  package static let duckPolicies: [DuckPolicy] = [
+    PlayerConfiguration().ducking, .pause, .lower(to: Volume(thousandths: 500)),
+    .lower(to: Volume(thousandths: 0)),
+  ]
   /// Skips: forward and back, small and past any end (clamped), and zero.
   private static let skips: [Int64] = [15_000, -10_000, 5_000, -60_000, 0, 3_600_000]
 
@@ -462,12 +481,6 @@ package struct ActionDecoder: Sendable {
     case .skip:
       let delta = Self.skips[Int(detail % UInt8(Self.skips.count))]
       return .send(.skip(by: .milliseconds(delta)))
-    case .volume:
-      // Silent, half, full, and one the machine refuses.
-      return .send(.setVolume(Volume(thousandths: [0, 500, 1000, 1500][Int(detail % 4)])))
-    case .mute: return .send(.user(.setMuted(detail & 1 == 0)))
-    case .duckBegan: return .send(.system(.duckBegan))
-    case .duckEnded: return .send(.system(.duckEnded))
     case .setPosition:
       // The current entry's item, or one that was (a SetPosition from before a skip).
       let item =
@@ -514,6 +527,13 @@ package struct ActionDecoder: Sendable {
       return .send(.user(.setSleepTimer(timer)))
     case .sleepTimerExpired:
       return .send(.system(.sleepTimerExpired(SleepTimerID(id(model.issuedSleep, extra)))))
+    case .volume:
+      var level = Self.volumes[Int(detail % 8)]
+      if level < 0 || level > 1000, !on(6) { level = 250 }
+      return .send(.user(.setVolume(Volume(thousandths: level))))
+    case .mute: return .send(.user(.setMuted(detail & 1 == 0)))
+    case .duckBegan: return .send(.system(.duckBegan))
+    case .duckEnded: return .send(.system(.duckEnded))
     }
   }
 
@@ -564,6 +584,10 @@ package struct ActionDecoder: Sendable {
     if model.interrupted, detail & 7 == 1 {
       // The call ends, with or without the hint.
       return .send(.system(.interruptionEnded(shouldResume: extra & 1 == 0)))
+    }
+    if model.ducked, detail & 7 == 2 {
+      // The navigation prompt is over.
+      return .send(.system(.duckEnded))
     }
     // Now and then, in any stage, a late report of a dropped preload or of the
     // load before this one: the engine calls back after their stop.

@@ -33,6 +33,10 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
   /// The timeout of the harness's watchdog clock (``FuzzEngine/watchdog``):
   /// every load and stall watchdog must be scheduled with it.
   public var watchdogTimeout: MediaTime
+  /// The player's duck policy (`PlayerConfiguration.ducking`,
+  /// ``FuzzEngine/configuration(for:)``); spelled `duck=pause` or `duck=0.5`
+  /// on the engine line when not a new configuration's (lower to 0.2).
+  public var ducking: DuckPolicy
   /// The state the player starts from, or nil for a new player: a valid
   /// `PlaybackState` (``FuzzEngine/state(for:)``), its ids possibly within a
   /// few of exhaustion; spelled `start(…)` on the engine line.
@@ -49,12 +53,15 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
   ///     `PlayerConfiguration`'s) by default.
   ///   - watchdogTimeout: the watchdog clock's timeout; 10 s by default.
   ///   - start: the state the player starts from; nil for a new player.
+  ///   - ducking: the player's duck policy; a new `PlayerConfiguration`'s by default.
   public init(
     _ actions: [FuzzAction], canPreload: Bool = false, retry: RetryPolicy = .standard,
     previousThreshold: MediaTime = PlayerConfiguration().previousThreshold,
-    watchdogTimeout: MediaTime = .seconds(10), start: PlaybackState? = nil
+    watchdogTimeout: MediaTime = .seconds(10), start: PlaybackState? = nil,
+    ducking: DuckPolicy = PlayerConfiguration().ducking
   ) {
     self.start = start
+    self.ducking = ducking
     self.actions = actions
     self.canPreload = canPreload
     self.retry = retry
@@ -67,20 +74,23 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
     self.init(
       actions, canPreload: setup.canPreload, retry: setup.retry,
       previousThreshold: setup.previousThreshold, watchdogTimeout: setup.watchdogTimeout,
-      start: setup.start)
+      start: setup.start, ducking: setup.ducking)
   }
 
   /// What the case runs with besides its actions.
   package var setup: FuzzSetup {
-    FuzzSetup(
+    var setup = FuzzSetup(
       canPreload: canPreload, previousThreshold: previousThreshold, retry: retry,
       watchdogTimeout: watchdogTimeout, start: start)
+    setup.ducking = ducking
+    return setup
   }
 
   /// The engine line: `engine preload=yes` or `engine preload=no`, then what
   /// differs from a new `PlayerConfiguration` and the 10 s clock, each as one
   /// field: ` retry=off` or ` retry=1/500ms/1000ms`, ` previous=1000ms`,
-  /// ` watchdog=5000ms`; last, the start state, ` start(…)` (`FuzzStart` spells it).
+  /// ` watchdog=5000ms`, ` duck=pause` or ` duck=0.5`; last, the start state,
+  /// ` start(…)` (`FuzzStart` spells it).
   public var header: String {
     var line = "engine preload=\(canPreload ? "yes" : "no")"
     if retry != .standard { line += " retry=\(Self.spelling(retry))" }
@@ -90,8 +100,26 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
     if watchdogTimeout != FuzzSetup.defaultTimeout {
       line += " watchdog=\(watchdogTimeout.milliseconds)ms"
     }
+    if ducking != PlayerConfiguration().ducking { line += " duck=\(Self.spelling(ducking))" }
     if let start { line += " " + FuzzStart.spelling(start) }
     return line
+  }
+
+  /// `pause`, or the level a duck lowers to, as in `0.5`.
+  static func spelling(_ ducking: DuckPolicy) -> String {
+    switch ducking {
+    case .pause: "pause"
+    case .lower(let level): "\(level)"
+    }
+  }
+
+  /// Reads `duck=pause` or `duck=LEVEL` (0 to 1); nil when malformed.
+  static func duckPolicy(_ field: Substring) -> DuckPolicy? {
+    guard field.hasPrefix("duck=") else { return nil }
+    let value = String(field.dropFirst(5))
+    if value == "pause" { return .pause }
+    guard let level = EventParser.volume(value), level.isValid else { return nil }
+    return .lower(to: level)
   }
 
   /// `off` or `ATTEMPTS/BACKOFFms/MAXms`.

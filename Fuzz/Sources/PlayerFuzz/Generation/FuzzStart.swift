@@ -30,7 +30,8 @@ package import PlayerState
 /// `failure=DOMAIN/CODE/MESSAGE` (the failure detail, each part percent-encoded),
 /// `resume=ITEM:TIME` (the resume point), `sleep=TIMER` (the armed sleep timer as the state
 /// prints it, `after(1800000ms)`, `endOfEntry`, `endOfQueue` or `afterEntries(N)`) and
-/// `sleeps=N` (the sleep countdown ids issued).
+/// `sleeps=N` (the sleep countdown ids issued); and volume's (issue 37): `volume=0.5` (the
+/// user's volume, when not 1), `muted` and `ducked`.
 package enum FuzzStart {
   // MARK: Spelling
 
@@ -94,6 +95,9 @@ package enum FuzzStart {
     }
     if let timer = state.sleepTimer { fields.append("sleep=\(timer)") }
     if state.issuedSleepTimers != 0 { fields.append("sleeps=\(state.issuedSleepTimers)") }
+    if state.volume.thousandths != 1000 { fields.append("volume=\(state.volume)") }
+    if state.muted { fields.append("muted") }
+    if state.ducked { fields.append("ducked") }
     return "start(" + fields.joined(separator: " ") + ")"
   }
 
@@ -206,6 +210,9 @@ package enum FuzzStart {
     var resumePoint: ResumePoint?
     var sleepTimer: SleepTimer?
     var sleeps: UInt32 = 0
+    var volume = Volume(thousandths: 1000)
+    var muted = false
+    var ducked = false
     var offset = 0
     for field in text.split(separator: " ", omittingEmptySubsequences: false) {
       defer { offset += field.count + 1 }
@@ -324,6 +331,13 @@ package enum FuzzStart {
       case "sleeps":
         guard let number = UInt32(value) else { throw fail("sleeps=NUMBER") }
         sleeps = number
+      case "volume":
+        guard let level = EventParser.volume(String(value)), level.isValid else {
+          throw fail("volume=LEVEL from 0 to 1, such as volume=0.5")
+        }
+        volume = level
+      case "muted": muted = true
+      case "ducked": ducked = true
       default:
         throw fail("a start field (loads=, items=, queue=, session=, preload=, …)")
       }
@@ -363,8 +377,9 @@ package enum FuzzStart {
         throw FuzzParseError(column: column, message: "a shuffle that cannot be built: \(error)")
       }
     }
+    var state: PlaybackState
     do {
-      return try PlaybackState(
+      state = try PlaybackState(
         checking: PlayQueue(
           entries: entries, current: current, repeatMode: repeatMode, shuffle: builtShuffle),
         session: built,
@@ -375,6 +390,13 @@ package enum FuzzStart {
     } catch {
       throw FuzzParseError(column: column, message: "\(error)")
     }
+    state.volume = volume
+    state.muted = muted
+    state.ducked = ducked
+    if let violation = state.invariantViolation {
+      throw FuzzParseError(column: column, message: "unreachable state: \(violation)")
+    }
+    return state
   }
 
   private static func engineStage(_ text: Substring, column: Int) throws(FuzzParseError)
@@ -413,7 +435,8 @@ package enum FuzzStart {
   /// intent, an interruption, a system pause, a pending seek, a position
   /// around the `previous` threshold; each kind of id (tokens, items, seeks,
   /// watchdogs) independently either small or within three of its last
-  /// (2³² − 1). Reads eight bytes.
+  /// (2³² − 1); with ``FuzzFeatures/volume``, the user's volume (1, 0.5, 0.333
+  /// or 0), muted and ducked. Reads eight bytes, and a ninth with volume.
   /// - Parameters:
   ///   - source: where the choices come from.
   ///   - setup: the case's engine and configuration (the preload, the retry
@@ -422,6 +445,21 @@ package enum FuzzStart {
   package static func generate(from source: inout some ByteSource, setup: FuzzSetup)
     -> PlaybackState?
   {
+    guard var state = generateWithoutVolume(from: &source, setup: setup) else { return nil }
+    guard setup.features.contains(.volume) else { return state }
+    let byte = source.nextByte()
+    state.volume = Volume(thousandths: [1000, 500, 333, 0][Int(byte & 3)])
+    state.muted = byte >> 2 & 3 == 3
+    // A `.pause` duck takes a system pause over (the two never hold at once).
+    let systemPaused = state.session?.systemPaused ?? false
+    state.ducked = byte >> 4 & 3 == 3 && !(setup.ducking == .pause && systemPaused)
+    return state.invariantViolation == nil ? state : nil
+  }
+
+  /// ``generate(from:setup:)`` without volume: the eight bytes every start state reads.
+  private static func generateWithoutVolume(
+    from source: inout some ByteSource, setup: FuzzSetup
+  ) -> PlaybackState? {
     var bytes: [UInt8] = []
     for _ in 0..<8 { bytes.append(source.nextByte()) }
     let exhausted = bytes[0] & 0xF

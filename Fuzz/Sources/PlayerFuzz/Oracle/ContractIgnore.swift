@@ -135,9 +135,8 @@ extension ContractModel {
       return issued == UInt32.max ? .idsExhausted : nil
     case .sleepTimerExpired(let id):
       return sleepExpiryIgnoreReason(id.rawValue)
-    // The machine does not take volume yet (issue 37).
-    case .duckBegan: return .noEffect
-    case .duckEnded: return .notDucked
+    case .duckBegan: return ducked ? .noEffect : nil
+    case .duckEnded: return ducked ? nil : .notDucked
     }
   }
 
@@ -189,7 +188,6 @@ extension ContractModel {
       if rate.thousandths <= 0 { return .invalidArgument }
       return rate == self.rate ? .noEffect : nil
     case .clear: return entries.isEmpty && current == nil && sleep == nil ? .noEffect : nil
-    case .setVolume, .setMuted: return .noEffect
     case .pause: return pauseIgnoreReason
     case .resume: return resumeIgnoreReason
     case .stop: return stopIgnoreReason
@@ -203,6 +201,8 @@ extension ContractModel {
       return seekIgnoreReason(to: time)
     case .setSleepTimer(let timer):
       return sleepIgnoreReason(timer)
+    case .setVolume(let level): return volumeIgnoreReason(level)
+    case .setMuted(let value): return value == muted ? .noEffect : nil
     }
   }
 

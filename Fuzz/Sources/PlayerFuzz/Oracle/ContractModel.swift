@@ -200,6 +200,15 @@ package struct ContractModel: Hashable, Sendable {
   package internal(set) var sleep: SleepTimer?
   /// The newest sleep countdown id issued (0 before the first).
   package internal(set) var issuedSleep: UInt32 = 0
+  /// The user's volume (ContractVolume.swift).
+  package internal(set) var volume = Volume(thousandths: 1000)
+  /// Whether the user muted the player.
+  package internal(set) var muted = false
+  /// Whether a duck of the system is in progress (one flag for the player, as
+  /// ``interrupted``).
+  package internal(set) var ducked = false
+  /// The player's duck policy (`PlayerConfiguration.ducking`), read from the case's configuration.
+  package let ducking: DuckPolicy
 
   /// The player's `previousThreshold`, in milliseconds: `previous` restarts
   /// the entry past this position. Read from the case's configuration.
@@ -210,13 +219,16 @@ package struct ContractModel: Hashable, Sendable {
   ///   - canPreload: whether the engine declared `.preload`.
   ///   - retry: the player's retry policy for network failures.
   ///   - previousThreshold: the player's `previousThreshold`.
+  ///   - ducking: the player's duck policy.
   package init(
     canPreload: Bool = false, retry: RetryPolicy = PlayerConfiguration().retry,
-    previousThreshold: MediaTime = PlayerConfiguration().previousThreshold
+    previousThreshold: MediaTime = PlayerConfiguration().previousThreshold,
+    ducking: DuckPolicy = PlayerConfiguration().ducking
   ) {
     self.canPreload = canPreload
     self.retry = retry
     self.previousThreshold = previousThreshold.milliseconds
+    self.ducking = ducking
   }
 
   /// Whether two models are in the same contract state: queue, intent,
@@ -232,6 +244,8 @@ package struct ContractModel: Hashable, Sendable {
       && lhs.rate == rhs.rate && lhs.issued == rhs.issued && lhs.issuedItems == rhs.issuedItems
       && lhs.current == rhs.current && lhs.preload == rhs.preload && lhs.sleep == rhs.sleep
       && lhs.issuedSleep == rhs.issuedSleep && lhs.resumePoint == rhs.resumePoint
+      && lhs.volume == rhs.volume && lhs.muted == rhs.muted && lhs.ducked == rhs.ducked
+      && lhs.ducking == rhs.ducking
   }
 
   /// Hashes part of what `==` compares.
@@ -259,10 +273,10 @@ package struct ContractModel: Hashable, Sendable {
     }
   }
 
-  /// Whether the system holds playback: an interruption in progress, or a
-  /// system pause of the current load while it is ready or stalled.
+  /// Whether the system holds playback: an interruption or a `.pause` duck in
+  /// progress, or a system pause of the current load while it is ready or stalled.
   package var suppressed: Bool {
-    if interrupted { return true }
+    if interrupted || duckHolds { return true }
     guard let current, current.systemPaused else { return false }
     return current.stage == .ready || current.stage == .stalled
   }
@@ -322,6 +336,8 @@ package struct ContractModel: Hashable, Sendable {
     _ event: PlaybackEvent, commands: inout [EngineCommand]
   ) -> IgnoreReason? {
     if let reason = ignoreReason(for: event) { return reason }
+    let mark = commands.count
+    let was = effectiveVolume
     switch event {
     case .user(let intent), .remote(let intent): user(intent, &commands)
     case .engine(let report): engine(report, &commands)
@@ -330,6 +346,7 @@ package struct ContractModel: Hashable, Sendable {
     }
     refreshPreload(&commands)
     forgetResumePoint()
+    keepVolume(since: mark, was: was, &commands)
     return nil
   }
 
@@ -457,9 +474,9 @@ package struct ContractModel: Hashable, Sendable {
   }
 
   /// Sends `start` for the current load when the user wants to play and no
-  /// interruption holds the engine; a start ends a system pause.
+  /// interruption or `.pause` duck holds the engine; a start ends a system pause.
   func startIfWanted(_ session: inout Current, _ out: inout [EngineCommand]) {
-    guard playWhenReady, !interrupted else { return }
+    guard playWhenReady, !interrupted, !duckHolds else { return }
     out.append(.start(session.load, rate: rate))
     session.started = true
     session.systemPaused = false
@@ -474,7 +491,9 @@ package struct ContractModel: Hashable, Sendable {
       if var session = current, playWhenReady,
         session.stage == .ready || session.stage == .stalled
       {
-        if session.systemPaused {
+        if duckHolds {
+          // A `.pause` duck paused the engine already.
+        } else if session.systemPaused {
           // The engine is silent already: the interruption takes the pause over.
           session.systemPaused = false
         } else {
@@ -492,7 +511,7 @@ package struct ContractModel: Hashable, Sendable {
         playWhenReady = false
         return
       }
-      if var session = current, playWhenReady, !session.systemPaused,
+      if var session = current, playWhenReady, !session.systemPaused, !duckHolds,
         session.stage == .ready || session.stage == .stalled
       {
         out.append(.start(session.load, rate: rate))
@@ -513,9 +532,8 @@ package struct ContractModel: Hashable, Sendable {
       reload(&out)
     case .sleepTimerExpired:
       expireSleep(&out)
-    case .duckBegan, .duckEnded:
-      // The machine does not take volume yet (issue 37).
-      return
+    case .duckBegan: duckBegan(&out)
+    case .duckEnded: duckEnded(&out)
     }
   }
 

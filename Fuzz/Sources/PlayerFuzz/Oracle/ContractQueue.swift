@@ -45,9 +45,6 @@ extension ContractModel {
       // The current entry follows its entry.
       position = entries.firstIndex { $0.item == currentItem }
       _ = moving
-    case .setVolume, .setMuted:
-      // The machine does not take volume yet (issue 37).
-      return
     case .jump(let to, let time):
       guard time >= .zero, entries.indices.contains(to) else { return }
       if to == position {
@@ -193,6 +190,8 @@ extension ContractModel {
       user(.seek(to: time), &out)
     case .setSleepTimer(let timer):
       setSleep(timer)
+    case .setVolume(let level): setVolume(level)
+    case .setMuted(let value): setMuted(value)
     }
   }
 

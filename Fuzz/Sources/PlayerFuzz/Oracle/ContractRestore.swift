@@ -60,7 +60,7 @@ extension ContractModel {
   package func restored(from snapshot: PlaybackSnapshot) -> ContractModel {
     var model = ContractModel(
       canPreload: canPreload, retry: retry,
-      previousThreshold: .milliseconds(previousThreshold))
+      previousThreshold: .milliseconds(previousThreshold), ducking: ducking)
     let list = snapshot.media.enumerated().map {
       Entry(item: ItemID(UInt32($0.offset + 1)), media: $0.element)
     }
@@ -81,6 +81,11 @@ extension ContractModel {
         item: model.entries[at].item, position: snapshot.position.milliseconds)
     }
     model.interrupted = false
+    // The user's volume and mute are kept (the spec: a snapshot keeps them); a duck is
+    // the old process's (system state, as an interruption).
+    model.volume = volume
+    model.muted = muted
+    model.ducked = false
     return model
   }
 

@@ -12,10 +12,13 @@ extension ContractModel {
   ///   - canPreload: whether the engine declared `.preload`.
   ///   - retry: the player's retry policy.
   ///   - previousThreshold: the player's `previousThreshold`.
+  ///   - ducking: the player's duck policy.
   package init(
-    start: PlaybackState, canPreload: Bool, retry: RetryPolicy, previousThreshold: MediaTime
+    start: PlaybackState, canPreload: Bool, retry: RetryPolicy, previousThreshold: MediaTime,
+    ducking: DuckPolicy = PlayerConfiguration().ducking
   ) {
-    self.init(canPreload: canPreload, retry: retry, previousThreshold: previousThreshold)
+    self.init(
+      canPreload: canPreload, retry: retry, previousThreshold: previousThreshold, ducking: ducking)
     let queue = start.queue
     entries = queue.entries.map { Entry(item: $0.item, media: $0.media) }
     position = queue.current
@@ -32,6 +35,9 @@ extension ContractModel {
     tokenBase = start.issuedLoads
     sleep = start.sleepTimer
     issuedSleep = start.issuedSleepTimers
+    volume = start.volume
+    muted = start.muted
+    ducked = start.ducked
     if let session = start.session {
       var current = Current(
         load: session.load, stage: Self.stage(session.stage), lastSeek: session.lastSeek.rawValue,
@@ -44,7 +50,7 @@ extension ContractModel {
       // playing and nothing holds (property 6 reads it).
       current.started =
         (current.stage == .ready || current.stage == .stalled) && playWhenReady && !interrupted
-        && !current.systemPaused
+        && !duckHolds && !current.systemPaused
       self.current = current
     }
     if let preload = start.preload {

@@ -95,6 +95,19 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
   /// passed to ``FuzzEngine/onProcessed``) are in its engine's numbering, as
   /// the harness sends them (see ``FuzzEngine``, "One numbering").
   case loadsInEngineNumbering
+  /// Every live load plays at the contract's effective volume after every
+  /// step: its newest `setVolume` (1 for a load the engine opened and was not
+  /// given one) is the user's volume, lowered by a duck, 0 while muted (issue 37).
+  case liveLoadsAtEffectiveVolume
+  /// A duck never changes the user's volume, and its end restores the
+  /// effective volume exactly: the user's, or the one the user set during the
+  /// duck (the classic "volume stuck low after a call").
+  case userVolumeRestoredAfterDuck
+  /// A duck never changes the play intent (`playWhenReady`), whatever its policy.
+  case duckKeepsPlayIntent
+  /// While a duck with the `.pause` policy is in progress, the engine is not
+  /// sent `start` (as during an interruption).
+  case noStartWhileDuckPaused
 
   /// The property as one sentence.
   public var summary: String {
@@ -141,6 +154,12 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
       "while the sleep timer stops at this entry's end, no other entry is preloaded, loaded or started"
     case .loadsInEngineNumbering:
       "the loads a player hands back are in its engine's numbering, as the harness sends them"
+    case .liveLoadsAtEffectiveVolume:
+      "every live load plays at the effective volume (the user's, lowered by a duck, 0 while muted)"
+    case .userVolumeRestoredAfterDuck:
+      "a duck never changes the user's volume, and its end restores the effective volume exactly"
+    case .duckKeepsPlayIntent: "a duck never changes the play intent"
+    case .noStartWhileDuckPaused: "no start while a duck with the pause policy is in progress"
     }
   }
 

@@ -7,7 +7,10 @@ import PlayerState
 /// or in their compact form (`interruption(began)`, `interruption(ended, resume)`,
 /// `route(lost)`, `network(lost)`, `network(available)`); a failure with the
 /// engine's error as `failed(A#1, network, NSURLErrorDomain -1009 "offline")`
-/// (`\"` and `\\` escape in the message).
+/// (`\"` and `\\` escape in the message); volume's intents as the reducer prints them
+/// (`volume(0.5)`, `mute`, `unmute`; `setVolume(0.5)` is read too) and the ducks as
+/// player-sim spells them (`duck`, `unduck`) or in their compact form (`duck(began)`,
+/// `duck(ended)`).
 enum EventParser {
   /// The system events by their player-sim spelling, which is how a case prints them.
   static let systemSpellings: [(String, SystemEvent)] = [
@@ -37,6 +40,29 @@ enum EventParser {
     case .duckBegan: "duck"
     case .duckEnded: "unduck"
     }
+  }
+
+  /// A volume as `Volume.description` prints it (`0.5`, `1`, `0`, `0.333`, `-0.001`):
+  /// read exactly, to the thousandth (no floating point); nil for anything else,
+  /// more than three decimals included. Out of 0…1 is read (an intent the
+  /// machine refuses), past what an `Int32` of thousandths holds is not.
+  static func volume(_ text: String) -> Volume? {
+    var rest = Substring(text)
+    let negative = rest.hasPrefix("-")
+    if negative { rest = rest.dropFirst() }
+    let parts = rest.split(separator: ".", omittingEmptySubsequences: false)
+    guard (1...2).contains(parts.count), !parts[0].isEmpty,
+      parts[0].allSatisfy({ $0.isASCII && $0.isNumber }), parts[0].count <= 7
+    else { return nil }
+    var fraction = parts.count == 2 ? parts[1] : ""
+    guard fraction.count <= 3, parts.count == 1 || !fraction.isEmpty,
+      fraction.allSatisfy({ $0.isASCII && $0.isNumber })
+    else { return nil }
+    while fraction.count < 3 { fraction += "0" }
+    guard let whole = Int64(parts[0]), let part = Int64(fraction) else { return nil }
+    let thousandths = (whole * 1000 + part) * (negative ? -1 : 1)
+    guard let value = Int32(exactly: thousandths) else { return nil }
+    return Volume(thousandths: value)
   }
 
   /// `failed(A#1, network)` or `failed(A#1, network, DOMAIN CODE "MESSAGE")`, the message escaped.
@@ -88,6 +114,8 @@ enum EventParser {
     case "next": return .next
     case "previous": return .previous
     case "clear": return .user(.clear)
+    case "mute": return .user(.setMuted(true))
+    case "unmute": return .user(.setMuted(false))
     default: break
     }
     guard let open = text.firstIndex(of: "("), text.hasSuffix(")") else {
@@ -244,6 +272,16 @@ enum EventParser {
     case "pausedBySystem", "paused-by-system":
       try count(1...1)
       return .engine(.pausedBySystem(try load()))
+    case "volume", "setVolume":
+      // `volume(0.5)`, as the intent prints; an out-of-range level is read (and refused by the machine).
+      try count(1...1)
+      guard let level = Self.volume(parts[0]) else {
+        throw FuzzParseError(
+          column: argColumn,
+          message:
+            "expected a volume such as 0.5 (0 to 1, at most three decimals); got `\(parts[0])`")
+      }
+      return .user(.setVolume(level))
     case "sleepTimer", "setSleepTimer":
       // `sleepTimer(after(1800000ms))`, `sleepTimer(endOfEntry)`, `sleepTimer(endOfQueue)`,
       // `sleepTimer(afterEntries(2))`, `sleepTimer(off)`; `setSleepTimer(…)` too.

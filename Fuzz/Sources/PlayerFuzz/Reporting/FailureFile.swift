@@ -3,10 +3,11 @@ import PlayerState
 /// Saved failures: an optional engine line (`engine preload=yes|no`, then
 /// optionally, in any order, the retry policy, `retry=off` or
 /// `retry=ATTEMPTS/BACKOFF/MAX` as in `retry=1/500ms/1000ms`, the `previous`
-/// threshold, `previous=1000ms`, and the watchdog clock's timeout,
-/// `watchdog=5000ms`, and last the state the player starts from,
+/// threshold, `previous=1000ms`, the watchdog clock's timeout,
+/// `watchdog=5000ms`, and the duck policy, `duck=pause` or `duck=0.5` (the
+/// level a duck lowers to), and last the state the player starts from,
 /// `start(…)` (as `FuzzStart` spells it); before any action; `preload=no`, a new
-/// `PlayerConfiguration`'s policy and threshold, a 10 s clock and a new
+/// `PlayerConfiguration`'s policies and threshold, a 10 s clock and a new
 /// player when absent),
 /// then one action a line; `#` starts a comment, blank lines are skipped. Loads
 /// are spelled as ``FuzzCase`` says.
@@ -162,13 +163,13 @@ public enum FailureFile {
               trimmed[..<open.lowerBound].reversed().drop(while: { $0 == " " }).reversed())
           }
           let fields = trimmed.split(separator: " ")
-          guard canPreload == nil, actions.isEmpty, (1...4).contains(fields.count),
+          guard canPreload == nil, actions.isEmpty, (1...5).contains(fields.count),
             fields[0] == "preload=yes" || fields[0] == "preload=no"
           else {
             throw FuzzParseError(
               file: file, line: number, column: line.count - words.count + 1,
               message:
-                "expected one engine line, `engine preload=yes` or `engine preload=no` (then optionally `retry=off` or `retry=N/TIME/TIME`, `previous=TIME`, `watchdog=TIME`, and last `start(…)`), before any action; got `\(line)`"
+                "expected one engine line, `engine preload=yes` or `engine preload=no` (then optionally `retry=off` or `retry=N/TIME/TIME`, `previous=TIME`, `watchdog=TIME`, `duck=pause` or `duck=LEVEL`, and last `start(…)`), before any action; got `\(line)`"
             )
           }
           var seen: Set<Substring> = []
@@ -202,9 +203,16 @@ public enum FailureFile {
                 problem =
                   "expected `watchdog=TIME` (more than 0ms) such as watchdog=5000ms; got `\(field)`"
               }
+            case "duck":
+              if let policy = FuzzCase.duckPolicy(field) {
+                setup.ducking = policy
+              } else {
+                problem =
+                  "expected `duck=pause` or `duck=LEVEL` (0 to 1) such as duck=0.5; got `\(field)`"
+              }
             default:
               problem =
-                "expected `retry=…`, `previous=…` or `watchdog=…` after the engine's preload; got `\(field)`"
+                "expected `retry=…`, `previous=…`, `watchdog=…` or `duck=…` after the engine's preload; got `\(field)`"
             }
             if let problem {
               throw FuzzParseError(file: file, line: number, column: column, message: problem)

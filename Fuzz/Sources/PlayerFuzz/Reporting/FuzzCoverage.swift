@@ -201,8 +201,9 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
   /// The event kinds, in table order.
   public static let events = EventKind.allCases
   private static let commandKinds = CommandKind.allCases
-  /// Command signatures: up to four command kinds, each 1…7 (0 for none), base 8.
-  private static let signatures = 8 * 8 * 8 * 8
+  /// Command signatures: up to four command kinds, each 1…8 (0 for none), base 9 (base 8
+  /// until `setVolume`, the eighth kind, whose digit 8 would have carried into the next).
+  private static let signatures = 9 * 9 * 9 * 9
   private static let keyCount = kinds.count * events.count * kinds.count * signatures
 
   /// How many events of `event`'s kind arrived in a state of `kind`.
@@ -340,13 +341,13 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
   ) {
     record(from: from, event: event)
     var signature = 0
-    for command in commands.prefix(4) { signature = signature * 8 + Self.index(command.kind) + 1 }
+    for command in commands.prefix(4) { signature = signature * 9 + Self.index(command.kind) + 1 }
     let key = Self.key(from: from, event: event, to: to, signature: signature)
     reached[key >> 6] |= 1 << UInt64(key & 63)
   }
 
   private static func signature(_ commands: [CommandKind]) -> Int {
-    commands.reduce(0) { $0 * 8 + index($1) + 1 }
+    commands.reduce(0) { $0 * 9 + index($1) + 1 }
   }
 
   private static func key(from: StateKind, event: EventKind, to: StateKind, signature: Int) -> Int {

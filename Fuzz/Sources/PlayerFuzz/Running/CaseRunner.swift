@@ -607,11 +607,12 @@ package struct CaseRunner {
     if let exact { culprit = exact }
     let accepted = arrivals[culprit].accepted
     let event = arrivalEvent(culprit, outer: outer)
+    let base = FuzzViolation.classify(
+      expected: expected, actual: log, from: mark, event: event, accepted: accepted, life: life)
     let property =
       sleepProperty(event, arrivals[culprit], from: mark)
       ?? restoreProperty(from: mark)
-      ?? FuzzViolation.classify(
-        expected: expected, actual: log, from: mark, event: event, accepted: accepted, life: life)
+      ?? volumeProperty(event, base: base, from: mark) ?? base
     var violation = FuzzViolation(
       property: property, step: step, event: event, expected: expected, actual: log,
       detail: accepted
@@ -725,6 +726,7 @@ package struct CaseRunner {
     let culprit = event.map { arrivalEvent(arrivals.count - 1, outer: $0) }
     let refined =
       culprit.flatMap { sleepProperty($0, arrivals[arrivals.count - 1], from: log.count) }
+      ?? volumeProperty(culprit, seen: seen)
     var violation = FuzzViolation(
       property: refined ?? property, step: step, event: culprit, expected: expected, actual: log,
       detail: detail)

@@ -29,18 +29,22 @@ package import PlayerState
 ///   are never sent them);
 /// - ``sleepTimer``: the sleep timer's intents (`setSleepTimer`) and its
 ///   countdowns' expiries, for a subject that schedules the countdown on the
-///   harness's clock (``FuzzSubject/Inputs/sleepTimer``; others are never sent them).
+///   harness's clock (``FuzzSubject/Inputs/sleepTimer``; others are never sent them);
+/// - ``volume``: the user's volume and mute (`setVolume`, `setMuted`), the
+///   system's ducks (`duckBegan`, `duckEnded`) under a duck policy drawn per case,
+///   and start states with a volume, muted or ducked, for a subject that does
+///   volume (``FuzzSubject/Inputs/volume``; others are never sent them).
 ///
 /// Spelled as a comma-separated list of their names,
-/// `queue,preload,system,network,controls,restore,sleepTimer`
+/// `queue,preload,system,network,controls,restore,sleepTimer,volume`
 /// (``init(parsing:)``, ``description``); `none` is the core alone.
 public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvertible {
   /// The features, one bit each.
   public let rawValue: UInt8
 
-  /// Features from their bits (bits beyond the seven features are dropped).
+  /// Features from their bits (one bit a feature: every bit is one).
   /// - Parameter rawValue: one bit a feature, as in ``queue``'s.
-  public init(rawValue: UInt8) { self.rawValue = rawValue & 0x7F }
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
 
   /// The queue's intents and queues of several entries.
   public static let queue = FuzzFeatures(rawValue: 1)
@@ -56,9 +60,11 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
   public static let restore = FuzzFeatures(rawValue: 32)
   /// The sleep timer: its intents and its countdowns' expiries.
   public static let sleepTimer = FuzzFeatures(rawValue: 64)
+  /// Volume, mute and ducking.
+  public static let volume = FuzzFeatures(rawValue: 128)
   /// The whole contract (the default).
   public static let all: FuzzFeatures = [
-    .queue, .preload, .system, .network, .controls, .restore, .sleepTimer,
+    .queue, .preload, .system, .network, .controls, .restore, .sleepTimer, .volume,
   ]
   /// The single-item core alone.
   public static let core: FuzzFeatures = []
@@ -67,6 +73,7 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
   public static let named: [(name: String, feature: FuzzFeatures)] = [
     ("queue", .queue), ("preload", .preload), ("system", .system), ("network", .network),
     ("controls", .controls), ("restore", .restore), ("sleepTimer", .sleepTimer),
+    ("volume", .volume),
   ]
 
   /// A list that does not parse, with what was expected.
@@ -135,8 +142,7 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
     case .networkLost, .networkAvailable: contains(.network)
     case .toggle, .skip, .setPosition: contains(.controls)
     case .setSleepTimer, .sleepTimerExpired: contains(.sleepTimer)
-    // No feature sends volume yet: the machine does not take it (issue 37).
-    case .volume, .mute, .duckBegan, .duckEnded: false
+    case .volume, .mute, .duckBegan, .duckEnded: contains(.volume)
     }
   }
 
@@ -161,6 +167,7 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
   package func admits(_ setup: FuzzSetup) -> Bool {
     if !contains(.preload), setup.canPreload { return false }
     if !contains(.network), setup.retry.attempts != 0 { return false }
+    if !contains(.volume), setup.ducking != PlayerConfiguration().ducking { return false }
     guard let start = setup.start else { return true }
     if !contains(.queue), start.queue.entries.count > 1 || start.queue.repeatMode != .off {
       return false
@@ -170,6 +177,9 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
     }
     if !contains(.network), start.session?.stage == .waitingForNetwork { return false }
     if !contains(.sleepTimer), start.sleepTimer != nil { return false }
+    if !contains(.volume), start.volume.thousandths != 1000 || start.muted || start.ducked {
+      return false
+    }
     return true
   }
 }

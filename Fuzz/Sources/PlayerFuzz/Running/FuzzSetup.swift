@@ -16,6 +16,9 @@ package struct FuzzSetup: Hashable, Sendable {
   /// The timeout of the harness's watchdog clock (``FuzzEngine/watchdog``): the
   /// delay every load and stall watchdog must be scheduled with.
   package var watchdogTimeout: MediaTime
+  /// `PlayerConfiguration.ducking`: what a duck of the system does (lower the
+  /// volume to a level, or pause as an interruption).
+  package var ducking: DuckPolicy = PlayerConfiguration().ducking
   /// The state the player starts from (its configuration is this setup's),
   /// or nil for a new player (``FuzzStart``).
   package var start: PlaybackState?
@@ -43,7 +46,8 @@ package struct FuzzSetup: Hashable, Sendable {
 
   /// The player's configuration for this case.
   package var configuration: PlayerConfiguration {
-    PlayerConfiguration(canPreload: canPreload, previousThreshold: previousThreshold, retry: retry)
+    PlayerConfiguration(
+      canPreload: canPreload, previousThreshold: previousThreshold, retry: retry, ducking: ducking)
   }
 
   /// The state the player starts from: ``start`` or a new player's, with this
@@ -59,7 +63,7 @@ package struct FuzzSetup: Hashable, Sendable {
   package var isDefaultConfiguration: Bool {
     previousThreshold == PlayerConfiguration().previousThreshold
       && retry == PlayerConfiguration().retry && watchdogTimeout == Self.defaultTimeout
-      && start == nil
+      && ducking == PlayerConfiguration().ducking && start == nil
   }
 }
 
@@ -69,11 +73,11 @@ extension ContractModel {
     if let start = setup.start {
       self.init(
         start: start, canPreload: setup.canPreload, retry: setup.retry,
-        previousThreshold: setup.previousThreshold)
+        previousThreshold: setup.previousThreshold, ducking: setup.ducking)
     } else {
       self.init(
-        canPreload: setup.canPreload, retry: setup.retry, previousThreshold: setup.previousThreshold
-      )
+        canPreload: setup.canPreload, retry: setup.retry,
+        previousThreshold: setup.previousThreshold, ducking: setup.ducking)
     }
   }
 }

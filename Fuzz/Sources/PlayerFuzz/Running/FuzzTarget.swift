@@ -287,8 +287,17 @@ public struct FuzzSubject: Sendable {
     /// does). Only then does a case set sleep timers and send their expiries
     /// (``FuzzFeatures/sleepTimer``).
     public static let sleepTimer = Inputs(rawValue: 8)
+    /// Volume, mute and ducking (issue 37): the player takes `setVolume`,
+    /// `setMuted`, `duckBegan` and `duckEnded` as Playhead's contract says and
+    /// sends each live load its volume (`EngineCommand.setVolume`; Playhead's
+    /// `Player` does). Only then does a case send them (``FuzzFeatures/volume``),
+    /// and, with ``configuration``, draw the duck policy
+    /// (`PlayerConfiguration.ducking`: lower to 0.2, to 0.5 or to 0, or pause).
+    public static let volume = Inputs(rawValue: 16)
     /// Everything the harness can vary.
-    public static let all: Inputs = [.retryPolicy, .configuration, .startState, .sleepTimer]
+    public static let all: Inputs = [
+      .retryPolicy, .configuration, .startState, .sleepTimer, .volume,
+    ]
   }
 
   /// The name printed in reports.

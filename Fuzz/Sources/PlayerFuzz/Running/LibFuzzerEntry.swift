@@ -52,6 +52,9 @@ public enum LibFuzzerEntry {
     if !subject.inputs.contains(.sleepTimer), decoder.features.contains(.sleepTimer) {
       decoder.features.remove(.sleepTimer)
     }
+    if !subject.inputs.contains(.volume), decoder.features.contains(.volume) {
+      decoder.features.remove(.volume)
+    }
     let (runner, violation) = Fuzzer.runCase(subject, decoder, &source)
     guard let violation else { return 0 }
     // The case's whole setup (engine, configuration, start state, features).

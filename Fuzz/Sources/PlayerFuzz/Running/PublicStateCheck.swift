@@ -130,6 +130,10 @@ extension ContractModel {
     if state.interrupted != interrupted {
       return differs("interrupted", state.interrupted, interrupted)
     }
+    // Volume, mute and the duck (ContractVolume.swift).
+    if state.volume != volume { return differs("volume", state.volume, volume) }
+    if state.muted != muted { return differs("muted", state.muted, muted) }
+    if state.ducked != ducked { return differs("ducked", state.ducked, ducked) }
     if state.suppression != suppression {
       return differs(
         "suppression", state.suppression?.rawValue ?? "none", suppression?.rawValue ?? "none")
@@ -203,10 +207,10 @@ extension ContractModel {
     return true
   }
 
-  /// What the contract says holds playback: an interruption, or a system
-  /// pause of a ready or stalled load.
+  /// What the contract says holds playback: an interruption or a `.pause`
+  /// duck (a hold like an interruption), or a system pause of a ready or stalled load.
   var suppression: Suppression? {
-    if interrupted { return .interruption }
+    if interrupted || duckHolds { return .interruption }
     return suppressed ? .systemPause : nil
   }
 
