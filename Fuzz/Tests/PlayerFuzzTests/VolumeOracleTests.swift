@@ -173,6 +173,80 @@ import Testing
     #expect(FuzzStart.roundTrips(start))
   }
 
+  // MARK: The catalog and Playhead's player
+
+  /// Each volume bug, the property that catches it, and the end of its shrunk case (seed 1).
+  static let bugs: [(bug: BuggyPlayer.Bug, property: FuzzProperty, last: String)] = [
+    // The lowered level written over the user's volume: at once, in the public state.
+    (.duckOverwritesVolume, .userVolumeRestoredAfterDuck, "duck"),
+    // The volume set during the duck lost at its end.
+    (.duckEndRestoresStaleVolume, .userVolumeRestoredAfterDuck, "unduck"),
+    // A new load without its volume: the engine plays it at full volume.
+    (.newLoadAtFullVolume, .liveLoadsAtEffectiveVolume, "play(A)"),
+    // A pause duck taken for the user's pause.
+    (.pauseDuckFlipsIntent, .duckKeepsPlayIntent, "duck"),
+  ]
+
+  @Test(arguments: bugs.indices)
+  func eachVolumeBugIsCaughtByItsProperty(_ index: Int) throws {
+    let (bug, property, last) = Self.bugs[index]
+    let buggy = BuggyPlayer(bug)
+    let result = Fuzzer.run(buggy.subject, FuzzConfiguration(seed: 1, budget: .cases(20_000)))
+    let failure = try #require(result.failure, "\(bug) was not caught")
+    #expect(failure.violation.property == property, "\(failure.report)")
+    #expect(failure.fuzzCase.lines.last == last, "\(failure.report)")
+    #expect(failure.actions.count == buggy.minimalLength, "\(failure.report)")
+  }
+
+  /// Each bug's minimal case, written out, breaks its property at its last step, and
+  /// Playhead's player passes it.
+  @Test(arguments: [
+    ("engine preload=no\nduck", BuggyPlayer.Bug.duckOverwritesVolume),
+    ("engine preload=no duck=pause\nduck\nvolume(0.5)\nunduck", .duckEndRestoresStaleVolume),
+    ("volume(0.5)\nplay(A)", .newLoadAtFullVolume),
+    ("engine preload=no duck=pause\nplay(A)\nduck", .pauseDuckFlipsIntent),
+  ])
+  func eachMinimalCaseBreaksOnlyTheBuggyPlayer(_ text: String, _ bug: BuggyPlayer.Bug) throws {
+    let fuzzCase = try FailureFile.parseCase(text)
+    let failure = try #require(Fuzzer.check(BuggyPlayer(bug).subject, fuzzCase))
+    #expect(failure.violation.step == fuzzCase.actions.count, "\(failure.report)")
+    let property = try #require(Self.bugs.first { $0.bug == bug }?.property)
+    #expect(failure.violation.property == property, "\(failure.report)")
+    let player = Fuzzer.check(.player, fuzzCase)
+    #expect(player == nil, "\(player?.report ?? "")")
+  }
+
+  /// Hand-made cases through every rule of volume, on Playhead's player: every step agrees
+  /// with the contract (the commands, the state, the reasons).
+  @Test(arguments: [
+    // A change reaches the live load; a new queue's load is given the volume; mute wins.
+    "play(A)\nready(A#1)\nvolume(0.5)\nplay(B)\nmute\nvolume(0.25)\nunmute\nready(B#2)",
+    // A lowering duck, a volume set during it restored at its end, rounding half up.
+    "play(A)\nready(A#1)\nvolume(0.333)\nduck\nvolume(0.5)\nunduck\nduck\nunduck\nunduck",
+    // A pause duck holds like an interruption: resume and pause change the intent only.
+    "engine preload=no duck=pause\nplay(A)\nready(A#1)\nduck\npause\nresume\nunduck\nduck\nstop\nplay(B)\nready(B#2)\nunduck",
+    // A gapless engine: the preload is given the volume when it opens and every change.
+    "engine preload=yes duck=0.5\nmute\nqueue(A B)\nready(A#1)\nunmute\nduck\nready(B#2)\nended(A#1)\nunduck",
+    // A duck and an interruption together: the engine starts once both are over.
+    "engine preload=no duck=pause\nplay(A)\nready(A#1)\ninterrupt begin\nduck\ninterrupt end resume\nunduck",
+    // Refused and redundant: out of range, the same volume, unpaired ducks.
+    "volume(1.5)\nvolume(1)\nunmute\nunduck\nduck\nduck\nplay(A)",
+    // A relaunch keeps the volume and mute, not the duck.
+    "play(A)\nvolume(0.5)\nmute\nduck\nrelaunch\nresume\nunduck",
+  ])
+  func playheadsPlayerKeepsTheVolumeAsTheContractSays(_ text: String) throws {
+    let fuzzCase = try FailureFile.parseCase(text)
+    let failure = Fuzzer.check(.player, fuzzCase)
+    #expect(failure == nil, "\(failure?.report ?? "")")
+  }
+
+  /// A random run of Playhead's player with volume only (beside the core) passes.
+  @Test func aVolumeRunPasses() {
+    let result = Fuzzer.run(
+      .player, FuzzConfiguration(seed: 5, budget: .cases(3_000), features: [.volume, .queue]))
+    #expect(result.passed, "\(result.failure?.report ?? "")")
+  }
+
   // MARK: Who is sent volume
 
   /// A player that does not say it does volume is never sent it, nor drawn a duck policy.
