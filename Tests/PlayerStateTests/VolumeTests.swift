@@ -201,6 +201,55 @@ struct VolumeTests {
       ])
   }
 
+  /// Over every probe of the golden start states (the transition table's
+  /// representatives and their variants): at an effective volume other than
+  /// 1 every transition is the one at full volume, plus, when it opens a load,
+  /// that load's `setVolume` as its last command; and none needs a fifth.
+  @Test(arguments: [
+    (Volume(thousandths: 500), false, false), (Volume.full, false, true),
+    (Volume(thousandths: 250), true, true),
+  ])
+  func everyOpeningAtAnotherVolumeEndsWithItsVolume(
+    _ volume: Volume, _ muted: Bool, _ ducked: Bool
+  ) {
+    var transitions = 0
+    var openings = 0
+    for start in Golden.startStates {
+      var lowered = start
+      lowered.volume = volume
+      lowered.muted = muted
+      lowered.ducked = ducked
+      let effective = lowered.effectiveVolume
+      for event in TransitionTable.probeEvents(for: start) + Golden.extraEvents(for: start) {
+        let plain = start.transition(on: event)
+        let step = lowered.transition(on: event)
+        transitions += 1
+        var expected = plain.commands
+        let opened = plain.commands.lazy.compactMap { command -> Load? in
+          switch command {
+          case .load(let request), .preload(let request): request.load
+          default: nil
+          }
+        }.first
+        if let opened {
+          openings += 1
+          expected.append(.setVolume(opened, effective))
+        }
+        var next = plain.next
+        next.volume = volume
+        next.muted = muted
+        next.ducked = ducked
+        #expect(step.commands == expected, "\(event) in \(start)")
+        #expect(step.next == next, "\(event) in \(start)")
+        #expect(step.ignored == plain.ignored, "\(event) in \(start)")
+        #expect(
+          step.next.invariantViolation == plain.next.invariantViolation, "\(event) in \(start)")
+      }
+    }
+    #expect(transitions == 20_040)
+    #expect(openings == 1_764)
+  }
+
   // MARK: Ducking, policy lower
 
   /// Media3's AudioFocusManager keeps the duck as a multiplier; apps that
