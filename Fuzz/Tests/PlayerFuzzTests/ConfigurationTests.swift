@@ -34,7 +34,10 @@ import Testing
     ("engine preload=no previous=soon", "1:19: error: expected `previous=TIME`"),
     ("engine preload=no watchdog=0ms", "1:19: error: expected `watchdog=TIME` (more than 0ms)"),
     ("engine preload=no previous=1ms previous=2ms", "1:32: error: `previous` given twice"),
-    ("engine preload=no speed=2x", "1:19: error: expected `retry=…`, `previous=…` or `watchdog=…`"),
+    (
+      "engine preload=no speed=2x",
+      "1:19: error: expected `retry=…`, `previous=…`, `watchdog=…` or `duck=…`"
+    ),
   ])
   func aBadEngineFieldIsReportedWhereItIs(_ line: String, _ message: String) {
     #expect {

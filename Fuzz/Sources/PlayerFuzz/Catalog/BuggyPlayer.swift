@@ -238,10 +238,24 @@ package struct BuggyPlayer: PlantedMistakes {
   /// lengths count the actions from one (a start state stands for any prefix).
   package var startsFromGivenStates: Bool { bug == .exhaustedSeekMovesPosition }
 
+  /// Whether the mistake is one of volume's (issue 37).
+  package var isVolumeBug: Bool {
+    switch bug {
+    case .duckOverwritesVolume, .duckEndRestoresStaleVolume, .newLoadAtFullVolume,
+      .pauseDuckFlipsIntent:
+      true
+    default: false
+    }
+  }
+
   /// What the catalog's player reads from the harness (every one schedules
-  /// its sleep countdowns on the harness's clock).
+  /// its sleep countdowns on the harness's clock). Every player takes volume,
+  /// but only volume's mistakes say so: the others are fuzzed without it and
+  /// draw exactly the cases they drew before it (so their measured figures stand).
   private var inputs: FuzzSubject.Inputs {
-    startsFromGivenStates ? .all : [.retryPolicy, .configuration, .sleepTimer, .volume]
+    let inputs: FuzzSubject.Inputs =
+      startsFromGivenStates ? .all : [.retryPolicy, .configuration, .sleepTimer, .volume]
+    return isVolumeBug ? inputs : inputs.subtracting(.volume)
   }
 
   /// The player as a fuzz subject.

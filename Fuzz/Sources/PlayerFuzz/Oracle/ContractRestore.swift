@@ -51,7 +51,7 @@ extension ContractModel {
     return PlaybackSnapshot(
       media: list.map(\.media), shuffleSeed: shuffle?.seed, playOrder: playOrder,
       current: position, position: .milliseconds(saved), repeatMode: repeatMode, rate: rate,
-      playWhenReady: playWhenReady)
+      playWhenReady: playWhenReady, volume: volume, muted: muted)
   }
 
   /// The model of a player restored from `snapshot` (a relaunch: a new
@@ -81,10 +81,10 @@ extension ContractModel {
         item: model.entries[at].item, position: snapshot.position.milliseconds)
     }
     model.interrupted = false
-    // The user's volume and mute are kept (the spec: a snapshot keeps them); a duck is
-    // the old process's (system state, as an interruption).
-    model.volume = volume
-    model.muted = muted
+    // The user's volume and mute are kept; a duck is the old process's (system
+    // state, as an interruption).
+    model.volume = snapshot.volume
+    model.muted = snapshot.muted
     model.ducked = false
     return model
   }
@@ -174,6 +174,8 @@ extension ContractModel {
     if said.playWhenReady != expected.playWhenReady {
       return words("playWhenReady", said.playWhenReady, expected.playWhenReady)
     }
+    if said.volume != expected.volume { return words("volume", said.volume, expected.volume) }
+    if said.muted != expected.muted { return words("muted", said.muted, expected.muted) }
     return nil
   }
 }
