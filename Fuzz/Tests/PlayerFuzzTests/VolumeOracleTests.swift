@@ -93,6 +93,24 @@ import Testing
       ])
   }
 
+  /// A change goes to the live loads as the event is applied; a preload the preload rule
+  /// opens in the same step (a start state without its due preload) then gets its own
+  /// volume after it (seed 1, case 3634 found the model sending the change after the rule).
+  @Test func aPreloadOpenedAfterAChangeGetsItsOwnVolume() throws {
+    let fuzzCase = try FailureFile.parseCase(
+      "engine preload=yes start(loads=3 items=2 queue=B:1,D:2* repeat=all interrupted "
+        + "session=3:ready position=1000ms watchdog=4294967295)\nvolume(0.5)\n")
+    var model = ContractModel(fuzzCase.setup)
+    var commands: [EngineCommand] = []
+    model.apply(Self.volume(500), commands: &commands)
+    #expect(
+      commands.map(model.describe) == [
+        "setVolume(D#3, 0.5)", "preload(B#4)", "setVolume(B#4, 0.5)",
+      ])
+    let failure = Fuzzer.check(.player, fuzzCase)
+    #expect(failure == nil, "\(failure?.report ?? "")")
+  }
+
   /// Refused and redundant intents and unpaired ducks are ignored for the spec's reasons.
   @Test func volumesIntentsAndDucksAreIgnoredForTheirReasons() {
     let (_, log, reasons) = Self.run([

@@ -344,9 +344,10 @@ package struct ContractModel: Hashable, Sendable {
     case .watchdogExpired(let load, let id): watchdog(load, id.rawValue, &commands)
     case .system(let event): system(event, &commands)
     }
+    sendVolumeChange(was: was, &commands)
     refreshPreload(&commands)
     forgetResumePoint()
-    keepVolume(since: mark, was: was, &commands)
+    giveOpenedLoadsTheVolume(since: mark, &commands)
     return nil
   }
 

@@ -9,9 +9,10 @@ package import PlayerState
 // - the live loads are the current load unless it is stopped (failed, or waiting
 //   for the network) and the preload unless it failed;
 // - a change of the effective volume sends `setVolume(L, effective)` to each live
-//   load, the current one first; a transition that opens a load (`load`,
-//   `preload`) while the effective volume is not 1 ends with that load's
-//   `setVolume`, since an engine starts a new load at full volume;
+//   load, the current one first, as the event is applied (before the preload
+//   rule); a transition that opens a load (`load`, `preload`) while the
+//   effective volume is not 1 ends with that load's `setVolume`, since an engine
+//   starts a new load at full volume;
 // - a duck never touches the play intent nor the user's volume; with the
 //   `.pause` policy it holds the engine as an interruption does (a `pause` if the
 //   engine was told to play; no `start` until it ends; its end starts the engine
@@ -56,7 +57,7 @@ extension ContractModel {
   }
 
   /// The intents of volume: the user's volume and mute (their commands come
-  /// from ``keepVolume(since:was:_:)``).
+  /// from ``sendVolumeChange(was:_:)``).
   mutating func setVolume(_ level: Volume) { volume = level }
 
   /// `setMuted(m)`.
@@ -93,27 +94,41 @@ extension ContractModel {
     current = session
   }
 
-  /// The volume's post-pass of an accepted event whose commands begin at
-  /// `mark`, the effective volume having been `was` before it: a change is
-  /// sent to every live load (current first); otherwise each load the event
-  /// opened, still live, is given the effective volume when it is not 1.
-  mutating func keepVolume(since mark: Int, was: Volume, _ out: inout [EngineCommand]) {
+  /// A change of the effective volume by the event just applied (it was `was`):
+  /// sent to each live load, the current one first, before the preload rule runs
+  /// (a preload that rule opens is given the volume as it opens).
+  mutating func sendVolumeChange(was: Volume, _ out: inout [EngineCommand]) {
     let now = effectiveVolume
-    if now != was {
-      if let load = liveCurrent { out.append(.setVolume(load, now)) }
-      if let load = livePreload { out.append(.setVolume(load, now)) }
-      return
-    }
+    guard now != was else { return }
+    if let load = liveCurrent { out.append(.setVolume(load, now)) }
+    if let load = livePreload { out.append(.setVolume(load, now)) }
+  }
+
+  /// The end of an accepted event whose commands begin at `mark`: each load it
+  /// opened (`load`, `preload`), still live and not given the volume since, gets
+  /// the effective volume when that is not 1, as the transition's last commands.
+  mutating func giveOpenedLoadsTheVolume(since mark: Int, _ out: inout [EngineCommand]) {
+    let now = effectiveVolume
     guard now.thousandths != 1000, out.count > mark else { return }
     let end = out.count
     var index = mark
     while index < end {
       switch out[index] {
       case .load(let request), .preload(let request):
-        if isLive(request.load) { out.append(.setVolume(request.load, now)) }
+        if isLive(request.load), !Self.sets(request.load, in: out[(index + 1)..<end]) {
+          out.append(.setVolume(request.load, now))
+        }
       default: break
       }
       index += 1
+    }
+  }
+
+  /// Whether `commands` set `load`'s volume.
+  private static func sets(_ load: Load, in commands: ArraySlice<EngineCommand>) -> Bool {
+    commands.contains { command in
+      if case .setVolume(let named, _, _) = command { return named == load }
+      return false
     }
   }
 }
