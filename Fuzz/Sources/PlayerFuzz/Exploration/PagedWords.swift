@@ -23,9 +23,11 @@ package struct SearchMemory: Sendable, Equatable {
   /// of replayed when the state is extended.
   package var keptRunners: Int
 
-  /// The default: 8 MB of rows in memory in pages of 64 KB, and 2,000 runners (about 30 MB).
+  /// The default: 1 MB of rows in memory in pages of 64 KB, and 256 runners (about 4 MB).
+  /// A runner kept saves the replay of a path (about a tenth of what extending the state
+  /// costs); a row in memory, a `pread` when the differential check reads it.
   package static let standard = SearchMemory(
-    residentBytes: 8 << 20, pageBytes: 64 << 10, keptRunners: 2_000)
+    residentBytes: 1 << 20, pageBytes: 64 << 10, keptRunners: 256)
 
   /// - Parameters:
   ///   - residentBytes: rows kept in memory, in bytes.
