@@ -33,7 +33,8 @@ enum ExploreCommand: Command {
       "with a --shard that splits a class: the level whose states the class's parts divide (3)"),
     .option(
       "--states", "FILE",
-      "with a --shard that splits a class: write the states this part found to FILE, for --merge"),
+      "with a --shard that splits a class: write the states this part found to FILE, for --merge (a shard of whole classes writes none)"
+    ),
     .toggle(
       "--merge", "read the --json results of every shard (FILE...) and say if the scope is complete"
     ),
@@ -394,12 +395,13 @@ enum ExploreCommand: Command {
     let depth = try parsed.integer("--split-depth", in: 1...64)
     let file = parsed.values["--states"]
     guard shard.count > classes else {
-      for (flag, given) in [("--split-depth", depth != nil), ("--states", file != nil)] where given
-      {
+      // --states is accepted (and nothing written) so that one command line serves every
+      // scope: a shard of whole classes is counted from its result alone.
+      if depth != nil {
         throw UsageError(
           message:
-            "'\(flag)' of 'explore' needs a --shard I/N that splits a class (N above the scope's "
-            + "\(classes) configuration class\(classes == 1 ? "" : "es"))")
+            "'--split-depth' of 'explore' needs a --shard I/N that splits a class (N above the "
+            + "scope's \(classes) configuration class\(classes == 1 ? "" : "es"))")
       }
       return nil
     }
