@@ -67,8 +67,9 @@ enum ExploreCommand: Command {
       "not reach are outside the scope: counted (listed with --unreached), not a failure.",
       "--jobs N searches N classes at once (the same result,",
       "in about 1/N of the time on N free cores, with the memory of N searches). A class's",
-      "search holds about 4 KB a state: --max-states N stops it at N states, not complete;",
-      "by default N is half this machine's memory (divided among the --jobs) at 4 KB a state.",
+      "search holds about 100 bytes a state and 5 MB (its rows past 1 MB go to a temporary",
+      "file): --max-states N stops it at N states, not complete; by default N is half this",
+      "machine's memory (divided among the --jobs) at 256 bytes a state.",
       "--shard I/N searches only the classes whose place in the scope is I modulo N: N workers",
       "(0/N to N-1/N, on as many machines) cover the scope exactly, a class each; save each",
       "one's --json output and 'explore --merge FILE...' says 'complete' only when every shard",
@@ -427,11 +428,11 @@ enum ExploreCommand: Command {
   }
 
   /// The states one class may hold by default: half the machine's memory, shared
-  /// among the classes searched at once, at about 4 KB a state (docs/memory.md,
+  /// among the classes searched at once, at 256 bytes a state (docs/memory.md,
   /// "The explorer"), and at least 10,000.
   static func defaultMaxStates(jobs: Int) -> Int {
     let half = ProcessInfo.processInfo.physicalMemory / 2
-    return max(10_000, Int(clamping: half / 4_096) / max(1, jobs))
+    return max(10_000, Int(clamping: half / 256) / max(1, jobs))
   }
 
   /// The `{"result":{…}}` line of a scoped exploration: the verdict, the
