@@ -9,7 +9,8 @@ import PlayerTesting
 /// Made with `preload: true`, it declares the `.preload` capability: a
 /// `preload` command buffers the next entry like a `load`, and it starts,
 /// gaplessly, on the machine's `start`. Loads begin at their start position
-/// and play at the rate of the newest `start` or `setRate`.
+/// and play at the rate of the newest `start` or `setRate`, at full volume until
+/// a `setVolume`, which the engine keeps per load (``volume(of:)``) and never reports.
 ///
 /// A profile with ``MediaProfile/networkDropAt`` takes the fake network down
 /// on the clock: loads in flight fail with `network` and ``offline``, the
