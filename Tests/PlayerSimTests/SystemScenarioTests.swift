@@ -315,11 +315,11 @@ import Testing
     ),
     (
       "media A\nexpect state suppressed(A#1)",
-      "t.play:2:28: error: found ')'; expected 'interrupted' or 'system pause', as in suppressed(A#1, interrupted)"
+      "t.play:2:28: error: found ')'; expected 'interrupted', 'ducked' or 'system pause', as in suppressed(A#1, interrupted)"
     ),
     (
       "media A\nexpect state suppressed(A#1, paused)",
-      "t.play:2:30: error: 'paused' in a suppressed state; expected 'interrupted' or 'system pause'"
+      "t.play:2:30: error: 'paused' in a suppressed state; expected 'interrupted', 'ducked' or 'system pause'"
     ),
     (
       "media A\nexpect state playing(A#1, interrupted)",
