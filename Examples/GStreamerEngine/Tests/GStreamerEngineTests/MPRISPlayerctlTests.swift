@@ -246,16 +246,25 @@ struct MPRISServerAnswerTests {
     #expect(try await call("org.mpris.MediaPlayer2.Player.Play").status == 0)
     #expect(player.sent.withLock { $0 } == [.resume])  // no effect is the machine's to decide
 
-    // Rate: 0 pauses, 1.5 is in [0.5, 2], 3 is refused; Volume is read only.
+    // Rate: 0 pauses, 1.5 is in [0.5, 2], 3 is refused; Volume is clamped to [0, 1]; Position
+    // is read only.
     let set = "org.freedesktop.DBus.Properties.Set"
     #expect(try await call(set, MPRISNames.player, "Rate", "<0.0>").status == 0)
     #expect(try await call(set, MPRISNames.player, "Rate", "<1.5>").status == 0)
     let tooFast = try await call(set, MPRISNames.player, "Rate", "<3.0>")
     #expect(tooFast.stderr.contains("org.freedesktop.DBus.Error.InvalidArgs"), "\(tooFast)")
-    let volume = try await call(set, MPRISNames.player, "Volume", "<0.5>")
-    #expect(volume.status != 0, "\(volume)")
+    #expect(try await call(set, MPRISNames.player, "Volume", "<0.5>").status == 0)
+    #expect(try await call(set, MPRISNames.player, "Volume", "<1.5>").status == 0)
+    #expect(try await call(set, MPRISNames.player, "Volume", "<-0.5>").status == 0)
+    let notANumber = try await call(set, MPRISNames.player, "Volume", "<double nan>")
+    #expect(notANumber.stderr.contains("org.freedesktop.DBus.Error.InvalidArgs"), "\(notANumber)")
+    let position = try await call(set, MPRISNames.player, "Position", "<int64 5>")
+    #expect(position.status != 0 && position.stderr.contains("Position"), "\(position)")
     #expect(
-      player.sent.withLock { $0 } == [.resume, .pause, .setRate(PlaybackRate(thousandths: 1_500))])
+      player.sent.withLock { $0 } == [
+        .resume, .pause, .setRate(PlaybackRate(thousandths: 1_500)), .setVolume(0.5),
+        .setVolume(.full), .setVolume(.silent),
+      ])
 
     // Reads: the root interface, and an update reaching the properties.
     let get = "org.freedesktop.DBus.Properties.Get"
