@@ -1,14 +1,17 @@
 // The play gate: whether the engine plays. The user's intent
-// (`playWhenReady`), an interruption in progress (`interrupted`) and the
+// (`playWhenReady`), an interruption in progress (`interrupted`), a duck under
+// the `.pause` policy (`duckHolds`: VolumeAndDucking.swift owns `ducked`) and the
 // system's pause of the current load (`Session.systemPaused`) meet here, and
 // this is the only code that sends `start`, `pause` or `setRate`, and the
 // only code that writes `interrupted` or `systemPaused`.
 
 extension PlaybackState {
   /// Whether the engine plays `session` (or should, once told to): it is
-  /// ready or stalled, the user wants to play, and the system holds nothing.
+  /// ready or stalled, the user wants to play, and the system holds nothing
+  /// (no interruption, no duck under the `.pause` policy, no system pause).
   func plays(_ session: Session) -> Bool {
-    playWhenReady && !interrupted && !session.systemPaused && session.stage.isStarted
+    playWhenReady && !interrupted && !duckHolds && !session.systemPaused
+      && session.stage.isStarted
   }
 
   /// Whether the engine plays the current load: what `setRate`, `pause`, an
@@ -88,13 +91,26 @@ extension PlaybackState {
   /// over, and its end decides.)
   mutating func interruptionBegan(_ effects: inout Effects) -> IgnoreReason? {
     guard !interrupted else { return .noEffect }
+    beginHold(&effects)
+    interrupted = true
+    return nil
+  }
+
+  /// A system hold is about to begin (an interruption, or a duck under the
+  /// `.pause` policy; called before its flag is set): the engine was playing,
+  /// pause it; paused by the system, the hold takes that pause over.
+  mutating func beginHold(_ effects: inout Effects) {
     if enginePlays, let session {
       effects.commands.append(.pause(session.load))
     } else if suppression == .systemPause, playWhenReady {
       session?.systemPaused = false
     }
-    interrupted = true
-    return nil
+  }
+
+  /// A system hold ended (its flag already cleared): whatever is current
+  /// plays again if the user still wants it and nothing else holds it.
+  func endHold(_ effects: inout Effects) {
+    if let session { startIfPlays(session, &effects) }
   }
 
   /// An interruption ended: with the hint, whatever is current plays again if
@@ -103,11 +119,7 @@ extension PlaybackState {
   mutating func interruptionEnded(resume: Bool, _ effects: inout Effects) -> IgnoreReason? {
     guard interrupted else { return .notInterrupted }
     interrupted = false
-    if !resume {
-      playWhenReady = false
-    } else if let session {
-      startIfPlays(session, &effects)
-    }
+    if resume { endHold(&effects) } else { playWhenReady = false }
     return nil
   }
 

@@ -11,6 +11,7 @@
 //   NetworkRetry.swift     waiting for the network and reloading
 //   Controls.swift         the remote-control intents: toggle, skip, setPosition
 //   SleepTimer.swift       the sleep timer: a countdown with identity, a stop at an entry's end
+//   VolumeAndDucking.swift the user's volume and mute, the duck, the effective volume
 //
 // What the state implies for a lock screen, a headset or MPRIS (now playing,
 // the available commands, the notifications of a step) is derived, not
@@ -95,6 +96,9 @@ extension PlaybackState {
     // (Tested here first: most players cannot preload, and the call is the
     // costliest part of the check on the hot path.)
     if configuration.canPreload || preload != nil { keepPreloadInStep(&effects) }
+    // A load opened by this step (the preload's included, so after it) starts
+    // at full volume in the engine: its `setVolume` comes last when it must.
+    if effects.commands.opensLoad { setVolumeOfOpenedLoad(&effects) }
     // The detail belongs to the current load's failure: gone with it (a new
     // load, a reload, a stop). Touched only when there is one.
     if failure != nil, !(session?.stage.isStopped ?? false) { failure = nil }
@@ -142,8 +146,8 @@ extension PlaybackState {
     case .skip(let delta): skip(by: delta, &effects)
     case .setPosition(let item, let time): setPosition(item, time, &effects)
     case .setSleepTimer(let timer): setSleepTimer(timer, &effects)
-    // The rules of volume arrive with Machine/Volume.swift (issue 37).
-    case .setVolume, .setMuted: .noEffect
+    case .setVolume(let volume): setVolume(volume, &effects)
+    case .setMuted(let mute): setMuted(mute, &effects)
     }
   }
 
@@ -232,7 +236,7 @@ extension PlaybackState {
   }
 
   /// A system event: the network's belong to the retry, the sleep timer's
-  /// expiry to the sleep timer, the rest to the play gate.
+  /// expiry to the sleep timer, a duck's to the volume, the rest to the play gate.
   private mutating func apply(_ event: SystemEvent, _ effects: inout Effects) -> IgnoreReason? {
     switch event {
     case .interruptionBegan: interruptionBegan(&effects)
@@ -241,8 +245,8 @@ extension PlaybackState {
     case .networkLost: networkLost(&effects)
     case .networkAvailable: networkAvailable(&effects)
     case .sleepTimerExpired(let id): expireSleepTimer(id, &effects)
-    case .duckBegan: .noEffect
-    case .duckEnded: .notDucked
+    case .duckBegan: duckBegan(&effects)
+    case .duckEnded: duckEnded(&effects)
     }
   }
 }

@@ -1,7 +1,8 @@
 /// What a player needs to come back after a relaunch or on another engine: the
 /// queue's media in list order, the shuffle (its seed and play order), the
-/// current entry and its position taken in the same step, repeat, rate and the
-/// user's play intent. Nothing live: no tokens, no ids, no load, no preload.
+/// current entry and its position taken in the same step, repeat, rate, the
+/// user's volume and mute, and the user's play intent. Nothing live: no tokens,
+/// no ids, no load, no preload, and no duck (the system's, not the user's).
 ///
 /// Take one with ``PlaybackState/snapshot``; restore with
 /// ``PlaybackState/init(restoring:configuration:)``, which is idle and paused
@@ -37,12 +38,16 @@ public struct PlaybackSnapshot: Hashable, Sendable, Codable {
   /// Whether the user wanted to play when the snapshot was taken: information for
   /// the app (a restored player stays paused until the user resumes); a hand-off keeps it.
   public var playWhenReady: Bool
+  /// The user's volume (encoded only when not 1; a snapshot without it is at 1).
+  public var volume: Volume
+  /// Whether the user had muted the player (encoded only when true).
+  public var muted: Bool
 
   /// A snapshot with the given parts; ``violation`` says whether a restore can use it.
   public init(
     media: [MediaID], shuffleSeed: UInt64? = nil, playOrder: [Int]? = nil, current: Int?,
     position: MediaTime = .zero, repeatMode: RepeatMode = .off, rate: PlaybackRate = .normal,
-    playWhenReady: Bool = false
+    playWhenReady: Bool = false, volume: Volume = .full, muted: Bool = false
   ) {
     self.media = media
     self.shuffleSeed = shuffleSeed
@@ -52,6 +57,8 @@ public struct PlaybackSnapshot: Hashable, Sendable, Codable {
     self.repeatMode = repeatMode
     self.rate = rate
     self.playWhenReady = playWhenReady
+    self.volume = volume
+    self.muted = muted
   }
 
   /// The first rule a restore needs that this snapshot breaks, in words; nil when it has none.
@@ -83,12 +90,13 @@ public struct PlaybackSnapshot: Hashable, Sendable, Codable {
     }
     if position < .zero { return "position \(position) is negative" }
     if rate.thousandths <= 0 { return "rate \(rate) is not positive" }
+    if !volume.isValid { return "volume \(volume) is outside 0...1" }
     return nil
   }
 
   private enum CodingKeys: String, CodingKey {
     case version, media, shuffleSeed, playOrder, current, position, repeatMode, rate,
-      playWhenReady
+      playWhenReady, volume, muted
   }
 
   /// Decodes a snapshot written by ``encode(to:)``.
@@ -121,7 +129,10 @@ public struct PlaybackSnapshot: Hashable, Sendable, Codable {
       position: try container.decode(MediaTime.self, forKey: .position),
       repeatMode: try container.decode(RepeatMode.self, forKey: .repeatMode),
       rate: try container.decode(PlaybackRate.self, forKey: .rate),
-      playWhenReady: try container.decode(Bool.self, forKey: .playWhenReady))
+      playWhenReady: try container.decode(Bool.self, forKey: .playWhenReady),
+      // Absent in snapshots written before volumes (issue 37): full, unmuted.
+      volume: try container.decodeIfPresent(Volume.self, forKey: .volume) ?? .full,
+      muted: try container.decodeIfPresent(Bool.self, forKey: .muted) ?? false)
     if let violation {
       throw DecodingError.dataCorruptedError(
         forKey: .version, in: container, debugDescription: "unusable snapshot: \(violation)")
@@ -140,6 +151,8 @@ public struct PlaybackSnapshot: Hashable, Sendable, Codable {
     try container.encode(repeatMode, forKey: .repeatMode)
     try container.encode(rate, forKey: .rate)
     try container.encode(playWhenReady, forKey: .playWhenReady)
+    if volume != .full { try container.encode(volume, forKey: .volume) }
+    if muted { try container.encode(muted, forKey: .muted) }
   }
 }
 
@@ -176,7 +189,7 @@ extension PlaybackState {
     return PlaybackSnapshot(
       media: list.map(\.media), shuffleSeed: queue.shuffle?.seed, playOrder: playOrder,
       current: queue.current, position: position, repeatMode: queue.repeatMode, rate: rate,
-      playWhenReady: playWhenReady)
+      playWhenReady: playWhenReady, volume: volume, muted: muted)
   }
 
   /// Where the current entry is: the current load's last known position (0
@@ -194,8 +207,9 @@ extension PlaybackState {
   /// This state with nothing live: no load, no preload, no failure detail,
   /// no sleep countdown (its clock was the old driver's); the user's intent
   /// paused and the current entry's position kept as its resume point (the
-  /// first `resume` loads it from there, once). The queue, the settings, a
-  /// sleep timer at an entry's end and the issued ids are kept, so ids are
+  /// first `resume` loads it from there, once). The queue, the settings, the
+  /// volume, mute and duck, a sleep timer at an entry's end and the issued
+  /// ids are kept, so ids are
   /// never reused. A state without a load, a preload or a countdown is
   /// returned as it is.
   ///
@@ -233,8 +247,9 @@ extension PlaybackState {
   }
 
   /// A player's state restored from `snapshot`: idle, paused, new item ids for
-  /// the entries, nothing loaded; the first `resume` of the saved entry loads
-  /// it from the saved position (``resumePoint``), once.
+  /// the entries, nothing loaded, the user's volume and mute as saved, not
+  /// ducked; the first `resume` of the saved entry loads it from the saved
+  /// position (``resumePoint``), once.
   /// - Parameters:
   ///   - snapshot: what was saved.
   ///   - configuration: the settings the reducer reads.
@@ -256,6 +271,8 @@ extension PlaybackState {
       shuffle: snapshot.shuffleSeed.map { Shuffle(seed: $0, unshuffled: QueueEntries(list)) })
     issuedItems = UInt32(list.count)
     rate = snapshot.rate
+    volume = snapshot.volume
+    muted = snapshot.muted
     playWhenReady = false
     if let current = queue.currentEntry, snapshot.position > .zero {
       resumePoint = ResumePoint(item: current.item, position: snapshot.position)

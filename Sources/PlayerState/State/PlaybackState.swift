@@ -185,7 +185,8 @@ public struct InvalidStateError: Error, Hashable, Sendable, CustomStringConverti
 
 /// Why the engine is silent although the user may want to play.
 public enum Suppression: String, Hashable, Sendable, Codable {
-  /// An interruption (a call, an alarm, another app's audio) is in progress.
+  /// An interruption (a call, an alarm, another app's audio) is in progress,
+  /// or a duck under the ``DuckPolicy/pause`` policy, which holds as one.
   case interruption
   /// The engine reported that the system paused the current load on its own.
   case systemPause
@@ -370,10 +371,11 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// Why the system holds playback, if it does: an interruption in progress, or
-  /// the engine's report that the system paused the current load.
+  /// Why the system holds playback, if it does: an interruption in progress (or
+  /// a duck under the ``DuckPolicy/pause`` policy, which holds as one), or the
+  /// engine's report that the system paused the current load.
   public var suppression: Suppression? {
-    if interrupted { return .interruption }
+    if interrupted || duckHolds { return .interruption }
     if let session, session.systemPaused, session.stage.isStarted {
       return .systemPause
     }
@@ -421,8 +423,10 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The compact form: `idle`, `buffering(A#2, autoplay)`, `playing(A#2)`,
-  /// `stalled(A#2, paused)`, `failed(A#2, network)`; a pending seek adds
-  /// `seek#N`, a preload `preloading B#3` or `preloaded B#3`.
+  /// `stalled(A#2, paused)`, `failed(A#2, network)`,
+  /// `suppressed(A#2, interrupted)` (`ducked` when a duck under
+  /// ``DuckPolicy/pause`` holds it alone); a pending seek adds `seek#N`, a
+  /// preload `preloading B#3` or `preloaded B#3`.
   public var description: String {
     guard let session else { return "idle" }
     let name = { (item: ItemID) in self.media(of: item) }
@@ -442,7 +446,10 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
       parts.insert("network, attempt \(Int(session.networkAttempts) + 1)", at: 1)
     }
     if let suppression {
-      parts.append(suppression == .interruption ? "interrupted" : "system pause")
+      switch suppression {
+      case .interruption: parts.append(interrupted ? "interrupted" : "ducked")
+      case .systemPause: parts.append("system pause")
+      }
     }
     if session.seekPending { parts.append(session.lastSeek.description) }
     if let sleepTimer { parts.append("sleep \(sleepTimer)") }

@@ -114,7 +114,8 @@ public enum EngineCommand: Hashable, Sendable, Codable, CustomStringConvertible 
 /// A transition implies few commands (switching entries is `stop` then `load`;
 /// replaying from the end is `seek` then `start`; advancing gaplessly is
 /// `stop`, `start` of the preloaded entry and `preload` of the one after; a
-/// new queue stops the current load and the preload), and opens at most one
+/// new queue stops the current load and the preload; a load opened while the
+/// effective volume is not 1 adds its `setVolume` last), and opens at most one
 /// load (`load` or `preload`). So the list lives in the transition value as
 /// four plain 24-byte slots plus the one media name, and reducing an event
 /// allocates nothing and copies no string unless it opens a load. Returning
@@ -164,8 +165,9 @@ public struct CommandList: RandomAccessCollection, Hashable, Sendable, Codable,
   /// Adds a command at the end.
   /// - Precondition: the list holds fewer than four commands, and a `load` or
   ///   `preload` is the list's first. The reducer is the only caller that must
-  ///   uphold this; no transition needs more than three commands or opens two
-  ///   loads (docs/machine.md), and the fuzz harness checks it.
+  ///   uphold this; no transition needs more than three commands before the
+  ///   `setVolume` of a load it opens, nor opens two loads (docs/machine.md),
+  ///   and the fuzz harness checks it.
   @inline(__always)
   public mutating func append(_ command: EngineCommand) {
     var slot = Slot.empty
@@ -214,6 +216,26 @@ public struct CommandList: RandomAccessCollection, Hashable, Sendable, Codable,
     }
     media = name
     stored += 1
+  }
+
+  /// Whether the list holds a `load` or a `preload` (at most one): one check
+  /// on the hot path.
+  var opensLoad: Bool { media != nil }
+
+  /// The load the list's `load` or `preload` opens, if it holds one.
+  var openedLoad: Load? {
+    guard media != nil else { return nil }
+    for index in 0..<Int(stored) {
+      let slot =
+        switch index {
+        case 0: slots.0
+        case 1: slots.1
+        case 2: slots.2
+        default: slots.3
+        }
+      if slot.kind == .load || slot.kind == .preload { return slot.load }
+    }
+    return nil
   }
 
   /// 0.
