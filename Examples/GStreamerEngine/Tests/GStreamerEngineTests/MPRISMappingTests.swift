@@ -230,7 +230,18 @@ struct MPRISMappingTests {
       half.changedProperties(since: playing, identity).map { "\($0.key)=\($0.value)" } == [
         "Volume=0.5"
       ])
-    #expect(MPRISView(PlaybackState()).volume == 1)
+    var state = PlaybackState()
+    #expect(MPRISView(state).volume == 1)
+    _ = state.handle(.queue(["A"]))
+    _ = state.handle(.ready(Load(1, 1)))
+    _ = state.handle(.setVolume(0.5))
+    #expect(MPRISView(state).volume == 0.5)
+    _ = state.handle(.system(.duckBegan))
+    #expect(MPRISView(state).volume == 0.5)
+    _ = state.handle(.mute)
+    #expect(MPRISView(state).volume == 0)
+    _ = state.handle(.unmute)
+    #expect(MPRISView(state).volume == 0.5)
   }
 
   @Test func commandsPrint() {

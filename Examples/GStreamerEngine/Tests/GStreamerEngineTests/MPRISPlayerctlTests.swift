@@ -136,6 +136,21 @@ struct MPRISPlayerctlTests {
     try await client.until(["metadata", "mpris:trackid"], is: "'/dev/playhead/Entry/2'")
     try await client.until(["status"], is: "Playing")
 
+    // Volume: `volume 0.3` writes the property, the machine sets the user's volume and sends it
+    // to the playing load (and to the preload, when there is one); `volume 0.1-` reads it back
+    // and writes 0.19999999999999998, which is 0.2 to the thousandth. Muted, MPRIS reads 0.
+    #expect(try await client.read(["volume"]) == "1.000000")
+    let lower = try await client.control(["volume", "0.3"])
+    #expect(lower.count == 1 && lower[0].hasPrefix("remote(volume(0.3)): setVolume(B#") && lower[0].contains(", 0.3)"), "\(lower)")
+    try await client.until(["volume"], is: "0.300000")
+    let step = try await client.control(["volume", "0.1-"])
+    #expect(step.count == 1 && step[0].hasPrefix("remote(volume(0.2)): setVolume(B#") && step[0].contains(", 0.2)"), "\(step)")
+    try await client.until(["volume"], is: "0.200000")
+    player.send(.mute)
+    try await client.until(["volume"], is: "0.000000")
+    player.send(.unmute)
+    try await client.until(["volume"], is: "0.200000")
+
     // PropertiesChanged and Seeked, in step order (a property that did not change is not sent).
     let signals = await monitor.finish().stdout.split(separator: "\n").map(String.init)
     let expectedSignals = [
@@ -148,6 +163,8 @@ struct MPRISPlayerctlTests {
       "Seeked (int64 500000,)",
       "Seeked (int64 8000000,)",
       "{'Metadata': <{'mpris:trackid': <objectpath '/dev/playhead/Entry/2'>",
+      "PropertiesChanged ('org.mpris.MediaPlayer2.Player', {'Volume': <0.29999999999999999>}, @as [])",
+      "{'Volume': <0.20000000000000001>}", "{'Volume': <0.0>}", "{'Volume': <0.20000000000000001>}",
     ]
     var remaining = expectedSignals[...]
     for line in signals where remaining.first.map(line.contains) == true { remaining.removeFirst() }

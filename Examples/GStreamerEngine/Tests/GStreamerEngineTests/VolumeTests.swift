@@ -82,26 +82,28 @@ struct PipelineVolumeTests {
 /// each change (``GStreamerEngine/Options/volumeChanged``).
 @Suite("GStreamerEngine: volume on real pipelines", .serialized, .timeLimit(.minutes(1)))
 struct GStreamerVolumeTests {
-  /// The volume changes a pipeline read back, `token: level`, in order.
+  /// The volume changes a pipeline read back, `token: level`, in order. The level is printed
+  /// as the 32-bit float it is: playbin keeps its volume as one (0.1 reads back as
+  /// 0.10000000149011612).
   final class VolumeLog: Sendable {
     private let entries = Mutex<[String]>([])
     private let ramp = Mutex<[Double]>([])
 
     func record(_ load: Load, _ level: Double) {
-      entries.withLock { $0.append("\(load.token): \(level)") }
+      entries.withLock { $0.append("\(load.token): \(Float(level))") }
       ramp.withLock { $0.append(level) }
     }
 
     var changes: [String] { entries.withLock { $0 } }
     var levels: [Double] { ramp.withLock { $0 } }
 
-    /// Waits (10 s at most) until `entry` has been read back.
+    /// Waits (10 s at most) until `entry` is the newest change read back.
     func until(_ entry: String) async throws {
       let deadline = ContinuousClock.now + .seconds(10)
-      while !changes.contains(entry), ContinuousClock.now < deadline {
+      while changes.last != entry, ContinuousClock.now < deadline {
         try await Task.sleep(for: .milliseconds(5))
       }
-      guard changes.contains(entry) else { throw TimedOut(what: "\(entry) in \(changes)") }
+      guard changes.last == entry else { throw TimedOut(what: "\(entry) last in \(changes)") }
     }
   }
 
@@ -176,5 +178,37 @@ struct GStreamerVolumeTests {
     engine.execute(.start(preload), reports: log.sink)
     #expect(engine.statistics.livePipelines + engine.statistics.releasedPipelines == 1)
     engine.execute(.stop(preload), reports: log.sink)
+  }
+
+  /// Through a `Player`: the machine sends each live load the effective volume. A volume set
+  /// before the queue reaches the first load's pipeline as that load opens, and its preload
+  /// joins the pipeline at the same volume (the switch changes nothing); a duck lowers it to
+  /// 0.2 of the user's, a mute silences it, and the end of both restores the user's.
+  @Test func thePlayersVolumeMuteAndDuckReachThePipeline() async throws {
+    let first = try TestMedia.wavFile(milliseconds: 600)
+    let second = try TestMedia.wavFile(milliseconds: 600)
+    let volumes = VolumeLog()
+    let player = Player(engine: Self.engine(volumes))
+    let states = player.stateChanges()
+    player.send(.setVolume(0.5))  // nothing live yet: kept for the loads to come
+    player.send(.queue([MediaID(first), MediaID(second)]))
+    _ = try await kinds(in: states, until: .ended)
+    #expect(player.state.description == "ended(\(second)#2, autoplay)")
+    #expect(volumes.changes == ["1: 1.0", "1: 0.5"])
+
+    let paused = player.stateChanges()
+    player.send(.queue([MediaID(first)], playWhenReady: false))
+    _ = try await kinds(in: paused, until: .paused)
+    try await volumes.until("3: 0.5")
+    player.send(.system(.duckBegan))
+    try await volumes.until("3: 0.1")
+    player.send(.mute)
+    try await volumes.until("3: 0.0")
+    player.send(.system(.duckEnded))
+    player.send(.unmute)
+    try await volumes.until("3: 0.5")
+    player.send(.stop)
+    #expect(
+      volumes.changes == ["1: 1.0", "1: 0.5", "3: 1.0", "3: 0.5", "3: 0.1", "3: 0.0", "3: 0.5"])
   }
 }
