@@ -8,9 +8,10 @@
 
   extension PlayerCoordinator {
     /// Observes `AVAudioSession`'s interruption, route change and silence-secondary-audio
-    /// hint notifications until ``shutDown()``. Each becomes a ``SessionNotice`` (the core decides, from the raw
-    /// `userInfo` numbers): its event goes to `forward` at once, on the posting thread,
-    /// and the live loads' machines learn of the interruption on the main actor.
+    /// hint notifications until ``shutDown()``. Each becomes a ``SessionNotice`` (the core
+    /// decides, from the raw `userInfo` numbers): its event goes to `forward` at once, on the
+    /// posting thread, and the live loads' machines learn of the interruption on the main
+    /// actor.
     /// - Parameter forward: where the app's player hears the system's events.
     func observeAudioSession(_ forward: @escaping @Sendable (SystemEvent) -> Void) {
       let center = NotificationCenter.default

@@ -18,13 +18,14 @@ package import PlayerState
 /// | `silenceSecondaryAudioHintNotification` | type 0 (`end`: it stopped) | `otherAudioEnded` | `duckEnded` |
 /// | any | a type or reason missing or unknown | — | — |
 ///
-/// The silence-secondary-audio hint is the session's "lower your sound" signal: the system
-/// posts it only to an app in the foreground with an active session, when another app's
-/// primary (non-mixable) audio starts and stops; its type is under
-/// `AVAudioSessionSilenceSecondaryAudioHintTypeKey`. An app in the `.playback` category
-/// whose own audio is not mixable is interrupted instead (`interruptionNotification`). The
-/// player's ``/PlayerState/PlayerConfiguration/ducking`` policy decides what a duck does:
-/// lower the volume (the default) or pause.
+/// The silence-secondary-audio hint is the session's "lower your sound" signal: Apple
+/// documents that the system posts it only to an app in the foreground with an active
+/// session, when another app's primary audio starts and stops; its type is under
+/// `AVAudioSessionSilenceSecondaryAudioHintTypeKey`. It is meant for audio that is secondary
+/// (a game's soundtrack in `.ambient`); a `.playback` session that does not mix with others
+/// is interrupted instead (`interruptionNotification`). The player's
+/// ``/PlayerState/PlayerConfiguration/ducking`` policy decides what a duck does: lower the
+/// volume (the default) or pause.
 package enum SessionNotice: Equatable, Sendable {
   /// An interruption began (a call, an alarm, another app took the audio).
   case interruptionBegan
