@@ -6,8 +6,8 @@ public import PlayerState
 /// player and publishes the state it left at once.
 ///
 /// The names are the ones AVPlayer, SwiftAudioEx and Media3 users reach for:
-/// `play()`, `pause()`, `toggle()`, `seek(to:)`, `setRate(_:)`, `next()`,
-/// `setQueue(_:)`. The player's rules decide what each does (a `pause` while
+/// `play()`, `pause()`, `toggle()`, `seek(to:)`, `setRate(_:)`, `setVolume(_:)`,
+/// `mute()`, `next()`, `setQueue(_:)`. The player's rules decide what each does (a `pause` while
 /// buffering stays paused once ready; `next` at the end of the queue without
 /// repeat does nothing); ``PlayerViewState/availableCommands`` says which
 /// would do something now.
@@ -84,6 +84,22 @@ extension PlayerIntents {
   /// Sets the playback rate, kept across entries.
   /// - Parameter rate: the rate, such as `PlaybackRate(thousandths: 1500)`.
   public func setRate(_ rate: PlaybackRate) { send(.user(.setRate(rate))) }
+
+  /// Sets the user's volume (AVPlayer's `volume`, Media3's `setVolume`), kept across
+  /// entries. A volume outside 0…1 is ignored; while muted it is kept for `unmute()`; a duck
+  /// lowers what is heard, never this.
+  ///
+  /// ```swift
+  /// Slider(value: Binding(get: { model.volume.level }, set: { model.setVolume(Volume($0)) }))
+  /// ```
+  /// - Parameter volume: the volume, such as `0.5` or `Volume(thousandths: 250)`.
+  public func setVolume(_ volume: Volume) { send(.user(.setVolume(volume))) }
+
+  /// Mutes playback; the user's volume is kept.
+  public func mute() { send(.user(.setMuted(true))) }
+
+  /// Unmutes playback, at the user's volume.
+  public func unmute() { send(.user(.setMuted(false))) }
 
   /// Replaces the queue and loads the entry at `index` (Media3's
   /// `setMediaItems`); an empty list clears it.

@@ -47,6 +47,15 @@ public struct PlayerViewState: Hashable, Sendable {
   public internal(set) var queue: PlayQueue
   /// The rate the user asked for, kept across entries.
   public internal(set) var rate: PlaybackRate
+  /// The volume the user asked for (0 silent, 1 full), kept across entries, while muted and
+  /// through a duck: what a volume slider shows.
+  public internal(set) var volume: Volume
+  /// Whether the user muted playback: a mute button's state. The ``volume`` is kept, and
+  /// comes back with `unmute()`.
+  public internal(set) var isMuted: Bool
+  /// The volume the engine plays at: 0 while muted, the user's volume lowered while the
+  /// system ducks it (``/PlayerState/PlayerConfiguration/ducking``), else the user's volume.
+  public internal(set) var effectiveVolume: Volume
   /// The armed sleep timer, if any; for ``/PlayerState/SleepTimer/afterEntries(_:)``,
   /// the ends still to go.
   public internal(set) var sleepTimer: SleepTimer?
@@ -88,6 +97,9 @@ public struct PlayerViewState: Hashable, Sendable {
     availableCommands = state.availableCommands
     queue = state.queue
     rate = state.rate
+    volume = state.volume
+    isMuted = state.muted
+    effectiveVolume = state.effectiveVolume
     sleepTimer = state.sleepTimer
     error = PlaybackFailure(state)
     position = progress?.position ?? Self.position(in: state)
@@ -147,6 +159,9 @@ extension PlayerViewState {
     visitor.visit(\.availableCommands)
     visitor.visit(\.queue)
     visitor.visit(\.rate)
+    visitor.visit(\.volume)
+    visitor.visit(\.isMuted)
+    visitor.visit(\.effectiveVolume)
     visitor.visit(\.sleepTimer)
     visitor.visit(\.error)
     visitor.visit(\.position)

@@ -29,7 +29,15 @@ enum ExploreCommand: Command {
       "with --entries: stop a class at N states, not complete (default: half the memory)"),
     .option(
       "--shard", "I/N",
-      "with --entries: search only the configuration classes whose place is I modulo N"),
+      "with --entries: search only the configuration classes whose place is I modulo N, or, with more shards than classes, a part of one class"
+    ),
+    .option(
+      "--split-depth", "D",
+      "with a --shard that splits a class: the level whose states the class's parts divide (3)"),
+    .option(
+      "--states", "FILE",
+      "with a --shard that splits a class: write the states this part found to FILE, for --merge (a shard of whole classes writes none)"
+    ),
     .toggle(
       "--merge", "read the --json results of every shard (FILE...) and say if the scope is complete"
     ),
@@ -46,7 +54,7 @@ enum ExploreCommand: Command {
     name: "explore",
     summary: "check every event sequence up to a depth against the contract model",
     usage:
-      "explore [--entries N [--held H] [--reach LIST] [--jobs N] [--max-states N] [--shard I/N]] [--features LIST] [--depth N] [--seconds S] [--subject NAME] [--unreached] [--json] [--quiet]\n       player-sim explore --merge FILE... [--json]",
+      "explore [--entries N [--held H] [--reach LIST] [--jobs N] [--max-states N] [--shard I/N [--split-depth D] [--states FILE]]] [--features LIST] [--depth N] [--seconds S] [--subject NAME] [--unreached] [--json] [--quiet]\n       player-sim explore --merge FILE... [--json]",
     flags: flags,
     details: [
       "With --entries N: small-scope model checking. States are merged on a canonical snapshot",
@@ -62,12 +70,21 @@ enum ExploreCommand: Command {
       "not reach are outside the scope: counted (listed with --unreached), not a failure.",
       "--jobs N searches N classes at once (the same result,",
       "in about 1/N of the time on N free cores, with the memory of N searches). A class's",
-      "search holds about 4 KB a state: --max-states N stops it at N states, not complete;",
-      "by default N is half this machine's memory (divided among the --jobs) at 4 KB a state.",
+      "search holds about 100 bytes a state and 5 MB (its rows past 1 MB go to a temporary",
+      "file): --max-states N stops it at N states, not complete; by default N is half this",
+      "machine's memory (divided among the --jobs) at 256 bytes a state.",
       "--shard I/N searches only the classes whose place in the scope is I modulo N: N workers",
       "(0/N to N-1/N, on as many machines) cover the scope exactly, a class each; save each",
       "one's --json output and 'explore --merge FILE...' says 'complete' only when every shard",
       "is there and complete, with the states summed (exit status 3 when one is missing).",
+      "With N above the classes, shard I takes class I modulo C (C classes) and part I / C of",
+      "it: every part extends the first D levels (--split-depth, 3) in full, then only the",
+      "states at level D whose fingerprint modulo the class's parts is its own, and all it",
+      "finds from them; --states FILE keeps the states it found (16 bytes each and its",
+      "transitions), and --merge, given the --json outputs, reads the files named in them",
+      "(next to each output, or as written) and counts their union: the exact total. Parts",
+      "of one class overlap where their states lead to the same ones: the union is exact, the",
+      "work is not divided evenly.",
       "--reach LIST adds what the standard letters cannot reach: removeBefore (three entries",
       "from the middle one), shuffleDraw (three entries: a shuffle that draws), atDuration",
       "(setPosition exactly at the duration), nearExhaustion (each class again from start",
@@ -89,6 +106,7 @@ enum ExploreCommand: Command {
       "player-sim explore --depth 4 --subject stopNotSent",
       "player-sim explore --entries 2 --shard 0/2 --json > shard-0.jsonl",
       "player-sim explore --merge shard-0.jsonl shard-1.jsonl",
+      "player-sim explore --entries 1 --features none --shard 3/4 --states shard-3.states --json > shard-3.jsonl",
     ])
 
   /// Operands: the shard results `--merge` reads; none otherwise.
@@ -100,7 +118,7 @@ enum ExploreCommand: Command {
     if let entries = try parsed.integer("--entries", in: 1...8) {
       return try runScope(parsed, entries: entries)
     }
-    for flag in ["--held", "--reach", "--jobs", "--max-states", "--shard"]
+    for flag in ["--held", "--reach", "--jobs", "--max-states", "--shard", "--split-depth", "--states"]
     where parsed.values[flag] != nil {
       throw UsageError(message: "'\(flag)' of 'explore' needs '--entries'")
     }
@@ -292,26 +310,50 @@ enum ExploreCommand: Command {
       entries: entries, held: held, features: features, maxDepth: depth, seconds: seconds,
       maxStates: maxStates, reach: try reach(parsed))
     let shard = try Self.shard(parsed, classes: whole.configurations.count)
-    let scope = whole.shard(shard.index, of: shard.count)
+    let split = try Self.split(parsed, shard: shard, classes: whole.configurations.count)
+    let scope =
+      split == nil
+      ? whole.shard(shard.index, of: shard.count)
+      : whole.shard(shard.index % whole.configurations.count, of: whole.configurations.count)
     let classes = ClassProgress()
+    let found = Locked<PartStates?>(nil)
+    let partition = split.map { split in
+      ClassPartition(part: split.part, parts: split.parts, depth: split.depth) { states in
+        found.withLock { $0 = states }
+      }
+    }
     guard
       let exploration = withProgress(
         "exploring \(subject.name), queues ≤ \(entries)", quiet: parsed.has("--quiet"), json: json,
         classes: classes,
-        { Explorer.explore(subject, scope: scope, jobs: jobs, progress: classes.update) })
+        {
+          Explorer.explore(
+            subject, scope: scope, forgetting: [], partition: partition, jobs: jobs,
+            progress: classes.update)
+        })
     else {
       Terminal.error("player-sim: the explorer finished without a result")
       return .usage
+    }
+    if let split {
+      try Self.write(found.withLock { $0 } ?? PartStates(), to: split.file)
     }
     // Stopped by --depth or --seconds with nothing broken: bounded, not a failure.
     let bounded = !exploration.complete && exploration.passed
     if json {
       if let failure = exploration.counterexample { Terminal.out(JSONValue.failure(failure)) }
       Terminal.out(
-        Self.json(exploration, bounded: bounded, shard: shard, classes: whole.configurations.count)
-      )
+        Self.json(
+          exploration, bounded: bounded, shard: shard, classes: whole.configurations.count,
+          split: split))
     } else {
-      if shard.count > 1 {
+      if let split {
+        Terminal.out(
+          "shard \(shard): part \(split.part + 1) of \(split.parts) of the class "
+            + "\(scope.configurations.first?.description ?? "?"), the states of level "
+            + "\(split.depth) divided by fingerprint; its states are in "
+            + "\(Arguments.quoted(split.file)) (explore --merge counts their union)")
+      } else if shard.count > 1 {
         Terminal.out(
           "shard \(shard): \(scope.configurations.count) of the scope's "
             + "\(whole.configurations.count) configuration classes (explore --merge sums the shards)"
@@ -337,7 +379,10 @@ enum ExploreCommand: Command {
     return reach
   }
 
-  /// `--shard I/N`: the whole scope when absent; at most one shard per class.
+  /// The most parts one class is split into.
+  static let maxParts = 64
+
+  /// `--shard I/N`: the whole scope when absent; at most ``maxParts`` shards per class.
   private static func shard(_ parsed: Arguments, classes: Int) throws(UsageError) -> FuzzShard {
     guard let text = parsed.values["--shard"] else { return .whole }
     let prefix = "bad value \(Arguments.quoted(text)) for '--shard' of 'explore'; "
@@ -346,27 +391,75 @@ enum ExploreCommand: Command {
         message: prefix
           + "expected I/N, shard I of N with 0 <= I < N, such as 0/4 (whole numbers, no sign)")
     }
-    guard shard.count <= classes else {
+    guard shard.count <= classes * maxParts else {
       throw UsageError(
         message: prefix
           + "this scope has \(classes) configuration class\(classes == 1 ? "" : "es") and a class "
-          + "is not split: N must be at most \(classes)")
+          + "is split into at most \(maxParts) parts: N must be at most \(classes * maxParts)")
     }
     return shard
   }
 
+  /// A shard's part of one class, when there are more shards than classes.
+  struct Split {
+    var part: Int
+    var parts: Int
+    var depth: Int
+    var file: String
+  }
+
+  /// The part of its class shard `shard` searches (nil when it searches whole
+  /// classes): class I modulo C, part I / C of the shards that share it.
+  private static func split(_ parsed: Arguments, shard: FuzzShard, classes: Int) throws(UsageError)
+    -> Split?
+  {
+    let depth = try parsed.integer("--split-depth", in: 1...64)
+    let file = parsed.values["--states"]
+    guard shard.count > classes else {
+      // --states is accepted (and nothing written) so that one command line serves every
+      // scope: a shard of whole classes is counted from its result alone.
+      if depth != nil {
+        throw UsageError(
+          message:
+            "'--split-depth' of 'explore' needs a --shard I/N that splits a class (N above the "
+            + "scope's \(classes) configuration class\(classes == 1 ? "" : "es"))")
+      }
+      return nil
+    }
+    guard let file, !file.isEmpty else {
+      throw UsageError(
+        message:
+          "--shard \(shard) of 'explore' splits a class (\(classes) configuration "
+          + "class\(classes == 1 ? "" : "es")): it needs --states FILE, where it writes the states "
+          + "it found for --merge")
+    }
+    let ofClass = shard.index % classes
+    return Split(
+      part: shard.index / classes, parts: (shard.count - 1 - ofClass) / classes + 1,
+      depth: depth ?? 3, file: file)
+  }
+
+  /// Writes a part's states to `file`.
+  private static func write(_ states: PartStates, to file: String) throws(UsageError) {
+    guard FileManager.default.createFile(atPath: file, contents: Data(states.bytes)) else {
+      throw UsageError(
+        message: "cannot write the states of this part to \(Arguments.quoted(file)) (--states)")
+    }
+  }
+
   /// The states one class may hold by default: half the machine's memory, shared
-  /// among the classes searched at once, at about 4 KB a state (docs/memory.md,
+  /// among the classes searched at once, at 256 bytes a state (docs/memory.md,
   /// "The explorer"), and at least 10,000.
   static func defaultMaxStates(jobs: Int) -> Int {
     let half = ProcessInfo.processInfo.physicalMemory / 2
-    return max(10_000, Int(clamping: half / 4_096) / max(1, jobs))
+    return max(10_000, Int(clamping: half / 256) / max(1, jobs))
   }
 
   /// The `{"result":{…}}` line of a scoped exploration: the verdict, the
   /// scope, the totals and one object per configuration class.
   static func json(
-    _ exploration: ScopedExploration, bounded: Bool, shard: FuzzShard = .whole, classes: Int
+    _ exploration: ScopedExploration, bounded: Bool, shard: FuzzShard = .whole, classes: Int,
+    split: Split? = nil
   ) -> String {
     let scope = exploration.scope
     let configurations = exploration.results.map { result -> JSONValue in
@@ -405,6 +498,15 @@ enum ExploreCommand: Command {
           .object([
             ("index", .int(shard.index)), ("count", .int(shard.count)), ("classes", .int(classes)),
           ])
+        ),
+        (
+          "partition",
+          split.map { split in
+            .object([
+              ("part", .int(split.part)), ("parts", .int(split.parts)),
+              ("depth", .int(split.depth)), ("states_file", .string(split.file)),
+            ])
+          } ?? .null
         ),
         ("verdict", .string(exploration.verdict)),
         ("states", .int(exploration.states)), ("transitions", .int(exploration.transitions)),

@@ -25,6 +25,21 @@ extension ExploreCommand {
     let seconds: Double
     let verdict: String
     let collisionProbability: Double?
+    /// The part of its class a shard searched (more shards than classes), and
+    /// the file of its states, as found next to the result file or as written.
+    var partition: (part: Int, parts: Int, depth: Int, file: String)?
+  }
+
+  /// The union of the parts of one class: the exact states and transitions.
+  struct ClassUnion {
+    var configuration: String
+    var parts: Int
+    var states: Int
+    var transitions: Int
+    /// States found and extended by no part (a part missing or not complete).
+    var notExtended: Int
+    /// The states the parts found, summed: the union and the overlap.
+    var found: Int
   }
 
   /// What the shards given add up to.
@@ -34,15 +49,23 @@ extension ExploreCommand {
     var unfinished: [(file: String, why: String)]
     var count: Int
     var classes: Int
+    /// The classes split into parts, each counted as the union of its parts' states.
+    var unions: [ClassUnion] = []
     var missing: [Int] { Array(Set(0..<count).subtracting(shards.map(\.index))).sorted() }
-    var states: Int { shards.reduce(0) { $0 + $1.states } }
-    var transitions: Int { shards.reduce(0) { $0 + $1.transitions } }
+    var states: Int {
+      shards.filter { $0.partition == nil }.reduce(0) { $0 + $1.states }
+        + unions.reduce(0) { $0 + $1.states }
+    }
+    var transitions: Int {
+      shards.filter { $0.partition == nil }.reduce(0) { $0 + $1.transitions }
+        + unions.reduce(0) { $0 + $1.transitions }
+    }
     var seconds: Double { shards.reduce(0) { $0 + $1.seconds } }
     var searched: Int { Set(shards.flatMap(\.configurations)).count }
     var passed: Bool { shards.allSatisfy(\.passed) }
     var complete: Bool {
       passed && unfinished.isEmpty && missing.isEmpty && searched == classes
-        && shards.allSatisfy(\.complete)
+        && shards.allSatisfy(\.complete) && unions.allSatisfy { $0.notExtended == 0 }
     }
     var collisionProbability: Double? {
       let each = shards.compactMap(\.collisionProbability)
@@ -66,6 +89,10 @@ extension ExploreCommand {
       }
       if searched != classes {
         return "not complete: the shards searched \(searched) of \(classes) configuration classes"
+      }
+      if let open = unions.first(where: { $0.notExtended > 0 }) {
+        return "not complete: \(open.notExtended) states of \(open.configuration) were extended by "
+          + "no part"
       }
       return "complete: every shard complete, \(classes) configuration classes of "
         + (shards.first?.scope ?? "the scope")
@@ -125,9 +152,67 @@ extension ExploreCommand {
       shards.append(result)
     }
     let count = shards.first?.count ?? 1
-    return Merged(
+    var merged = Merged(
       shards: shards.sorted { $0.index < $1.index }, unfinished: unfinished, count: count,
       classes: shards.first?.classes ?? 0)
+    merged.unions = try unions(of: merged.shards, unfinished: &merged.unfinished)
+    return merged
+  }
+
+  /// The classes split into parts, each the union of the states its parts wrote. A part
+  /// whose file cannot be read counts as unfinished; parts of one class that divided
+  /// another level, or into another number of parts, are a usage error.
+  private static func unions(
+    of shards: [ShardResult], unfinished: inout [(file: String, why: String)]
+  ) throws(UsageError) -> [ClassUnion] {
+    var byClass: [String: [ShardResult]] = [:]
+    var order: [String] = []
+    for shard in shards where shard.partition != nil {
+      let configuration = shard.configurations.first ?? "?"
+      if byClass[configuration] == nil { order.append(configuration) }
+      byClass[configuration, default: []].append(shard)
+    }
+    var unions: [ClassUnion] = []
+    for configuration in order {
+      let parts = byClass[configuration] ?? []
+      var states: [PartStates] = []
+      for shard in parts {
+        guard let partition = shard.partition, let first = parts.first?.partition else { continue }
+        guard partition.depth == first.depth, partition.parts == first.parts else {
+          throw UsageError(
+            message:
+              "\(Arguments.quoted(shard.file)) divided level \(partition.depth) into "
+              + "\(partition.parts) parts; \(Arguments.quoted(parts[0].file)) level \(first.depth) "
+              + "into \(first.parts): expected the parts of one split")
+        }
+        guard let bytes = FileManager.default.contents(atPath: partition.file),
+          let read = PartStates([UInt8](bytes))
+        else {
+          unfinished.append(
+            (
+              shard.file,
+              "names the states file \(Arguments.quoted(partition.file)), which cannot be read "
+                + "or is not one (--states)"
+            ))
+          continue
+        }
+        states.append(read)
+      }
+      let union = PartStates.union(states)
+      unions.append(
+        ClassUnion(
+          configuration: configuration, parts: parts.first?.partition?.parts ?? 0,
+          states: union.states, transitions: union.transitions,
+          notExtended: union.notExtended, found: states.reduce(0) { $0 + $1.count }))
+    }
+    return unions
+  }
+
+  /// Where a shard's states file is: next to its result file when there, else as written.
+  private static func statesFile(_ written: String, besides result: String) -> String {
+    let beside = URL(fileURLWithPath: result).deletingLastPathComponent()
+      .appendingPathComponent(URL(fileURLWithPath: written).lastPathComponent).path
+    return FileManager.default.fileExists(atPath: beside) ? beside : written
   }
 
   /// The last `{"result":{…}}` line of `explore --entries … --json` in `data`, or nil when
@@ -157,8 +242,20 @@ extension ExploreCommand {
       // to half of each machine's memory, --seconds may differ per runner): a shard they
       // stopped is not complete, and the merge says so.
       var key = ["subject \(result["subject"] as? String ?? "?")"]
-      for name in ["entries", "held", "features"] {
+      for name in ["entries", "held", "features", "reach"] {
         key.append("\(name) \(scope[name].map { "\($0)" } ?? "none")")
+      }
+      var partition: (part: Int, parts: Int, depth: Int, file: String)?
+      if let part = result["partition"] as? [String: Any] {
+        guard let index = part["part"] as? Int, let parts = part["parts"] as? Int,
+          let depth = part["depth"] as? Int, let written = part["states_file"] as? String
+        else {
+          throw UsageError(
+            message:
+              "\(Arguments.quoted(file)) holds a partition that is not 'explore --shard' output; "
+              + "expected part, parts, depth and states_file")
+        }
+        partition = (index, parts, depth, statesFile(written, besides: file))
       }
       return ShardResult(
         file: file, index: index, count: count, classes: classes,
@@ -167,7 +264,7 @@ extension ExploreCommand {
         seconds: result["seconds"] as? Double ?? 0, verdict: result["verdict"] as? String ?? "",
         collisionProbability: (result["fingerprint_collision_probability"] as? String).flatMap {
           Double($0)
-        })
+        }, partition: partition)
     }
     return nil
   }
@@ -186,6 +283,11 @@ extension ExploreCommand {
           + (shard.complete ? "complete" : shard.verdict))
     }
     for file in merged.unfinished { lines.append("  \(file.file): \(file.why)") }
+    for union in merged.unions {
+      lines.append(
+        "  \(union.configuration): \(union.parts) parts, \(union.states) distinct states "
+          + "(\(union.found) found by the parts, summed), \(union.transitions) transitions")
+    }
     lines.append(
       "total: \(merged.states) states, \(merged.transitions) transitions, \(merged.searched) of "
         + "\(merged.classes) configuration classes, \(seconds(merged.seconds)) s "

@@ -77,6 +77,53 @@ struct PlayerModelTests {
     #expect(model.nowPlaying == nil)
   }
 
+  /// The volume intents publish the user's volume, the mute and the volume the engine plays
+  /// at, at once; a duck lowers only the last, and the engine hears each change.
+  @Test func volumeIntentsPublishTheUsersVolumeAndWhatIsHeard() {
+    let spy = SpyEngine.cooperative(.immediately)
+    let model = Self.model(spy)
+    #expect(model.volume == .full)
+    #expect(model.isMuted == false)
+    #expect(model.effectiveVolume == .full)
+    model.play("A")
+    model.setVolume(0.5)
+    #expect(model.volume == 0.5)
+    #expect(model.effectiveVolume == 0.5)
+    model.mute()
+    #expect(model.isMuted == true)
+    #expect(model.volume == 0.5)
+    #expect(model.effectiveVolume == .silent)
+    model.setVolume(0.25)  // kept while muted: nothing to send
+    #expect(model.volume == 0.25)
+    model.unmute()
+    #expect(model.effectiveVolume == 0.25)
+    model.send(.system(.duckBegan))  // lowered to 0.2 of it: the default policy
+    #expect(model.volume == 0.25)
+    #expect(model.effectiveVolume == Volume(thousandths: 50))
+    model.send(.system(.duckEnded))
+    #expect(model.effectiveVolume == 0.25)
+    model.setVolume(2)  // outside 0…1: ignored
+    #expect(model.volume == 0.25)
+    #expect(
+      spy.commandLog == [
+        "load(A#1)", "start(A#1)", "setVolume(A#1, 0.5)", "setVolume(A#1, 0)",
+        "setVolume(A#1, 0.25)", "setVolume(A#1, 0.05)", "setVolume(A#1, 0.25)",
+      ])
+  }
+
+  @Test func anObserverOfTheVolumeIsToldOfItsChangesOnly() {
+    let spy = SpyEngine.cooperative(.immediately)
+    let model = Self.model(spy)
+    model.play("A")
+    let fired = changes { _ = model.volume }
+    model.mute()  // the mute and what is heard change, not the user's volume
+    model.send(.system(.duckBegan))
+    #expect(model.effectiveVolume == .silent)
+    #expect(fired.withLock { $0 } == 0)
+    model.setVolume(0.5)
+    #expect(fired.withLock { $0 } == 1)
+  }
+
   @Test func engineReportsReachTheModelThroughTheStreams() async {
     let spy = SpyEngine()
     let model = Self.model(spy)

@@ -92,6 +92,32 @@ struct PlayerViewStateTests {
     #expect(PlayerViewState(state: restored).position == .seconds(9))
   }
 
+  /// The user's volume and mute as the state keeps them, and the volume the engine plays at:
+  /// lowered by a duck (to 0.2 of the user's, the default policy), 0 while muted.
+  @Test func theVolumeTheMuteAndWhatIsHeard() {
+    var state = PlaybackState()
+    let fresh = PlayerViewState(state: state)
+    #expect(fresh.volume == .full)
+    #expect(fresh.isMuted == false)
+    #expect(fresh.effectiveVolume == .full)
+    _ = state.handle(.play("A"))
+    _ = state.handle(.ready(Load(1, 1)))
+    _ = state.handle(.setVolume(0.5))
+    _ = state.handle(.system(.duckBegan))
+    let ducked = PlayerViewState(state: state)
+    #expect(ducked.volume == 0.5)
+    #expect(ducked.isMuted == false)
+    #expect(ducked.effectiveVolume == 0.1)
+    _ = state.handle(.mute)
+    let muted = PlayerViewState(state: state)
+    #expect(muted.volume == 0.5)
+    #expect(muted.isMuted == true)
+    #expect(muted.effectiveVolume == .silent)
+    _ = state.handle(.unmute)
+    _ = state.handle(.system(.duckEnded))
+    #expect(PlayerViewState(state: state).effectiveVolume == 0.5)
+  }
+
   @Test func aNumberedNotificationPrintsItsNumber() {
     let notification = NumberedNotification(
       id: 7, notification: PlayerNotification(.queueEnded, source: .engine))

@@ -276,13 +276,27 @@ import Testing
       operand.stderr == "player-sim: unexpected argument 'x' for 'explore'; expected flags only\n")
   }
 
-  @Test func aShardMustBeOneOfTheClasses() throws {
-    let tooMany = try CLI.run(["explore", "--entries", "1", "--features", "none", "--shard", "0/3"])
+  @Test func aShardMustBeOneOfTheClassesOrAPartOfOne() throws {
+    let tooMany = try CLI.run(
+      ["explore", "--entries", "1", "--features", "none", "--shard", "0/129"])
     #expect(tooMany.status == 2)
     #expect(
       tooMany.stderr
-        == "player-sim: bad value '0/3' for '--shard' of 'explore'; this scope has 2 configuration "
-        + "classes and a class is not split: N must be at most 2\n")
+        == "player-sim: bad value '0/129' for '--shard' of 'explore'; this scope has 2 configuration "
+        + "classes and a class is split into at most 64 parts: N must be at most 128\n")
+    let noFile = try CLI.run(["explore", "--entries", "1", "--features", "none", "--shard", "0/3"])
+    #expect(noFile.status == 2)
+    #expect(
+      noFile.stderr
+        == "player-sim: --shard 0/3 of 'explore' splits a class (2 configuration classes): it needs "
+        + "--states FILE, where it writes the states it found for --merge\n")
+    let notSplit = try CLI.run(
+      ["explore", "--entries", "1", "--features", "none", "--shard", "0/2", "--split-depth", "2"])
+    #expect(notSplit.status == 2)
+    #expect(
+      notSplit.stderr
+        == "player-sim: '--split-depth' of 'explore' needs a --shard I/N that splits a class (N "
+        + "above the scope's 2 configuration classes)\n")
     let bad = try CLI.run(["explore", "--entries", "1", "--shard", "2/2"])
     #expect(bad.status == 2)
     #expect(
@@ -314,5 +328,55 @@ import Testing
     #expect(result["transitions"] as? Int == wholeResult["transitions"] as? Int)
     #expect(result["classes_searched"] as? Int == 2)
     #expect(result["complete"] as? Bool == false)
+  }
+
+  /// Four shards of a two-class scope: each class split in two parts at level 2. Their merge
+  /// counts the union of the parts' states: exactly the unsharded search's states and
+  /// transitions (bounded by --depth, so not complete: no search here is); without one part's
+  /// states file, or without a shard, it says which is missing.
+  @Test func thePartsOfSplitClassesMergeToTheWholeSearch() throws {
+    let arguments = [
+      "explore", "--entries", "1", "--held", "0", "--features", "none", "--depth", "4", "--quiet",
+      "--json",
+    ]
+    func result(_ output: CLI.Output) throws -> [String: Any] {
+      try #require(
+        (try JSONSerialization.jsonObject(
+          with: Data((output.lines.last(where: { !$0.isEmpty }) ?? "").utf8))
+          as? [String: Any])?["result"] as? [String: Any])
+    }
+    let whole = try result(try CLI.run(arguments))
+    #expect(whole["states"] as? Int == 1_170)
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "player-sim-split-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    var files: [String] = []
+    for index in 0..<4 {
+      let states = directory.appendingPathComponent("shard-\(index).states").path
+      let shard = try CLI.run(
+        arguments + ["--shard", "\(index)/4", "--split-depth", "2", "--states", states])
+      #expect(shard.status == 3, "\(shard.stderr)")
+      let part = try #require(try result(shard)["partition"] as? [String: Any])
+      #expect(part["part"] as? Int == index / 2)
+      #expect(part["parts"] as? Int == 2)
+      let file = directory.appendingPathComponent("shard-\(index).jsonl").path
+      try Data(shard.stdout.utf8).write(to: URL(fileURLWithPath: file))
+      files.append(file)
+    }
+    let merged = try CLI.run(["explore", "--merge"] + files + ["--json"])
+    #expect(merged.status == 3)
+    let total = try result(merged)
+    #expect(total["states"] as? Int == whole["states"] as? Int)
+    #expect(total["transitions"] as? Int == whole["transitions"] as? Int)
+    #expect(total["complete"] as? Bool == false)
+    // A part's states file gone: that shard is unfinished, whatever the others say.
+    try FileManager.default.removeItem(
+      atPath: directory.appendingPathComponent("shard-3.states").path)
+    let lost = try CLI.run(["explore", "--merge"] + files)
+    #expect(lost.status == 3)
+    #expect(lost.stdout.contains("names the states file"), "\(lost.stdout)")
+    #expect(lost.lines.last(where: { !$0.isEmpty })?.hasPrefix("not complete: ") == true)
+    let missing = try CLI.run(["explore", "--merge"] + files.prefix(3))
+    #expect(missing.lines.last(where: { !$0.isEmpty }) == "not complete: shard 3/4 missing")
   }
 }

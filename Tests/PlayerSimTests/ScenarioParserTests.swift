@@ -5,10 +5,11 @@ import Testing
 
 /// The words that may begin a line, as the unknown-action message lists them.
 private let actionList =
-  "media, engine, previous-threshold, retry-policy, hostile, watchdog, play, queue, append, "
-  + "insert, remove, move, jump, next, previous, repeat, shuffle, rate, clear, pause, resume, "
-  + "stop, seek, retry, toggle, skip, set-position, sleep-timer, remote, interrupt, route, "
-  + "network, relaunch, handoff, wait, report, expect, note"
+  "media, engine, previous-threshold, retry-policy, ducking, hostile, watchdog, play, queue, "
+  + "append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, "
+  + "unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position, sleep-timer, "
+  + "remote, interrupt, route, network, duck, unduck, relaunch, handoff, wait, report, expect, "
+  + "note"
 
 @Suite struct ScenarioParserTests: ParsesScenarios {
   @Test func theIssueExampleParses() throws {
@@ -344,15 +345,15 @@ private let actionList =
     ),
     (
       "expect things",
-      "t.play:1:8: error: unknown expectation 'things'; expected 'state', 'queue', 'commands', 'ignored', 'now-playing', 'notified' or 'available'"
+      "t.play:1:8: error: unknown expectation 'things'; expected 'state', 'queue', 'commands', 'ignored', 'now-playing', 'notified', 'available' or 'volume'"
     ),
     (
       "expect ignored noEffect",
-      "t.play:1:16: error: unknown ignore reason 'noEffect'; expected one of neverIssuedLoad, staleLoad, itemMismatch, neverIssuedSeek, supersededSeek, staleWatchdog, seekPending, unexpected, idsExhausted, invalidPosition, invalidArgument, notInterrupted, notCurrentEntry, or 'none'"
+      "t.play:1:16: error: unknown ignore reason 'noEffect'; expected one of neverIssuedLoad, staleLoad, itemMismatch, neverIssuedSeek, supersededSeek, staleWatchdog, seekPending, unexpected, idsExhausted, invalidPosition, invalidArgument, notInterrupted, notCurrentEntry, notDucked, or 'none'"
     ),
     (
       "media A\nexpect commands launch(A#1)",
-      "t.play:2:17: error: bad command 'launch(A#1)'; expected a command such as load(A#1), load(A#1, from 12s), preload(B#2), start(A#1), start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1) or seek(A#1, 2000ms, seek#1)"
+      "t.play:2:17: error: bad command 'launch(A#1)'; expected a command such as load(A#1), load(A#1, from 12s), preload(B#2), start(A#1), start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1), seek(A#1, 2000ms, seek#1), setVolume(A#1, 0.5) or setVolume(A#1, 0.5, ramp 200ms)"
     ),
     (
       "media A\nexpect commands load(A#1",
@@ -437,7 +438,7 @@ private let actionList =
     ("engine preload=maybe", "t.play:1:16: error: found 'maybe'; expected yes or no"),
     (
       "media A\nplay A\nengine preload=yes",
-      "t.play:3:1: error: 'engine' after the run started; expected setup lines (engine, previous-threshold, retry-policy) before the first intent, wait, report or system event"
+      "t.play:3:1: error: 'engine' after the run started; expected setup lines (engine, previous-threshold, retry-policy, ducking) before the first intent, wait, report or system event"
     ),
     (
       "previous-threshold 1s\nprevious-threshold 2s",
@@ -465,7 +466,7 @@ private let actionList =
     ),
     (
       "media A\nexpect commands load(A#1, at 5s)",
-      "t.play:2:17: error: bad command 'load(A#1, at 5s)'; expected a command such as load(A#1), load(A#1, from 12s), preload(B#2), start(A#1), start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1) or seek(A#1, 2000ms, seek#1)"
+      "t.play:2:17: error: bad command 'load(A#1, at 5s)'; expected a command such as load(A#1), load(A#1, from 12s), preload(B#2), start(A#1), start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1), seek(A#1, 2000ms, seek#1), setVolume(A#1, 0.5) or setVolume(A#1, 0.5, ramp 200ms)"
     ),
     (
       "media A\nexpect state playing(A#1, preloading X#2)",

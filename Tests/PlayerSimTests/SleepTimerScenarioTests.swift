@@ -100,7 +100,7 @@ import Testing
     ),
     (
       "remote sleep-timer 30m",
-      "t.play:2:8: error: found 'sleep-timer' after 'remote'; expected an intent after 'remote', as in 'remote toggle': one of play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, clear, pause, resume, stop, seek, retry, toggle, skip, set-position"
+      "t.play:2:8: error: found 'sleep-timer' after 'remote'; expected an intent after 'remote', as in 'remote toggle': one of play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position"
     ),
     (
       "expect state playing(A#1, sleep tomorrow)",
@@ -155,8 +155,8 @@ import Testing
       ])
     #expect(
       result.entries.suffix(2).map(\.json) == [
-        #"{"t_ms":1000,"source":"user","event":"sleepTimer(after(30000ms))","before":"playing(A#1)","after":"playing(A#1, sleep after(30000ms))","commands":[],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":1,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"],"player":1,"sleep":"sleep(sleep#1, 30000ms)"}"#,
-        #"{"t_ms":31000,"source":"system","event":"sleepTimer(expired, sleep#1)","before":"playing(A#1, sleep after(30000ms))","after":"paused(A#1)","commands":["pause(A#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"playIntentChanged","value":false,"reason":"sleepTimer"}],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["play","previous","seek","skip","stop","toggle"],"player":1,"sleep":null}"#,
+        #"{"t_ms":1000,"source":"user","event":"sleepTimer(after(30000ms))","before":"playing(A#1)","after":"playing(A#1, sleep after(30000ms))","commands":[],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":1,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"],"player":1,"sleep":"sleep(sleep#1, 30000ms)","volume":1}"#,
+        #"{"t_ms":31000,"source":"system","event":"sleepTimer(expired, sleep#1)","before":"playing(A#1, sleep after(30000ms))","after":"paused(A#1)","commands":["pause(A#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"playIntentChanged","value":false,"reason":"sleepTimer"}],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["play","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
       ])
     #expect(
       result.entries[2].description

@@ -198,7 +198,7 @@ import Testing
     ),
     (
       "media A\nplay A\nretry-policy off",
-      "t.play:3:1: error: 'retry-policy' after the run started; expected setup lines (engine, previous-threshold, retry-policy) before the first intent, wait, report or system event"
+      "t.play:3:1: error: 'retry-policy' after the run started; expected setup lines (engine, previous-threshold, retry-policy, ducking) before the first intent, wait, report or system event"
     ),
     (
       "retry-policy off\nretry-policy off",
@@ -206,7 +206,7 @@ import Testing
     ),
     (
       "interrupt begin\nretry-policy off",
-      "t.play:2:1: error: 'retry-policy' after the run started; expected setup lines (engine, previous-threshold, retry-policy) before the first intent, wait, report or system event"
+      "t.play:2:1: error: 'retry-policy' after the run started; expected setup lines (engine, previous-threshold, retry-policy, ducking) before the first intent, wait, report or system event"
     ),
     (
       "media A\nreport paused-by-system A#1 now",
@@ -315,11 +315,11 @@ import Testing
     ),
     (
       "media A\nexpect state suppressed(A#1)",
-      "t.play:2:28: error: found ')'; expected 'interrupted' or 'system pause', as in suppressed(A#1, interrupted)"
+      "t.play:2:28: error: found ')'; expected 'interrupted', 'ducked' or 'system pause', as in suppressed(A#1, interrupted)"
     ),
     (
       "media A\nexpect state suppressed(A#1, paused)",
-      "t.play:2:30: error: 'paused' in a suppressed state; expected 'interrupted' or 'system pause'"
+      "t.play:2:30: error: 'paused' in a suppressed state; expected 'interrupted', 'ducked' or 'system pause'"
     ),
     (
       "media A\nexpect state playing(A#1, interrupted)",
@@ -389,17 +389,17 @@ import Testing
       """)
     #expect(
       result.entries.map(\.json) == [
-        #"{"t_ms":0,"source":"user","event":"play(A)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"entryChanged","from":null,"to":"A","reason":"queue"}],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"],"player":1,"sleep":null}"#,
-        #"{"t_ms":100,"source":"engine","event":"ready(A#1)","before":"buffering(A#1, autoplay)","after":"playing(A#1)","commands":["start(A#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":1,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"],"player":1,"sleep":null}"#,
-        #"{"t_ms":100,"source":"script","event":"failed(A#1, network, NSURLErrorDomain -1009 \"off \"line\"\")","before":"playing(A#1)","after":"waiting(A#1, network, attempt 1, autoplay)","commands":["stop(A#1)"],"ignored":null,"backoff":"backoff(A#1, watchdog#2, 1000ms)","failure":{"domain":"NSURLErrorDomain","code":-1009,"message":"off \"line\""},"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","stop","toggle"],"player":1,"sleep":null}"#,
-        #"{"t_ms":100,"source":"system","event":"interruption(began)","before":"waiting(A#1, network, attempt 1, autoplay)","after":"waiting(A#1, network, attempt 1, autoplay, interrupted)","commands":[],"ignored":null,"backoff":null,"failure":{"domain":"NSURLErrorDomain","code":-1009,"message":"off \"line\""},"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","stop"],"player":1,"sleep":null}"#,
+        #"{"t_ms":0,"source":"user","event":"play(A)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"entryChanged","from":null,"to":"A","reason":"queue"}],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
+        #"{"t_ms":100,"source":"engine","event":"ready(A#1)","before":"buffering(A#1, autoplay)","after":"playing(A#1)","commands":["start(A#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":1,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
+        #"{"t_ms":100,"source":"script","event":"failed(A#1, network, NSURLErrorDomain -1009 \"off \"line\"\")","before":"playing(A#1)","after":"waiting(A#1, network, attempt 1, autoplay)","commands":["stop(A#1)"],"ignored":null,"backoff":"backoff(A#1, watchdog#2, 1000ms)","failure":{"domain":"NSURLErrorDomain","code":-1009,"message":"off \"line\""},"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
+        #"{"t_ms":100,"source":"system","event":"interruption(began)","before":"waiting(A#1, network, attempt 1, autoplay)","after":"waiting(A#1, network, attempt 1, autoplay, interrupted)","commands":[],"ignored":null,"backoff":null,"failure":{"domain":"NSURLErrorDomain","code":-1009,"message":"off \"line\""},"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","stop"],"player":1,"sleep":null,"volume":1}"#,
       ])
     for line in result.entries.map(\.json) {
       let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
       #expect(
         Set(object?.keys.map { $0 } ?? []) == [
           "t_ms", "source", "event", "before", "after", "commands", "ignored", "backoff", "failure",
-          "notifications", "now_playing", "available", "player", "sleep",
+          "notifications", "now_playing", "available", "player", "sleep", "volume",
         ])
     }
   }

@@ -9,7 +9,8 @@ import PlayerTesting
 /// Made with `preload: true`, it declares the `.preload` capability: a
 /// `preload` command buffers the next entry like a `load`, and it starts,
 /// gaplessly, on the machine's `start`. Loads begin at their start position
-/// and play at the rate of the newest `start` or `setRate`.
+/// and play at the rate of the newest `start` or `setRate`, at full volume until
+/// a `setVolume`, which the engine keeps per load (``volume(of:)``) and never reports.
 ///
 /// A profile with ``MediaProfile/networkDropAt`` takes the fake network down
 /// on the clock: loads in flight fail with `network` and ``offline``, the
@@ -143,6 +144,18 @@ public final class FakeMediaEngine: PlaybackEngine {
     }
   }
 
+  /// The volume the engine holds for `load`: 1 (``PlayerState/Volume/full``)
+  /// for a new load, then the newest `setVolume`'s (a ramp is not played out:
+  /// the volume is its target at once). Nil for a load the engine does not
+  /// hold: never loaded, stopped (a well-behaved engine forgets it at once),
+  /// or discarded.
+  /// - Parameter load: the load, as the machine issued it.
+  public func volume(of load: Load) -> Volume? {
+    state.withLock { state in
+      state.tracks[load].flatMap { $0.isStopped ? nil : $0.volume }
+    }
+  }
+
   /// Whether ``discard()`` ended the engine.
   public var isDiscarded: Bool { state.withLock { $0.isDiscarded } }
 
@@ -210,9 +223,12 @@ public final class FakeMediaEngine: PlaybackEngine {
     guard var track = state.tracks[load], !track.isStopped else { return nil }
     var answer: EngineReport?
     switch command {
-    case .load, .preload, .setVolume:
-      // A fake track has no sound: a volume is accepted and changes nothing it reports.
+    case .load, .preload:
       break
+    case .setVolume(_, let volume, _):
+      // Kept per load, reported never: a fake track has no sound to change, and a
+      // ramp is its target at once (nothing of it is planned on the clock).
+      track.volume = volume
     case .start(_, let rate):
       track.settle(now: now)
       track.wantsPlay = true

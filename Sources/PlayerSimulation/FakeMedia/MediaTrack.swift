@@ -45,6 +45,8 @@ struct MediaTrack: Sendable {
   var rate: Int64 = 1000
   var epoch: UInt64 = 0
   var pendingTimers = 0
+  /// The newest `setVolume`'s volume (1 for a new load): kept, never reported.
+  var volume = Volume.full
 
   init(load: Load, profile: MediaProfile, sink: ReportSink, now: Int64, start: Int64 = 0) {
     self.load = load

@@ -55,6 +55,10 @@ public enum ScenarioAction: Hashable, Sendable {
   /// ``PlayerState/RetryPolicy/standard`` without the line). A setup line: before the
   /// first intent, wait, report or system event.
   indirect case retryPolicy(RetryPolicy)
+  /// `ducking 0.2` / `ducking pause`: what a `duck` line does
+  /// (``PlayerState/PlayerConfiguration/ducking``; `.lower(to: 0.2)` without the
+  /// line). A setup line: before the first intent, wait, report or system event.
+  case ducking(DuckPolicy)
   /// `hostile on seed=7` / `hostile off`: makes the engine misbehave, or stop misbehaving.
   indirect case hostile(HostileMode?)
   /// `watchdog 5s` / `watchdog off`: the timeout of watchdogs armed from now on.
@@ -72,7 +76,8 @@ public enum ScenarioAction: Hashable, Sendable {
   /// current entry is moved (``PlayerState/IgnoreReason/notCurrentEntry`` otherwise).
   indirect case setPosition(MediaID, MediaTime, remote: Bool)
   /// `interrupt begin`, `interrupt end [resume]`, `route lost`, `network lost`,
-  /// `network available`: an event of the operating system, sent through the player.
+  /// `network available`, `duck`, `unduck`: an event of the operating system,
+  /// sent through the player.
   case system(SystemEvent)
   /// `relaunch`: the app's process ends and starts again. The runner takes
   /// the player's snapshot (``PlayerState/PlaybackState/snapshot``), discards every
@@ -120,6 +125,9 @@ public enum ScenarioAction: Hashable, Sendable {
   /// none`: fails the run unless exactly these commands are available now
   /// (``PlayerState/PlaybackState/availableCommands``), in any order.
   case expectAvailable(AvailableCommands)
+  /// `expect volume 0.5`: fails the run unless the effective volume
+  /// (``PlayerState/PlaybackState/effectiveVolume``) is exactly this.
+  case expectVolume(Volume)
   /// `note …`: a line of narration printed in the timeline.
   case note(String)
 }

@@ -32,19 +32,18 @@ public enum ScenarioParser {
 
   /// The words that may begin a line.
   public static let actions = [
-    "media", "engine", "previous-threshold", "retry-policy", "hostile", "watchdog", "play",
-    "queue", "append", "insert", "remove", "move", "jump", "next", "previous", "repeat", "shuffle",
-    "rate", "clear", "pause", "resume", "stop", "seek", "retry", "toggle", "skip", "set-position",
-    "sleep-timer", "remote", "interrupt", "route", "network", "relaunch", "handoff", "wait",
-    "report", "expect",
-    "note",
+    "media", "engine", "previous-threshold", "retry-policy", "ducking", "hostile", "watchdog",
+    "play", "queue", "append", "insert", "remove", "move", "jump", "next", "previous", "repeat",
+    "shuffle", "rate", "volume", "mute", "unmute", "clear", "pause", "resume", "stop", "seek",
+    "retry", "toggle", "skip", "set-position", "sleep-timer", "remote", "interrupt", "route",
+    "network", "duck", "unduck", "relaunch", "handoff", "wait", "report", "expect", "note",
   ]
 
   /// The words that begin an intent: what may follow `remote`.
   public static let intents = [
     "play", "queue", "append", "insert", "remove", "move", "jump", "next", "previous", "repeat",
-    "shuffle", "rate", "clear", "pause", "resume", "stop", "seek", "retry", "toggle", "skip",
-    "set-position",
+    "shuffle", "rate", "volume", "mute", "unmute", "clear", "pause", "resume", "stop", "seek",
+    "retry", "toggle", "skip", "set-position",
   ]
 
   /// Parses a whole script.
@@ -76,14 +75,14 @@ public enum ScenarioParser {
         declared.insert(media)
         if action == lastMedia, let lastMedia { action = lastMedia }
         lastMedia = action
-      case .engine, .previousThreshold, .retryPolicy:
+      case .engine, .previousThreshold, .retryPolicy, .ducking:
         guard !started else {
           throw ScenarioError(
             file: file, line: line.number, column: word.column,
             found: "'\(word.text)' after the run started",
             expected:
-              "setup lines (engine, previous-threshold, retry-policy) before the first intent, "
-              + "wait, report or system event")
+              "setup lines (engine, previous-threshold, retry-policy, ducking) before the first "
+              + "intent, wait, report or system event")
         }
         guard setupSeen.insert(word.text).inserted else {
           throw ScenarioError(
@@ -122,6 +121,7 @@ extension LineReader {
     case "previous-threshold":
       action = .previousThreshold(try mediaTime(try next("a time such as 3s")))
     case "retry-policy": action = try retryPolicy()
+    case "ducking": action = .ducking(try duckPolicy())
     case "interrupt":
       let phase = try next("'begin' or 'end'")
       switch phase.text {
@@ -156,6 +156,8 @@ extension LineReader {
           what, found: "found \(ScenarioError.quoted(what.text))",
           expected: "'lost' or 'available'")
       }
+    case "duck": action = .system(.duckBegan)
+    case "unduck": action = .system(.duckEnded)
     case "play": action = try play(declared: declared)
     case "queue": action = try queue(declared: declared)
     case "append":
@@ -187,6 +189,10 @@ extension LineReader {
       action = .intent(.setRepeat(repeatMode))
     case "shuffle": action = try shuffle()
     case "rate": action = .intent(.setRate(try rate(try next("a rate such as 1.5"))))
+    case "volume":
+      action = .intent(.setVolume(try volume(try next("a volume from 0 to 1, such as 0.5"))))
+    case "mute": action = .intent(.setMuted(true))
+    case "unmute": action = .intent(.setMuted(false))
     case "clear": action = .intent(.clear)
     case "pause": action = .intent(.pause)
     case "resume": action = .intent(.resume)
@@ -612,6 +618,26 @@ extension LineReader {
     return ScenarioReport(report, load)
   }
 
+  /// `ducking LEVEL` / `ducking pause`: what a duck does. A level is a volume
+  /// in 0…1 (a configuration has no machine to refuse it, so one out of range
+  /// is an error here).
+  private mutating func duckPolicy() throws(ScenarioError) -> DuckPolicy {
+    let expected = "a level from 0 to 1 such as 0.2 (a duck lowers the volume to it), or 'pause'"
+    let word = try next(expected)
+    if word.text == "pause" { return .pause }
+    guard let first = word.text.unicodeScalars.first, Self.isDigit(first) || first == "-" else {
+      throw error(
+        word, found: "unknown ducking \(ScenarioError.quoted(word.text))", expected: expected)
+    }
+    let level = try volume(word)
+    guard level.isValid else {
+      throw error(
+        word, found: "ducking level \(ScenarioError.quoted(word.text)) out of range",
+        expected: expected)
+    }
+    return .lower(to: level)
+  }
+
   /// `retry-policy attempts=N backoff=TIME max=TIME` (each option optional,
   /// defaulting to ``RetryPolicy/standard``'s) or `retry-policy off`.
   private mutating func retryPolicy() throws(ScenarioError) -> ScenarioAction {
@@ -725,7 +751,7 @@ extension LineReader {
     -> ScenarioAction
   {
     let kinds =
-      "'state', 'queue', 'commands', 'ignored', 'now-playing', 'notified' or 'available'"
+      "'state', 'queue', 'commands', 'ignored', 'now-playing', 'notified', 'available' or 'volume'"
     let what = try next(kinds)
     switch what.text {
     case "state":
@@ -763,6 +789,15 @@ extension LineReader {
     case "now-playing": return .expectNowPlaying(try nowPlayingExpectation(declared: declared))
     case "notified": return .expectNotified(try notifiedExpectation(declared: declared))
     case "available": return .expectAvailable(try availableExpectation())
+    case "volume":
+      let word = try next("the effective volume, a number from 0 to 1 such as 0.5")
+      let volume = try volume(word)
+      guard volume.isValid else {
+        throw error(
+          word, found: "volume \(ScenarioError.quoted(word.text)) out of range",
+          expected: "an effective volume from 0 to 1 (no state has another)")
+      }
+      return .expectVolume(volume)
     default:
       throw error(
         what, found: "unknown expectation \(ScenarioError.quoted(what.text))", expected: kinds)
@@ -1015,6 +1050,6 @@ extension IgnoreReason {
   static let allCheckedReasons: [IgnoreReason] = [
     .neverIssuedLoad, .staleLoad, .itemMismatch, .neverIssuedSeek, .supersededSeek,
     .staleWatchdog, .seekPending, .unexpected, .idsExhausted, .invalidPosition, .invalidArgument,
-    .notInterrupted, .notCurrentEntry,
+    .notInterrupted, .notCurrentEntry, .notDucked,
   ]
 }

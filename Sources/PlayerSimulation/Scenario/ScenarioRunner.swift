@@ -5,7 +5,7 @@ import PlayerState
 /// with the player's watchdog on the same ``VirtualClock``.
 ///
 /// The setup lines (`engine preload=yes`, `previous-threshold 3s`,
-/// `retry-policy …`) make the engine and the player's configuration; then each script line runs in
+/// `retry-policy …`, `ducking …`) make the engine and the player's configuration; then each script line runs in
 /// order: `wait` advances the clock and delivers the reports that fall due, a
 /// `report` line's `A#N` is resolved against the loads live at that moment,
 /// and `interrupt`, `route` and `network` lines (and the fake network of a
@@ -84,6 +84,7 @@ public struct ScenarioRunner: Sendable {
       case .engine(let preload): canPreload = preload
       case .previousThreshold(let threshold): configuration.previousThreshold = threshold
       case .retryPolicy(let policy): configuration.retry = policy
+      case .ducking(let policy): configuration.ducking = policy
       default: break
       }
     }
@@ -290,7 +291,7 @@ public struct ScenarioRunner: Sendable {
         } else {
           pending[media] = index
         }
-      case .engine, .previousThreshold, .retryPolicy:
+      case .engine, .previousThreshold, .retryPolicy, .ducking:
         break
       case .system(let event):
         player.send(.system(event))
@@ -444,6 +445,9 @@ public struct ScenarioRunner: Sendable {
         verify(
           found == expected, "available \(describe(expected))",
           { "available \(describe(found))" })
+      case .expectVolume(let expected):
+        let found = player.state.effectiveVolume
+        verify(found == expected, "volume \(expected)", { "volume \(found)" })
       case .note(let text):
         output(.note(milliseconds: clock.milliseconds, text: text))
       }

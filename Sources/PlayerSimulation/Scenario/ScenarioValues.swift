@@ -185,6 +185,40 @@ extension LineReader {
     return PlaybackRate(thousandths: thousandths)
   }
 
+  /// A volume as written, `0.5`, `1`, `0.25` or `-0.5`: a decimal number
+  /// with at most three decimals (a ``PlayerState/Volume`` keeps thousandths,
+  /// so nothing written is rounded away). A number outside 0…1 is read as
+  /// written, saturated to what a `Volume` holds, and left to the caller: the
+  /// machine refuses it (`invalidArgument`) for `volume`, and `ducking` and
+  /// `expect volume` refuse it themselves.
+  func volume(_ token: ScenarioToken) throws(ScenarioError) -> Volume {
+    var scalars = token.text.unicodeScalars[...]
+    let negative = scalars.first == "-"
+    if negative { scalars.removeFirst() }
+    let bad = error(
+      token, found: "bad volume \(ScenarioError.quoted(token.text))",
+      expected:
+        "a volume such as 0.5, 1 or 0.25 (a number with at most three decimals; 0 to 1 is in range)"
+    )
+    let parts = scalars.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+    guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy(Self.isDigit) else { throw bad }
+    var thousandths: Int64 = 0
+    for digit in whole {
+      // Saturates: past Int32's range the value is refused whatever it is.
+      thousandths = min(thousandths * 10 + Int64(digit.value - 48), Int64(Int32.max))
+    }
+    thousandths = min(thousandths * 1000, Int64(Int32.max))
+    if parts.count == 2 {
+      let digits = parts[1]
+      guard (1...3).contains(digits.count), digits.allSatisfy(Self.isDigit) else { throw bad }
+      var fraction: Int64 = 0
+      for digit in digits { fraction = fraction * 10 + Int64(digit.value - 48) }
+      for _ in digits.count..<3 { fraction *= 10 }
+      thousandths = min(thousandths + fraction, Int64(Int32.max))
+    }
+    return Volume(thousandths: Int32(negative ? -thousandths : thousandths))
+  }
+
   /// A decimal number in `0...limit`.
   func number<Number: FixedWidthInteger & UnsignedInteger>(
     _ token: ScenarioToken, upTo limit: Number, what: String
@@ -380,7 +414,8 @@ extension LineReader {
     let text = words.map(\.text).joined(separator: " ")
     let expected =
       "a command such as load(A#1), load(A#1, from 12s), preload(B#2), start(A#1), "
-      + "start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1) or seek(A#1, 2000ms, seek#1)"
+      + "start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1), seek(A#1, 2000ms, seek#1), "
+      + "setVolume(A#1, 0.5) or setVolume(A#1, 0.5, ramp 200ms)"
     let bad = error(first, found: "bad command \(ScenarioError.quoted(text))", expected: expected)
     let scalars = text.unicodeScalars
     guard let open = scalars.firstIndex(of: "("), scalars.last == ")" else { throw bad }
@@ -412,6 +447,17 @@ extension LineReader {
         ScenarioToken(text: String(seekText.dropFirst(5)), column: first.column), upTo: UInt32.max,
         what: "a seek id")
       return ScenarioCommand("seek(\(load), \(time), \(SeekID(seek)))")
+    case ("setVolume", 2), ("setVolume", 3):
+      let volume = try volume(arguments[1])
+      var ramp = MediaTime.zero
+      if arguments.count == 3 {
+        let words = arguments[2].text.split(separator: " ")
+        guard words.count == 2, words[0] == "ramp" else { throw bad }
+        ramp = try mediaTime(ScenarioToken(text: String(words[1]), column: first.column))
+      }
+      return ScenarioCommand(
+        ramp == .zero
+          ? "setVolume(\(load), \(volume))" : "setVolume(\(load), \(volume), ramp \(ramp))")
     default: throw bad
     }
   }

@@ -8,9 +8,10 @@ import PlayerState
 /// The forms are those of `PlaybackState.description`:
 /// `buffering(L, autoplay|paused)`, `playing(L)`, `paused(L)`, `stalled(L[, paused])`,
 /// `ended(L[, autoplay])`, `failed(L, REASON[, autoplay])`,
-/// `waiting(L, network, attempt N[, autoplay])`, `suppressed(L, interrupted|system pause)`,
+/// `waiting(L, network, attempt N[, autoplay])`, `suppressed(L, interrupted|ducked|system pause)`,
 /// each but `playing` and `suppressed` optionally followed by the system's
-/// hold (`interrupted`, or `system pause` for `paused` and `stalled`), then
+/// hold (`interrupted`, `ducked` for a duck under the pause policy, or
+/// `system pause` for `paused` and `stalled`), then
 /// by `seek#N` (a pending seek), then by the armed sleep timer (`sleep
 /// after(T)`, `sleep endOfEntry`, `sleep endOfQueue`, `sleep afterEntries(N)`)
 /// and then by `preloading P`, `preloaded P` or `preload failed P` (the
@@ -34,17 +35,22 @@ extension LineReader {
     var expected: String {
       switch self {
       case .word(let words, _):
-        words.map { "'\($0 == "systempause" ? "system pause" : $0)'" }.joined(separator: " or ")
+        let quoted = words.map { "'\($0 == "systempause" ? "system pause" : $0)'" }
+        return quoted.count > 2
+          ? quoted.dropLast().joined(separator: ", ") + " or " + quoted[quoted.count - 1]
+          : quoted.joined(separator: " or ")
       case .reason:
-        "a failure reason (network, decoding, unsupported, notFound, timeout, engine(CODE))"
-      case .attempt: "'attempt N'"
+        return "a failure reason (network, decoding, unsupported, notFound, timeout, engine(CODE))"
+      case .attempt: return "'attempt N'"
       }
     }
   }
 
   private static func slots(_ kind: StateKind) -> [Slot] {
-    let interrupted = Slot.word(["interrupted"], required: false)
-    let held = Slot.word(["interrupted", "systempause"], required: false)
+    // A duck under the pause policy holds a load as an interruption does, and shows
+    // `ducked` where an interruption shows `interrupted`.
+    let interrupted = Slot.word(["interrupted", "ducked"], required: false)
+    let held = Slot.word(["interrupted", "ducked", "systempause"], required: false)
     switch kind {
     case .idle, .playing: return []
     case .paused: return [held]
@@ -57,7 +63,7 @@ extension LineReader {
         .word(["network"], required: true), .attempt, .word(["autoplay"], required: false),
         interrupted,
       ]
-    case .suppressed: return [.word(["interrupted", "systempause"], required: true)]
+    case .suppressed: return [.word(["interrupted", "ducked", "systempause"], required: true)]
     }
   }
 

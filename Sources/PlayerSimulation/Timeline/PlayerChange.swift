@@ -120,7 +120,8 @@ public struct PlayerChange: Hashable, Sendable, CustomStringConvertible {
   /// The row as one JSON object on one line: the keys of ``TimelineEntry/json``
   /// (`commands` empty, `ignored`, `backoff` null, `notifications` empty,
   /// `failure`, `now_playing` and `available` of the new player, `player` the
-  /// new player, `sleep` null: a restored player has no sleep timer), then
+  /// new player, `sleep` null: a restored player has no sleep timer, `volume` the
+  /// new player's effective volume: the user's volume and mute are kept, a duck is not), then
   /// `dropped` (the loads whose pending callbacks were
   /// dropped: `[{"engine":1,"load":"A#1"}]`; empty for a hand-off).
   public var json: String {
@@ -130,6 +131,7 @@ public struct PlayerChange: Hashable, Sendable, CustomStringConvertible {
       + "\"backoff\":null,\"failure\":\(TimelineEntry.json(after.failure)),\"notifications\":[],"
       + "\"now_playing\":\(after.nowPlaying.map(TimelineEntry.json) ?? "null"),"
       + "\"available\":\(TimelineEntry.json(after.availableCommands)),\"player\":\(to),\"sleep\":null,"
+      + "\"volume\":\(JSONText.volume(after.effectiveVolume)),"
       + "\"dropped\":[\(dropped.map { "{\"engine\":\($0.engine),\"load\":\(JSONText.string($0.load))}" }.joined(separator: ","))]}"
   }
 }

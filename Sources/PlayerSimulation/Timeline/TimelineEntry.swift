@@ -152,9 +152,10 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
   /// `{"media":"A","elapsed_ms":0,"rate":1.5,"duration_ms":null,"index":1,"count":2}`,
   /// `rate` the multiplier as a JSON number, 0 unless playing, `index` 1-based),
   /// `available` (the commands available after the step, sorted by name),
-  /// `player` (the player that processed the event, from 1; see ``player``) and
-  /// `sleep` (null or the sleep countdown armed, as in `sleep(sleep#1, 1800000ms)`),
-  /// in that order.
+  /// `player` (the player that processed the event, from 1; see ``player``),
+  /// `sleep` (null or the sleep countdown armed, as in `sleep(sleep#1, 1800000ms)`) and
+  /// `volume` (the effective volume after the step, ``PlayerState/PlaybackState/effectiveVolume``,
+  /// as a JSON number from 0 to 1: `1`, `0.5`, `0`), in that order.
   public var json: String {
     let commandList = commandTexts.map { JSONText.string($0) }.joined(separator: ",")
     let reason = ignored.map { JSONText.string($0.rawValue) } ?? "null"
@@ -167,7 +168,8 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
       + "\"notifications\":[\(notifications.map(Self.json).joined(separator: ","))],"
       + "\"now_playing\":\(after.nowPlaying.map(Self.json) ?? "null"),"
       + "\"available\":\(Self.json(after.availableCommands)),\"player\":\(player),"
-      + "\"sleep\":\(sleepTimer.map { JSONText.string($0.description) } ?? "null")}"
+      + "\"sleep\":\(sleepTimer.map { JSONText.string($0.description) } ?? "null"),"
+      + "\"volume\":\(JSONText.volume(after.effectiveVolume))}"
   }
 
   /// An engine's error as a JSON object, or `null`.
@@ -234,7 +236,16 @@ package enum JSONText {
 
   /// A rate as a JSON number, the multiplier: `1`, `1.5`, `0.75`, `0`.
   package static func rate(_ rate: PlaybackRate) -> String {
-    let thousandths = Int64(rate.thousandths)
+    thousandths(Int64(rate.thousandths))
+  }
+
+  /// A volume as a JSON number: `1`, `0.5`, `0.16`, `0`.
+  package static func volume(_ volume: Volume) -> String {
+    thousandths(Int64(volume.thousandths))
+  }
+
+  /// A number of thousandths as a JSON number, without trailing zeros: `1`, `0.5`, `-0.25`.
+  private static func thousandths(_ thousandths: Int64) -> String {
     let whole = String(thousandths / 1000)
     var fraction = String(abs(thousandths % 1000))
     while fraction.unicodeScalars.count < 3 { fraction = "0" + fraction }

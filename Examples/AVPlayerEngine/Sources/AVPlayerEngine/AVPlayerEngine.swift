@@ -36,7 +36,9 @@
   /// Commands: `load` makes the item and makes it the queue player's only one (a new
   /// `AVQueuePlayer` first if the old one failed), seeking the item to the load's start position if it
   /// has one; `start` is `play()` then the rate if it is not 1x, `setRate` sets the rate
-  /// while playing, `pause` is `pause()`; `seek` seeks exactly (zero tolerance), deferred
+  /// while playing, `pause` is `pause()`; `setVolume` sets `AVPlayer.volume` to the current
+  /// load's volume (each load keeps its own, full unless told; a ramp is a step: see
+  /// `QueueSlots`); `seek` seeks exactly (zero tolerance), deferred
   /// until the item is `.readyToPlay`; `stop` removes the observers, pauses and removes
   /// the item. `preload` queues the next entry's item in the `AVQueuePlayer`
   /// (`insert(_:after:)`): at the end of the current item the player moves on to it by
@@ -91,6 +93,8 @@
     /// | `interruptionNotification`, `ended`, options with `.shouldResume` | `.system(.interruptionEnded(shouldResume: true))` |
     /// | `interruptionNotification`, `ended`, without it | `.system(.interruptionEnded(shouldResume: false))` |
     /// | `routeChangeNotification`, reason `.oldDeviceUnavailable` | `.system(.routeLost)` |
+    /// | `silenceSecondaryAudioHintNotification`, `begin` | `.system(.duckBegan)` |
+    /// | `silenceSecondaryAudioHintNotification`, `end` | `.system(.duckEnded)` |
     ///
     /// Elsewhere (macOS, visionOS) there is no audio session to observe and nothing is
     /// sent. Call it once, right after making the player:

@@ -7,10 +7,11 @@
   import PlayerState
 
   extension PlayerCoordinator {
-    /// Observes `AVAudioSession`'s interruption and route change notifications until
-    /// ``shutDown()``. Each becomes a ``SessionNotice`` (the core decides, from the raw
-    /// `userInfo` numbers): its event goes to `forward` at once, on the posting thread,
-    /// and the live loads' machines learn of the interruption on the main actor.
+    /// Observes `AVAudioSession`'s interruption, route change and silence-secondary-audio
+    /// hint notifications until ``shutDown()``. Each becomes a ``SessionNotice`` (the core
+    /// decides, from the raw `userInfo` numbers): its event goes to `forward` at once, on the
+    /// posting thread, and the live loads' machines learn of the interruption on the main
+    /// actor.
     /// - Parameter forward: where the app's player hears the system's events.
     func observeAudioSession(_ forward: @escaping @Sendable (SystemEvent) -> Void) {
       let center = NotificationCenter.default
@@ -34,6 +35,16 @@
         ) { @Sendable [weak self] note in
           let reason = note.userInfo?[AVAudioSessionRouteChangeReasonKey] as? UInt
           if let notice = SessionNotice(routeChangeReason: reason) { deliver(notice, self) }
+        },
+        // Another app's primary audio started or stopped: a duck and its end.
+        center.addObserver(
+          forName: AVAudioSession.silenceSecondaryAudioHintNotification, object: session,
+          queue: nil
+        ) { @Sendable [weak self] note in
+          let type = note.userInfo?[AVAudioSessionSilenceSecondaryAudioHintTypeKey] as? UInt
+          if let notice = SessionNotice(silenceSecondaryAudioHintType: type) {
+            deliver(notice, self)
+          }
         },
       ]
     }

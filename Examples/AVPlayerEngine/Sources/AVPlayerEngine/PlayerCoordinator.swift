@@ -58,10 +58,10 @@
         session.rate = rate
         sessions[load] = session
         if player?.timeControlStatus != .paused { player?.rate = Float(rate.multiplier) }
-      case .setVolume(let load, let volume, _):
-        // AVPlayer's volume is the player's: the current load's level is the one heard.
-        guard slots.current == load else { return }
-        player?.volume = Float(volume.level)
+      case .setVolume(let load, let volume, let ramp):
+        // AVPlayer's volume is the player's: QueueSlots keeps each load's and sets the
+        // current one's (a ramp is a step).
+        perform(slots.setVolume(load, volume, ramp: ramp))
       case .start, .pause, .seek:
         guard slots.current == command.load, var session = sessions[command.load],
           let itemCommand = ItemCommand(command)
@@ -152,6 +152,8 @@
           player.removeAllItems()
         case .advanceAtEnd(let advances):
           player.actionAtItemEnd = advances ? .advance : .pause
+        case .setVolume(let volume):
+          player.volume = Float(volume.level)
         }
       }
     }
@@ -176,9 +178,10 @@
     /// the `reachedEnd` with `stop` of this load and `start` of that one).
     private func playedToEnd(_ serial: UInt64) {
       guard let session = session(serial), session.load == slots.current else { return }
-      let next = slots.playedToEnd()
+      let advanced = slots.playedToEnd()
+      if let advanced { perform(advanced.calls) }  // the next load's volume
       deliver(.playedToEnd, to: serial)
-      if let next, let nextSerial = sessions[next]?.serial {
+      if let next = advanced?.next, let nextSerial = sessions[next]?.serial {
         deliver(.timeControl(timeControl()), to: nextSerial)
       }
     }

@@ -14,7 +14,18 @@ package import PlayerState
 /// | `interruptionNotification` | type 0 (`ended`), no options or without that bit | `interruptionEnded(shouldResume: false)` | `interruptionEnded(shouldResume: false)` |
 /// | `routeChangeNotification` | reason 2 (`oldDeviceUnavailable`: headphones unplugged) | `routeLost` | `routeLost` |
 /// | `routeChangeNotification` | any other reason (a new device, a category change…) | — | — |
-/// | either | a type or reason missing or unknown | — | — |
+/// | `silenceSecondaryAudioHintNotification` | type 1 (`begin`: another app's primary audio started) | `otherAudioBegan` | `duckBegan` |
+/// | `silenceSecondaryAudioHintNotification` | type 0 (`end`: it stopped) | `otherAudioEnded` | `duckEnded` |
+/// | any | a type or reason missing or unknown | — | — |
+///
+/// The silence-secondary-audio hint is the session's "lower your sound" signal: Apple
+/// documents that the system posts it only to an app in the foreground with an active
+/// session, when another app's primary audio starts and stops; its type is under
+/// `AVAudioSessionSilenceSecondaryAudioHintTypeKey`. It is meant for audio that is secondary
+/// (a game's soundtrack in `.ambient`); a `.playback` session that does not mix with others
+/// is interrupted instead (`interruptionNotification`). The player's
+/// ``/PlayerState/PlayerConfiguration/ducking`` policy decides what a duck does: lower the
+/// volume (the default) or pause.
 package enum SessionNotice: Equatable, Sendable {
   /// An interruption began (a call, an alarm, another app took the audio).
   case interruptionBegan
@@ -22,6 +33,10 @@ package enum SessionNotice: Equatable, Sendable {
   case interruptionEnded(shouldResume: Bool)
   /// The output device playback went to is gone (`oldDeviceUnavailable`).
   case routeLost
+  /// Another app's primary audio started: secondary audio should be silenced (`begin`).
+  case otherAudioBegan
+  /// That audio stopped (`end`).
+  case otherAudioEnded
 
   /// `AVAudioSession.InterruptionType.began.rawValue`.
   static let began: UInt = 1
@@ -31,6 +46,10 @@ package enum SessionNotice: Equatable, Sendable {
   static let shouldResume: UInt = 1
   /// `AVAudioSession.RouteChangeReason.oldDeviceUnavailable.rawValue`.
   static let oldDeviceUnavailable: UInt = 2
+  /// `AVAudioSession.SilenceSecondaryAudioHintType.begin.rawValue`.
+  static let hintBegin: UInt = 1
+  /// `AVAudioSession.SilenceSecondaryAudioHintType.end.rawValue`.
+  static let hintEnd: UInt = 0
 
   /// An interruption notification: nil when its type is missing or unknown.
   /// - Parameters:
@@ -52,12 +71,24 @@ package enum SessionNotice: Equatable, Sendable {
     self = .routeLost
   }
 
+  /// A silence-secondary-audio hint: nil when its type is missing or unknown.
+  /// - Parameter type: `userInfo[AVAudioSessionSilenceSecondaryAudioHintTypeKey]`.
+  package init?(silenceSecondaryAudioHintType type: UInt?) {
+    switch type {
+    case Self.hintBegin: self = .otherAudioBegan
+    case Self.hintEnd: self = .otherAudioEnded
+    default: return nil
+    }
+  }
+
   /// The event the app's player hears.
   package var event: SystemEvent {
     switch self {
     case .interruptionBegan: .interruptionBegan
     case .interruptionEnded(let resume): .interruptionEnded(shouldResume: resume)
     case .routeLost: .routeLost
+    case .otherAudioBegan: .duckBegan
+    case .otherAudioEnded: .duckEnded
     }
   }
 
@@ -67,7 +98,7 @@ package enum SessionNotice: Equatable, Sendable {
     switch self {
     case .interruptionBegan: true
     case .interruptionEnded: false
-    case .routeLost: nil
+    case .routeLost, .otherAudioBegan, .otherAudioEnded: nil
     }
   }
 }

@@ -1,4 +1,5 @@
 import AVPlayerEngineCore
+import PlayerState
 import Testing
 
 /// The AVQueuePlayer calls for the machine's preload: gapless at the end, a skip before it.
@@ -8,7 +9,8 @@ import Testing
     #expect(slots.load("A#1") == [.replaceAll("A#1"), .advanceAtEnd(false)])
     #expect(slots.preload("B#2") == [.insertAfterCurrent("B#2"), .advanceAtEnd(true)])
     // A plays to its end: the player is on B already; the machine's stop(A) finds nothing.
-    #expect(slots.playedToEnd() == "B#2")
+    #expect(slots.playedToEnd()?.next == "B#2")
+    #expect(slots.playedToEnd() == nil)
     #expect(slots.stop("A#1") == [])
     #expect(slots.current == "B#2")
     #expect(slots.queued == nil)
@@ -42,5 +44,38 @@ import Testing
   @Test func aPreloadWithNothingCurrentIsRefused() {
     var slots = QueueSlots<String>()
     #expect(slots.preload("B#2") == nil)
+  }
+
+  /// `AVPlayer.volume` is the player's: it follows the current load's volume, and takes the
+  /// queued load's when that one becomes current (full if it was told none).
+  @Test func thePlayersVolumeFollowsTheCurrentLoads() throws {
+    var slots = QueueSlots<String>()
+    _ = slots.load("A#1")
+    #expect(slots.setVolume("A#1", 0.5, ramp: .zero) == [.setVolume(0.5)])
+    #expect(slots.setVolume("A#1", 0.5, ramp: .zero) == [])  // the player is there already
+    // A ramp is a step to the target (AVPlayer.volume has no ramp).
+    #expect(slots.setVolume("A#1", 0.25, ramp: .milliseconds(200)) == [.setVolume(0.25)])
+    _ = slots.preload("B#2")
+    #expect(slots.setVolume("B#2", 0.75, ramp: .zero) == [])  // kept for B
+    #expect(slots.queuedVolume == 0.75)
+    #expect(slots.setVolume("Z#9", 0, ramp: .zero) == [])  // not live: nothing
+    let advanced = slots.playedToEnd()
+    let end = try #require(advanced)
+    #expect(end.next == "B#2")
+    #expect(end.calls == [.setVolume(0.75)])
+    // C told nothing: full once current, after a skip.
+    _ = slots.preload("C#3")
+    #expect(slots.stop("B#2") == [.advance, .advanceAtEnd(false), .setVolume(.full)])
+    // A new load plays at full: the player is set back from a lowered load.
+    #expect(slots.setVolume("C#3", 0, ramp: .zero) == [.setVolume(.silent)])
+    #expect(slots.load("D#4") == [.replaceAll("D#4"), .advanceAtEnd(false), .setVolume(.full)])
+    // A preload told a volume then stopped: forgotten.
+    _ = slots.preload("E#5")
+    _ = slots.setVolume("E#5", 0.5, ramp: .zero)
+    _ = slots.stop("E#5")
+    #expect(slots.queuedVolume == .full)
+    _ = slots.preload("F#6")
+    #expect(slots.stop("D#4") == [.advance, .advanceAtEnd(false)])  // full already
+    #expect(slots.currentVolume == .full)
   }
 }

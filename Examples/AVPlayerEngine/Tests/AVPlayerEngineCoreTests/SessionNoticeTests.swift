@@ -33,9 +33,24 @@ import Testing
     #expect(SessionNotice(routeChangeReason: reason)?.event == event)
   }
 
+  /// Silence-secondary-audio hint types (`AVAudioSession.SilenceSecondaryAudioHintType` raw
+  /// values): begin (1) is a duck, end (0) its end.
+  static let hints: [(UInt?, SystemEvent?)] = [
+    (1, .duckBegan), (0, .duckEnded), (2, nil), (nil, nil),
+  ]
+
+  @Test(arguments: hints)
+  func silenceSecondaryAudioHint(_ type: UInt?, _ event: SystemEvent?) {
+    #expect(SessionNotice(silenceSecondaryAudioHintType: type)?.event == event)
+  }
+
   @Test func onlyInterruptionsChangeTheMachinesFlag() {
     #expect(SessionNotice.interruptionBegan.interruption == true)
     #expect(SessionNotice.interruptionEnded(shouldResume: true).interruption == false)
     #expect(SessionNotice.routeLost.interruption == nil)
+    // A duck is not an interruption: AVPlayer does not pause for it (the machine does, with
+    // the `.pause` policy, by sending `pause(L)`).
+    #expect(SessionNotice.otherAudioBegan.interruption == nil)
+    #expect(SessionNotice.otherAudioEnded.interruption == nil)
   }
 }

@@ -23,6 +23,10 @@ final class AudioController {
   /// player reaches the model with the player's next published state).
   func faster() { model.setRate(1.5) }
 
+  /// A volume slider's action: the user's volume, kept across tracks (a duck lowers what is
+  /// heard, not this).
+  func setVolume(_ level: Double) { model.setVolume(Volume(level)) }
+
   func sleep(after duration: Duration) {
     player.send(.user(.setSleepTimer(.after(duration))))
   }

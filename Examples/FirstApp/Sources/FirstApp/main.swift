@@ -19,6 +19,7 @@ let progress = Task {
 
 controller.playAlbum(["one.wav", "two.wav", "three.wav"])
 controller.faster()
+controller.setVolume(0.8)
 controller.sleep(after: .seconds(2))
 
 // Wait for the sleep timer to pause playback, at most 10 s.
@@ -31,4 +32,5 @@ progress.cancel()
 let model = controller.model
 print("stopped by the sleep timer:", !model.isPlaying && model.sleepTimer == nil)
 print("rate:", model.rate)
+print("volume:", model.volume)
 print("now playing:", model.nowPlaying.map(\.entry.media.rawValue) ?? "nothing")

@@ -17,6 +17,8 @@ import Testing
     controller.playAlbum(["one.wav", "two.wav"])
     controller.faster()
     #expect(controller.model.rate == 1.5)
+    controller.setVolume(0.8)
+    #expect(controller.model.volume == 0.8)
     #expect(controller.model.playWhenReady)
     // The engine answers in 20 ms; allow 5 s on a loaded machine.
     let deadline = ContinuousClock.now + .seconds(5)

@@ -123,6 +123,19 @@ static inline void playhead_set_playing(GstElement *element, gboolean playing) {
   gst_element_set_state(element, playing ? GST_STATE_PLAYING : GST_STATE_PAUSED);
 }
 
+/// Sets playbin's `volume` property: a linear factor, 0 silent, 1 full (GstStreamVolume's
+/// linear scale; playbin accepts up to 10, the adapter never sends more than 1).
+static inline void playhead_set_volume(GstElement *element, gdouble volume) {
+  g_object_set(element, "volume", volume, NULL);
+}
+
+/// playbin's `volume` property, as the pipeline reads it back.
+static inline gdouble playhead_volume(GstElement *element) {
+  gdouble volume = -1;
+  g_object_get(element, "volume", &volume, NULL);
+  return volume;
+}
+
 /// The pipeline's position in the current stream, in milliseconds; -1 if unknown.
 static inline gint64 playhead_position_ms(GstElement *element) {
   gint64 position = -1;

@@ -17,6 +17,8 @@ import Synchronization
 /// | `pause(L)` | PAUSED |
 /// | `seek(L, t, s)` | a flushing, accurate seek to `t` (after the preroll, if sent before it) |
 /// | `setRate(L, r)` | ignored: this example plays at 1x |
+/// | `setVolume(L, v)` | playbin's `volume` property (linear) set to `v` while `L` is the pipeline's load; for the preload queued behind it, kept and set at the switch. A new load plays at 1 unless told |
+/// | `setVolume(L, v, ramp: d)` | the same, stepped from where the volume is to `v` over `d` by the pipeline's thread (at each wake, every ``Options/pollInterval`` at most) |
 /// | `stop(L)` | no more reports for `L`; once no load of its pipeline is live, the pipeline goes to NULL and is released. Stopping the current load with a preload queued points the pipeline at the preload (READY, its URI, PAUSED) |
 ///
 /// | bus message (on `L`'s pipeline) | report |
@@ -80,6 +82,10 @@ public final class GStreamerEngine: PlaybackEngine {
     /// bus message other than STREAM_START (the preroll's ASYNC_DONE) and
     /// before it handles it.
     var beforeFirstMessage: (@Sendable (Load) -> Void)?
+    /// Test seam: called on a pipeline's thread once it is made and after each change of its
+    /// volume, with the load it plays and playbin's `volume` property as the pipeline reads
+    /// it back.
+    var volumeChanged: (@Sendable (Load, Double) -> Void)?
 
     /// Options.
     /// - Parameters:
@@ -183,12 +189,10 @@ public final class GStreamerEngine: PlaybackEngine {
       guard isNew else { return }
       counts.withLock { $0.livePipelines += 1 }
       session.start()
-    case .start, .pause, .seek:
+    case .start, .pause, .seek, .setVolume:
       pipelines.withLock { $0.sessions[command.load] }?.enqueue(command)
     case .setRate:
       break  // This example plays at 1x (playbin changes rate with a seek; not done here).
-    case .setVolume:
-      break  // Volume arrives with issue 37's GStreamer work (playbin's `volume`).
     case .stop(let load):
       pipelines.withLock { $0.sessions.removeValue(forKey: load) }?.stop(load)
     }

@@ -113,7 +113,9 @@ struct PipelineMachine: Sendable {
       seekTarget = time
       return [.seek(to: time, seek)]
     case .load, .preload, .setRate, .stop, .setVolume:
-      return []  // The engine handles these; they never reach the machine.
+      // The engine handles these, and the pipeline's thread `setVolume` (PipelineVolume):
+      // they never reach the machine.
+      return []
     }
   }
 

@@ -75,7 +75,7 @@ final class PipelineSession: Sendable {
     thread.start()
   }
 
-  /// Queues `start`, `pause` or `seek` for the thread.
+  /// Queues `start`, `pause`, `seek` or `setVolume` for the thread.
   func enqueue(_ command: EngineCommand) {
     mailbox.withLock { mailbox in
       if mailbox.live.contains(command.load) { mailbox.items.append(.command(command)) }
@@ -127,6 +127,12 @@ final class PipelineSession: Sendable {
     return live
   }
 
+  /// Tells the test seam (``GStreamerEngine/Options/volumeChanged``) the volume `pipeline`'s
+  /// `volume` property reads back, naming the load it plays. On the pipeline's thread.
+  fileprivate func volumeChanged(_ load: Load, _ pipeline: UnsafeMutablePointer<GstElement>) {
+    options.volumeChanged?(load, playhead_volume(pipeline))
+  }
+
   // MARK: The pipeline's thread
 
   private func run() {
@@ -157,6 +163,7 @@ final class PipelineSession: Sendable {
         reportsDuration: options.reportsDuration),
       session: self,
       uri: uriText)
+    volumeChanged(load, pipeline)  // a new playbin's own volume: full
     var firstMessage = true
     let poll = GstClockTime(options.pollInterval.nanoseconds)
     let clock = ContinuousClock()
@@ -174,6 +181,7 @@ final class PipelineSession: Sendable {
         case .stopped(let load): thread.stopped(load)
         }
       }
+      if thread.volume.isRamping { thread.stepVolume(at: clock.now) }
       if let interval = options.positionInterval, thread.driver.machine.reportsPositions,
         clock.now - lastPosition >= interval
       {
@@ -264,6 +272,8 @@ private struct PipelineThread {
   /// When the current preroll began (the pipeline made or pointed at a stream), or its
   /// last BUFFERING message: the start of ``GStreamerEngine/Options/prerollTimeout``.
   var prerollSince = ContinuousClock.now
+  /// playbin's volume: the current load's, with its ramp, and the queued preload's.
+  var volume = PipelineVolume()
 
   init(
     pipeline: UnsafeMutablePointer<GstElement>, bus: UnsafeMutablePointer<GstBus>,
@@ -283,10 +293,31 @@ private struct PipelineThread {
     for report in driver.prerollTimedOut(after: timeout) { session.deliver(report) }
   }
 
-  /// A command for the current load; any other load's is ignored.
+  /// A command for the current load; any other load's is ignored, but a `setVolume` for the
+  /// queued preload, which is kept for the switch.
   mutating func apply(_ command: EngineCommand) {
+    if case .setVolume(let load, let target, let ramp) = command {
+      if load == driver.machine.load, !currentStopped {
+        setVolume(volume.set(target, ramp: ramp, at: .now))
+      } else if load == queued?.load {
+        volume.setPreload(target)
+      }
+      return
+    }
     guard command.load == driver.machine.load else { return }
     for report in driver.apply(command) { session.deliver(report) }
+  }
+
+  /// Steps a volume ramp in progress.
+  mutating func stepVolume(at now: ContinuousClock.Instant) {
+    setVolume(volume.step(at: now))
+  }
+
+  /// Sets playbin's volume to `level`, if there is one to set.
+  private func setVolume(_ level: Double?) {
+    guard let level else { return }
+    playhead_set_volume(pipeline, level)
+    session.volumeChanged(driver.machine.load, pipeline)
   }
 
   /// Queues a preload's URI for the gapless switch and answers it.
@@ -321,6 +352,7 @@ private struct PipelineThread {
     if let queued, queued.load == load {
       playhead_gapless_set_next(gapless, nil, 0)
       self.queued = nil
+      volume.preloadDropped()
       return
     }
     guard load == driver.machine.load else { return }
@@ -365,6 +397,7 @@ private struct PipelineThread {
       driver.machine = PipelineMachine(preload: queued.load, playingAfterGaplessSwitch: playing)
       currentURI = queued.uri
       self.queued = nil
+      setVolume(volume.preloadBecameCurrent())  // the new stream plays at its own load's volume
       if let awaitedSeek { session.deliver(.seekCompleted(ended, awaitedSeek)) }
     } else {
       // That preload was stopped after playbin took its URI: nobody wants what
@@ -386,6 +419,7 @@ private struct PipelineThread {
     driver.machine = PipelineMachine(preload: load, playingAfterGaplessSwitch: nil)
     currentURI = uri
     ownStreamStartPending = true
+    setVolume(volume.preloadBecameCurrent())
   }
 }
 

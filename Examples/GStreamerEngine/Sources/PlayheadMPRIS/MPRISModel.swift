@@ -59,6 +59,10 @@ public struct MPRISView: Hashable, Sendable {
   public var canGoPrevious: Bool
   /// `CanSeek`.
   public var canSeek: Bool
+  /// `Volume`: the user's volume, 0 while muted (MPRIS has no mute: "0.0 means mute"). Not the
+  /// duck: a client that reads it, adds a step and writes it back would make the duck the
+  /// user's volume.
+  public var volume: Double
 
   /// A view.
   /// - Parameters:
@@ -70,10 +74,11 @@ public struct MPRISView: Hashable, Sendable {
   ///   - canGoNext: whether `next` is available.
   ///   - canGoPrevious: whether `previous` is available.
   ///   - canSeek: whether a seek is available.
+  ///   - volume: the user's volume, 0 while muted.
   public init(
     status: MPRISPlaybackStatus, track: MPRISTrack?, elapsed: MediaTime = .zero,
     effectiveRate: Double = 0, rate: Double = 1, canGoNext: Bool = false,
-    canGoPrevious: Bool = false, canSeek: Bool = false
+    canGoPrevious: Bool = false, canSeek: Bool = false, volume: Double = 1
   ) {
     self.status = status
     self.track = track
@@ -83,6 +88,7 @@ public struct MPRISView: Hashable, Sendable {
     self.canGoNext = canGoNext
     self.canGoPrevious = canGoPrevious
     self.canSeek = canSeek
+    self.volume = volume
   }
 
   /// No current entry: stopped, nothing available.
@@ -351,7 +357,7 @@ extension MPRISView {
       MPRISEntry("PlaybackStatus", .string(status.rawValue)),
       MPRISEntry("Rate", .double(rate)),
       MPRISEntry("Metadata", metadata),
-      MPRISEntry("Volume", .double(1)),
+      MPRISEntry("Volume", .double(volume)),
       MPRISEntry("MinimumRate", .double(identity.minimumRate)),
       MPRISEntry("MaximumRate", .double(identity.maximumRate)),
       MPRISEntry("CanGoNext", .bool(canGoNext)),
@@ -405,6 +411,8 @@ public enum MPRISCommand: Hashable, Sendable, CustomStringConvertible {
   case setPosition(ItemID, MediaTime)
   /// A write of `Rate` within the range.
   case setRate(PlaybackRate)
+  /// A write of `Volume`, clamped to 0…1.
+  case setVolume(Volume)
 
   /// `toggle`, `skip(+1000ms)`, `setPosition(item2, 1500ms)`.
   public var description: String {
@@ -418,6 +426,7 @@ public enum MPRISCommand: Hashable, Sendable, CustomStringConvertible {
     case .skip(let delta): "skip(\(delta.milliseconds >= 0 ? "+" : "")\(delta))"
     case .setPosition(let item, let time): "setPosition(\(item), \(time))"
     case .setRate(let rate): "setRate(\(rate))"
+    case .setVolume(let volume): "setVolume(\(volume))"
     }
   }
 }
@@ -532,5 +541,14 @@ extension MPRISMethodCall {
         .invalidArgs("Rate \(rate) is outside [\(identity.minimumRate), \(identity.maximumRate)]"))
     }
     return .send(.setRate(PlaybackRate(rate)))
+  }
+
+  /// The answer to a write of `Volume`: the user's volume, clamped to [0, 1] (the spec: "if a
+  /// negative value is passed, the volume should be set to 0.0"; above 1 is louder than the
+  /// engine plays) and rounded to the thousandth; a value that is not a number is refused.
+  /// - Parameter volume: the value written.
+  public static func volumeWrite(_ volume: Double) -> MPRISReply {
+    guard !volume.isNaN else { return .error(.invalidArgs("Volume nan is not a number")) }
+    return .send(.setVolume(Volume(min(1, max(0, volume)))))
   }
 }

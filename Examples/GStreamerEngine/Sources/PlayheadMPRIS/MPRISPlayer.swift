@@ -40,6 +40,7 @@ extension MPRISView {
   /// | `Metadata` | `nowPlaying`: the entry's item id, its media's name, the duration when known |
   /// | `Position` | `nowPlaying`'s elapsed anchor, extrapolated with its rate (0 unless playing) |
   /// | `Rate` | the user's rate |
+  /// | `Volume` | the user's volume; 0 while muted; not lowered by a duck |
   /// | `CanGoNext`, `CanGoPrevious`, `CanSeek` | `availableCommands`: `next`, `previous`, and `seek` or `skip` |
   /// - Parameter state: the state.
   public init(_ state: PlaybackState) {
@@ -62,7 +63,8 @@ extension MPRISView {
       rate: state.rate.multiplier,
       canGoNext: available.contains(.next),
       canGoPrevious: available.contains(.previous),
-      canSeek: !available.isDisjoint(with: [.seek, .skip]))
+      canSeek: !available.isDisjoint(with: [.seek, .skip]),
+      volume: state.muted ? 0 : state.volume.level)
   }
 }
 
@@ -81,6 +83,7 @@ extension MPRISCommand {
     case .skip(let delta): .remote(.skip(by: delta))
     case .setPosition(let item, let time): .remote(.setPosition(item, time))
     case .setRate(let rate): .remote(.setRate(rate))
+    case .setVolume(let volume): .remote(.setVolume(volume))
     }
   }
 }

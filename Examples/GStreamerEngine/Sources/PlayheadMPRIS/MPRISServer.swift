@@ -282,11 +282,15 @@ public final class MPRISServer: Sendable {
   private static let setProperty: PlayheadSetFn = { context, interface, property, value in
     guard let context, let property else { return PLAYHEAD_SET_READ_ONLY }
     let server = Unmanaged<MPRISServer>.fromOpaque(context).takeUnretainedValue()
-    var rate = 0.0
-    guard String(cString: property) == "Rate", playhead_variant_double(value, &rate) != 0 else {
-      return PLAYHEAD_SET_READ_ONLY
+    var number = 0.0
+    guard playhead_variant_double(value, &number) != 0 else { return PLAYHEAD_SET_READ_ONLY }
+    let reply: MPRISReply
+    switch String(cString: property) {
+    case "Rate": reply = MPRISMethodCall.rateWrite(number, server.identity)
+    case "Volume": reply = MPRISMethodCall.volumeWrite(number)
+    default: return PLAYHEAD_SET_READ_ONLY
     }
-    switch MPRISMethodCall.rateWrite(rate, server.identity) {
+    switch reply {
     case .send(let command):
       server.player.mprisSend(command)
       return PLAYHEAD_SET_OK
@@ -389,7 +393,7 @@ public final class MPRISServer: Sendable {
         <property name="PlaybackStatus" type="s" access="read"/>
         <property name="Rate" type="d" access="readwrite"/>
         <property name="Metadata" type="a{sv}" access="read"/>
-        <property name="Volume" type="d" access="read"/>
+        <property name="Volume" type="d" access="readwrite"/>
         <property name="Position" type="x" access="read">
           <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="false"/>
         </property>

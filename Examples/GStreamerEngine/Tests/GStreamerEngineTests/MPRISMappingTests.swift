@@ -202,7 +202,50 @@ struct MPRISMappingTests {
     #expect(MPRISIdentity(minimumRate: 2, maximumRate: 0.5) == MPRISIdentity())  // clamped around 1
   }
 
+  /// `Volume` writes: the spec's 0 for a negative value, 1 at most, rounded to the thousandth
+  /// (`Volume`'s own rounding); not a number is refused.
+  @Test func volumeWrites() {
+    let cases: [(Double, MPRISReply)] = [
+      (0.3, .send(.setVolume(Volume(thousandths: 300)))),
+      (1, .send(.setVolume(.full))),
+      (0, .send(.setVolume(.silent))),
+      (1.5, .send(.setVolume(.full))),
+      (-0.5, .send(.setVolume(.silent))),
+      (.infinity, .send(.setVolume(.full))),
+      (-.infinity, .send(.setVolume(.silent))),
+      (0.12345, .send(.setVolume(Volume(thousandths: 123)))),
+      (.nan, .error(.invalidArgs("Volume nan is not a number"))),
+    ]
+    for (written, reply) in cases {
+      #expect(MPRISMethodCall.volumeWrite(written) == reply, "\(written)")
+    }
+  }
+
+  /// `Volume` reads the user's volume: 0 while muted, and not lowered by a duck (a client
+  /// that reads it and writes it back a step louder must not make the duck the user's volume).
+  @Test func theVolumeIsTheUsersZeroWhileMuted() {
+    var half = playing
+    half.volume = 0.5
+    #expect(
+      half.changedProperties(since: playing, identity).map { "\($0.key)=\($0.value)" } == [
+        "Volume=0.5"
+      ])
+    var state = PlaybackState()
+    #expect(MPRISView(state).volume == 1)
+    _ = state.handle(.queue(["A"]))
+    _ = state.handle(.ready(Load(1, 1)))
+    _ = state.handle(.setVolume(0.5))
+    #expect(MPRISView(state).volume == 0.5)
+    _ = state.handle(.system(.duckBegan))
+    #expect(MPRISView(state).volume == 0.5)
+    _ = state.handle(.mute)
+    #expect(MPRISView(state).volume == 0)
+    _ = state.handle(.unmute)
+    #expect(MPRISView(state).volume == 0.5)
+  }
+
   @Test func commandsPrint() {
+    #expect(MPRISCommand.setVolume(Volume(thousandths: 300)).description == "setVolume(0.3)")
     #expect(MPRISCommand.skip(by: .milliseconds(1_000)).description == "skip(+1000ms)")
     #expect(MPRISCommand.skip(by: .milliseconds(-500)).description == "skip(-500ms)")
     #expect(MPRISCommand.setPosition(ItemID(2), .milliseconds(1_500)).description == "setPosition(item2, 1500ms)")
@@ -215,6 +258,7 @@ struct MPRISMappingTests {
       (.skip(by: .milliseconds(-10_000)), .remote(.skip(by: .milliseconds(-10_000)))),
       (.setPosition(ItemID(2), .milliseconds(500)), .remote(.setPosition(ItemID(2), .milliseconds(500)))),
       (.setRate(PlaybackRate(thousandths: 1_500)), .remote(.setRate(PlaybackRate(thousandths: 1_500)))),
+      (.setVolume(Volume(thousandths: 300)), .remote(.setVolume(Volume(thousandths: 300)))),
     ]
     for (command, event) in cases { #expect(command.event == event, "\(command)") }
   }

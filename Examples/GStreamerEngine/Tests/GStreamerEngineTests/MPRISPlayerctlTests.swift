@@ -136,6 +136,21 @@ struct MPRISPlayerctlTests {
     try await client.until(["metadata", "mpris:trackid"], is: "'/dev/playhead/Entry/2'")
     try await client.until(["status"], is: "Playing")
 
+    // Volume: `volume 0.3` writes the property, the machine sets the user's volume and sends it
+    // to the playing load (and to the preload, when there is one); `volume 0.1-` reads it back
+    // and writes 0.19999999999999998, which is 0.2 to the thousandth. Muted, MPRIS reads 0.
+    #expect(try await client.read(["volume"]) == "1.000000")
+    let lower = try await client.control(["volume", "0.3"])
+    #expect(lower.count == 1 && lower[0].hasPrefix("remote(volume(0.3)): setVolume(B#") && lower[0].contains(", 0.3)"), "\(lower)")
+    try await client.until(["volume"], is: "0.300000")
+    let step = try await client.control(["volume", "0.1-"])
+    #expect(step.count == 1 && step[0].hasPrefix("remote(volume(0.2)): setVolume(B#") && step[0].contains(", 0.2)"), "\(step)")
+    try await client.until(["volume"], is: "0.200000")
+    player.send(.mute)
+    try await client.until(["volume"], is: "0.000000")
+    player.send(.unmute)
+    try await client.until(["volume"], is: "0.200000")
+
     // PropertiesChanged and Seeked, in step order (a property that did not change is not sent).
     let signals = await monitor.finish().stdout.split(separator: "\n").map(String.init)
     let expectedSignals = [
@@ -148,6 +163,8 @@ struct MPRISPlayerctlTests {
       "Seeked (int64 500000,)",
       "Seeked (int64 8000000,)",
       "{'Metadata': <{'mpris:trackid': <objectpath '/dev/playhead/Entry/2'>",
+      "PropertiesChanged ('org.mpris.MediaPlayer2.Player', {'Volume': <0.29999999999999999>}, @as [])",
+      "{'Volume': <0.20000000000000001>}", "{'Volume': <0.0>}", "{'Volume': <0.20000000000000001>}",
     ]
     var remaining = expectedSignals[...]
     for line in signals where remaining.first.map(line.contains) == true { remaining.removeFirst() }
@@ -246,16 +263,25 @@ struct MPRISServerAnswerTests {
     #expect(try await call("org.mpris.MediaPlayer2.Player.Play").status == 0)
     #expect(player.sent.withLock { $0 } == [.resume])  // no effect is the machine's to decide
 
-    // Rate: 0 pauses, 1.5 is in [0.5, 2], 3 is refused; Volume is read only.
+    // Rate: 0 pauses, 1.5 is in [0.5, 2], 3 is refused; Volume is clamped to [0, 1]; Position
+    // is read only.
     let set = "org.freedesktop.DBus.Properties.Set"
     #expect(try await call(set, MPRISNames.player, "Rate", "<0.0>").status == 0)
     #expect(try await call(set, MPRISNames.player, "Rate", "<1.5>").status == 0)
     let tooFast = try await call(set, MPRISNames.player, "Rate", "<3.0>")
     #expect(tooFast.stderr.contains("org.freedesktop.DBus.Error.InvalidArgs"), "\(tooFast)")
-    let volume = try await call(set, MPRISNames.player, "Volume", "<0.5>")
-    #expect(volume.status != 0, "\(volume)")
+    #expect(try await call(set, MPRISNames.player, "Volume", "<0.5>").status == 0)
+    #expect(try await call(set, MPRISNames.player, "Volume", "<1.5>").status == 0)
+    #expect(try await call(set, MPRISNames.player, "Volume", "<-0.5>").status == 0)
+    let notANumber = try await call(set, MPRISNames.player, "Volume", "<double nan>")
+    #expect(notANumber.stderr.contains("org.freedesktop.DBus.Error.InvalidArgs"), "\(notANumber)")
+    let position = try await call(set, MPRISNames.player, "Position", "<int64 5>")
+    #expect(position.status != 0 && position.stderr.contains("Position"), "\(position)")
     #expect(
-      player.sent.withLock { $0 } == [.resume, .pause, .setRate(PlaybackRate(thousandths: 1_500))])
+      player.sent.withLock { $0 } == [
+        .resume, .pause, .setRate(PlaybackRate(thousandths: 1_500)), .setVolume(0.5),
+        .setVolume(.full), .setVolume(.silent),
+      ])
 
     // Reads: the root interface, and an update reaching the properties.
     let get = "org.freedesktop.DBus.Properties.Get"

@@ -120,11 +120,14 @@ public enum Explorer {
     explore(subject, scope: scope, forgetting: [], jobs: jobs, progress: progress)
   }
 
-  /// ``explore(_:scope:jobs:progress:)`` with a canonical key that leaves `forgetting` out:
-  /// how the tests show that an incomplete snapshot is never called complete.
+  /// ``explore(_:scope:jobs:progress:)`` with a canonical key that leaves `forgetting` out
+  /// (how the tests show that an incomplete snapshot is never called complete), what each
+  /// class's search keeps in memory (`memory`; the rest goes to a temporary file), and the
+  /// part of each class to search (`partition`: every class alike; nil for the whole class).
   package static func explore(
     _ subject: FuzzSubject, scope: ExplorationScope, forgetting: Set<ExplorationField>,
-    jobs: Int = 1, progress: (@Sendable (ExplorationProgress) -> Void)? = nil
+    memory: SearchMemory = .standard, partition: ClassPartition? = nil, jobs: Int = 1,
+    progress: (@Sendable (ExplorationProgress) -> Void)? = nil
   ) -> ScopedExploration {
     let clock = ContinuousClock()
     let started = clock.now
@@ -138,7 +141,8 @@ public enum Explorer {
         if let deadline, clock.now >= deadline, !done.isEmpty { break }
         var search = Search(
           subject: subject, scope: scope, configuration: configuration, deadline: deadline,
-          forgetting: forgetting, progress: progress.map { Search.Progress(index, $0) })
+          forgetting: forgetting, progress: progress.map { Search.Progress(index, $0) },
+          memory: memory, partition: partition)
         let result = search.run()
         done.append(result)
         if result.endsTheScope { break }
@@ -159,7 +163,8 @@ public enum Explorer {
           guard let index else { return }
           var search = Search(
             subject: subject, scope: scope, configuration: classes[index], deadline: deadline,
-            forgetting: forgetting, progress: progress.map { Search.Progress(index, $0) })
+            forgetting: forgetting, progress: progress.map { Search.Progress(index, $0) },
+            memory: memory, partition: partition)
           let result = search.run()
           shared.withLock { shared in
             shared.results[index] = result
@@ -260,11 +265,17 @@ struct Search {
 
   /// Every state reached, in the order found (breadth first): its key's
   /// fingerprint (``VisitedStates``), the state it was first reached from and
-  /// the actions of that step, its depth.
+  /// the step from there, its depth (``SearchPaths``).
   private var visited = VisitedStates()
-  private var parents: [Int32] = []
-  private var steps: [[FuzzAction]] = []
-  private var depths: [Int32] = []
+  private var paths = SearchPaths()
+  /// What the search keeps in memory, and what it writes to a file.
+  private let memory: SearchMemory
+  /// The part of the class this search covers (nil: all of it), the states
+  /// at its depth left to other parts, and the transitions from each state
+  /// (kept only for a part: ``PartStates``).
+  private let partition: ClassPartition?
+  private var leftToOthers = Set<Int32>()
+  private var transitionsFrom: [UInt32] = []
   /// For each expanded state, the state each letter leads to (-1: the letter
   /// does not apply) and a hash of what the step gave out: the commands and
   /// what the player said after it, renamed as the state was and with nothing
@@ -279,12 +290,13 @@ struct Search {
   /// Each state's fine hash (see ``fine(_:_:_:)``), to tell when a merged
   /// state differs from the state's representative.
   private var fines: [Int] = []
-  /// Which letter each state is probed with next.
-  private var probeCursor: [Int32] = []
+  /// Which letter each state is probed with next (none: the first).
+  private var probeCursor: [Int32: Int32] = [:]
   /// States compared on every letter with another concrete state merged into them.
   private var compared = Set<Int32>()
-  /// Concrete states waiting to be compared with a state not extended yet.
-  private var pending: [Int32: Start] = [:]
+  /// Concrete states waiting to be compared with a state not extended yet:
+  /// each the state it was reached from and the step (replayed when compared).
+  private var pending: [Int32: (from: Int32, step: [FuzzAction])] = [:]
   /// For a subject that vouches for its own snapshot, the letters (their
   /// indices in the alphabet) that led from a state back to itself (events
   /// that changed nothing the snapshot shows), in order: once the state is
@@ -297,9 +309,8 @@ struct Search {
   private var selfLoops: [Int32: [Int]] = [:]
   private var expanded = 0
   /// Runners kept at states found but not yet extended (a restored player
-  /// needs no replay of the path), at most ``storedLimit``.
+  /// needs no replay of the path), at most ``SearchMemory/keptRunners``.
   private var stored: [Int32: (runner: CaseRunner, snapshot: Snapshot)] = [:]
-  private static let storedLimit = 20_000
   /// Where the search reports how far it has got, and its class's place in the scope.
   struct Progress {
     let classIndex: Int
@@ -321,9 +332,12 @@ struct Search {
   init(
     subject: FuzzSubject, scope: ExplorationScope, configuration: ExplorationConfiguration,
     deadline: ContinuousClock.Instant?, forgetting: Set<ExplorationField>,
-    progress: Progress? = nil
+    progress: Progress? = nil, memory: SearchMemory = .standard,
+    partition: ClassPartition? = nil
   ) {
     self.subject = subject
+    self.memory = memory
+    self.partition = partition
     self.progress = progress
     begun = clock.now
     reported = begun
@@ -347,7 +361,7 @@ struct Search {
     result.entries = scope.entries
     result.held = scope.held
     result.alphabet = alphabet.count
-    rows = SearchRows(width: alphabet.count)
+    rows = SearchRows(width: alphabet.count, memory: memory)
   }
 
   private func runner() -> CaseRunner {
@@ -378,6 +392,7 @@ struct Search {
       result.canonical = root.target.snapshot?.base is any ExplorableSnapshot
       searchMerged(root)
       result.collisionProbability = visited.collisionProbability
+      partition?.report(partStates())
     } else {
       searchUnmerged()
     }
@@ -534,15 +549,7 @@ struct Search {
   }
 
   /// The actions from the start to state `id`, along the path it was first reached by.
-  private func path(to id: Int32) -> [FuzzAction] {
-    var parts: [[FuzzAction]] = []
-    var at = id
-    while at > 0 {
-      parts.append(steps[Int(at)])
-      at = parents[Int(at)]
-    }
-    return parts.reversed().flatMap { $0 }
-  }
+  private func path(to id: Int32) -> [FuzzAction] { paths.path(to: id) }
 
   /// A fresh runner after `actions`, recording no coverage (those steps were
   /// recorded when first explored).
@@ -560,10 +567,7 @@ struct Search {
     let (id, new) = visited.insert(key)
     guard new else { return (id, false) }
     fines.append(fine)
-    parents.append(parent)
-    steps.append(step)
-    depths.append(depth)
-    probeCursor.append(0)
+    paths.add(parent: parent, step: step, depth: depth)
     return (id, true)
   }
 
@@ -644,7 +648,7 @@ struct Search {
     _ = add(rootKey, fine: fine(root, rootSnapshot, rootKey), parent: -1, step: [], depth: 0)
     var id: Int32 = 0
     while Int(id) < visited.count {
-      let depth = Int(depths[Int(id)])
+      let depth = Int(paths.depth(of: id))
       if let maxStates = scope.maxStates, visited.count > maxStates {
         // More states than the limit allows, and states still to extend: bounded here, as by
         // time (the level the state's successors would be in is partly found). A search
@@ -661,7 +665,14 @@ struct Search {
         return
       }
       result.depth = depth
+      if let partition, depth == partition.depth, !partition.owns(visited.fingerprint(of: id)) {
+        leaveToOthers(id)
+        id += 1
+        continue
+      }
+      let before = result.sequences
       if !expand(id) { break }
+      if partition != nil { transitionsFrom.append(UInt32(clamping: result.sequences - before)) }
       id += 1
       // Reading the clock costs more than a few states' work: look every 64.
       if id & 63 == 0 { report(level: depth, states: visited.count, expanded: expanded) }
@@ -673,8 +684,9 @@ struct Search {
     // counterexample, when a property broke on a path that passes replayed (unsound).
     if result.counterexample == nil, !result.interrupted, Int(id) == visited.count {
       result.fixpoint = true
-      result.distinctStates = behaviouralClasses(rows)
-      result.depth = Int(depths.last ?? 0) + 1
+      // A part's rows leave out the states other parts extend: no quotient of the class.
+      result.distinctStates = partition == nil ? behaviouralClasses(rows) : nil
+      result.depth = Int(paths.lastDepth) + 1
       result.newAtLastLevel = 0
     }
   }
@@ -719,7 +731,12 @@ struct Search {
     rows.append(targets: rowTargets, outputs: rowOutputs)
     expanded += 1
     if let other = pending.removeValue(forKey: id) {
-      guard compare(other, with: id) else { return false }
+      // Made again by a replay: a runner kept for each such state would cost far more.
+      let path = path(to: other.from) + other.step
+      let runner = replay(path)
+      let start = Start(
+        runner: runner, snapshot: snapshot(runner), context: context(runner), path: path)
+      guard compare(start, with: id) else { return false }
     }
     if let loops = selfLoops.removeValue(forKey: id), result.unsound == nil {
       return loop(loops, from: start, at: id)
@@ -746,7 +763,7 @@ struct Search {
       if let violation = perform(step, on: &runner) {
         report(
           violation, trace: runner.trace, shortest: runner.trace,
-          depth: Int(depths[Int(id)]) + loops.count)
+          depth: Int(paths.depth(of: id)) + loops.count)
         return false
       }
     }
@@ -779,7 +796,7 @@ struct Search {
     tried.reserveCapacity(alphabet.count)
     let before = ExplorationRenaming(
       start.runner.model, threshold: configuration.previousThreshold)
-    let depth = depths[Int(id)]
+    let depth = paths.depth(of: id)
     /// The output of a letter that left everything as it was (worked out once).
     var silent: UInt32?
     for (index, letter) in alphabet.enumerated() {
@@ -896,7 +913,7 @@ struct Search {
         if !new, target == id, reading == .snapshot { selfLoops[id, default: []].append(index) }
         if !new, childFine != fines[Int(target)] {
           // Another concrete state merged into `target`: compare them.
-          if !check(&child, childSnapshot, at: target) { return false }
+          if !check(&child, childSnapshot, at: target, from: id, step: step) { return false }
           valid = false
           // Its probe may have delivered the reports for the retired player `base` shares.
           if start.context.retired > 0 { replayBase = true }
@@ -910,7 +927,7 @@ struct Search {
       if !untouched {
         // Kept for its own expansion: restored then, not replayed. Not with reports for a
         // retired player: that player is one `base` shares (the one it had, or it was `base`'s).
-        if new, !comparing, forks, retired == 0, stored.count < Self.storedLimit {
+        if new, !comparing, forks, retired == 0, stored.count < memory.keptRunners {
           stored[target] = (child, childSnapshot)
         }
         valid = false
@@ -957,16 +974,20 @@ struct Search {
   /// first such state is compared with the representative on every letter
   /// (now, or when the representative is extended); later ones on one letter
   /// each, in turn. Returns false when a property broke (the search stops).
-  private mutating func check(_ runner: inout CaseRunner, _ snapshot: Snapshot, at state: Int32)
-    -> Bool
-  {
-    guard result.unsound == nil else { return true }
-    let other = Start(
-      runner: runner, snapshot: snapshot, context: context(runner), path: runner.trace)
+  /// `runner` was reached from state `from` by `step`.
+  private mutating func check(
+    _ runner: inout CaseRunner, _ snapshot: Snapshot, at state: Int32, from: Int32,
+    step: [FuzzAction]
+  ) -> Bool {
+    guard result.unsound == nil, !leftToOthers.contains(state) else { return true }
     if !compared.contains(state) {
       compared.insert(state)
-      if Int(state) < expanded { return compare(other, with: state) }
-      if pending[state] == nil { pending[state] = other }
+      if Int(state) < expanded {
+        let other = Start(
+          runner: runner, snapshot: snapshot, context: context(runner), path: runner.trace)
+        return compare(other, with: state)
+      }
+      if pending[state] == nil { pending[state] = (from, step) }
       return true
     }
     return Int(state) < expanded ? probe(&runner, at: state) : true
@@ -1002,7 +1023,7 @@ struct Search {
   /// broke a property (the search stops).
   private mutating func probe(_ runner: inout CaseRunner, at state: Int32) -> Bool {
     let context = context(runner)
-    var index = Int(probeCursor[Int(state)]) % alphabet.count
+    var index = Int(probeCursor[state] ?? 0) % alphabet.count
     // The letters that do not apply from the representative must not apply here either.
     var step: [FuzzAction]?
     for _ in 0..<alphabet.count {
@@ -1021,7 +1042,7 @@ struct Search {
         break
       }
     }
-    probeCursor[Int(state)] = Int32(index)
+    probeCursor[state] = Int32(index)
     guard let step else { return true }
     let probed = (index + alphabet.count - 1) % alphabet.count
     let arrival = runner.trace
@@ -1033,7 +1054,8 @@ struct Search {
     if let violation = perform(step, on: &runner) {
       disagree(state, arrival, letter: describe(step), detail: "breaks a property")
       report(
-        violation, trace: runner.trace, shortest: runner.trace, depth: Int(depths[Int(state)]) + 1)
+        violation, trace: runner.trace, shortest: runner.trace,
+        depth: Int(paths.depth(of: state)) + 1)
       return false
     }
     let after = snapshot(runner)
@@ -1096,6 +1118,38 @@ struct Search {
         + "start passes: letters the player ignored changed state its snapshot does not show "
         + "(or it is not deterministic)"
     }
+  }
+
+  // MARK: A part of the class
+
+  /// Leaves state `id`, at the partition's depth, to the part that owns it:
+  /// an empty row (no letter applies; never compared: ``check(_:_:at:from:step:)``
+  /// skips it), and nothing waiting to be compared with it.
+  private mutating func leaveToOthers(_ id: Int32) {
+    rows.append(
+      targets: Array(repeating: -1, count: alphabet.count),
+      outputs: Array(repeating: 0, count: alphabet.count))
+    expanded += 1
+    leftToOthers.insert(id)
+    transitionsFrom.append(PartStates.notExtended)
+    pending.removeValue(forKey: id)
+    selfLoops.removeValue(forKey: id)
+  }
+
+  /// The states this part found, and the transitions from those it extended.
+  private func partStates() -> PartStates {
+    var states = PartStates()
+    states.high.reserveCapacity(visited.count)
+    states.low.reserveCapacity(visited.count)
+    states.transitions.reserveCapacity(visited.count)
+    for id in 0..<Int32(visited.count) {
+      let fingerprint = visited.fingerprint(of: id)
+      states.high.append(fingerprint.high)
+      states.low.append(fingerprint.low)
+      states.transitions.append(
+        Int(id) < transitionsFrom.count ? transitionsFrom[Int(id)] : PartStates.notExtended)
+    }
+    return states
   }
 
   // MARK: Without a snapshot

@@ -85,7 +85,7 @@ public struct ExplorationReach: OptionSet, Hashable, Sendable, LosslessStringCon
 
 extension Explorer {
   /// The start states ``ExplorationReach/nearExhaustion`` searches every class from besides a
-  /// new player, as a saved case spells them (``FuzzStart``):
+  /// new player, as a saved case spells them (`FuzzStart`):
   ///
   /// - `start(loads=4294967294 items=4294967293 queue=none sleeps=4294967294)`: idle, one load
   ///   token, two item ids and one sleep countdown id left (so a queue of two is refused for
@@ -95,7 +95,7 @@ extension Explorer {
   ///   seek and one watchdog id of its load left.
   ///
   /// The canonical key keeps how far each id is from its last while it is near
-  /// (``appendExhaustion(of:into:)``), so the search from them is exact.
+  /// (`appendExhaustion(of:into:)`), so the search from them is exact.
   public static var nearExhaustionStarts: [PlaybackState] {
     Self.nearExhaustionSpellings.compactMap { try? FuzzStart.parse($0[...], column: 1) }
   }

@@ -17,6 +17,12 @@ struct StateFingerprint: Hashable, Sendable {
   private static let prime4: UInt64 = 0x85EB_CA77_C2B2_AE63
   private static let prime5: UInt64 = 0x27D4_EB2F_1656_67C5
 
+  /// A fingerprint of these two halves (as read back from a file).
+  init(high: UInt64, low: UInt64) {
+    self.high = high
+    self.low = low
+  }
+
   /// The fingerprint of a canonical key's codes.
   init(_ codes: [Int32]) {
     var high: UInt64 = 0x243F_6A88_85A3_08D3

@@ -85,7 +85,9 @@ open class AVAudioSession: NSObject {
   open class func sharedInstance() -> AVAudioSession { AVAudioSession() }
   public static let interruptionNotification = NSNotification.Name("i")
   public static let routeChangeNotification = NSNotification.Name("r")
+  public static let silenceSecondaryAudioHintNotification = NSNotification.Name("h")
 }
 public let AVAudioSessionInterruptionTypeKey: String = "t"
 public let AVAudioSessionInterruptionOptionKey: String = "o"
 public let AVAudioSessionRouteChangeReasonKey: String = "c"
+public let AVAudioSessionSilenceSecondaryAudioHintTypeKey: String = "h"
