@@ -118,7 +118,9 @@ enum ExploreCommand: Command {
     if let entries = try parsed.integer("--entries", in: 1...8) {
       return try runScope(parsed, entries: entries)
     }
-    for flag in ["--held", "--reach", "--jobs", "--max-states", "--shard", "--split-depth", "--states"]
+    for flag in [
+      "--held", "--reach", "--jobs", "--max-states", "--shard", "--split-depth", "--states",
+    ]
     where parsed.values[flag] != nil {
       throw UsageError(message: "'\(flag)' of 'explore' needs '--entries'")
     }
