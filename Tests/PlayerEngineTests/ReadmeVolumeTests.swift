@@ -1,0 +1,31 @@
+import PlayerEngine
+import PlayerState
+import PlayerTesting
+import Testing
+
+/// The README's volume example ("Volume, mute and ducking"), replayed: if this
+/// test fails, the output written in that example's comments is wrong too.
+@Suite("The README's volume example")
+struct ReadmeVolumeTests {
+  @Test func theCommentsShowWhatTheEngineGets() {
+    let spy = SpyEngine { command in
+      guard case .load(let request) = command else { return [] }
+      return [SpyEngine.Reply(.ready(request.load), .immediately)]
+    }
+    let music = Player(engine: spy)
+    music.send(.play("song.mp3"))
+    #expect(spy.commands.map(\.description) == ["load(song.mp3#1)", "start(item1#1)"])
+    music.send(.setVolume(0.5))
+    music.send(.system(.duckBegan))
+    music.send(.setVolume(0.8))
+    music.send(.system(.duckEnded))
+    music.send(.mute)
+    #expect(
+      spy.commands.dropFirst(2).map(\.description) == [
+        "setVolume(item1#1, 0.5)", "setVolume(item1#1, 0.1)", "setVolume(item1#1, 0.16)",
+        "setVolume(item1#1, 0.8)", "setVolume(item1#1, 0)",
+      ])
+    #expect("\(music.state.volume) \(music.state.effectiveVolume)" == "0.8 0")
+    #expect(music.state.playWhenReady)
+  }
+}
