@@ -348,9 +348,15 @@ struct Search {
     let letters = Explorer.Letter.alphabet(for: scope)
     // A subject that cannot restore its player is sent no snapshot, relaunch or hand-off (the
     // runner would skip them: each would only lead back to its state).
-    alphabet =
-      subject.restore != nil
-      ? letters : letters.filter { if case .lifecycle = $0 { false } else { true } }
+    // Nor is one that does not do volume sent volume's letters (``FuzzSubject/Inputs/volume``),
+    // as the random runs send it none.
+    alphabet = letters.filter { letter in
+      switch letter {
+      case .lifecycle: subject.restore != nil
+      case .volume: subject.inputs.contains(.volume)
+      default: true
+      }
+    }
     forks = ForkablePlayerTarget.standsFor(subject)
     runs = forks ? ForkablePlayerTarget.subject : subject
     result = Exploration(
