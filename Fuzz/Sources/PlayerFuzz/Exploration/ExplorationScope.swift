@@ -1,8 +1,8 @@
 public import PlayerState
 
 /// One configuration class the explorer runs the player in: whether the
-/// engine preloads, the retry policy, the previous threshold and the timeout
-/// of the watchdog clock.
+/// engine preloads, the retry policy, the previous threshold, the timeout
+/// of the watchdog clock and the duck policy.
 ///
 /// The classes are the ones the rules tell apart: an engine that preloads or
 /// not; a retry policy that fails at once (`off`), allows one reload, reaches
