@@ -200,10 +200,12 @@ fi
 #                                                                relaunch and hand-off   (~6 CPU-s)
 #   explore --entries 1 --held 0 --features sleepTimer,restore  + the sleep timer, the same (~40 CPU-s)
 #   explore --entries 2 --held 0 --features queue,restore       two entries, the queue  (~164 CPU-s)
-#   explore --entries 1 --held 0 --features volume              volume, mute and ducking (issue
+#   explore --entries 1 --held 0 --features volume,restore      volume, mute and ducking (issue
 #                                                                37): both thresholds × both duck
-#                                                                policies (lower 0.2, pause)
-#                                                                (50,368 states, ~42 CPU-s)
+#                                                                policies (lower 0.2, pause), with
+#                                                                relaunch and hand-off (50,688
+#                                                                states, ~40 CPU-s; it contains
+#                                                                `--features volume`, 50,368)
 #   explore --entries 1 --held 0 --features controls \
 #     --reach atDuration,nearExhaustion                          the remote controls with a
 #                                                                setPosition exactly at the
@@ -279,7 +281,7 @@ if [ "$explore_seconds" -gt 0 ]; then
   (
     prove --entries 1 --held 0 --features sleepTimer,restore \
       && prove --entries 2 --held 0 --features queue,restore \
-      && prove --entries 1 --held 0 --features volume
+      && prove --entries 1 --held 0 --features volume,restore
   ) >"$explore_log" 2>&1 &
   explore_pid=$!
   trap '[ -z "${explore_pid:-}" ] || kill "$explore_pid" 2>/dev/null || true; rm -f "$explore_log"' EXIT
