@@ -200,6 +200,12 @@ fi
 #                                                                relaunch and hand-off   (~6 CPU-s)
 #   explore --entries 1 --held 0 --features sleepTimer,restore  + the sleep timer, the same (~40 CPU-s)
 #   explore --entries 2 --held 0 --features queue,restore       two entries, the queue  (~164 CPU-s)
+#   explore --entries 1 --held 0 --features volume,restore      volume, mute and ducking (issue
+#                                                                37): both thresholds × both duck
+#                                                                policies (lower 0.2, pause), with
+#                                                                relaunch and hand-off (50,688
+#                                                                states, ~40 CPU-s; it contains
+#                                                                `--features volume`, 50,368)
 #   explore --entries 1 --held 0 --features controls \
 #     --reach atDuration,nearExhaustion                          the remote controls with a
 #                                                                setPosition exactly at the
@@ -231,11 +237,11 @@ fi
 # --features restore` (45,772 states, 40 s), which ran last in the background until then, for
 # the CPU the two took, and proves their letters interleaved: a relaunch or a hand-off while a
 # backoff is pending or a report is held.)
-# (CPU-s measured 2026-12-03 on this 2-core machine; docs/fuzzing.md, "Exploration".) The
-# first two run here; the last three run one after the other in the background, beside the
-# libFuzzer step below (one libFuzzer process at a time; .ci/run runs this script without it,
-# beside its own tests), their verdict judged after it
-# (finish_explore). PLAYHEAD_EXPLORE_SECONDS bounds each search (default 900; a search that
+# (CPU-s measured 2026-12-03 on this 2-core machine, volume's 2026-12-07; docs/fuzzing.md,
+# "Exploration".) The network, controls and reach rows run here; sleepTimer, queue and volume
+# run one after the other in the background, beside the libFuzzer step below (one libFuzzer
+# process at a time; .ci/run runs this script without it, beside its own tests), their verdict
+# judged after it (finish_explore). PLAYHEAD_EXPLORE_SECONDS bounds each search (default 900; a search that
 # runs out of time is not complete and fails CI); 0 skips the exploration.
 explore_seconds="${PLAYHEAD_EXPLORE_SECONDS:-900}"
 case "$explore_seconds" in ''|*[!0-9]*) echo "fuzz: PLAYHEAD_EXPLORE_SECONDS must be a whole number, got '$explore_seconds'" >&2; exit 2 ;; esac
@@ -274,7 +280,8 @@ if [ "$explore_seconds" -gt 0 ]; then
   explore_log="$(mktemp /tmp/playhead-fuzz-explore.XXXXXX)"
   (
     prove --entries 1 --held 0 --features sleepTimer,restore \
-      && prove --entries 2 --held 0 --features queue,restore
+      && prove --entries 2 --held 0 --features queue,restore \
+      && prove --entries 1 --held 0 --features volume,restore
   ) >"$explore_log" 2>&1 &
   explore_pid=$!
   trap '[ -z "${explore_pid:-}" ] || kill "$explore_pid" 2>/dev/null || true; rm -f "$explore_log"' EXIT

@@ -391,7 +391,10 @@ import Testing
   }
 
   @Test(arguments: [
-    ("zsh", "_values -s , feature none queue preload system network controls restore sleepTimer"),
+    (
+      "zsh",
+      "_values -s , feature none queue preload system network controls restore sleepTimer volume"
+    ),
     ("fish", "-l features -d"),
     ("fish", "-x -a 'none queue preload system network controls restore sleepTimer volume'"),
   ])

@@ -21,12 +21,12 @@ import Testing
     #expect(classes.count == 16)
     #expect(
       classes.allSatisfy {
-        $0.hasSuffix("not complete (level 1 still found 17 new states (no fixpoint))")
+        $0.hasSuffix("not complete (level 1 still found 20 new states (no fixpoint))")
       }, "\(classes)")
     #expect(
       output.lines.contains(
         "not complete: preload, retry off, threshold 3000ms, watchdog 10000ms: level 1 still "
-          + "found 17 new states (no fixpoint)"))
+          + "found 20 new states (no fixpoint)"))
     #expect(!output.stdout.contains("complete for queues"))
   }
 
@@ -50,9 +50,9 @@ import Testing
     #expect(configurations.last == "no preload, retry standard, threshold 0ms, watchdog 1000ms")
     let classes = try #require(result["configurations"] as? [[String: Any]])
     #expect(classes.count == 16)
-    // From idle: 12 new states, 4 more where a sleep timer is armed, and the idle player
-    // restored (a relaunch or a hand-off).
-    #expect(classes[0]["states"] as? Int == 18)
+    // From idle: 12 new states, 4 more where a sleep timer is armed, the idle player
+    // restored (a relaunch or a hand-off), and 3 of volume's (at 0.5, muted, ducked).
+    #expect(classes[0]["states"] as? Int == 21)
     #expect(classes[0]["fixpoint"] as? Bool == false)
   }
 
@@ -71,7 +71,7 @@ import Testing
     #expect(
       ended.first?["configuration"] as? String
         == "preload, retry off, threshold 3000ms, watchdog 10000ms")
-    #expect(ended.first?["states"] as? Int == 18)
+    #expect(ended.first?["states"] as? Int == 21)
     #expect(ended.first?["complete"] as? Bool == false)
     #expect(objects.last?["result"] != nil)
   }

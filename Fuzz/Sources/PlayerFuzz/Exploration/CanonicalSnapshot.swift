@@ -181,7 +181,8 @@ extension PlaybackState: ExplorableSnapshot {
   /// without its reason), seek, timer, position class, duration, system pause and
   /// attempts, the preload with its stage and duration, the intent, the rate,
   /// the interruption, the newest token, the failure detail, the sleep timer,
-  /// a restored entry's saved position). Left out: the
+  /// a restored entry's saved position, the volume, muted and ducked (only when
+  /// not the defaults)). Left out: the
   /// configuration (one per search), media names, the ids issued (renamed by
   /// role; the sleep countdowns' not at all), a stopped load's seek and timer ids and duration (a stopped
   /// load is never sent to again: a reload is a new load), and a failed
@@ -252,10 +253,21 @@ extension PlaybackState: ExplorableSnapshot {
     renaming.append(sleepTimer, to: &key)
     key.append(resumePoint.map { renaming.item($0.item) } ?? -1)
     key.append(resumePoint.map { renaming.time($0.position) } ?? -1)
+    renaming.appendVolume(volume, muted: muted, ducked: ducked, to: &key)
   }
 }
 
 extension ExplorationRenaming {
+  /// Appends volume's state (issue 37): the user's volume in thousandths (not
+  /// renamed: the letters reach 1 and 0.5, and the effective volume the
+  /// commands carry is computed from it), whether muted and whether ducked.
+  /// Nothing at the defaults (full, not muted, not ducked), so that every state
+  /// a search without the volume letters reaches keeps its key, and its counts.
+  func appendVolume(_ volume: Volume, muted: Bool, ducked: Bool, to key: inout [Int32]) {
+    guard volume.thousandths != 1000 || muted || ducked else { return }
+    key += [-8, volume.thousandths, muted ? 1 : 0, ducked ? 1 : 0]
+  }
+
   /// Appends the armed sleep timer: its kind and the ends an `afterEntries`
   /// still waits for (a countdown's delay is one value in the letters). The
   /// countdown ids issued are left out: the letters name the armed one, the
@@ -320,6 +332,7 @@ extension Explorer {
     renaming.append(model.sleep, to: &key)
     key.append(model.resumePoint.map { renaming.item($0.item) } ?? -1)
     key.append(model.resumePoint.map { renaming.time(.milliseconds($0.position)) } ?? -1)
+    renaming.appendVolume(model.volume, muted: model.muted, ducked: model.ducked, to: &key)
     // Whether the letters can name a stopped load (all alike to the rules).
     key.append(previous(model) == nil ? 0 : 1)
     append(held: held, into: &key, renaming)

@@ -1,8 +1,8 @@
 public import PlayerState
 
 /// One configuration class the explorer runs the player in: whether the
-/// engine preloads, the retry policy, the previous threshold and the timeout
-/// of the watchdog clock.
+/// engine preloads, the retry policy, the previous threshold, the timeout
+/// of the watchdog clock and the duck policy.
 ///
 /// The classes are the ones the rules tell apart: an engine that preloads or
 /// not; a retry policy that fails at once (`off`), allows one reload, reaches
@@ -72,6 +72,10 @@ public struct ExplorationConfiguration: Hashable, Sendable, CustomStringConverti
   /// The timeout of the harness's watchdog clock: every load and stall
   /// watchdog must be scheduled with it.
   public var watchdogTimeout: MediaTime
+  /// The player's duck policy (`PlayerConfiguration.ducking`): the default,
+  /// lower to 0.2, or pause as an interruption. Only a scope with the volume
+  /// feature searches both (``ExplorationScope/init(entries:held:configurations:features:maxDepth:seconds:maxStates:reach:)``).
+  public var ducking: DuckPolicy = PlayerConfiguration().ducking
   /// The state the player starts from (its configuration is this class's), or nil for a new
   /// player: ``ExplorationReach/nearExhaustion`` searches each class from
   /// ``Explorer/nearExhaustionStarts`` too.
@@ -119,16 +123,35 @@ public struct ExplorationConfiguration: Hashable, Sendable, CustomStringConverti
 
   /// What the harness runs a case of this class with.
   package var setup: FuzzSetup {
-    FuzzSetup(
+    var setup = FuzzSetup(
       canPreload: canPreload, previousThreshold: previousThreshold, retry: retry,
       watchdogTimeout: watchdogTimeout, start: start)
+    setup.ducking = ducking
+    return setup
   }
 
-  /// `preload, retry standard, threshold 3000ms, watchdog 10000ms`, then `, from start(…)` for
-  /// a class searched from a start state.
+  /// `preload, retry standard, threshold 3000ms, watchdog 10000ms`, then `, duck pause` for a
+  /// class whose duck policy is not the default (`, duck lower 0.5` for another level), then
+  /// `, from start(…)` for a class searched from a start state.
   public var description: String {
     "\(canPreload ? "preload" : "no preload"), \(retryDescription), \(timesDescription)"
+      + (ducking == PlayerConfiguration().ducking ? "" : ", \(duckingDescription)")
       + (start.map { ", from \(FuzzStart.spelling($0))" } ?? "")
+  }
+
+  /// `duck lower 0.2` or `duck pause`.
+  var duckingDescription: String {
+    switch ducking {
+    case .lower(let level): "duck lower \(level)"
+    case .pause: "duck pause"
+    }
+  }
+
+  /// This class with the `.pause` duck policy.
+  var pausingOnDuck: ExplorationConfiguration {
+    var pausing = self
+    pausing.ducking = .pause
+    return pausing
   }
 
   /// This class from a new player.
@@ -216,6 +239,16 @@ public struct ExplorationScope: Hashable, Sendable, CustomStringConvertible {
     self.features = features
     self.reach = reach
     var classes = configurations
+    // The duck policy is a class dimension of the volume scopes only, so that every other
+    // scope has the classes it had. The every-feature scope keeps its classes too (each
+    // with the default policy): its searches are the largest, and the `.pause` policy is
+    // proven by the volume scopes (`--features volume`).
+    if features.contains(.volume), features != .all {
+      classes = classes.flatMap { configuration in
+        configuration.ducking == PlayerConfiguration().ducking
+          ? [configuration, configuration.pausingOnDuck] : [configuration]
+      }
+    }
     if reach.contains(.nearExhaustion) {
       for start in Explorer.nearExhaustionStarts {
         classes += configurations.filter { $0.start == nil }.map { configuration in
@@ -296,7 +329,11 @@ public struct ExplorationScope: Hashable, Sendable, CustomStringConvertible {
     var preloads: [Bool] = []
     var retries: [String] = []
     var times: [String] = []
+    var ducks: [String] = []
     for configuration in configurations {
+      if !ducks.contains(configuration.duckingDescription) {
+        ducks.append(configuration.duckingDescription)
+      }
       if !preloads.contains(configuration.canPreload) { preloads.append(configuration.canPreload) }
       if !retries.contains(configuration.retryDescription) {
         retries.append(configuration.retryDescription)
@@ -305,10 +342,14 @@ public struct ExplorationScope: Hashable, Sendable, CustomStringConvertible {
         times.append(configuration.timesDescription)
       }
     }
-    guard preloads.count * retries.count * times.count == Set(configurations).count else {
+    guard preloads.count * retries.count * times.count * ducks.count == Set(configurations).count
+    else {
       return "{" + configurations.map(\.description).joined(separator: "; ") + "}"
     }
+    // The duck policies only when they are not the default alone (a scope without volume).
+    let defaultDuck = ExplorationConfiguration().duckingDescription
     return "{" + preloads.map { $0 ? "preload" : "no preload" }.joined(separator: ", ") + "} × {"
       + retries.joined(separator: ", ") + "} × {" + times.joined(separator: "; ") + "}"
+      + (ducks == [defaultDuck] ? "" : " × {" + ducks.joined(separator: ", ") + "}")
   }
 }

@@ -49,7 +49,8 @@ public enum Explorer {
   /// The most queue entries of the depth-bounded search.
   public static let boundedEntries = 3
 
-  /// How many letters the depth-bounded search's alphabet has.
+  /// How many letters the alphabet for queues of the depth-bounded search's size has, before
+  /// volume's seven (``Letter/volumeLetters``), which a scope with the feature `volume` adds.
   public static var alphabetSize: Int { alphabetSize(entries: boundedEntries) }
 
   /// How many letters the alphabet for queues of at most `entries` entries has.
@@ -348,9 +349,15 @@ struct Search {
     let letters = Explorer.Letter.alphabet(for: scope)
     // A subject that cannot restore its player is sent no snapshot, relaunch or hand-off (the
     // runner would skip them: each would only lead back to its state).
-    alphabet =
-      subject.restore != nil
-      ? letters : letters.filter { if case .lifecycle = $0 { false } else { true } }
+    // Nor is one that does not do volume sent volume's letters (``FuzzSubject/Inputs/volume``),
+    // as the random runs send it none.
+    alphabet = letters.filter { letter in
+      switch letter {
+      case .lifecycle: subject.restore != nil
+      case .volume: subject.inputs.contains(.volume)
+      default: true
+      }
+    }
     forks = ForkablePlayerTarget.standsFor(subject)
     runs = forks ? ForkablePlayerTarget.subject : subject
     result = Exploration(

@@ -125,6 +125,39 @@ extension Explorer {
     case lifecycle(FuzzLifecycle)
     /// A letter an ``ExplorationReach`` option adds (ExplorerReach.swift).
     case reach(Reach)
+    /// A letter of volume, mute and ducking (feature `volume`, ``volumeLetters``).
+    case volume(Sound)
+
+    /// Volume's letters. The user's volumes are absolute (the rules compare a
+    /// volume only with the current one and 0…1), so the letters reach 1 and
+    /// 0.5 only, and a refused one.
+    enum Sound: Hashable, Sendable {
+      /// `setVolume(0.5)`.
+      case half
+      /// `setVolume(1)`: back to full.
+      case full
+      /// `setVolume(1.5)`: outside 0…1, refused (`invalidArgument`).
+      case refused
+      /// `setMuted(true)`.
+      case mute
+      /// `setMuted(false)`.
+      case unmute
+      /// `duckBegan` of the system.
+      case duck
+      /// `duckEnded` of the system.
+      case unduck
+    }
+
+    /// The letters of feature `volume`, which a scope with that feature adds
+    /// after the others (``alphabet(for:)``), so that the alphabet of every
+    /// scope without it is as it was. Built for each search, as
+    /// ``alphabet(entries:)`` (an indirect enum's payloads live in boxes).
+    static var volumeLetters: [Letter] {
+      [
+        .volume(.half), .volume(.full), .volume(.refused), .volume(.mute), .volume(.unmute),
+        .volume(.duck), .volume(.unduck),
+      ]
+    }
 
     enum Answer: Hashable, Sendable {
       /// `ready` of the first load (or preload) the intent issues, or of the
@@ -577,6 +610,16 @@ extension Explorer.Letter {
       guard case .user(let intent)? = letter.event(in: context) else { return nil }
       return .remote(intent)
     case .reach(let reach): return reach.event(in: context)
+    case .volume(let sound):
+      switch sound {
+      case .half: return .user(.setVolume(Volume(thousandths: 500)))
+      case .full: return .user(.setVolume(Volume(thousandths: 1000)))
+      case .refused: return .user(.setVolume(Volume(thousandths: 1500)))
+      case .mute: return .user(.setMuted(true))
+      case .unmute: return .user(.setMuted(false))
+      case .duck: return .system(.duckBegan)
+      case .unduck: return .system(.duckEnded)
+      }
     case .answered, .later, .deliver, .lifecycle:
       return nil
     }

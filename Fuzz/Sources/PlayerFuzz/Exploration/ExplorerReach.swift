@@ -165,10 +165,13 @@ extension Explorer.Letter {
   }
 
   /// The alphabet a search of `scope` sends: the core's or the whole one for its entries,
-  /// and the letters its ``ExplorationScope/reach`` adds.
+  /// the letters its ``ExplorationScope/reach`` adds, and volume's
+  /// (``Explorer/Letter/volumeLetters``) when its features have `volume` (not with the core's).
   static func alphabet(for scope: ExplorationScope) -> [Explorer.Letter] {
     (scope.coreAlphabet
       ? Explorer.Letter.core + (scope.coreRestore ? Explorer.Letter.coreRestore : [])
       : Explorer.Letter.alphabet(entries: scope.entries)) + letters(scope.reach)
+      + (!scope.coreAlphabet && scope.features.contains(.volume)
+        ? Explorer.Letter.volumeLetters : [])
   }
 }
