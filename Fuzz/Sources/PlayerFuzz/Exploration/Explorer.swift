@@ -50,7 +50,7 @@ public enum Explorer {
   public static let boundedEntries = 3
 
   /// How many letters the alphabet for queues of the depth-bounded search's size has, before
-  /// volume's seven (``Letter/volumeLetters``), which a scope with the feature `volume` adds.
+  /// volume's seven (`Letter.volumeLetters`), which a scope with the feature `volume` adds.
   public static var alphabetSize: Int { alphabetSize(entries: boundedEntries) }
 
   /// How many letters the alphabet for queues of at most `entries` entries has.
