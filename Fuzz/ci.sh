@@ -6,11 +6,11 @@
 # build, beside the ASan tests, the examples, the TSan tests and `Fuzz/ci.sh libfuzzer`.
 #
 #   1. CampaignTests' campaign, in release player-sim (none of it in debug since 2026-12-03):
-#      property tests of Playhead's Player with fixed seeds, 60,000 cases each
+#      property tests of Playhead's Player with fixed seeds, 100,000 cases each
 #      (PLAYHEAD_FUZZ_CASES: a count, not seconds, so that the coverage it must
 #      reach is the same on any machine), requiring every declared transition and every
 #      available (state × event × variant) to be exercised: `player-sim fuzz --seed S --budget
-#      60000 --require-coverage`, one process a seed side by side (randomRunsWithFullCoverage's
+#      100000 --require-coverage`, one process a seed side by side (randomRunsWithFullCoverage's
 #      cases and verdict; 16.6 CPU-s in release against about 195 in debug); every sequence of at
 #      most 3 events, `player-sim explore --depth 3` (exhaustiveExploration: with the queue's
 #      alphabet no fixpoint, bounded; 1 CPU-s); the multi-threaded mode, `player-sim fuzz
@@ -26,7 +26,7 @@
 #      checks every fuzzer, seed corpus, dictionary and options file is in $OUT, and runs
 #      the player for PLAYHEAD_LIBFUZZER_SECONDS and every other fuzzer half that
 #
-# Long campaigns: PLAYHEAD_FUZZ_CASES (cases per seed, default 60000; set it empty to
+# Long campaigns: PLAYHEAD_FUZZ_CASES (cases per seed, default 100000; set it empty to
 # run for PLAYHEAD_FUZZ_BUDGET seconds instead), PLAYHEAD_FUZZ_BUDGET (seconds per seed, default 60),
 # PLAYHEAD_FUZZ_SEEDS (seeds run at once, default 2), PLAYHEAD_FUZZ_SEED (first
 # seed, default 1), PLAYHEAD_LIBFUZZER_SECONDS (per target, default half the
@@ -47,7 +47,7 @@ cd "$(dirname "$0")/.."
 
 budget="${PLAYHEAD_FUZZ_BUDGET:-60}"
 seeds="${PLAYHEAD_FUZZ_SEEDS:-2}"
-cases="${PLAYHEAD_FUZZ_CASES-60000}"
+cases="${PLAYHEAD_FUZZ_CASES-100000}"
 case "$cases" in *[!0-9]*) echo "fuzz: PLAYHEAD_FUZZ_CASES must be a whole number or empty, got '$cases'" >&2; exit 2 ;; esac
 seed="${PLAYHEAD_FUZZ_SEED:-1}"
 shard="${PLAYHEAD_FUZZ_SHARD:-}"
