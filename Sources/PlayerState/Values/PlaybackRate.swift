@@ -31,18 +31,7 @@ public struct PlaybackRate: Hashable, Comparable, Sendable, Codable, CustomStrin
   /// so a bad value from a slider or a remote never changes the speed.
   /// - Parameter multiplier: the speed relative to normal; 1 is normal.
   public init(_ multiplier: Double) {
-    guard !multiplier.isNaN else {
-      thousandths = 0
-      return
-    }
-    let rounded = (multiplier * 1000).rounded(.toNearestOrAwayFromZero)
-    if rounded >= Double(Int32.max) {
-      thousandths = .max
-    } else if rounded <= Double(Int32.min) {
-      thousandths = .min
-    } else {
-      thousandths = Int32(rounded)
-    }
+    thousandths = Thousandths.rounding(multiplier, nan: 0)
   }
 
   /// A rate from a float literal, as in `.setRate(1.5)`; see ``init(_:)``.
@@ -76,11 +65,6 @@ public struct PlaybackRate: Hashable, Comparable, Sendable, Codable, CustomStrin
 
   /// The compact form, as in `1.5x` or `0.75x`.
   public var description: String {
-    let whole = thousandths / 1000
-    var fraction = String(abs(thousandths % 1000))
-    while fraction.count < 3 { fraction = "0" + fraction }
-    while fraction.hasSuffix("0") { fraction.removeLast() }
-    let sign = thousandths < 0 && whole == 0 ? "-" : ""
-    return fraction.isEmpty ? "\(whole)x" : "\(sign)\(whole).\(fraction)x"
+    Thousandths.text(thousandths) + "x"
   }
 }

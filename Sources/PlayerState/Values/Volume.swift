@@ -32,18 +32,7 @@ public struct Volume: Hashable, Comparable, Sendable, Codable, CustomStringConve
   /// remote never changes the volume.
   /// - Parameter level: the fraction of full volume; 1 is full.
   public init(_ level: Double) {
-    guard !level.isNaN else {
-      thousandths = -1
-      return
-    }
-    let rounded = (level * 1000).rounded(.toNearestOrAwayFromZero)
-    if rounded >= Double(Int32.max) {
-      thousandths = .max
-    } else if rounded <= Double(Int32.min) {
-      thousandths = .min
-    } else {
-      thousandths = Int32(rounded)
-    }
+    thousandths = Thousandths.rounding(level, nan: -1)
   }
 
   /// A level from a float literal, as in `.setVolume(0.5)`; see ``init(_:)``.
@@ -86,12 +75,7 @@ public struct Volume: Hashable, Comparable, Sendable, Codable, CustomStringConve
 
   /// The compact form, as in `0.5`, `1`, `0` or `0.25`.
   public var description: String {
-    let whole = thousandths / 1000
-    var fraction = String(abs(thousandths % 1000))
-    while fraction.count < 3 { fraction = "0" + fraction }
-    while fraction.hasSuffix("0") { fraction.removeLast() }
-    let sign = thousandths < 0 && whole == 0 ? "-" : ""
-    return fraction.isEmpty ? "\(whole)" : "\(sign)\(whole).\(fraction)"
+    Thousandths.text(thousandths)
   }
 }
 
