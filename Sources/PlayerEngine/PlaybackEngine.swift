@@ -60,6 +60,23 @@ public struct EngineCapabilities: OptionSet, Hashable, Sendable {
   /// (``PlayerState/EngineCommand/preload(_:)``), so two loads are live at once and the
   /// next entry starts without a gap. Without it, entries load one after another.
   public static let preload = EngineCapabilities(rawValue: 1 << 0)
+  /// The engine ramps a load's volume over the `ramp` of
+  /// ``PlayerState/EngineCommand/setVolume(_:_:ramp:)``, from the level it is
+  /// at. Without it the player never fades (``PlayerState/PlayerConfiguration/fade``
+  /// is set to zero), so the engine is never sent a ramp.
+  public static let volumeRamp = EngineCapabilities(rawValue: 1 << 1)
+}
+
+extension PlayerConfiguration {
+  /// These settings as an engine with `capabilities` can carry them out:
+  /// `canPreload` from ``EngineCapabilities/preload``, and no fade without
+  /// ``EngineCapabilities/volumeRamp``.
+  func fitted(to capabilities: EngineCapabilities) -> PlayerConfiguration {
+    var fitted = self
+    fitted.canPreload = capabilities.contains(.preload)
+    if !capabilities.contains(.volumeRamp) { fitted.fade = .zero }
+    return fitted
+  }
 }
 
 /// Where an engine sends its reports. Cheap to copy and to keep; safe to use

@@ -37,7 +37,8 @@ public final class Player: Sendable {
   /// - Parameters:
   ///   - engine: the media back end that receives the commands.
   ///   - state: the initial state; a new player starts idle. Its
-  ///     `configuration.canPreload` is set from the engine's capabilities.
+  ///     `configuration.canPreload` is set from the engine's capabilities,
+  ///     and its `fade` to zero for an engine that cannot ramp.
   ///   - watchdog: how buffering and stall timeouts, the retry backoffs,
   ///     the sleep timer's countdown and progress ticks are scheduled; nil for
   ///     no timeouts (the backoffs, the countdown and the ticks are then
@@ -65,7 +66,8 @@ public final class Player: Sendable {
   /// - Parameters:
   ///   - engine: the media back end that receives the commands.
   ///   - configuration: the settings the reducer reads; `canPreload` is set
-  ///     from the engine's capabilities.
+  ///     from the engine's capabilities, and `fade` to zero for an engine
+  ///     that cannot ramp (``EngineCapabilities/volumeRamp``).
   ///   - watchdog: how buffering and stall timeouts, the retry backoffs,
   ///     the sleep timer's countdown and progress ticks are scheduled. With
   ///     nil there are no buffering or stall timeouts, and the backoffs, the
@@ -92,7 +94,7 @@ public final class Player: Sendable {
     self.watchdog = watchdog
     self.onStep = onStep
     var state = state
-    state.configuration.canPreload = engine.capabilities.contains(.preload)
+    state.configuration = state.configuration.fitted(to: engine.capabilities)
     core = Locked(Core(state: state))
   }
 
@@ -111,7 +113,8 @@ public final class Player: Sendable {
   ///   - engine: the media back end.
   ///   - snapshot: what was saved (``/PlayerState/PlaybackState/snapshot``).
   ///   - configuration: the settings the reducer reads (`canPreload` is set
-  ///     from the engine's capabilities).
+  ///     from the engine's capabilities, and `fade` to zero for an engine
+  ///     that cannot ramp).
   ///   - watchdog: how timeouts and timers are scheduled, as in
   ///     ``init(engine:state:watchdog:onStep:)``; nil for no timeouts.
   ///   - onStep: called after every processed event, as in ``init(engine:state:watchdog:onStep:)``.
@@ -633,8 +636,8 @@ extension Player {
   /// Starts this player over from `state` as it is, as if it had just been
   /// made with `init(engine:startingAt:watchdog:onStep:)` on the same engine,
   /// watchdog and step callback: no event queued, the statistics at zero,
-  /// any stream finished, and `configuration.canPreload` set from the
-  /// engine's capabilities. For the package's fuzzer, which runs many cases
+  /// any stream finished, and `configuration.canPreload` and `fade` fitted
+  /// to the engine's capabilities. For the package's fuzzer, which runs many cases
   /// one after another on one player instead of making one per case.
   /// - Parameter state: the state to start from, a live load included.
   /// - Returns: false, changing nothing, while an event is being processed.
@@ -642,7 +645,7 @@ extension Player {
     // Taken owned and moved in: a borrowed state, and a `Core` assigned from
     // a captured constant, were each copied (a retain per reference they hold).
     var start = state
-    start.configuration.canPreload = engine.capabilities.contains(.preload)
+    start.configuration = start.configuration.fitted(to: engine.capabilities)
     var fresh = Core(state: consume start)
     let finished = core.withLock { core -> [Subscriber]? in
       guard !core.draining else { return nil }

@@ -28,4 +28,26 @@ struct ReadmeVolumeTests {
     #expect("\(music.state.volume) \(music.state.effectiveVolume)" == "0.8 0")
     #expect(music.state.playWhenReady)
   }
+
+  @Test func theFadeExampleSendsWhatItsCommentsSay() {
+    var gentle = PlaybackState(configuration: PlayerConfiguration(fade: .milliseconds(200)))
+    _ = gentle.handle(.play("song.mp3"))
+    _ = gentle.handle(.ready(Load(1, 1)))
+    #expect(gentle.handle(.pause).commands.description == "setVolume(item1#1, 0, ramp 200ms)")
+    #expect(gentle.handle(.resume).commands.description == "setVolume(item1#1, 1, ramp 200ms)")
+    let late = gentle.handle(.watchdogExpired(Load(1, 1), WatchdogID(2)))
+    #expect("\(late.commands.isEmpty) \(late.ignored == .staleWatchdog)" == "true true")
+  }
+
+  @Test func aPlayerOnAnEngineThatCannotRampNeverFades() {
+    let spy = SpyEngine { command in
+      guard case .load(let request) = command else { return [] }
+      return [SpyEngine.Reply(.ready(request.load), .immediately)]
+    }
+    let player = Player(engine: spy, configuration: PlayerConfiguration(fade: .milliseconds(200)))
+    #expect(player.state.configuration.fade == .zero)
+    player.send(.play("A"))
+    player.send(.pause)
+    #expect(spy.commands.map(\.description) == ["load(A#1)", "start(item1#1)", "pause(item1#1)"])
+  }
 }

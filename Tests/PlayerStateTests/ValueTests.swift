@@ -164,8 +164,10 @@ struct ValueTests {
     // a restored entry's resume point (issue 24: item, position, and nil);
     // +23 for the sleep timer (issue 24: its mode with a countdown's delay,
     // and the newest countdown id); +16 for volume (issue 37: the user's
-    // volume, mute, the duck, and the configuration's ducking policy).
-    #expect(MemoryLayout<PlaybackState>.size <= 256)
+    // volume, mute, the duck, and the configuration's ducking policy); +21 for
+    // fades (issue 37: the configuration's fade, and the load fading out into
+    // a stop with its timer id; a session's `fadingOut` fits in its padding).
+    #expect(MemoryLayout<PlaybackState>.size <= 277)
     #expect(_isPOD(Load.self))
     // A session is plain bytes: the failure detail lives in the state, so the
     // reducer copies sessions without touching a reference count.

@@ -39,7 +39,7 @@ extension PlaybackState {
   mutating func toggle(_ effects: inout Effects) -> IgnoreReason? {
     switch toggleMove {
     case .pause:
-      return pause(&effects)
+      return pause(fading: true, &effects)
     case .retry:
       let ignored = retry(&effects)
       if ignored == nil { playWhenReady = true }

@@ -1,5 +1,7 @@
 // Leaving and entering entries: the only code that ends the current load,
-// opens a new one or promotes the preload to current.
+// opens a new one or promotes the preload to current. With fades, the user's
+// `stop` of a playing load leaves it fading out (`leaving`) while the state
+// is idle already; its timer, or the next load opened, stops it, once.
 
 extension PlaybackState {
   /// Whether a new load token can be issued.
@@ -8,12 +10,29 @@ extension PlaybackState {
   /// Whether `stop` changes anything: a load, a preload or a sleep timer to end.
   var canStop: Bool { session != nil || preload != nil || storedSleepTimer != nil }
 
-  /// `stop`: nothing loaded; the queue stays.
+  /// `stop`: nothing loaded; the queue stays. A playing load fades out
+  /// first when fades are on: idle at once, the load stopped at the fade's end.
   mutating func stop(_ effects: inout Effects) -> IgnoreReason? {
     guard canStop else { return .noEffect }
-    leave(keepingPreload: false, &effects)
+    if let session, fadesOut(session), let timer = session.lastWatchdog.successor {
+      dropPreload(&effects)
+      effects.commands.append(.setVolume(session.load, .silent, ramp: configuration.fade))
+      effects.watchdog = WatchdogRequest(
+        load: session.load, id: timer, purpose: .fadeOut, wait: configuration.fadeLength)
+      leaving = FadingLoad(load: session.load, timer: timer)
+      self.session = nil
+    } else {
+      leave(keepingPreload: false, &effects)
+    }
     sleepTimer = nil
     return nil
+  }
+
+  /// Stops the load fading out into a stop, before another load opens.
+  mutating func stopLeaving(_ effects: inout Effects) {
+    guard let leaving else { return }
+    effects.commands.append(.stop(leaving.load))
+    self.leaving = nil
   }
 
   /// Whether `retry` changes anything: the current entry's load failed or
@@ -94,6 +113,9 @@ extension PlaybackState {
       return nil
     }
     guard tokenAvailable else { return .idsExhausted }
+    // The load fading out into a stop goes first: while idle only, so the
+    // one load live beside the new one for an instant is never audible with it.
+    stopLeaving(&effects)
     issuedLoads += 1
     let load = Load(item: queue.entries.item(at: position), token: LoadToken(issuedLoads))
     effects.commands.appendOpening(load, media: queue.entries[position].media, start: time)

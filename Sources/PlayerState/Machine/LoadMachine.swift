@@ -123,7 +123,7 @@ extension Session {
     switch purpose {
     case .loadWatchdog: stage == .buffering
     case .stallWatchdog: stage == .stalled
-    case .networkBackoff: false
+    case .networkBackoff, .fadeOut: false
     }
   }
 }

@@ -3,7 +3,15 @@
 // the `.pause` policy (`duckHolds`: VolumeAndDucking.swift owns `ducked`) and the
 // system's pause of the current load (`Session.systemPaused`) meet here, and
 // this is the only code that sends `start`, `pause` or `setRate`, and the
-// only code that writes `interrupted` or `systemPaused`.
+// only code that writes `interrupted`, `systemPaused` or `fadingOut`.
+//
+// Fades (`configuration.fade`): the user's pause of a playing load is a
+// ramp to 0 and a timer with identity (`TimerPurpose.fadeOut`), and the
+// `pause` follows at its expiry, or at once when anything silences the load
+// first (`finishFadeOut`); a resume meanwhile ramps back up without a
+// `start`; the user's resume of a load they paused ramps up from 0. The
+// intent changes at once: a load fading out is paused for everyone but the
+// engine, for which it still plays (`enginePlays`).
 
 extension PlaybackState {
   /// Whether the engine plays `session` (or should, once told to): it is
@@ -15,10 +23,29 @@ extension PlaybackState {
   }
 
   /// Whether the engine plays the current load: what `setRate`, `pause`, an
-  /// interruption and its end act on.
+  /// interruption and its end act on. A load fading out into a pause plays
+  /// until the fade ends.
   var enginePlays: Bool {
     guard let session else { return false }
-    return plays(session)
+    return plays(session) || session.fadingOut
+  }
+
+  /// Whether a user's pause or stop of `session` fades out: fades are on,
+  /// the engine plays it, it is ready (stalled or held, nothing is heard)
+  /// and audible.
+  func fadesOut(_ session: Session) -> Bool {
+    configuration.fadeLength > .zero && (plays(session) || session.fadingOut)
+      && session.stage == .ready && effectiveVolume != .silent
+  }
+
+  /// Ends a fade-out into a pause, at its expiry or early (a stall, a
+  /// system hold): `pause`, then the effective volume, since the load is
+  /// live and paused (nothing is heard); nothing when it is not fading.
+  func finishFadeOut(_ session: inout Session, _ effects: inout Effects) {
+    guard session.fadingOut else { return }
+    session.fadingOut = false
+    effects.commands.append(.pause(session.load))
+    effects.commands.append(.setVolume(session.load, effectiveVolume))
   }
 
   /// Sends `start` when the engine should play `session` (the state's
@@ -34,10 +61,19 @@ extension PlaybackState {
   var canPause: Bool { session != nil && playWhenReady }
 
   /// `pause` (and route loss): the intent becomes pause; a system pause is
-  /// taken over by the user's.
-  mutating func pause(_ effects: inout Effects) -> IgnoreReason? {
+  /// taken over by the user's. With `fading`, a playing load fades out
+  /// first (``PlayerConfiguration/fade``): route loss must be silent at once.
+  mutating func pause(fading: Bool, _ effects: inout Effects) -> IgnoreReason? {
     guard canPause, var session else { return .noEffect }
-    if enginePlays { effects.commands.append(.pause(session.load)) }
+    if fading, fadesOut(session),
+      let timer = session.arm(.fadeOut, wait: configuration.fadeLength)
+    {
+      effects.commands.append(.setVolume(session.load, .silent, ramp: configuration.fade))
+      effects.watchdog = timer
+      session.fadingOut = true
+    } else if enginePlays {
+      effects.commands.append(.pause(session.load))
+    }
     playWhenReady = false
     session.systemPaused = false
     self.session = session
@@ -62,13 +98,33 @@ extension PlaybackState {
       // A resume point is always the current entry's (an invariant the post-pass keeps).
       return enterCurrent(from: resumePoint?.position ?? .zero, &effects)
     }
+    if session.fadingOut {
+      // The engine was never paused: it ramps back up from where it is.
+      session.fadingOut = false
+      playWhenReady = true
+      effects.commands.append(
+        .setVolume(session.load, effectiveVolume, ramp: configuration.fade))
+      self.session = session
+      return nil
+    }
+    // The user's own pause of a ready load ends with a fade-in.
+    let fadesIn =
+      !playWhenReady && session.stage == .ready && configuration.fadeLength > .zero
+      && effectiveVolume != .silent
     if session.stage == .ended {
       guard session.issueSeek(to: .zero, &effects) else { return .idsExhausted }
       session.stage = .ready
     }
     session.systemPaused = false
     playWhenReady = true
-    startIfPlays(session, &effects)
+    if fadesIn, plays(session) {
+      effects.commands.append(.setVolume(session.load, .silent))
+      startIfPlays(session, &effects)
+      effects.commands.append(
+        .setVolume(session.load, effectiveVolume, ramp: configuration.fade))
+    } else {
+      startIfPlays(session, &effects)
+    }
     self.session = session
     return nil
   }
@@ -100,7 +156,10 @@ extension PlaybackState {
   /// `.pause` policy; called before its flag is set): the engine was playing,
   /// pause it; paused by the system, the hold takes that pause over.
   mutating func beginHold(_ effects: inout Effects) {
-    if enginePlays, let session {
+    if var session, session.fadingOut {
+      finishFadeOut(&session, &effects)
+      self.session = session
+    } else if enginePlays, let session {
       effects.commands.append(.pause(session.load))
     } else if suppression == .systemPause, playWhenReady {
       session?.systemPaused = false

@@ -136,7 +136,7 @@ extension PlaybackState {
     case .jump(let position, let time): jump(to: position, from: time, &effects)
     case .next: next(&effects)
     case .previous: previous(&effects)
-    case .pause: pause(&effects)
+    case .pause: pause(fading: true, &effects)
     case .resume: resume(&effects)
     case .setRate(let rate): setRate(rate, &effects)
     case .stop: stop(&effects)
@@ -155,6 +155,7 @@ extension PlaybackState {
   private enum Identified {
     case current(Session)
     case preloading(Preload)
+    case leaving(FadingLoad)
     case ignored(IgnoreReason)
   }
 
@@ -168,6 +169,7 @@ extension PlaybackState {
     if let preload, preload.load.token == load.token {
       return preload.load.item == load.item ? .preloading(preload) : .ignored(.itemMismatch)
     }
+    if let leaving, leaving.load == load { return .leaving(leaving) }
     return .ignored(.staleLoad)
   }
 
@@ -178,6 +180,8 @@ extension PlaybackState {
     switch identify(report.load) {
     case .current(let current): session = current
     case .preloading(let preload): return applyToPreload(report, preload, &effects)
+    // The user stopped it: only its fade's timer still counts.
+    case .leaving: return .staleLoad
     case .ignored(let reason): return reason
     }
     switch session.outcome(of: report) {
@@ -192,6 +196,8 @@ extension PlaybackState {
       startIfPlays(session, &effects)
     case .stalled:
       guard let timer = session.arm(.stallWatchdog) else { return .idsExhausted }
+      // Nothing is heard: a fade-out into a pause ends here (its timer is stale now).
+      finishFadeOut(&session, &effects)
       session.stage = .stalled
       effects.watchdog = timer
     case .resumed:
@@ -199,10 +205,20 @@ extension PlaybackState {
     case .seekCompleted:
       session.seekPending = false
     case .ended:
-      return reachEnd(session, &effects)
+      // A fade-out into a pause ran into the end: the engine stopped there.
+      guard session.fadingOut else { return reachEnd(session, &effects) }
+      session.fadingOut = false
+      if let ignored = reachEnd(session, &effects) { return ignored }
+      // Still live (replayed or at the end of the queue): back at the effective volume.
+      if let live = self.session, live.load == session.load {
+        effects.commands.append(.setVolume(live.load, effectiveVolume))
+      }
+      return nil
     case .failedForNetwork:
+      session.fadingOut = false
       return waitForNetwork(session, report.failureDetail, &effects)
     case .failed(let reason):
+      session.fadingOut = false
       session.fail(reason, &effects)
       failure = report.failureDetail
     case .pausedBySystem:
@@ -221,12 +237,24 @@ extension PlaybackState {
     switch identify(load) {
     case .current(let current): session = current
     case .preloading: return .staleWatchdog
+    case .leaving(let leaving):
+      // The fade into `stop` is over: the load is stopped, once.
+      guard id == leaving.timer else { return .staleWatchdog }
+      effects.commands.append(.stop(leaving.load))
+      self.leaving = nil
+      return nil
     case .ignored(let reason): return reason
     }
     guard id == session.lastWatchdog, id.rawValue != 0 else { return .staleWatchdog }
     switch session.timerPurpose {
     case .networkBackoff:
       return reloadAfterWaiting(&effects)
+    case .fadeOut:
+      // Cancelled by a resume, or ended early by a stall or a hold: stale.
+      guard session.fadingOut else { return .staleWatchdog }
+      finishFadeOut(&session, &effects)
+      self.session = session
+      return nil
     case .loadWatchdog, .stallWatchdog:
       guard session.isWatched(by: session.timerPurpose) else { return .staleWatchdog }
       session.fail(.timeout, &effects)
@@ -241,7 +269,7 @@ extension PlaybackState {
     switch event {
     case .interruptionBegan: interruptionBegan(&effects)
     case .interruptionEnded(let shouldResume): interruptionEnded(resume: shouldResume, &effects)
-    case .routeLost: pause(&effects)
+    case .routeLost: pause(fading: false, &effects)
     case .networkLost: networkLost(&effects)
     case .networkAvailable: networkAvailable(&effects)
     case .sleepTimerExpired(let id): expireSleepTimer(id, &effects)

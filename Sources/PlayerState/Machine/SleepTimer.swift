@@ -33,7 +33,7 @@ extension PlaybackState {
       return .staleWatchdog
     }
     sleepTimer = nil
-    if session != nil, playWhenReady { _ = pause(&effects) }
+    if session != nil, playWhenReady { _ = pause(fading: true, &effects) }
     return nil
   }
 

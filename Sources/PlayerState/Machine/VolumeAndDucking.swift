@@ -66,11 +66,12 @@ extension PlaybackState {
   }
 
   /// Sends the effective volume to each live load, the current one first,
-  /// when it is not `before`.
+  /// when it is not `before`. A load fading out is left to its fade: its
+  /// target is 0, and the fade's end sends it the effective volume of then.
   private func sendVolumeIfChanged(from before: Volume, _ effects: inout Effects) {
     let now = effectiveVolume
     guard now != before else { return }
-    if let session, !session.stage.isStopped {
+    if let session, !session.stage.isStopped, !session.fadingOut {
       effects.commands.append(.setVolume(session.load, now))
     }
     if let preload, preload.isLive { effects.commands.append(.setVolume(preload.load, now)) }

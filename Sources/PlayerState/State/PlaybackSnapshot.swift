@@ -204,14 +204,14 @@ extension PlaybackState {
     return .zero
   }
 
-  /// This state with nothing live: no load, no preload, no failure detail,
-  /// no sleep countdown (its clock was the old driver's); the user's intent
+  /// This state with nothing live: no load, no preload, no load fading out,
+  /// no failure detail, no sleep countdown (its clock was the old driver's); the user's intent
   /// paused and the current entry's position kept as its resume point (the
   /// first `resume` loads it from there, once). The queue, the settings, the
   /// volume, mute and duck, a sleep timer at an entry's end and the issued
   /// ids are kept, so ids are
-  /// never reused. A state without a load, a preload or a countdown is
-  /// returned as it is.
+  /// never reused. A state without a load, a preload, a fading load or a
+  /// countdown is returned as it is.
   ///
   /// What `Player(engine:state:)` does to the state it is given: a new engine
   /// never saw the old one's loads, so it must not be sent `pause` or `seek`
@@ -219,6 +219,8 @@ extension PlaybackState {
   public var withoutLoad: PlaybackState {
     var state = self
     if case .after = sleepTimer { state.sleepTimer = nil }
+    // A load fading out into a stop was the old engine's.
+    state.leaving = nil
     guard session != nil || preload != nil else { return state }
     let position = currentPosition
     state.session = nil

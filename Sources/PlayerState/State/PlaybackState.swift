@@ -10,6 +10,18 @@ public struct PlayerConfiguration: Hashable, Sendable, Codable {
   /// What a duck (``SystemEvent/duckBegan``) does: lower the volume to a
   /// fraction of the user's (0.2 by default, as Media3), or pause.
   public var ducking: DuckPolicy
+  /// The fade, kept to the millisecond.
+  var fadeLength: ClockMilliseconds
+
+  /// How long the user's `pause` and `stop` fade out and `resume` fades in
+  /// (the engine ramps the volume: ``EngineCommand/setVolume(_:_:ramp:)``);
+  /// zero, the default, is off. Wall-clock, kept to the millisecond (rounded
+  /// to the nearest when set; zero or less is off). What fades and what does
+  /// not is in docs/machine.md, "Fades".
+  public var fade: Duration {
+    get { fadeLength.duration }
+    set { fadeLength = Self.fadeLength(newValue) }
+  }
 
   /// A configuration.
   /// - Parameters:
@@ -17,19 +29,31 @@ public struct PlayerConfiguration: Hashable, Sendable, Codable {
   ///   - previousThreshold: how far into an entry `previous` restarts it.
   ///   - retry: how network failures are retried; ``RetryPolicy/standard`` by default.
   ///   - ducking: what a duck does; lower to 0.2 of the user's volume by default.
+  ///   - fade: how long a user's pause or stop fades out and resume fades
+  ///     in, to the millisecond; zero (the default) or less is off.
   public init(
     canPreload: Bool = false, previousThreshold: MediaTime = .seconds(3),
-    retry: RetryPolicy = .standard, ducking: DuckPolicy = .lower(to: 0.2)
+    retry: RetryPolicy = .standard, ducking: DuckPolicy = .lower(to: 0.2),
+    fade: Duration = .zero
   ) {
     self.canPreload = canPreload
     self.previousThreshold = previousThreshold
     self.retry = retry
     self.ducking = ducking
+    fadeLength = Self.fadeLength(fade)
   }
 
-  private enum CodingKeys: String, CodingKey { case canPreload, previousThreshold, retry, ducking }
+  /// A fade as kept: to the nearest millisecond, and none for zero or less.
+  private static func fadeLength(_ fade: Duration) -> ClockMilliseconds {
+    max(ClockMilliseconds(fade), .zero)
+  }
 
-  /// Decodes a configuration; one written before ducking existed gets the default policy.
+  private enum CodingKeys: String, CodingKey {
+    case canPreload, previousThreshold, retry, ducking, fade
+  }
+
+  /// Decodes a configuration; one written before ducking existed gets the
+  /// default policy, and one written before fades none.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -37,17 +61,20 @@ public struct PlayerConfiguration: Hashable, Sendable, Codable {
       previousThreshold: try container.decode(MediaTime.self, forKey: .previousThreshold),
       retry: try container.decode(RetryPolicy.self, forKey: .retry),
       ducking: try container.decodeIfPresent(DuckPolicy.self, forKey: .ducking)
-        ?? .lower(to: 0.2))
+        ?? .lower(to: 0.2),
+      fade: (try container.decodeIfPresent(ClockMilliseconds.self, forKey: .fade) ?? .zero)
+        .duration)
   }
 
-  /// Encodes the configuration; the ducking policy only when it is not the default,
-  /// so files written before it are written the same.
+  /// Encodes the configuration; the ducking policy and the fade only when
+  /// they are not the defaults, so files written before them are written the same.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(canPreload, forKey: .canPreload)
     try container.encode(previousThreshold, forKey: .previousThreshold)
     try container.encode(retry, forKey: .retry)
     if ducking != .lower(to: 0.2) { try container.encode(ducking, forKey: .ducking) }
+    if fadeLength != .zero { try container.encode(fadeLength, forKey: .fade) }
   }
 }
 
@@ -171,7 +198,7 @@ public struct RetryPolicy: Hashable, Sendable, Codable {
 }
 
 /// A state that the reducer could not have produced, refused by
-/// ``PlaybackState/init(checking:session:preload:playWhenReady:rate:interrupted:configuration:issuedLoads:issuedItems:failure:resumePoint:sleepTimer:issuedSleepTimers:volume:muted:ducked:)``.
+/// ``PlaybackState/init(checking:session:preload:playWhenReady:rate:interrupted:configuration:issuedLoads:issuedItems:failure:resumePoint:sleepTimer:issuedSleepTimers:volume:muted:ducked:leaving:)``.
 public struct InvalidStateError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The first rule the state breaks, in words (``PlaybackState/invariantViolation``).
   public let reason: String
@@ -277,6 +304,9 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
   /// The newest sleep countdown id issued (0 before the first); never reset.
   /// An armed ``SleepTimer/after(_:)`` is the countdown with this id.
   public package(set) var issuedSleepTimers: UInt32
+  /// A load the user stopped while it played, fading out before its `stop`
+  /// (``PlayerConfiguration/fade``); only while idle, and nil without fades.
+  public package(set) var leaving: FadingLoad?
 
   /// The idle state of a new player.
   /// - Parameter configuration: the settings the reducer reads.
@@ -284,6 +314,7 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     queue = PlayQueue()
     session = nil
     preload = nil
+    leaving = nil
     playWhenReady = true
     rate = .normal
     interrupted = false
@@ -315,20 +346,20 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     configuration: PlayerConfiguration = PlayerConfiguration(), issuedLoads: UInt32,
     issuedItems: UInt32, failure: FailureDetail? = nil, resumePoint: ResumePoint? = nil,
     sleepTimer: SleepTimer? = nil, issuedSleepTimers: UInt32 = 0, volume: Volume = .full,
-    muted: Bool = false, ducked: Bool = false
+    muted: Bool = false, ducked: Bool = false, leaving: FadingLoad? = nil
   ) throws(InvalidStateError) {
     self.init(
       queue: queue, session: session, preload: preload, playWhenReady: playWhenReady, rate: rate,
       interrupted: interrupted, configuration: configuration, issuedLoads: issuedLoads,
       issuedItems: issuedItems, failure: failure, resumePoint: resumePoint,
       sleepTimer: sleepTimer, issuedSleepTimers: issuedSleepTimers, volume: volume, muted: muted,
-      ducked: ducked)
+      ducked: ducked, leaving: leaving)
     if let violation = invariantViolation { throw InvalidStateError(reason: violation) }
   }
 
   /// A state with the given parts, unchecked: for the package's own tables
   /// and tests, which build states the reducer reaches. Outside the package,
-  /// ``init(checking:session:preload:playWhenReady:rate:interrupted:configuration:issuedLoads:issuedItems:failure:resumePoint:sleepTimer:issuedSleepTimers:volume:muted:ducked:)``
+  /// ``init(checking:session:preload:playWhenReady:rate:interrupted:configuration:issuedLoads:issuedItems:failure:resumePoint:sleepTimer:issuedSleepTimers:volume:muted:ducked:leaving:)``
   /// and the decoder are the ways in, and both check.
   package init(
     queue: PlayQueue, session: Session?, preload: Preload? = nil, playWhenReady: Bool,
@@ -336,11 +367,12 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     configuration: PlayerConfiguration = PlayerConfiguration(), issuedLoads: UInt32,
     issuedItems: UInt32, failure: FailureDetail? = nil, resumePoint: ResumePoint? = nil,
     sleepTimer: SleepTimer? = nil, issuedSleepTimers: UInt32 = 0, volume: Volume = .full,
-    muted: Bool = false, ducked: Bool = false
+    muted: Bool = false, ducked: Bool = false, leaving: FadingLoad? = nil
   ) {
     self.queue = queue
     self.session = session
     self.preload = preload
+    self.leaving = leaving
     self.playWhenReady = playWhenReady
     self.rate = rate
     self.interrupted = interrupted
@@ -426,11 +458,16 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
   /// `stalled(A#2, paused)`, `failed(A#2, network)`,
   /// `suppressed(A#2, interrupted)` (`ducked` when a duck under
   /// ``DuckPolicy/pause`` holds it alone); a pending seek adds `seek#N`, a
-  /// preload `preloading B#3` or `preloaded B#3`.
+  /// preload `preloading B#3` or `preloaded B#3`, a fade-out into a pause
+  /// `fading out`; `idle(fading out A#2)` while a stopped load fades out.
   public var description: String {
-    guard let session else { return "idle" }
     let name = { (item: ItemID) in self.media(of: item) }
+    guard let session else {
+      guard let leaving else { return "idle" }
+      return "idle(fading out \(leaving.load.description(naming: name)))"
+    }
     var parts = [session.load.description(naming: name)]
+    if session.fadingOut { parts.append("fading out") }
     switch session.stage {
     case .buffering:
       parts.append(playWhenReady ? "autoplay" : "paused")

@@ -50,6 +50,11 @@ public struct Session: Hashable, Sendable, Codable {
   public var systemPaused: Bool
   /// Reloads made for want of the network since this entry last became ready.
   public var networkAttempts: UInt8
+  /// Whether the engine is fading this load out into the user's pause: told
+  /// to ramp its volume to 0 and not yet paused. The pause follows at the
+  /// fade's expiry (``TimerPurpose/fadeOut``, the newest timer), or at once
+  /// if anything silences the load first.
+  public var fadingOut: Bool
 
   /// Describes a session. Any combination can be built, but only the
   /// reducer's own results are reachable (see
@@ -62,7 +67,7 @@ public struct Session: Hashable, Sendable, Codable {
     load: Load, stage: EngineStage, lastSeek: SeekID = SeekID(0), seekPending: Bool = false,
     lastWatchdog: WatchdogID = WatchdogID(0), position: MediaTime = .zero,
     duration: MediaTime? = nil, systemPaused: Bool = false, networkAttempts: UInt8 = 0,
-    timerPurpose: TimerPurpose? = nil, anchor: MediaTime? = nil
+    timerPurpose: TimerPurpose? = nil, anchor: MediaTime? = nil, fadingOut: Bool = false
   ) {
     self.timerPurpose = timerPurpose ?? Self.purpose(armedIn: stage)
     self.load = load
@@ -75,6 +80,7 @@ public struct Session: Hashable, Sendable, Codable {
     self.duration = duration
     self.systemPaused = systemPaused
     self.networkAttempts = networkAttempts
+    self.fadingOut = fadingOut
   }
 
   /// The purpose the reducer arms a timer with in `stage`.
@@ -87,15 +93,32 @@ public struct Session: Hashable, Sendable, Codable {
   }
 }
 
+/// A load the user stopped while it played, fading out
+/// (``PlayerConfiguration/fade``): the state is idle already, and the load is
+/// stopped at the fade's expiry, or at once when a new load opens first.
+public struct FadingLoad: Hashable, Sendable, Codable {
+  /// The load fading out; every report about it is stale.
+  public var load: Load
+  /// The fade's timer (``TimerPurpose/fadeOut``); its expiry stops the load.
+  public var timer: WatchdogID
+
+  /// Names a load fading out and its timer.
+  public init(load: Load, timer: WatchdogID) {
+    self.load = load
+    self.timer = timer
+  }
+}
+
 extension Session {
   private enum CodingKeys: String, CodingKey {
     case load, stage, lastSeek, seekPending, lastWatchdog, position, duration, systemPaused,
-      networkAttempts, timerPurpose, anchor
+      networkAttempts, timerPurpose, anchor, fadingOut
   }
 
   /// Decodes a session; one written before timers stated their purpose gets
-  /// the purpose its stage implies, and one written before the elapsed anchor
-  /// its position as the anchor (see ``init(load:stage:lastSeek:seekPending:lastWatchdog:position:duration:systemPaused:networkAttempts:timerPurpose:anchor:)``).
+  /// the purpose its stage implies, one written before the elapsed anchor
+  /// its position as the anchor (see ``init(load:stage:lastSeek:seekPending:lastWatchdog:position:duration:systemPaused:networkAttempts:timerPurpose:anchor:fadingOut:)``),
+  /// and one written before fades no fade.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -109,7 +132,26 @@ extension Session {
       systemPaused: try container.decode(Bool.self, forKey: .systemPaused),
       networkAttempts: try container.decode(UInt8.self, forKey: .networkAttempts),
       timerPurpose: try container.decodeIfPresent(TimerPurpose.self, forKey: .timerPurpose),
-      anchor: try container.decodeIfPresent(MediaTime.self, forKey: .anchor))
+      anchor: try container.decodeIfPresent(MediaTime.self, forKey: .anchor),
+      fadingOut: try container.decodeIfPresent(Bool.self, forKey: .fadingOut) ?? false)
+  }
+
+  /// Encodes the session; `fadingOut` only while true, so sessions without a
+  /// fade are written as before fades existed.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(load, forKey: .load)
+    try container.encode(stage, forKey: .stage)
+    try container.encode(lastSeek, forKey: .lastSeek)
+    try container.encode(seekPending, forKey: .seekPending)
+    try container.encode(lastWatchdog, forKey: .lastWatchdog)
+    try container.encode(position, forKey: .position)
+    try container.encodeIfPresent(duration, forKey: .duration)
+    try container.encode(systemPaused, forKey: .systemPaused)
+    try container.encode(networkAttempts, forKey: .networkAttempts)
+    try container.encode(timerPurpose, forKey: .timerPurpose)
+    try container.encode(anchor, forKey: .anchor)
+    if fadingOut { try container.encode(fadingOut, forKey: .fadingOut) }
   }
 }
 

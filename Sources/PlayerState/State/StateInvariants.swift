@@ -61,6 +61,17 @@ extension PlaybackState {
       {
         return "a \(session.stage) session whose newest timer is a \(session.timerPurpose)"
       }
+      if session.fadingOut {
+        if session.stage != .ready || playWhenReady || session.systemPaused || interrupted
+          || duckHolds
+        {
+          return "a load fading out into a pause in stage \(session.stage), "
+            + "playWhenReady \(playWhenReady), or held by the system"
+        }
+        if session.timerPurpose != .fadeOut || session.lastWatchdog.rawValue == 0 {
+          return "a load fading out whose newest timer is a \(session.timerPurpose)"
+        }
+      }
       // A load waits only while the policy allows another reload.
       if session.stage == .waitingForNetwork,
         session.networkAttempts >= configuration.retry.attempts
@@ -78,6 +89,11 @@ extension PlaybackState {
       if !items.contains(preload.load.item) {
         return "the preload's entry \(preload.load.item) is not in the queue"
       }
+    }
+    if let leaving {
+      if session != nil || preload != nil { return "a load fading out into a stop beside a load" }
+      if let violation = check(leaving.load, "fading-out") { return violation }
+      if leaving.timer.rawValue == 0 { return "a load fading out into a stop without its timer" }
     }
     if let violation = configuration.retry.violation { return violation }
     if let point = resumePoint {
@@ -111,7 +127,7 @@ extension PlaybackState: Codable {
   private enum CodingKeys: String, CodingKey {
     case version, queue, session, preload, playWhenReady, rate, interrupted, configuration,
       issuedLoads, issuedItems, failure, resumePoint, sleepTimer, issuedSleepTimers, volume, muted,
-      ducked
+      ducked, leaving
   }
 
   /// Decodes a state written by ``encode(to:)``.
@@ -145,6 +161,8 @@ extension PlaybackState: Codable {
     volume = try container.decodeIfPresent(Volume.self, forKey: .volume) ?? .full
     muted = try container.decodeIfPresent(Bool.self, forKey: .muted) ?? false
     ducked = try container.decodeIfPresent(Bool.self, forKey: .ducked) ?? false
+    // Absent in states written before fades, and when no load fades out.
+    leaving = try container.decodeIfPresent(FadingLoad.self, forKey: .leaving)
     if let violation = invariantViolation {
       throw DecodingError.dataCorruptedError(
         forKey: .version, in: container, debugDescription: "unreachable state: \(violation)")
@@ -173,5 +191,6 @@ extension PlaybackState: Codable {
     if volume != .full { try container.encode(volume, forKey: .volume) }
     if muted { try container.encode(muted, forKey: .muted) }
     if ducked { try container.encode(ducked, forKey: .ducked) }
+    try container.encodeIfPresent(leaving, forKey: .leaving)
   }
 }

@@ -69,10 +69,14 @@ public enum TimerPurpose: String, Hashable, Sendable, Codable, CaseIterable {
   /// The wait before reloading a load that failed for want of the network
   /// (``RetryPolicy``); its delay is in the request.
   case networkBackoff
+  /// A fade-out (``PlayerConfiguration/fade``): the engine ramps the load's
+  /// volume to 0 over the delay in the request, and at the expiry the load is
+  /// paused (a fade into `pause`) or stopped (a fade into `stop`).
+  case fadeOut
 }
 
 /// A timer to arm: a watchdog that fails the current load if its engine stays
-/// buffering or stalled for too long, or a network backoff. The driver owns
+/// buffering or stalled for too long, a network backoff, or a fade-out's end. The driver owns
 /// the clock: it sends ``PlaybackEvent/watchdogExpired(_:_:)`` with this load
 /// and id when the delay passes.
 public struct WatchdogRequest: Hashable, Sendable, Codable, CustomStringConvertible {
@@ -118,13 +122,17 @@ public struct WatchdogRequest: Hashable, Sendable, Codable, CustomStringConverti
   /// The compact form without names.
   public var description: String { description(naming: { _ in nil }) }
 
-  /// The compact form, as in `watchdog(A#1, watchdog#1)` or
-  /// `backoff(A#1, watchdog#2, 1000ms)`.
+  /// The compact form, as in `watchdog(A#1, watchdog#1)`,
+  /// `backoff(A#1, watchdog#2, 1000ms)` or `fadeOut(A#1, watchdog#2, 200ms)`.
   /// - Parameter name: the media of an item, if known.
   public func description(naming name: (ItemID) -> MediaID?) -> String {
     let watched = "\(load.description(naming: name)), \(id)"
-    guard purpose == .networkBackoff else { return "watchdog(\(watched))" }
-    return "backoff(\(watched), \(wait ?? ClockMilliseconds(milliseconds: 0)))"
+    let wait = self.wait ?? ClockMilliseconds(milliseconds: 0)
+    switch purpose {
+    case .loadWatchdog, .stallWatchdog: return "watchdog(\(watched))"
+    case .networkBackoff: return "backoff(\(watched), \(wait))"
+    case .fadeOut: return "fadeOut(\(watched), \(wait))"
+    }
   }
 }
 

@@ -1,0 +1,74 @@
+import PlayerEngine
+import PlayerState
+import PlayerTesting
+import Testing
+
+/// An engine that ramps, answering every load with `ready` at once.
+private func rampingEngine() -> SpyEngine {
+  SpyEngine(capabilities: [.volumeRamp]) { command in
+    guard case .load(let request) = command else { return [] }
+    return [SpyEngine.Reply(.ready(request.load), .immediately)]
+  }
+}
+
+/// Issue 37, item 2, through the driver: the fade's timer is scheduled with
+/// the fade's delay and its expiry sent back in; a stale one changes nothing.
+@Suite("Driver: fades")
+struct FadeDriverTests {
+  @Test func aPauseFadesAndTheTimerPausesTheEngine() {
+    let timers = ManualTimers()
+    let engine = rampingEngine()
+    let player = Player(
+      engine: engine, configuration: PlayerConfiguration(fade: .milliseconds(250)),
+      watchdog: timers.policy)
+    player.send(.play("A"))
+    player.send(.pause)
+    // The load's watchdog, then the fade's timer with the fade's own delay.
+    #expect(timers.delays == [.seconds(5), .milliseconds(250)])
+    #expect(player.state.description == "paused(A#1, fading out)")
+    timers.fire(1)
+    #expect(player.state.description == "paused(A#1)")
+    #expect(
+      engine.commands.map(\.description) == [
+        "load(A#1)", "start(item1#1)", "setVolume(item1#1, 0, ramp 250ms)", "pause(item1#1)",
+        "setVolume(item1#1, 1)",
+      ])
+  }
+
+  @Test func theOldTimerOfAFadeTheUserResumedChangesNothing() {
+    let timers = ManualTimers()
+    let engine = rampingEngine()
+    let player = Player(
+      engine: engine, configuration: PlayerConfiguration(fade: .milliseconds(250)),
+      watchdog: timers.policy)
+    player.send(.play("A"))
+    player.send(.pause)
+    player.send(.resume)
+    timers.fire(1)
+    #expect(player.state.description == "playing(A#1)")
+    #expect(player.statistics.ignoredReports == 1)
+    #expect(
+      engine.commands.map(\.description) == [
+        "load(A#1)", "start(item1#1)", "setVolume(item1#1, 0, ramp 250ms)",
+        "setVolume(item1#1, 1, ramp 250ms)",
+      ])
+  }
+
+  @Test func aStoppedLoadIsStoppedOnceAtTheFadesEnd() {
+    let timers = ManualTimers()
+    let engine = rampingEngine()
+    let player = Player(
+      engine: engine, configuration: PlayerConfiguration(fade: .milliseconds(250)),
+      watchdog: timers.policy)
+    player.send(.play("A"))
+    player.send(.stop)
+    #expect(player.state.description == "idle(fading out A#1)")
+    timers.fire(1)
+    timers.fire(1)
+    #expect(player.state.description == "idle")
+    #expect(
+      engine.commands.map(\.description) == [
+        "load(A#1)", "start(item1#1)", "setVolume(item1#1, 0, ramp 250ms)", "stop(item1#1)",
+      ])
+  }
+}
