@@ -273,6 +273,23 @@ struct FadeTests {
     #expect(result.steps.last == "setVolume(A#1, 0, ramp 200ms) fadeOut(A#1, watchdog#2, 200ms)")
   }
 
+  // MARK: Capacity
+
+  @Test func aFadeInBesideThePreloadItLetsInTakesFiveCommands() {
+    // A state whose configuration was changed to preload after the pause: the
+    // resume is the step that issues the preload, at a volume other than 1.
+    var paused = steps([
+      .queue(["A", "B"]), .ready(a), .setVolume(0.5), .pause, expiry(a, 2),
+    ]).state
+    paused.configuration.canPreload = true
+    let result = steps([.resume], from: paused)
+    #expect(
+      result.steps == [
+        "setVolume(A#1, 0), start(A#1), setVolume(A#1, 0.5, ramp 200ms), preload(B#2), "
+          + "setVolume(B#2, 0.5)"
+      ])
+  }
+
   // MARK: Invariants
 
   @Test func aFadingLoadBesideALoadIsRefused() {

@@ -92,7 +92,7 @@ struct ValueTests {
     #expect(list.description == "preload(B#3)")
   }
 
-  @Test func commandListCodesAsAnArrayOfAtMostFour() throws {
+  @Test func commandListCodesAsAnArrayOfAtMostFive() throws {
     var list = CommandList()
     list.append(.load(LoadRequest(load: a2, media: "A")))
     let encoder = JSONEncoder()
@@ -104,10 +104,10 @@ struct ValueTests {
     )
     #expect(try JSONDecoder().decode(CommandList.self, from: data) == list)
     let stop = #"{"stop":{"_0":{"item":1,"token":2}}}"#
-    let four = Data("[\(Array(repeating: stop, count: 4).joined(separator: ","))]".utf8)
-    #expect(try JSONDecoder().decode(CommandList.self, from: four).count == 4)
     let five = Data("[\(Array(repeating: stop, count: 5).joined(separator: ","))]".utf8)
-    #expect(throws: DecodingError.self) { try JSONDecoder().decode(CommandList.self, from: five) }
+    #expect(try JSONDecoder().decode(CommandList.self, from: five).count == 5)
+    let six = Data("[\(Array(repeating: stop, count: 6).joined(separator: ","))]".utf8)
+    #expect(throws: DecodingError.self) { try JSONDecoder().decode(CommandList.self, from: six) }
     let load =
       #"{"load":{"_0":{"load":{"item":1,"token":2},"media":"A","start":{"milliseconds":0}}}}"#
     let twoLoads = Data("[\(load),\(load)]".utf8)

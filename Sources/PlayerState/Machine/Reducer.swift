@@ -169,7 +169,9 @@ extension PlaybackState {
     if let preload, preload.load.token == load.token {
       return preload.load.item == load.item ? .preloading(preload) : .ignored(.itemMismatch)
     }
-    if let leaving, leaving.load == load { return .leaving(leaving) }
+    if let leaving, leaving.load.token == load.token {
+      return leaving.load.item == load.item ? .leaving(leaving) : .ignored(.itemMismatch)
+    }
     return .ignored(.staleLoad)
   }
 

@@ -109,15 +109,17 @@ public enum EngineCommand: Hashable, Sendable, Codable, CustomStringConvertible 
   }
 }
 
-/// The engine commands of one transition: at most four, stored inline.
+/// The engine commands of one transition: at most five, stored inline.
 ///
 /// A transition implies few commands (switching entries is `stop` then `load`;
 /// replaying from the end is `seek` then `start`; advancing gaplessly is
 /// `stop`, `start` of the preloaded entry and `preload` of the one after; a
 /// new queue stops the current load and the preload; a load opened while the
-/// effective volume is not 1 adds its `setVolume` last), and opens at most one
-/// load (`load` or `preload`). So the list lives in the transition value as
-/// four plain 24-byte slots plus the one media name, and reducing an event
+/// effective volume is not 1 adds its `setVolume` last; a fade-in is
+/// `setVolume` to 0, `start` and a ramp up, and the preload it lets in adds two
+/// more), and opens at most one load (`load` or `preload`). So the list lives
+/// in the transition value as five plain 24-byte slots plus the one media
+/// name, and reducing an event
 /// allocates nothing and copies no string unless it opens a load. Returning
 /// an `Array` instead measured about 3x slower here; storing four optional
 /// `EngineCommand`s cost ~60 instructions per event in copies and destroys.
@@ -136,7 +138,7 @@ public struct CommandList: RandomAccessCollection, Hashable, Sendable, Codable,
     static var empty: Slot { Slot(kind: .stop, load: Load(0, 0), time: .zero, number: 0) }
   }
 
-  private var slots = (Slot.empty, Slot.empty, Slot.empty, Slot.empty)
+  private var slots = (Slot.empty, Slot.empty, Slot.empty, Slot.empty, Slot.empty)
   /// The media of the list's one `load` or `preload`.
   private var media: MediaID?
   private var stored: UInt8 = 0
@@ -145,9 +147,9 @@ public struct CommandList: RandomAccessCollection, Hashable, Sendable, Codable,
   public init() {}
 
   /// The given commands, in order.
-  /// - Precondition: at most four commands, at most one of them a `load` or `preload`.
+  /// - Precondition: at most five commands, at most one of them a `load` or `preload`.
   public init(_ commands: EngineCommand...) {
-    precondition(commands.count <= Self.capacity, "a transition carries at most four commands")
+    precondition(commands.count <= Self.capacity, "a transition carries at most five commands")
     for command in commands { append(command) }
   }
 
@@ -160,14 +162,14 @@ public struct CommandList: RandomAccessCollection, Hashable, Sendable, Codable,
   }
 
   /// The most commands one transition carries.
-  public static let capacity = 4
+  public static let capacity = 5
 
   /// Adds a command at the end.
-  /// - Precondition: the list holds fewer than four commands, and a `load` or
-  ///   `preload` is the list's first. The reducer is the only caller that must
-  ///   uphold this; no transition needs more than three commands before the
-  ///   `setVolume` of a load it opens, nor opens two loads (docs/machine.md),
-  ///   and the fuzz harness checks it.
+  /// - Precondition: the list holds fewer than five commands, and at most one
+  ///   `load` or `preload`. The reducer is the only caller that must uphold
+  ///   this; no transition needs more than five commands (a fade-in beside
+  ///   the preload it lets in: docs/machine.md, "Fades"), nor opens two
+  ///   loads, and the fuzz harness checks it.
   @inline(__always)
   public mutating func append(_ command: EngineCommand) {
     var slot = Slot.empty
@@ -193,8 +195,9 @@ public struct CommandList: RandomAccessCollection, Hashable, Sendable, Codable,
     case 1: slots.1 = slot
     case 2: slots.2 = slot
     case 3: slots.3 = slot
+    case 4: slots.4 = slot
     default:
-      preconditionFailure("a transition carries at most four commands; got a fifth: \(command)")
+      preconditionFailure("a transition carries at most five commands; got a sixth: \(command)")
     }
     stored += 1
   }
@@ -206,13 +209,14 @@ public struct CommandList: RandomAccessCollection, Hashable, Sendable, Codable,
   mutating func appendOpening(
     _ load: Load, media name: MediaID, start: MediaTime, preload: Bool = false
   ) {
-    precondition(media == nil && stored < 4, "a transition opens at most one load")
+    precondition(media == nil && stored < 5, "a transition opens at most one load")
     let slot = Slot(kind: preload ? .preload : .load, load: load, time: start, number: 0)
     switch stored {
     case 0: slots.0 = slot
     case 1: slots.1 = slot
     case 2: slots.2 = slot
-    default: slots.3 = slot
+    case 3: slots.3 = slot
+    default: slots.4 = slot
     }
     media = name
     stored += 1
@@ -231,7 +235,8 @@ public struct CommandList: RandomAccessCollection, Hashable, Sendable, Codable,
         case 0: slots.0
         case 1: slots.1
         case 2: slots.2
-        default: slots.3
+        case 3: slots.3
+        default: slots.4
         }
       if slot.kind == .load || slot.kind == .preload { return slot.load }
     }
@@ -241,7 +246,7 @@ public struct CommandList: RandomAccessCollection, Hashable, Sendable, Codable,
   /// 0.
   public var startIndex: Int { 0 }
 
-  /// The number of commands: 0 to 4.
+  /// The number of commands: 0 to 5.
   public var endIndex: Int { Int(stored) }
 
   /// The command at `position`.
@@ -252,7 +257,8 @@ public struct CommandList: RandomAccessCollection, Hashable, Sendable, Codable,
       case 0: slots.0
       case 1: slots.1
       case 2: slots.2
-      default: slots.3
+      case 3: slots.3
+      default: slots.4
       }
     let rate = PlaybackRate(thousandths: Int32(bitPattern: slot.number))
     switch slot.kind {
@@ -281,15 +287,15 @@ public struct CommandList: RandomAccessCollection, Hashable, Sendable, Codable,
     for command in self { hasher.combine(command) }
   }
 
-  /// Decodes a JSON array of at most four commands, at most one a `load` or `preload`.
-  /// - Throws: `DecodingError.dataCorrupted` for more than four, or two loads.
+  /// Decodes a JSON array of at most five commands, at most one a `load` or `preload`.
+  /// - Throws: `DecodingError.dataCorrupted` for more than five, or two loads.
   public init(from decoder: any Decoder) throws {
     var container = try decoder.unkeyedContainer()
     while !container.isAtEnd {
       let command = try container.decode(EngineCommand.self)
       guard count < Self.capacity else {
         throw DecodingError.dataCorruptedError(
-          in: container, debugDescription: "a transition carries at most four commands")
+          in: container, debugDescription: "a transition carries at most five commands")
       }
       if command.kind == .load || command.kind == .preload, media != nil {
         throw DecodingError.dataCorruptedError(
