@@ -208,7 +208,7 @@ import Testing
   @Test(arguments: [
     (
       "bounce 3",
-      "<stdin>:1:1: error: unknown action 'bounce'; expected one of media, engine, previous-threshold, retry-policy, ducking, hostile, watchdog, play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position, sleep-timer, remote, interrupt, route, network, duck, unduck, relaunch, handoff, wait, report, expect, note"
+      "<stdin>:1:1: error: unknown action 'bounce'; expected one of media, engine, previous-threshold, retry-policy, ducking, fade, hostile, watchdog, play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position, sleep-timer, remote, interrupt, route, network, duck, unduck, relaunch, handoff, wait, report, expect, note"
     ),
     (
       "media A\nqueue A start=0",
@@ -216,7 +216,7 @@ import Testing
     ),
     (
       "media A\nplay A\nprevious-threshold 1s",
-      "<stdin>:3:1: error: 'previous-threshold' after the run started; expected setup lines (engine, previous-threshold, retry-policy, ducking) before the first intent, wait, report or system event"
+      "<stdin>:3:1: error: 'previous-threshold' after the run started; expected setup lines (engine, previous-threshold, retry-policy, ducking, fade) before the first intent, wait, report or system event"
     ),
     (
       "media A\nwait",

@@ -128,8 +128,9 @@ import Testing
     #expect(player.state.description == "playing(A#1)")
     #expect(
       engine.commands == [.load(LoadRequest(load: Load(1, 1), media: "A")), .start(Load(1, 1))])
-    #expect(engine.capabilities == [])
-    #expect(FakeMediaEngine(clock: clock, preload: true).capabilities == [.preload])
+    #expect(engine.capabilities == [.volumeRamp])
+    #expect(
+      FakeMediaEngine(clock: clock, preload: true).capabilities == [.volumeRamp, .preload])
   }
 
   @Test func gaplessAdvanceStartsThePreloadWithNoNewLoad() throws {

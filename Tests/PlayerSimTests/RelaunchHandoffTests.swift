@@ -45,11 +45,11 @@ import Testing
     ),
     (
       "handoff\nengine preload=yes",
-      "t.play:3:1: error: 'engine' after the run started; expected setup lines (engine, previous-threshold, retry-policy, ducking) before the first intent, wait, report or system event"
+      "t.play:3:1: error: 'engine' after the run started; expected setup lines (engine, previous-threshold, retry-policy, ducking, fade) before the first intent, wait, report or system event"
     ),
     (
       "relaunched",
-      "t.play:2:1: error: unknown action 'relaunched'; expected one of media, engine, previous-threshold, retry-policy, ducking, hostile, watchdog, play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position, sleep-timer, remote, interrupt, route, network, duck, unduck, relaunch, handoff, wait, report, expect, note"
+      "t.play:2:1: error: unknown action 'relaunched'; expected one of media, engine, previous-threshold, retry-policy, ducking, fade, hostile, watchdog, play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position, sleep-timer, remote, interrupt, route, network, duck, unduck, relaunch, handoff, wait, report, expect, note"
     ),
   ])
   func aBadLineSaysWhereAndWhat(_ line: String, _ expected: String) {

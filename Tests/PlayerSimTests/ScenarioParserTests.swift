@@ -5,11 +5,11 @@ import Testing
 
 /// The words that may begin a line, as the unknown-action message lists them.
 private let actionList =
-  "media, engine, previous-threshold, retry-policy, ducking, hostile, watchdog, play, queue, "
-  + "append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, "
-  + "unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position, sleep-timer, "
-  + "remote, interrupt, route, network, duck, unduck, relaunch, handoff, wait, report, expect, "
-  + "note"
+  "media, engine, previous-threshold, retry-policy, ducking, fade, hostile, watchdog, play, "
+  + "queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, "
+  + "mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position, "
+  + "sleep-timer, remote, interrupt, route, network, duck, unduck, relaunch, handoff, wait, "
+  + "report, expect, note"
 
 @Suite struct ScenarioParserTests: ParsesScenarios {
   @Test func theIssueExampleParses() throws {
@@ -345,7 +345,7 @@ private let actionList =
     ),
     (
       "expect things",
-      "t.play:1:8: error: unknown expectation 'things'; expected 'state', 'queue', 'commands', 'ignored', 'now-playing', 'notified', 'available' or 'volume'"
+      "t.play:1:8: error: unknown expectation 'things'; expected 'state', 'queue', 'commands', 'ignored', 'now-playing', 'notified', 'available', 'volume' or 'engine-volume'"
     ),
     (
       "expect ignored noEffect",
@@ -438,7 +438,7 @@ private let actionList =
     ("engine preload=maybe", "t.play:1:16: error: found 'maybe'; expected yes or no"),
     (
       "media A\nplay A\nengine preload=yes",
-      "t.play:3:1: error: 'engine' after the run started; expected setup lines (engine, previous-threshold, retry-policy, ducking) before the first intent, wait, report or system event"
+      "t.play:3:1: error: 'engine' after the run started; expected setup lines (engine, previous-threshold, retry-policy, ducking, fade) before the first intent, wait, report or system event"
     ),
     (
       "previous-threshold 1s\nprevious-threshold 2s",

@@ -223,11 +223,11 @@ import Testing
   @Test func duckingIsASetupLine() {
     #expect(
       message("media A\nplay A\nducking pause")
-        == "t.play:3:1: error: 'ducking' after the run started; expected setup lines (engine, previous-threshold, retry-policy, ducking) before the first intent, wait, report or system event"
+        == "t.play:3:1: error: 'ducking' after the run started; expected setup lines (engine, previous-threshold, retry-policy, ducking, fade) before the first intent, wait, report or system event"
     )
     #expect(
       message("duck\nducking 0.3")
-        == "t.play:2:1: error: 'ducking' after the run started; expected setup lines (engine, previous-threshold, retry-policy, ducking) before the first intent, wait, report or system event"
+        == "t.play:2:1: error: 'ducking' after the run started; expected setup lines (engine, previous-threshold, retry-policy, ducking, fade) before the first intent, wait, report or system event"
     )
     #expect(
       message("ducking 0.3\nducking pause")

@@ -11,6 +11,9 @@ import PlayerTesting
 /// gaplessly, on the machine's `start`. Loads begin at their start position
 /// and play at the rate of the newest `start` or `setRate`, at full volume until
 /// a `setVolume`, which the engine keeps per load (``volume(of:)``) and never reports.
+/// It declares `.volumeRamp`: `setVolume(L, v, ramp r)` moves the load's level in a
+/// straight line on the virtual clock, from wherever it is to `v` over `r`, so a
+/// player's fades (``PlayerState/PlayerConfiguration/fade``) can be watched as they go.
 ///
 /// A profile with ``MediaProfile/networkDropAt`` takes the fake network down
 /// on the clock: loads in flight fail with `network` and ``offline``, the
@@ -60,7 +63,7 @@ public final class FakeMediaEngine: PlaybackEngine {
 
   /// The clock the engine schedules its reports on.
   public let clock: VirtualClock
-  /// `.preload` when made with `preload: true`, else none.
+  /// `.volumeRamp`, and `.preload` when made with `preload: true`.
   public let capabilities: EngineCapabilities
   private let defaultProfile: MediaProfile
   private let state: Locked<State>
@@ -72,12 +75,13 @@ public final class FakeMediaEngine: PlaybackEngine {
   ///   - defaultProfile: how media without a profile behaves; ``MediaProfile/standard`` by default.
   ///   - hostile: how to misbehave, or nil (the default) to behave.
   ///   - preload: whether to declare the `.preload` capability; false by default.
+  ///     `.volumeRamp` is always declared.
   public init(
     clock: VirtualClock, profiles: [MediaID: MediaProfile] = [:],
     defaultProfile: MediaProfile = .standard, hostile: HostileMode? = nil, preload: Bool = false
   ) {
     self.clock = clock
-    capabilities = preload ? [.preload] : []
+    capabilities = preload ? [.volumeRamp, .preload] : [.volumeRamp]
     self.defaultProfile = defaultProfile
     state = Locked(
       State(profiles: profiles, hostile: hostile, random: SplitMix64(seed: hostile?.seed ?? 0)))
@@ -144,15 +148,18 @@ public final class FakeMediaEngine: PlaybackEngine {
     }
   }
 
-  /// The volume the engine holds for `load`: 1 (``PlayerState/Volume/full``)
-  /// for a new load, then the newest `setVolume`'s (a ramp is not played out:
-  /// the volume is its target at once). Nil for a load the engine does not
-  /// hold: never loaded, stopped (a well-behaved engine forgets it at once),
+  /// The volume the engine plays `load` at now, on the virtual clock: 1
+  /// (``PlayerState/Volume/full``) for a new load, then the newest `setVolume`'s
+  /// target, or, during its ramp, the level on the straight line from where the
+  /// load was when the ramp began to the target (to the nearest thousandth: a ramp
+  /// from 1 to 0 over 200 ms reads 0.5 after 100 ms). Nil for a load the engine
+  /// does not hold: never loaded, stopped (a well-behaved engine forgets it at once),
   /// or discarded.
   /// - Parameter load: the load, as the machine issued it.
   public func volume(of load: Load) -> Volume? {
-    state.withLock { state in
-      state.tracks[load].flatMap { $0.isStopped ? nil : $0.volume }
+    let now = clock.milliseconds
+    return state.withLock { state in
+      state.tracks[load].flatMap { $0.isStopped ? nil : $0.volume.level(at: now) }
     }
   }
 
@@ -225,10 +232,10 @@ public final class FakeMediaEngine: PlaybackEngine {
     switch command {
     case .load, .preload:
       break
-    case .setVolume(_, let volume, _):
-      // Kept per load, reported never: a fake track has no sound to change, and a
-      // ramp is its target at once (nothing of it is planned on the clock).
-      track.volume = volume
+    case .setVolume(_, let volume, let ramp):
+      // Kept per load, reported never: a ramp is a straight line on the clock, read
+      // when asked (nothing of it is planned: it ends without a report).
+      track.volume.set(volume, ramp: ramp.wholeMilliseconds, now: now)
     case .start(_, let rate):
       track.settle(now: now)
       track.wantsPlay = true

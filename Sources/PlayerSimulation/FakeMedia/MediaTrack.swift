@@ -45,8 +45,9 @@ struct MediaTrack: Sendable {
   var rate: Int64 = 1000
   var epoch: UInt64 = 0
   var pendingTimers = 0
-  /// The newest `setVolume`'s volume (1 for a new load): kept, never reported.
-  var volume = Volume.full
+  /// The load's volume on the clock (1 for a new load; a `setVolume` ramps or steps it):
+  /// kept, never reported.
+  var volume = VolumeRamp()
 
   init(load: Load, profile: MediaProfile, sink: ReportSink, now: Int64, start: Int64 = 0) {
     self.load = load

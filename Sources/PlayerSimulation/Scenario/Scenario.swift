@@ -59,6 +59,11 @@ public enum ScenarioAction: Hashable, Sendable {
   /// (``PlayerState/PlayerConfiguration/ducking``; `.lower(to: 0.2)` without the
   /// line). A setup line: before the first intent, wait, report or system event.
   case ducking(DuckPolicy)
+  /// `fade 200ms` / `fade off`: how long the user's pause and stop fade out and resume
+  /// fades in (``PlayerState/PlayerConfiguration/fade``; zero, no fade, without the line
+  /// and for `off`). A setup line: before the first intent, wait, report or system event.
+  /// The fake engine declares the ramp capability, so the player keeps it.
+  case fade(Duration)
   /// `hostile on seed=7` / `hostile off`: makes the engine misbehave, or stop misbehaving.
   indirect case hostile(HostileMode?)
   /// `watchdog 5s` / `watchdog off`: the timeout of watchdogs armed from now on.
@@ -128,6 +133,12 @@ public enum ScenarioAction: Hashable, Sendable {
   /// `expect volume 0.5`: fails the run unless the effective volume
   /// (``PlayerState/PlaybackState/effectiveVolume``) is exactly this.
   case expectVolume(Volume)
+  /// `expect engine-volume A#1 0.5` / `expect engine-volume A#1 none`: fails the run
+  /// unless the fake engine plays the load at exactly this level now, on the virtual
+  /// clock (``FakeMediaEngine/volume(of:)``: partway through a ramp during a fade), or,
+  /// for `none`, unless the engine does not hold the load (never loaded, or stopped).
+  /// The load is resolved when the line runs, as a `report` line's is.
+  indirect case expectEngineVolume(LoadName, Volume?)
   /// `note …`: a line of narration printed in the timeline.
   case note(String)
 }

@@ -5,7 +5,7 @@ import PlayerState
 /// with the player's watchdog on the same ``VirtualClock``.
 ///
 /// The setup lines (`engine preload=yes`, `previous-threshold 3s`,
-/// `retry-policy …`, `ducking …`) make the engine and the player's configuration; then each script line runs in
+/// `retry-policy …`, `ducking …`, `fade …`) make the engine and the player's configuration; then each script line runs in
 /// order: `wait` advances the clock and delivers the reports that fall due, a
 /// `report` line's `A#N` is resolved against the loads live at that moment,
 /// and `interrupt`, `route` and `network` lines (and the fake network of a
@@ -85,6 +85,7 @@ public struct ScenarioRunner: Sendable {
       case .previousThreshold(let threshold): configuration.previousThreshold = threshold
       case .retryPolicy(let policy): configuration.retry = policy
       case .ducking(let policy): configuration.ducking = policy
+      case .fade(let length): configuration.fade = length
       default: break
       }
     }
@@ -291,7 +292,7 @@ public struct ScenarioRunner: Sendable {
         } else {
           pending[media] = index
         }
-      case .engine, .previousThreshold, .retryPolicy, .ducking:
+      case .engine, .previousThreshold, .retryPolicy, .ducking, .fade:
         break
       case .system(let event):
         player.send(.system(event))
@@ -395,7 +396,8 @@ public struct ScenarioRunner: Sendable {
               "wait until \(expectation): reached at \(SimulatedTime.clockText(milliseconds: clock.milliseconds))"
           ))
       case .inject(let report):
-        let event = report.event(for: recorder.resolve(report.load, in: player.state))
+        let event = report.event(
+          for: recorder.resolve(report.load, in: player.state, player: number))
         recorder.markInjected()
         player.send(event)
         flush()
@@ -448,6 +450,12 @@ public struct ScenarioRunner: Sendable {
       case .expectVolume(let expected):
         let found = player.state.effectiveVolume
         verify(found == expected, "volume \(expected)", { "volume \(found)" })
+      case .expectEngineVolume(let name, let expected):
+        let found = engine.volume(of: recorder.resolve(name, in: player.state, player: number))
+        let describe = { (volume: Volume?) in volume.map(\.description) ?? "none" }
+        verify(
+          found == expected, "engine-volume \(name) \(describe(expected))",
+          { "engine-volume \(name) \(describe(found))" })
       case .note(let text):
         output(.note(milliseconds: clock.milliseconds, text: text))
       }

@@ -15,7 +15,9 @@ import PlayerState
 /// by `seek#N` (a pending seek), then by the armed sleep timer (`sleep
 /// after(T)`, `sleep endOfEntry`, `sleep endOfQueue`, `sleep afterEntries(N)`)
 /// and then by `preloading P`, `preloaded P` or `preload failed P` (the
-/// preload). Spaces do not matter.
+/// preload). A fade-out into the user's pause shows `fading out` right after the load of a
+/// `paused` state (`paused(A#1, fading out)`), and a stopped load fading out is
+/// `idle(fading out A#1)`, the only details `idle` takes. Spaces do not matter.
 extension LineReader {
   /// What may come after the load, in order.
   private enum Slot {
@@ -35,7 +37,7 @@ extension LineReader {
     var expected: String {
       switch self {
       case .word(let words, _):
-        let quoted = words.map { "'\($0 == "systempause" ? "system pause" : $0)'" }
+        let quoted = words.map { "'\(LineReader.spaced($0))'" }
         return quoted.count > 2
           ? quoted.dropLast().joined(separator: ", ") + " or " + quoted[quoted.count - 1]
           : quoted.joined(separator: " or ")
@@ -46,6 +48,15 @@ extension LineReader {
     }
   }
 
+  /// The words of a slot as written with their space: `system pause`, `fading out`.
+  private static func spaced(_ word: String) -> String {
+    switch word {
+    case "systempause": "system pause"
+    case "fadingout": "fading out"
+    default: word
+    }
+  }
+
   private static func slots(_ kind: StateKind) -> [Slot] {
     // A duck under the pause policy holds a load as an interruption does, and shows
     // `ducked` where an interruption shows `interrupted`.
@@ -53,7 +64,9 @@ extension LineReader {
     let held = Slot.word(["interrupted", "ducked", "systempause"], required: false)
     switch kind {
     case .idle, .playing: return []
-    case .paused: return [held]
+    // A fade-out into a pause: the load is ready and nothing holds it (invariant 13), so
+    // `fading out` and a hold never come together; both are optional, in the order printed.
+    case .paused: return [.word(["fadingout"], required: false), held]
     case .buffering: return [.word(["autoplay", "paused"], required: true), interrupted]
     case .stalled: return [.word(["paused"], required: false), held]
     case .ended: return [.word(["autoplay"], required: false), interrupted]
@@ -87,13 +100,29 @@ extension LineReader {
         expected: "'(' as in \(kind.rawValue)(A#1)")
     }
     let close = scalars[scalars.count - 1]
-    if kind == .idle {
-      throw error(
-        at: scalars[open].column, found: "details for 'idle'", expected: "'idle' alone")
-    }
     let parts = try Self.split(scalars[(open + 1)..<(scalars.count - 1)], at: close.column) {
       (column, found, expected) throws(ScenarioError) in
       throw error(at: column, found: found, expected: expected)
+    }
+    if kind == .idle {
+      // `idle(fading out A#1)`: a stopped load fading out, the only details idle has.
+      let marker = "fadingout"
+      guard parts.count == 1, parts[0].text.hasPrefix(marker),
+        parts[0].text.unicodeScalars.count > marker.unicodeScalars.count
+      else {
+        throw error(
+          at: scalars[open].column, found: "details for 'idle'",
+          expected: "'idle' alone, or idle(fading out A#1) while a stopped load fades out")
+      }
+      // The load's column in the line, spaces included (`fading out A#1`).
+      let start = scalars.firstIndex { $0.column == parts[0].column } ?? 0
+      let column = scalars[min(start + marker.unicodeScalars.count, scalars.count - 1)].column
+      _ = try loadName(
+        ScenarioToken(
+          text: String(parts[0].text.unicodeScalars.dropFirst(marker.unicodeScalars.count)),
+          column: column),
+        declared: declared)
+      return
     }
     _ = try loadName(parts[0], declared: declared)
     let slots = Self.slots(kind)

@@ -45,17 +45,25 @@ final class TimelineRecorder: Sendable {
   /// sends it while the player is idle, so it is the first step processed.
   func markInjected() { state.withLock { $0.injectedNext = true } }
 
-  /// The load a script's `A#N` means now: the current load or the preload if
-  /// one has token N and media A; otherwise a load of A's phantom item (an
+  /// The load a script's `A#N` means now: the current load, the preload, or the
+  /// load a stop is fading out (``PlayerState/PlaybackState/leaving``, whose entry a
+  /// `clear` may have removed: its media is then the one its `load` named) if one
+  /// has token N and media A; otherwise a load of A's phantom item (an
   /// item no entry has) with token N. The machine decides on the token first
   /// (never issued, or not live, whatever the item), so a phantom changes no
   /// decision except making `A#N` differ from a live load of other media
   /// (`itemMismatch`), and it prints as `A#N`.
-  func resolve(_ name: LoadName, in playback: PlaybackState) -> Load {
+  func resolve(_ name: LoadName, in playback: PlaybackState, player: Int) -> Load {
     for load in [playback.session?.load, playback.preload?.load] {
       if let load, load.token.rawValue == name.token, playback.media(of: load.item) == name.media {
         return load
       }
+    }
+    if let leaving = playback.leaving?.load, leaving.token.rawValue == name.token {
+      let media =
+        playback.media(of: leaving.item)
+        ?? state.withLock { $0.names[player]?[leaving.item] }
+      if media == name.media { return leaving }
     }
     return Load(item: phantom(name.media), token: LoadToken(name.token))
   }

@@ -37,8 +37,9 @@
   /// `AVQueuePlayer` first if the old one failed), seeking the item to the load's start position if it
   /// has one; `start` is `play()` then the rate if it is not 1x, `setRate` sets the rate
   /// while playing, `pause` is `pause()`; `setVolume` sets `AVPlayer.volume` to the current
-  /// load's volume (each load keeps its own, full unless told; a ramp is a step: see
-  /// `QueueSlots`); `seek` seeks exactly (zero tolerance), deferred
+  /// load's volume (each load keeps its own, full unless told; a ramp while the item plays
+  /// is its `AVAudioMix`'s, otherwise a step: see `QueueSlots` and `AudioMixRamp`; the
+  /// engine does not declare `.volumeRamp` yet, so a player sends it none); `seek` seeks exactly (zero tolerance), deferred
   /// until the item is `.readyToPlay`; `stop` removes the observers, pauses and removes
   /// the item. `preload` queues the next entry's item in the `AVQueuePlayer`
   /// (`insert(_:after:)`): at the end of the current item the player moves on to it by

@@ -60,8 +60,8 @@
         if player?.timeControlStatus != .paused { player?.rate = Float(rate.multiplier) }
       case .setVolume(let load, let volume, let ramp):
         // AVPlayer's volume is the player's: QueueSlots keeps each load's and sets the
-        // current one's (a ramp is a step).
-        perform(slots.setVolume(load, volume, ramp: ramp))
+        // current one's; a ramp of the current item while it plays is its audio mix's.
+        perform(slots.setVolume(load, volume, ramp: ramp, playing: mixablePlayback()))
       case .start, .pause, .seek:
         guard slots.current == command.load, var session = sessions[command.load],
           let itemCommand = ItemCommand(command)
@@ -153,9 +153,47 @@
         case .advanceAtEnd(let advances):
           player.actionAtItemEnd = advances ? .advance : .pause
         case .setVolume(let volume):
+          if player.currentItem?.audioMix != nil { player.currentItem?.audioMix = nil }
           player.volume = Float(volume.level)
+        case .rampVolume(let ramp):
+          player.volume = 1
+          player.currentItem?.audioMix = Self.audioMix(ramp, tracks: audioTracks())
         }
       }
+    }
+
+    /// The current item's time and rate while it plays and its audio tracks are known (an
+    /// audio mix can ramp it); nil otherwise (a ramp is then a step).
+    private func mixablePlayback() -> (time: MediaTime, rate: PlaybackRate)? {
+      guard let player, player.timeControlStatus == .playing, let item = player.currentItem,
+        !audioTracks().isEmpty
+      else { return nil }
+      let time = item.currentTime()
+      guard time.isNumeric else { return nil }
+      let rate = slots.current.flatMap { sessions[$0]?.rate } ?? .normal
+      return (.milliseconds((time.seconds * 1000).rounded()), rate)
+    }
+
+    /// The current item's audio tracks, as its asset describes them (none for a stream that
+    /// does not, such as HLS: it takes no audio mix).
+    private func audioTracks() -> [AVAssetTrack] {
+      (player?.currentItem?.tracks ?? []).compactMap(\.assetTrack).filter { $0.mediaType == .audio }
+    }
+
+    /// An audio mix that plays `ramp` on each of `tracks`.
+    private static func audioMix(_ ramp: AudioMixRamp, tracks: [AVAssetTrack]) -> AVAudioMix {
+      let mix = AVMutableAudioMix()
+      let range = CMTimeRange(
+        start: CMTime(value: ramp.start.milliseconds, timescale: 1000),
+        duration: CMTime(value: ramp.length.milliseconds, timescale: 1000))
+      mix.inputParameters = tracks.map { track in
+        let parameters = AVMutableAudioMixInputParameters(track: track)
+        parameters.setVolumeRamp(
+          fromStartVolume: Float(ramp.from.level), toEndVolume: Float(ramp.to.level),
+          timeRange: range)
+        return parameters
+      }
+      return mix
     }
 
     /// The session observing with `serial`, if it is still live.

@@ -18,11 +18,17 @@ package import PlayerState
 /// volume, the player takes the current load's, and when the queued load becomes current (the
 /// end, a skip) the player takes that one's. The machine sends every live load the same
 /// effective volume, so in practice the preload's is the current one's; a load told nothing
-/// plays at full even after one that was lowered. A `setVolume` with a ramp is a step to the
-/// target: `AVPlayer.volume` has no ramp, and an `AVAudioMix` volume ramp runs on the item's
-/// media timeline (a pause, a seek or a rate other than 1x moves it against the wall-clock
-/// time the command means) and needs the item's audio tracks, which a streamed item does not
-/// know before it loads.
+/// plays at full even after one that was lowered.
+///
+/// A `setVolume` with a ramp: `AVPlayer.volume` has no ramp; an `AVAudioMix` on the current
+/// item does (``AudioMixRamp``), on the item's media timeline. So a ramp of the current load
+/// while its item plays and its audio tracks are known (the caller says so by passing
+/// `playing:`) is ``Call/rampVolume(_:)``: the player's volume at 1 and the item's mix ramping
+/// from the level heard now (where an earlier ramp has got to) to the target over the ramp's
+/// length times the rate. Otherwise (paused, where media time does not move; a streamed item
+/// whose tracks are not known, such as HLS, which takes no audio mix) a ramp is a step to the
+/// target. A step after a ramp drops the mix (``Call/setVolume(_:)`` means: no mix, the
+/// player's volume at the level).
 package struct QueueSlots<Identity: Equatable & Sendable>: Sendable {
   /// What to do to the player, in order.
   package enum Call: Equatable, Sendable {
@@ -38,8 +44,12 @@ package struct QueueSlots<Identity: Equatable & Sendable>: Sendable {
     case clear
     /// Set `actionAtItemEnd`: `.advance` (true) while a preload is queued, else `.pause`.
     case advanceAtEnd(Bool)
-    /// Set `AVPlayer.volume` (linear, 0 silent, 1 full) to the current load's volume.
+    /// Drop the current item's audio mix, if it has one, and set `AVPlayer.volume` (linear, 0
+    /// silent, 1 full) to the current load's volume.
     case setVolume(Volume)
+    /// Set `AVPlayer.volume` to 1 and the current item's audio mix to this ramp (on each of its
+    /// audio tracks): the level heard moves from the ramp's start to its target.
+    case rampVolume(AudioMixRamp)
   }
 
   /// The load whose item is current.
@@ -52,6 +62,9 @@ package struct QueueSlots<Identity: Equatable & Sendable>: Sendable {
   package private(set) var queuedVolume = Volume.full
   /// What the player's `volume` was last set to: a new `AVQueuePlayer`'s is 1.
   private var playerVolume = Volume.full
+  /// The current item's audio mix ramp, if one was set (the level heard is then its level;
+  /// the player's volume is 1). A new item has none.
+  package private(set) var mixRamp: AudioMixRamp?
 
   /// Nothing loaded.
   package init() {}
@@ -62,6 +75,7 @@ package struct QueueSlots<Identity: Equatable & Sendable>: Sendable {
     queued = nil
     currentVolume = .full
     queuedVolume = .full
+    mixRamp = nil
     return [.replaceAll(load), .advanceAtEnd(false)] + volumeCall()
   }
 
@@ -90,6 +104,7 @@ package struct QueueSlots<Identity: Equatable & Sendable>: Sendable {
       return [.advance, .advanceAtEnd(false)] + volumeCall()
     }
     current = nil
+    mixRamp = nil
     return [.clear]
   }
 
@@ -103,35 +118,50 @@ package struct QueueSlots<Identity: Equatable & Sendable>: Sendable {
     return (next, volumeCall())
   }
 
-  /// `setVolume(L, v, ramp: d)`: the current load's sets the player's volume now (a ramp is a
-  /// step: see the type's documentation); the queued preload's is kept for when it becomes
-  /// current; any other load's does nothing.
+  /// `setVolume(L, v, ramp: d)`: the current load's sets the player's volume now, or ramps
+  /// the current item's audio mix (see the type's documentation); the queued preload's is kept
+  /// for when it becomes current; any other load's does nothing.
   /// - Parameters:
   ///   - load: the load named.
   ///   - volume: its volume.
-  ///   - ramp: the ramp asked for; the volume is set at once whatever it is.
-  package mutating func setVolume(_ load: Identity, _ volume: Volume, ramp: Duration) -> [Call] {
+  ///   - ramp: the ramp asked for.
+  ///   - playing: the current item's time and rate while it plays and takes an audio mix
+  ///     (its audio tracks are known); nil otherwise, and a ramp is then a step.
+  package mutating func setVolume(
+    _ load: Identity, _ volume: Volume, ramp: Duration,
+    playing: (time: MediaTime, rate: PlaybackRate)? = nil
+  ) -> [Call] {
     if load == queued {
       queuedVolume = volume
       return []
     }
     guard load == current else { return [] }
     currentVolume = volume
-    return volumeCall()
+    guard ramp > .zero, let playing else { return volumeCall() }
+    let heard = mixRamp?.level(at: playing.time) ?? playerVolume
+    guard heard != volume else { return volumeCall() }
+    let planned = AudioMixRamp.planned(
+      from: heard, to: volume, over: ramp, at: playing.time, rate: playing.rate)
+    mixRamp = planned
+    playerVolume = .full
+    return [.rampVolume(planned)]
   }
 
-  /// The queued load becomes current, with its volume.
+  /// The queued load becomes current, with its volume (its item has no audio mix).
   private mutating func advance(to next: Identity) {
+    mixRamp = nil
     current = next
     currentVolume = queuedVolume
     queued = nil
     queuedVolume = .full
   }
 
-  /// Sets the player's volume to the current load's, unless it is there already.
+  /// Sets the player's volume to the current load's, unless it is there already with no mix
+  /// on the item (a mix, even one that ended at this level, is dropped: a step ends a ramp).
   private mutating func volumeCall() -> [Call] {
-    guard playerVolume != currentVolume else { return [] }
+    guard playerVolume != currentVolume || mixRamp != nil else { return [] }
     playerVolume = currentVolume
+    mixRamp = nil
     return [.setVolume(currentVolume)]
   }
 }

@@ -53,7 +53,7 @@ import Testing
     _ = slots.load("A#1")
     #expect(slots.setVolume("A#1", 0.5, ramp: .zero) == [.setVolume(0.5)])
     #expect(slots.setVolume("A#1", 0.5, ramp: .zero) == [])  // the player is there already
-    // A ramp is a step to the target (AVPlayer.volume has no ramp).
+    // A ramp with no playing item (paused, or no audio tracks for a mix) is a step.
     #expect(slots.setVolume("A#1", 0.25, ramp: .milliseconds(200)) == [.setVolume(0.25)])
     _ = slots.preload("B#2")
     #expect(slots.setVolume("B#2", 0.75, ramp: .zero) == [])  // kept for B
@@ -77,5 +77,47 @@ import Testing
     _ = slots.preload("F#6")
     #expect(slots.stop("D#4") == [.advance, .advanceAtEnd(false)])  // full already
     #expect(slots.currentVolume == .full)
+  }
+
+  /// A fade as the machine sends it (issue 37, item 2) while the item plays: the item's audio
+  /// mix ramps on its media timeline from the level heard, with the player's volume at 1; a
+  /// resume during the fade ramps back from where the first ramp got to; the step after the
+  /// fade (the machine's `setVolume(L, effective)` once paused) drops the mix.
+  @Test func aFadeWhilePlayingIsTheItemsAudioMixRamp() {
+    var slots = QueueSlots<String>()
+    _ = slots.load("A#1")
+    #expect(slots.setVolume("A#1", 0.5, ramp: .zero) == [.setVolume(0.5)])
+    // pause with a 200 ms fade, 12 s into the item at 1.5x: 300 ms of media.
+    let down = AudioMixRamp(
+      from: 0.5, to: .silent, start: .seconds(12), length: .milliseconds(300))
+    #expect(
+      slots.setVolume(
+        "A#1", .silent, ramp: .milliseconds(200),
+        playing: (.seconds(12), PlaybackRate(thousandths: 1500))) == [.rampVolume(down)])
+    #expect(slots.mixRamp == down)
+    // resume 150 ms of media later (0.25 heard): back up to 0.5 from there.
+    let up = AudioMixRamp(
+      from: 0.25, to: 0.5, start: .milliseconds(12_150), length: .milliseconds(300))
+    #expect(
+      slots.setVolume(
+        "A#1", 0.5, ramp: .milliseconds(200),
+        playing: (.milliseconds(12_150), PlaybackRate(thousandths: 1500))) == [.rampVolume(up)])
+    // Another fade, then the step the machine sends at its end: the mix is dropped, once.
+    _ = slots.setVolume("A#1", .silent, ramp: .milliseconds(200), playing: (.seconds(20), .normal))
+    #expect(slots.setVolume("A#1", 0.5, ramp: .zero) == [.setVolume(0.5)])
+    #expect(slots.mixRamp == nil)
+    #expect(slots.setVolume("A#1", 0.5, ramp: .zero) == [])
+    // A ramp to the level already heard: nothing to ramp.
+    #expect(
+      slots.setVolume("A#1", 0.5, ramp: .milliseconds(200), playing: (.seconds(21), .normal))
+        == [])
+    // The queued preload's ramp is kept as its volume; a new item starts with no mix.
+    _ = slots.setVolume("A#1", .silent, ramp: .milliseconds(200), playing: (.seconds(22), .normal))
+    _ = slots.preload("B#2")
+    #expect(
+      slots.setVolume("B#2", 0.5, ramp: .milliseconds(200), playing: (.seconds(22), .normal))
+        == [])
+    #expect(slots.playedToEnd()?.calls == [.setVolume(0.5)])
+    #expect(slots.mixRamp == nil)
   }
 }

@@ -129,6 +129,15 @@ static inline void playhead_set_volume(GstElement *element, gdouble volume) {
   g_object_set(element, "volume", volume, NULL);
 }
 
+/// The pipeline's state once a state change in progress has settled (waiting at most
+/// `timeout_ns`): "PLAYING", "PAUSED", "READY" or "NULL" (a static string).
+static inline const char *playhead_settled_state(GstElement *element, guint64 timeout_ns) {
+  GstState state = GST_STATE_VOID_PENDING;
+  GstState pending = GST_STATE_VOID_PENDING;
+  gst_element_get_state(element, &state, &pending, (GstClockTime)timeout_ns);
+  return gst_element_state_get_name(state);
+}
+
 /// playbin's `volume` property, as the pipeline reads it back.
 static inline gdouble playhead_volume(GstElement *element) {
   gdouble volume = -1;

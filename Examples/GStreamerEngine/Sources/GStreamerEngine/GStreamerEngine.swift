@@ -5,7 +5,9 @@ import Synchronization
 
 /// A ``PlaybackEngine`` over GStreamer's `playbin`: one pipeline per load,
 /// and gapless queue playback through playbin's `about-to-finish` (it
-/// declares ``EngineCapabilities/preload``).
+/// declares ``EngineCapabilities/preload``). It ramps volume on the pipeline's
+/// own thread, so it declares ``EngineCapabilities/volumeRamp`` too: a player
+/// made with `PlayerConfiguration(fade:)` fades the user's pause, resume and stop.
 ///
 /// | command | GStreamer |
 /// | --- | --- |
@@ -86,6 +88,10 @@ public final class GStreamerEngine: PlaybackEngine {
     /// volume, with the load it plays and playbin's `volume` property as the pipeline reads
     /// it back.
     var volumeChanged: (@Sendable (Load, Double) -> Void)?
+    /// Test seam: called on a pipeline's thread after it applies a `start` or `pause` of its
+    /// load, with the load and the pipeline's state once that change has settled (at most
+    /// 2 s): "PLAYING", "PAUSED".
+    var stateSettled: (@Sendable (Load, String) -> Void)?
 
     /// Options.
     /// - Parameters:
@@ -136,8 +142,10 @@ public final class GStreamerEngine: PlaybackEngine {
     var newest: PipelineSession?
   }
 
-  /// Preloads: the engine plays the next queue entry without a gap.
-  public var capabilities: EngineCapabilities { .preload }
+  /// Preloads (the engine plays the next queue entry without a gap) and volume ramps
+  /// (`setVolume(L, v, ramp: d)` moves playbin's volume to `v` over `d`, so the player's
+  /// fades are heard as fades).
+  public var capabilities: EngineCapabilities { [.preload, .volumeRamp] }
 
   /// An engine; initialises GStreamer if needed.
   /// - Parameter options: sinks and polling; fake sinks in real time by default.

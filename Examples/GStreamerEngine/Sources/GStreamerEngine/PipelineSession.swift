@@ -133,6 +133,14 @@ final class PipelineSession: Sendable {
     options.volumeChanged?(load, playhead_volume(pipeline))
   }
 
+  /// Tells the test seam (``GStreamerEngine/Options/stateSettled``) the state `pipeline`
+  /// settles in after a `start` or `pause`. On the pipeline's thread; without the seam, no
+  /// wait.
+  fileprivate func stateSettled(_ load: Load, _ pipeline: UnsafeMutablePointer<GstElement>) {
+    guard let seam = options.stateSettled else { return }
+    seam(load, String(cString: playhead_settled_state(pipeline, 2_000_000_000)))
+  }
+
   // MARK: The pipeline's thread
 
   private func run() {
@@ -174,6 +182,10 @@ final class PipelineSession: Sendable {
         return (mailbox.items, !mailbox.live.isEmpty)
       }
       if !anyLive { break }
+      // A ramp is brought to now before the commands: a `setVolume` starts from the level
+      // the ramp has reached, and a fade's `pause` (sent at the fade's end) comes after its
+      // last step, not before it.
+      if thread.volume.isRamping { thread.stepVolume(at: clock.now) }
       for item in items {
         switch item {
         case .command(let command): thread.apply(command)
@@ -306,6 +318,10 @@ private struct PipelineThread {
     }
     guard command.load == driver.machine.load else { return }
     for report in driver.apply(command) { session.deliver(report) }
+    switch command {
+    case .start, .pause: session.stateSettled(driver.machine.load, pipeline)
+    default: break
+    }
   }
 
   /// Steps a volume ramp in progress.
@@ -461,7 +477,8 @@ private struct PipelineDriver {
         if reportsDuration, case .ready(let load, nil) = report {
           // Prerolled: the pipeline knows the stream's duration (-1 if it does not).
           let milliseconds = playhead_duration_ms(pipeline)
-          reports.append(.ready(load, duration: milliseconds < 0 ? nil : .milliseconds(Int64(milliseconds))))
+          reports.append(
+            .ready(load, duration: milliseconds < 0 ? nil : .milliseconds(Int64(milliseconds))))
         } else {
           reports.append(report)
         }

@@ -39,6 +39,34 @@ open class AVPlayerItem: NSObject {
   public func seek(to time: CMTime, completionHandler: (@Sendable (Bool) -> Void)?) {}
   public var duration: CMTime { .zero }
   public func currentTime() -> CMTime { .zero }
+  public var tracks: [AVPlayerItemTrack] { [] }
+  @NSCopying public var audioMix: AVAudioMix?
+}
+open class AVPlayerItemTrack: NSObject {
+  public var assetTrack: AVAssetTrack? { nil }
+}
+public struct AVMediaType: Hashable, RawRepresentable, Sendable {
+  public let rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  public static let audio = AVMediaType(rawValue: "soun")
+}
+open class AVAssetTrack: NSObject {
+  public var mediaType: AVMediaType { .audio }
+}
+public struct CMTimeRange: Sendable {
+  public init(start: CMTime, duration: CMTime) {}
+}
+open class AVAudioMix: NSObject, NSCopying {
+  public func copy(with zone: NSZone? = nil) -> Any { self }
+}
+open class AVMutableAudioMix: AVAudioMix {
+  public override init() {}
+  public var inputParameters: [AVAudioMixInputParameters] = []
+}
+open class AVAudioMixInputParameters: NSObject {}
+open class AVMutableAudioMixInputParameters: AVAudioMixInputParameters {
+  public convenience init(track: AVAssetTrack?) { self.init() }
+  public func setVolumeRamp(fromStartVolume startVolume: Float, toEndVolume endVolume: Float, timeRange: CMTimeRange) {}
 }
 public let AVPlayerItemFailedToPlayToEndTimeErrorKey: String = "k"
 open class AVPlayer: NSObject {
