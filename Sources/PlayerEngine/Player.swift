@@ -182,6 +182,31 @@ public final class Player: Sendable {
   /// The current state: the result of every event processed so far.
   public var state: PlaybackState { core.withLock { $0.state } }
 
+  /// The settings the reducer reads, as this player's engine can carry them out.
+  public var configuration: PlayerConfiguration { core.withLock { $0.state.configuration } }
+
+  /// Changes the settings while the player runs: a settings screen's fade, a
+  /// duck policy for spoken content, a retry policy. They apply to every
+  /// event reduced after this returns; nothing is sent to the engine, and a
+  /// fade or a retry already under way ends as it began. `canPreload` stays
+  /// the engine's, and `fade` is zero for an engine without
+  /// ``EngineCapabilities/volumeRamp``.
+  ///
+  /// ```swift
+  /// var settings = player.configuration
+  /// settings.fade = .milliseconds(300)
+  /// try player.reconfigure(settings)
+  /// ```
+  /// - Parameter configuration: the new settings.
+  /// - Throws: ``/PlayerState/InvalidStateError`` for settings the reducer
+  ///   cannot take (a retry backoff not above 0, a duck level outside 0…1);
+  ///   nothing changes then.
+  public func reconfigure(_ configuration: PlayerConfiguration) throws(InvalidStateError) {
+    let settings = configuration.fitted(to: engine.capabilities)
+    if let violation = settings.violation { throw InvalidStateError(reason: violation) }
+    core.withLock { $0.state.configuration = settings }
+  }
+
   /// Counts of processed and ignored events.
   public var statistics: PlayerStatistics { core.withLock { $0.statistics } }
 

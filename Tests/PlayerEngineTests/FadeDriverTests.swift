@@ -72,3 +72,39 @@ struct FadeDriverTests {
       ])
   }
 }
+
+/// A player's settings changed while it runs (a settings screen's fade).
+@Suite("Driver: reconfigure")
+struct ReconfigureTests {
+  @Test func aFadeSetWhilePlayingAppliesToTheNextPause() throws {
+    let engine = rampingEngine()
+    let player = Player(engine: engine)
+    player.send(.play("A"))
+    var settings = player.configuration
+    settings.fade = .milliseconds(300)
+    try player.reconfigure(settings)
+    player.send(.pause)
+    #expect(player.configuration.fade == .milliseconds(300))
+    #expect(
+      engine.commands.map(\.description) == [
+        "load(A#1)", "start(item1#1)", "setVolume(item1#1, 0, ramp 300ms)",
+      ])
+  }
+
+  @Test func settingsTheReducerCannotTakeAreRefusedAndNothingChanges() {
+    let player = Player(engine: rampingEngine())
+    var settings = player.configuration
+    settings.ducking = .lower(to: Volume(thousandths: 1500))
+    settings.fade = .seconds(1)
+    #expect(throws: InvalidStateError(reason: "duck level 1.5 is outside 0...1")) {
+      try player.reconfigure(settings)
+    }
+    #expect(player.configuration == PlayerConfiguration())
+  }
+
+  @Test func anEngineThatCannotRampKeepsNoFadeAndItsOwnPreload() throws {
+    let player = Player(engine: SpyEngine(capabilities: [.preload]))
+    try player.reconfigure(PlayerConfiguration(canPreload: false, fade: .seconds(1)))
+    #expect(player.configuration == PlayerConfiguration(canPreload: true))
+  }
+}

@@ -216,7 +216,7 @@ import Testing
     ),
     (
       "media A\nplay A\nprevious-threshold 1s",
-      "<stdin>:3:1: error: 'previous-threshold' after the run started; expected setup lines (engine, previous-threshold, retry-policy, ducking, fade) before the first intent, wait, report or system event"
+      "<stdin>:3:1: error: 'previous-threshold' after the run started; expected setup lines (engine, previous-threshold, retry-policy) before the first intent, wait, report or system event"
     ),
     (
       "media A\nwait",

@@ -116,14 +116,28 @@ import Testing
     #expect(message("media A\n\(line)") == expected)
   }
 
-  @Test func fadeIsASetupLine() {
-    #expect(
-      message("media A\nplay A\nfade 200ms")
-        == "t.play:3:1: error: 'fade' after the run started; expected setup lines (engine, previous-threshold, retry-policy, ducking, fade) before the first intent, wait, report or system event"
-    )
-    #expect(
-      message("fade 200ms\nfade off")
-        == "t.play:2:1: error: a second 'fade' line; expected each setup line once")
+  /// A `fade` line after the run starts changes the running player's setting
+  /// (`Player.reconfigure`): from the next pause on; `fade off` turns it off again.
+  @Test func fadeChangesTheRunningPlayer() throws {
+    _ = try run(
+      """
+      media A duration=1m
+      play A
+      wait 300ms
+      pause
+      expect commands load(A#1) start(A#1) pause(A#1)
+      fade 200ms
+      resume
+      expect commands setVolume(A#1, 0) start(A#1) setVolume(A#1, 1, ramp 200ms)
+      pause
+      expect state paused(A#1, fading out)
+      wait 300ms
+      expect state paused(A#1)
+      fade off
+      resume
+      pause
+      expect commands setVolume(A#1, 0, ramp 200ms) pause(A#1) setVolume(A#1, 1) start(A#1) pause(A#1)
+      """)
   }
 
   /// `fade off` and no line are the same player: a pause is a plain `pause`.

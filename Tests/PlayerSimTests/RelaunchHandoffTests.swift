@@ -45,7 +45,7 @@ import Testing
     ),
     (
       "handoff\nengine preload=yes",
-      "t.play:3:1: error: 'engine' after the run started; expected setup lines (engine, previous-threshold, retry-policy, ducking, fade) before the first intent, wait, report or system event"
+      "t.play:3:1: error: 'engine' after the run started; expected setup lines (engine, previous-threshold, retry-policy) before the first intent, wait, report or system event"
     ),
     (
       "relaunched",

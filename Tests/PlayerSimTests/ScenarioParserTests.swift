@@ -438,7 +438,7 @@ private let actionList =
     ("engine preload=maybe", "t.play:1:16: error: found 'maybe'; expected yes or no"),
     (
       "media A\nplay A\nengine preload=yes",
-      "t.play:3:1: error: 'engine' after the run started; expected setup lines (engine, previous-threshold, retry-policy, ducking, fade) before the first intent, wait, report or system event"
+      "t.play:3:1: error: 'engine' after the run started; expected setup lines (engine, previous-threshold, retry-policy) before the first intent, wait, report or system event"
     ),
     (
       "previous-threshold 1s\nprevious-threshold 2s",

@@ -198,7 +198,7 @@ import Testing
     ),
     (
       "media A\nplay A\nretry-policy off",
-      "t.play:3:1: error: 'retry-policy' after the run started; expected setup lines (engine, previous-threshold, retry-policy, ducking, fade) before the first intent, wait, report or system event"
+      "t.play:3:1: error: 'retry-policy' after the run started; expected setup lines (engine, previous-threshold, retry-policy) before the first intent, wait, report or system event"
     ),
     (
       "retry-policy off\nretry-policy off",
@@ -206,7 +206,7 @@ import Testing
     ),
     (
       "interrupt begin\nretry-policy off",
-      "t.play:2:1: error: 'retry-policy' after the run started; expected setup lines (engine, previous-threshold, retry-policy, ducking, fade) before the first intent, wait, report or system event"
+      "t.play:2:1: error: 'retry-policy' after the run started; expected setup lines (engine, previous-threshold, retry-policy) before the first intent, wait, report or system event"
     ),
     (
       "media A\nreport paused-by-system A#1 now",

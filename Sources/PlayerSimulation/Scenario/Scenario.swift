@@ -57,11 +57,12 @@ public enum ScenarioAction: Hashable, Sendable {
   indirect case retryPolicy(RetryPolicy)
   /// `ducking 0.2` / `ducking pause`: what a `duck` line does
   /// (``PlayerState/PlayerConfiguration/ducking``; `.lower(to: 0.2)` without the
-  /// line). A setup line: before the first intent, wait, report or system event.
+  /// line). A setting: before the run starts it configures the first player;
+  /// later, it changes the running player's settings (`Player.reconfigure`).
   case ducking(DuckPolicy)
   /// `fade 200ms` / `fade off`: how long the user's pause and stop fade out and resume
   /// fades in (``PlayerState/PlayerConfiguration/fade``; zero, no fade, without the line
-  /// and for `off`). A setup line: before the first intent, wait, report or system event.
+  /// and for `off`). A setting, as `ducking`: anywhere, each line from there on.
   /// The fake engine declares the ramp capability, so the player keeps it.
   case fade(Duration)
   /// `hostile on seed=7` / `hostile off`: makes the engine misbehave, or stop misbehaving.
@@ -347,5 +348,18 @@ public enum StateExpectation: Hashable, Sendable, CustomStringConvertible {
         String(compact[start.upperBound..<close]))
     else { return compact }
     return compact[..<start.upperBound] + "\(milliseconds)ms" + compact[close...]
+  }
+}
+
+extension ScenarioAction {
+  /// Whether this line starts the run: an intent, a wait, a report, a system
+  /// event, a relaunch or a hand-off. Setup lines (`engine`,
+  /// `previous-threshold`, `retry-policy`) must come before the first.
+  var startsRun: Bool {
+    switch self {
+    case .intent, .remote, .setPosition, .wait, .waitUntil, .inject, .system, .relaunch, .handoff:
+      true
+    default: false
+    }
   }
 }

@@ -76,13 +76,13 @@ public enum ScenarioParser {
         declared.insert(media)
         if action == lastMedia, let lastMedia { action = lastMedia }
         lastMedia = action
-      case .engine, .previousThreshold, .retryPolicy, .ducking, .fade:
+      case .engine, .previousThreshold, .retryPolicy:
         guard !started else {
           throw ScenarioError(
             file: file, line: line.number, column: word.column,
             found: "'\(word.text)' after the run started",
             expected:
-              "setup lines (engine, previous-threshold, retry-policy, ducking, fade) before the first "
+              "setup lines (engine, previous-threshold, retry-policy) before the first "
               + "intent, wait, report or system event")
         }
         guard setupSeen.insert(word.text).inserted else {
@@ -90,9 +90,8 @@ public enum ScenarioParser {
             file: file, line: line.number, column: word.column,
             found: "a second '\(word.text)' line", expected: "each setup line once")
         }
-      case .intent, .remote, .setPosition, .wait, .waitUntil, .inject, .system, .relaunch, .handoff:
-        started = true
-      default: break
+      default:
+        if action.startsRun { started = true }
       }
       steps.append(ScenarioStep(line: line.number, column: word.column, action: action))
     }

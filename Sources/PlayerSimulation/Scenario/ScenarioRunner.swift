@@ -5,7 +5,9 @@ import PlayerState
 /// with the player's watchdog on the same ``VirtualClock``.
 ///
 /// The setup lines (`engine preload=yes`, `previous-threshold 3s`,
-/// `retry-policy …`, `ducking …`, `fade …`) make the engine and the player's configuration; then each script line runs in
+/// `retry-policy …`) and the settings before the run starts (`ducking …`,
+/// `fade …`) make the engine and the player's configuration (a setting after
+/// it changes the running player's: `Player.reconfigure`); then each script line runs in
 /// order: `wait` advances the clock and delivers the reports that fall due, a
 /// `report` line's `A#N` is resolved against the loads live at that moment,
 /// and `interrupt`, `route` and `network` lines (and the fake network of a
@@ -79,7 +81,9 @@ public struct ScenarioRunner: Sendable {
     let clock = VirtualClock()
     var canPreload = false
     var configuration = PlayerConfiguration()
+    // The setup lines, and the settings given before the run starts.
     for step in scenario.steps {
+      if step.action.startsRun { break }
       switch step.action {
       case .engine(let preload): canPreload = preload
       case .previousThreshold(let threshold): configuration.previousThreshold = threshold
@@ -267,7 +271,10 @@ public struct ScenarioRunner: Sendable {
     }
     let overLimit = { processed >= limit }
 
+    // Whether a line that starts the run has come: a setting after it changes the running player's.
+    var started = false
     for (index, step) in scenario.steps.enumerated() {
+      if step.action.startsRun { started = true }
       let fail = { (expected: String, found: String) in
         ExpectationFailure(
           file: scenario.file, line: step.line, column: step.column, expected: expected,
@@ -292,8 +299,24 @@ public struct ScenarioRunner: Sendable {
         } else {
           pending[media] = index
         }
-      case .engine, .previousThreshold, .retryPolicy, .ducking, .fade:
+      case .engine, .previousThreshold, .retryPolicy:
         break
+      case .ducking(let policy) where started:
+        configuration.ducking = policy
+        var settings = player.configuration
+        settings.ducking = policy
+        do { try player.reconfigure(settings) } catch {
+          failure = fail("a setting the player takes", error.reason)
+        }
+      case .fade(let length) where started:
+        configuration.fade = length
+        var settings = player.configuration
+        settings.fade = length
+        do { try player.reconfigure(settings) } catch {
+          failure = fail("a setting the player takes", error.reason)
+        }
+      case .ducking, .fade:
+        break  // before the run: the first player's configuration already
       case .system(let event):
         player.send(.system(event))
         flush()

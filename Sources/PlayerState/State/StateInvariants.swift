@@ -26,9 +26,7 @@ extension PlaybackState {
     }
     if rate.thousandths <= 0 { return "rate \(rate) is not positive" }
     if !volume.isValid { return "volume \(volume) is outside 0...1" }
-    if case .lower(let level) = configuration.ducking, !level.isValid {
-      return "duck level \(level) is outside 0...1"
-    }
+    if let violation = configuration.violation { return violation }
     if failure != nil, !(session?.stage.isStopped ?? false) {
       return "a failure detail without a failed or waiting load"
     }
@@ -95,7 +93,6 @@ extension PlaybackState {
       if let violation = check(leaving.load, "fading-out") { return violation }
       if leaving.timer.rawValue == 0 { return "a load fading out into a stop without its timer" }
     }
-    if let violation = configuration.retry.violation { return violation }
     if let point = resumePoint {
       if session != nil { return "a resume point beside a load" }
       if point.item != queue.currentEntry?.item {
@@ -192,5 +189,16 @@ extension PlaybackState: Codable {
     if muted { try container.encode(muted, forKey: .muted) }
     if ducked { try container.encode(ducked, forKey: .ducked) }
     try container.encodeIfPresent(leaving, forKey: .leaving)
+  }
+}
+
+extension PlayerConfiguration {
+  /// The first rule of a configuration the reducer can take that this one
+  /// breaks (a retry policy's backoffs, a duck's level in 0…1); nil if none.
+  package var violation: String? {
+    if case .lower(let level) = ducking, !level.isValid {
+      return "duck level \(level) is outside 0...1"
+    }
+    return retry.violation
   }
 }
