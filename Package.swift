@@ -11,6 +11,19 @@ let settings: [SwiftSetting] = [
 // values; its header says why): those builds leave PlayerStateTests out, about 30 CPU-s each.
 // Every other build, the README's `swift test` included, has every test target.
 let sanitizerBuild = Context.environment["PLAYHEAD_SANITIZER"] != nil
+// The same builds leave out the explorer's suites, which neither sanitizer runs (one player on
+// one thread; `.ci/sanitizers`, `explorer_suites` and `explorer_cli`, says why).
+let explorerSuites =
+  sanitizerBuild
+  ? [
+    "CompleteExplorationTests", "ExplorerTests", "ExploreFeaturesTests", "ExploreShardTests",
+    "ClassPartitionTests", "ExplorerReachTests", "ExploreHeldRestoreTests", "SearchMemoryTests",
+    "ExploreRestoreTests", "BehaviouralClassesTests", "ExploreVolumeTests", "BoundedFeaturesTests",
+    "KeyCoarseningTests", "StateFingerprintTests", "SearchRowsTests", "ExplorationLimitTests",
+    "ExploredObservablesTests",
+  ].map { "\($0).swift" } : []
+let explorerCLISuites =
+  sanitizerBuild ? ["ExploreScopeCLITests.swift", "ShardCLITests.swift"] : []
 
 let package = Package(
   name: "Playhead",
@@ -71,10 +84,10 @@ let package = Package(
       swiftSettings: settings),
     .testTarget(
       name: "PlayerFuzzTests", dependencies: ["PlayerFuzz"], path: "Fuzz/Tests/PlayerFuzzTests",
-      swiftSettings: settings),
+      exclude: explorerSuites, swiftSettings: settings),
     .testTarget(
       name: "PlayerSimTests", dependencies: ["PlayerSimulation", "PlayerTesting", "player-sim"],
-      swiftSettings: settings),
+      exclude: explorerCLISuites, swiftSettings: settings),
   ]
     + (sanitizerBuild
       ? []
