@@ -151,8 +151,9 @@ package struct BuggyPlayer: PlantedMistakes {
     /// A duck with the `.pause` policy is taken for the user's pause: the play
     /// intent becomes pause, so the duck's end does not resume.
     case pauseDuckFlipsIntent
-    /// A resume during a fade-out is taken for a resume of a paused load: the
-    /// engine, which never stopped playing, is sent `setVolume(L, 0)` and
+    /// A resume during a fade-out the user's pause started is taken for a
+    /// resume of a paused load (the pause button's handler remembers "I paused"):
+    /// the engine, which never stopped playing, is sent `setVolume(L, 0)` and
     /// `start` again (a restart from silence, not a ramp back from where it is).
     case resumeDuringFadeStarts
     /// The fade's timer is not cancelled by a resume: when it fires it pauses
@@ -353,6 +354,8 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     var volumeAtDuck: Volume?
     /// staleFadeExpiryPauses: the fade timers armed, never cancelled.
     var fadeTimers: Set<WatchdogRequest> = []
+    /// resumeDuringFadeStarts: the load the user's pause (or toggle) faded out.
+    var pausedByUser: Load?
   }
 
   private let bug: BuggyPlayer.Bug
@@ -700,8 +703,13 @@ final class CatalogPlayer: FuzzTarget, Sendable {
         record(commands, &core)
         return commands
       }
+    case (.resumeDuringFadeStarts, .user(.pause)), (.resumeDuringFadeStarts, .remote(.pause)),
+      (.resumeDuringFadeStarts, .user(.toggle)), (.resumeDuringFadeStarts, .remote(.toggle)):
+      core.pausedByUser = session?.load
     case (.resumeDuringFadeStarts, _):
-      if let session, session.fadingOut, case .ready = session.stage {
+      if let session, session.fadingOut, case .ready = session.stage,
+        core.pausedByUser == session.load
+      {
         let effects = core.state.handle(event)
         core.ignored = effects.ignored
         core.requested = effects.watchdog

@@ -35,7 +35,7 @@ package import PlayerState
 ///   and start states with a volume, muted or ducked, for a subject that does
 ///   volume (``FuzzSubject/Inputs/volume``; others are never sent them);
 /// - ``fade``: fades (issue 37, item 2): the player is configured with a
-///   200 ms `PlayerConfiguration.fade` (``FuzzSetup/fadeLength``) and the
+///   200 ms `PlayerConfiguration.fade` (the engine line's `fade=200ms`) and the
 ///   harness's engine declares `EngineCapabilities.volumeRamp`, so the user's
 ///   pause, resume and stop fade, and the fade's timers expire (the newest and
 ///   stale ones); for a subject that does fades (``FuzzSubject/Inputs/fade``;
