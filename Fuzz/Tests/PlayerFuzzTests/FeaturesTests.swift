@@ -9,8 +9,8 @@ import Testing
   @Test(
     arguments: [
       (
-        "queue,preload,system,network,controls,restore,sleepTimer,volume", FuzzFeatures.all,
-        "queue,preload,system,network,controls,restore,sleepTimer,volume"
+        "queue,preload,system,network,controls,restore,sleepTimer,volume,fade", FuzzFeatures.all,
+        "queue,preload,system,network,controls,restore,sleepTimer,volume,fade"
       ),
       (
         "queue,preload,system,network", [.queue, .preload, .system, .network],
@@ -19,6 +19,7 @@ import Testing
       ("network,queue", [.queue, .network], "queue,network"),
       ("sleepTimer,restore", [.restore, .sleepTimer], "restore,sleepTimer"),
       ("volume,queue", [.queue, .volume], "queue,volume"),
+      ("fade,volume", [.volume, .fade], "volume,fade"),
       (" system , system ", .system, "system"),
       ("none", .core, "none"),
     ] as [(String, FuzzFeatures, String)])
@@ -33,15 +34,15 @@ import Testing
   @Test(arguments: [
     (
       "queue,nope",
-      "unknown feature 'nope'; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume (or none)"
+      "unknown feature 'nope'; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume, fade (or none)"
     ),
     (
       "queue,,system",
-      "an empty feature; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume (or none)"
+      "an empty feature; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume, fade (or none)"
     ),
     (
       "",
-      "an empty feature; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume (or none)"
+      "an empty feature; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume, fade (or none)"
     ),
   ])
   func aBadListSaysWhy(_ list: String, _ message: String) {

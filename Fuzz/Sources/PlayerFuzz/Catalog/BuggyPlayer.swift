@@ -151,6 +151,20 @@ package struct BuggyPlayer: PlantedMistakes {
     /// A duck with the `.pause` policy is taken for the user's pause: the play
     /// intent becomes pause, so the duck's end does not resume.
     case pauseDuckFlipsIntent
+    /// A resume during a fade-out the user's pause started is taken for a
+    /// resume of a paused load (the pause button's handler remembers "I paused"):
+    /// the engine, which never stopped playing, is sent `setVolume(L, 0)` and
+    /// `start` again (a restart from silence, not a ramp back from where it is).
+    case resumeDuringFadeStarts
+    /// The fade's timer is not cancelled by a resume: when it fires it pauses
+    /// the load the user resumed (the classic race of a fade's timer).
+    case staleFadeExpiryPauses
+    /// A new load opens without the `stop` of the load fading out into a stop:
+    /// two loads are audible, and the leaving one is never stopped.
+    case stopFadeNeverStopped
+    /// The fade's expiry pauses the load and leaves it at 0: the next resume
+    /// plays silent.
+    case fadeExpiryForgetsVolume
   }
 
   /// The mistake.
@@ -229,6 +243,13 @@ package struct BuggyPlayer: PlantedMistakes {
     case .duckEndRestoresStaleVolume: 3
     case .newLoadAtFullVolume: 2  // volume(0.5), play(A): load(A#1) without its setVolume
     case .pauseDuckFlipsIntent: 2  // engine duck=pause: play(A), duck: paused
+    // engine fade=200ms: play(A), ready(A#1), pause, resume: start(A#1) again.
+    case .resumeDuringFadeStarts: 4
+    // play(A), ready(A#1), pause, resume, timeout(A#1, watchdog#2): paused.
+    case .staleFadeExpiryPauses: 5
+    case .stopFadeNeverStopped: 4  // play(A), ready(A#1), stop, resume: load(A#2) beside A#1
+    // play(A), ready(A#1), pause, timeout(A#1, watchdog#2): no setVolume(A#1, 1).
+    case .fadeExpiryForgetsVolume: 4
     }
   }
 
@@ -248,14 +269,27 @@ package struct BuggyPlayer: PlantedMistakes {
     }
   }
 
+  /// Whether the mistake is one of fades' (issue 37, item 2).
+  package var isFadeBug: Bool {
+    switch bug {
+    case .resumeDuringFadeStarts, .staleFadeExpiryPauses, .stopFadeNeverStopped,
+      .fadeExpiryForgetsVolume:
+      true
+    default: false
+    }
+  }
+
   /// What the catalog's player reads from the harness (every one schedules
-  /// its sleep countdowns on the harness's clock). Every player takes volume,
-  /// but only volume's mistakes say so: the others are fuzzed without it and
-  /// draw exactly the cases they drew before it (so their measured figures stand).
+  /// its sleep countdowns on the harness's clock). Every player takes volume
+  /// and fades, but only volume's and fades' mistakes say so (each its own):
+  /// the others are fuzzed without them and draw exactly the cases they drew
+  /// before them (so their measured figures stand).
   private var inputs: FuzzSubject.Inputs {
-    let inputs: FuzzSubject.Inputs =
-      startsFromGivenStates ? .all : [.retryPolicy, .configuration, .sleepTimer, .volume]
-    return isVolumeBug ? inputs : inputs.subtracting(.volume)
+    var inputs: FuzzSubject.Inputs =
+      startsFromGivenStates ? .all : [.retryPolicy, .configuration, .sleepTimer, .volume, .fade]
+    if !isVolumeBug { inputs.remove(.volume) }
+    if !isFadeBug { inputs.remove(.fade) }
+    return inputs
   }
 
   /// The player as a fuzz subject.
@@ -318,6 +352,10 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     var restorePending = false
     /// duckEndRestoresStaleVolume: the user's volume when the duck began.
     var volumeAtDuck: Volume?
+    /// staleFadeExpiryPauses: the fade timers armed, never cancelled.
+    var fadeTimers: Set<WatchdogRequest> = []
+    /// resumeDuringFadeStarts: the load the user's pause (or toggle) faded out.
+    var pausedByUser: Load?
   }
 
   private let bug: BuggyPlayer.Bug
@@ -665,6 +703,37 @@ final class CatalogPlayer: FuzzTarget, Sendable {
         record(commands, &core)
         return commands
       }
+    case (.resumeDuringFadeStarts, .user(.pause)), (.resumeDuringFadeStarts, .remote(.pause)),
+      (.resumeDuringFadeStarts, .user(.toggle)), (.resumeDuringFadeStarts, .remote(.toggle)):
+      core.pausedByUser = session?.load
+    case (.resumeDuringFadeStarts, _):
+      if let session, session.fadingOut, case .ready = session.stage,
+        core.pausedByUser == session.load
+      {
+        let effects = core.state.handle(event)
+        core.ignored = effects.ignored
+        core.requested = effects.watchdog
+        core.requestedSleep = effects.sleepTimer
+        var commands = Array(effects.commands)
+        if effects.ignored == nil, core.state.playWhenReady,
+          core.state.session?.load == session.load
+        {
+          // The mistake: the ramp back is taken for a fade-in of a paused load.
+          commands =
+            [.setVolume(session.load, Volume(thousandths: 0))]
+            + [.start(session.load, rate: core.state.rate)] + commands
+        }
+        record(commands, &core)
+        return commands
+      }
+    case (.staleFadeExpiryPauses, .watchdogExpired(let load, let id)):
+      // The mistake: a fade's timer the user's resume made stale still pauses.
+      if let session, session.load == load, !session.fadingOut, case .ready = session.stage,
+        core.fadeTimers.contains(where: { $0.load == load && $0.id == id })
+      {
+        core.state.playWhenReady = false
+        return [.pause(load)]
+      }
     case (.staleWatchdogFires, .watchdogExpired(let load, _)):
       if var session, session.load == load {
         if case .failed = session.stage { break }
@@ -676,8 +745,31 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     default:
       break
     }
+    let leavingBefore = core.state.leaving?.load
     var effects = core.state.handle(event)
     core.ignored = effects.ignored
+    if let request = effects.watchdog, request.purpose == .fadeOut {
+      core.fadeTimers.insert(request)
+    }
+    if bug == .stopFadeNeverStopped, let leaving = leavingBefore, core.state.leaving == nil,
+      effects.commands.contains(where: { $0.kind == .load })
+    {
+      // The mistake: the load that opens does not stop the one fading out.
+      var commands = CommandList()
+      for command in effects.commands where command != .stop(leaving) { commands.append(command) }
+      effects.commands = commands
+    }
+    if bug == .fadeExpiryForgetsVolume, effects.ignored == nil, session?.fadingOut == true,
+      case .watchdogExpired = event, let load = session?.load
+    {
+      // The mistake: the load is paused and left at 0.
+      var commands = CommandList()
+      for command in effects.commands {
+        if case .setVolume(let named, _, _) = command, named == load { continue }
+        commands.append(command)
+      }
+      effects.commands = commands
+    }
     if bug == .duckOverwritesVolume, effects.ignored == nil, case .system(.duckBegan) = event,
       case .lower = core.state.configuration.ducking
     {

@@ -50,6 +50,8 @@ public struct ExplorationRenaming: Sendable {
   /// Whether the current load is stopped (failed or waiting): it ignores every seek completion.
   private var currentStopped = false
   private var preloadToken: UInt32?
+  /// The load fading out into a stop (issue 37): its timer's expiry stops it.
+  private var leavingToken: UInt32?
   private var lastSeek: UInt32 = 0
   private var threshold: MediaTime
   /// Fields deliberately left out (tests of the differential check only).
@@ -76,6 +78,7 @@ public struct ExplorationRenaming: Sendable {
     currentToken = model.current?.load.token.rawValue
     currentStopped = model.current?.stage.isStopped ?? false
     preloadToken = model.preload?.load.token.rawValue
+    leavingToken = model.leaving?.load.token.rawValue
     lastSeek = model.current?.lastSeek ?? 0
     entries = model.entries.map(\.item)
   }
@@ -114,12 +117,14 @@ public struct ExplorationRenaming: Sendable {
   }
 
   /// A token's code: 0 for token 0, 1 the current load's, 2 the preload's,
-  /// 3 any other issued one (stopped), 10 + k for the k-th token not issued yet.
+  /// 4 the load fading out into a stop's, 3 any other issued one (stopped),
+  /// 10 + k for the k-th token not issued yet.
   public func token(_ token: LoadToken) -> Int32 {
     let raw = token.rawValue
     if raw == 0 { return 0 }
     if raw == currentToken { return 1 }
     if raw == preloadToken { return 2 }
+    if raw == leavingToken { return 4 }
     if raw > issued { return 10 + Int32(clamping: raw - issued) }
     return 3
   }
@@ -236,6 +241,8 @@ extension PlaybackState: ExplorableSnapshot {
       key.append(stopped ? -1 : renaming.time(session.duration))
       key.append(renaming.forgetting.contains(.systemPaused) ? 0 : session.systemPaused ? 1 : 0)
       key.append(renaming.forgetting.contains(.attempts) ? 0 : Int32(session.networkAttempts))
+      // A fade into a pause (issue 37): only when on, so that every other key stays.
+      if session.fadingOut { key.append(-9) }
     } else {
       key.append(-1)
     }
@@ -254,6 +261,12 @@ extension PlaybackState: ExplorableSnapshot {
     key.append(resumePoint.map { renaming.item($0.item) } ?? -1)
     key.append(resumePoint.map { renaming.time($0.position) } ?? -1)
     renaming.appendVolume(volume, muted: muted, ducked: ducked, to: &key)
+    if let leaving {
+      // A load fading out into a stop and its timer (only then: every other key stays).
+      key.append(-10)
+      renaming.append(leaving.load, to: &key)
+      key.append(renaming.counter(leaving.timer.rawValue))
+    }
   }
 }
 
@@ -318,6 +331,7 @@ extension Explorer {
         renaming.forgetting.contains(.attempts) ? 0 : Int32(current.attempts),
         renaming.detail(current.failure),
       ]
+      if current.fadingOut { key.append(-9) }
     } else {
       key.append(-1)
     }
@@ -333,6 +347,11 @@ extension Explorer {
     key.append(model.resumePoint.map { renaming.item($0.item) } ?? -1)
     key.append(model.resumePoint.map { renaming.time(.milliseconds($0.position)) } ?? -1)
     renaming.appendVolume(model.volume, muted: model.muted, ducked: model.ducked, to: &key)
+    if let leaving = model.leaving {
+      key.append(-10)
+      renaming.append(leaving.load, to: &key)
+      key.append(renaming.counter(leaving.timer))
+    }
     // Whether the letters can name a stopped load (all alike to the rules).
     key.append(previous(model) == nil ? 0 : 1)
     append(held: held, into: &key, renaming)

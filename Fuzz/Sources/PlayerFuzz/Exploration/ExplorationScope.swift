@@ -76,6 +76,10 @@ public struct ExplorationConfiguration: Hashable, Sendable, CustomStringConverti
   /// lower to 0.2, or pause as an interruption. Only a scope with the volume
   /// feature searches both (``ExplorationScope/init(entries:held:configurations:features:maxDepth:seconds:maxStates:reach:)``).
   public var ducking: DuckPolicy = PlayerConfiguration().ducking
+  /// The player's fade (`PlayerConfiguration.fade`; zero, the default, is off):
+  /// 200 ms in a search of a scope that fades (`ExplorationScope.fades`) of a
+  /// subject that does fades.
+  public var fade: MediaTime = .zero
   /// The state the player starts from (its configuration is this class's), or nil for a new
   /// player: ``ExplorationReach/nearExhaustion`` searches each class from
   /// ``Explorer/nearExhaustionStarts`` too.
@@ -127,6 +131,7 @@ public struct ExplorationConfiguration: Hashable, Sendable, CustomStringConverti
       canPreload: canPreload, previousThreshold: previousThreshold, retry: retry,
       watchdogTimeout: watchdogTimeout, start: start)
     setup.ducking = ducking
+    setup.fadeLength = fade
     return setup
   }
 
@@ -136,6 +141,7 @@ public struct ExplorationConfiguration: Hashable, Sendable, CustomStringConverti
   public var description: String {
     "\(canPreload ? "preload" : "no preload"), \(retryDescription), \(timesDescription)"
       + (ducking == PlayerConfiguration().ducking ? "" : ", \(duckingDescription)")
+      + (fade == .zero ? "" : ", fade \(fade.milliseconds)ms")
       + (start.map { ", from \(FuzzStart.spelling($0))" } ?? "")
   }
 
@@ -206,6 +212,12 @@ public struct ExplorationScope: Hashable, Sendable, CustomStringConvertible {
   /// Whether the search uses the small alphabet of the tests of the search
   /// itself (``Explorer/Letter/core``) instead of the whole one.
   package var coreAlphabet = false
+  /// Whether the search fades (issue 37, item 2): its features have `fade`
+  /// and are not every feature (whose searches are the largest: fades are
+  /// proven by the scopes that name them, as the `.pause` duck policy is).
+  /// Its player then runs with a 200 ms fade and its alphabet gains
+  /// ``Explorer/Letter/fadeLetters``.
+  package var fades: Bool { features.contains(.fade) && features != .all }
   /// With ``coreAlphabet``: the core's letters and a relaunch and a hand-off
   /// (``Explorer/Letter/coreRestore``), for the tests of reports held back
   /// across them.

@@ -343,6 +343,9 @@ struct Search {
     begun = clock.now
     reported = begun
     self.scope = scope
+    var configuration = configuration
+    // A scope that fades runs its player with the random runs' fade, if the subject does fades.
+    if scope.fades, subject.inputs.contains(.fade) { configuration.fade = FuzzSetup.fadeOn }
     self.configuration = configuration
     self.deadline = deadline
     self.forgetting = forgetting
@@ -355,6 +358,7 @@ struct Search {
       switch letter {
       case .lifecycle: subject.restore != nil
       case .volume: subject.inputs.contains(.volume)
+      case .fadeEnd: subject.inputs.contains(.fade)
       default: true
       }
     }

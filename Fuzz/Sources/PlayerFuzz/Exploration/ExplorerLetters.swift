@@ -127,6 +127,10 @@ extension Explorer {
     case reach(Reach)
     /// A letter of volume, mute and ducking (feature `volume`, ``volumeLetters``).
     case volume(Sound)
+    /// The expiry of the timer of the load fading out into a stop (feature
+    /// `fade`, ``fadeLetters``): its own id, the one before, or one never issued.
+    /// (The fade into a pause is the current load's newest timer: a `timeout` letter.)
+    case fadeEnd(Relative)
 
     /// Volume's letters. The user's volumes are absolute (the rules compare a
     /// volume only with the current one and 0…1), so the letters reach 1 and
@@ -157,6 +161,13 @@ extension Explorer {
         .volume(.half), .volume(.full), .volume(.refused), .volume(.mute), .volume(.unmute),
         .volume(.duck), .volume(.unduck),
       ]
+    }
+
+    /// The letters of feature `fade`, which a scope with that feature adds after
+    /// the others (``alphabet(for:)``), so that the alphabet of every scope
+    /// without it is as it was.
+    static var fadeLetters: [Letter] {
+      [.fadeEnd(.newest), .fadeEnd(.older), .fadeEnd(.neverIssued)]
     }
 
     enum Answer: Hashable, Sendable {
@@ -620,6 +631,9 @@ extension Explorer.Letter {
       case .duck: return .system(.duckBegan)
       case .unduck: return .system(.duckEnded)
       }
+    case .fadeEnd(let relative):
+      guard let leaving = model.leaving else { return nil }
+      return id(leaving.timer, relative).map { .watchdogExpired(leaving.load, WatchdogID($0)) }
     case .answered, .later, .deliver, .lifecycle:
       return nil
     }

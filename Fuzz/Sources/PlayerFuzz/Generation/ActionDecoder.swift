@@ -117,6 +117,7 @@ package struct ActionDecoder: Sendable {
       features.remove(.sleepTimer)
     }
     if !subject.inputs.contains(.volume), features.contains(.volume) { features.remove(.volume) }
+    if !subject.inputs.contains(.fade), features.contains(.fade) { features.remove(.fade) }
     // Set in an initializer, the property's observer does not run.
     allowed = Self.allowed(features)
   }
@@ -198,6 +199,11 @@ package struct ActionDecoder: Sendable {
     // (one more byte only then, so that other runs draw the cases they drew before).
     if features.contains(.volume), inputs.contains(.volume), inputs.contains(.configuration) {
       setup.ducking = Self.duckPolicies[Int(source.nextByte() & 3)]
+    }
+    // The fade, for a subject that does fades and reads its configuration: a
+    // fixed length, so no byte is drawn and every case draws what it drew before.
+    if features.contains(.fade), inputs.contains(.fade), inputs.contains(.configuration) {
+      setup.fadeLength = FuzzSetup.fadeOn
     }
     // A start state in one case in four, for a subject that can start from one
     // (within the features: otherwise the case starts new).
@@ -510,6 +516,10 @@ package struct ActionDecoder: Sendable {
       let seek = id(model.current?.lastSeek ?? 0, extra)
       return report(.seekCompleted(target, SeekID(seek)))
     case .timeout:
+      if let leaving = model.leaving, detail & 1 == 0 {
+        // The timer of a load fading out into a stop: its own id, or a neighbour.
+        return .send(.watchdogExpired(leaving.load, WatchdogID(id(leaving.timer, extra))))
+      }
       let watchdog = id(model.current?.lastWatchdog ?? 1, extra)
       return .send(.watchdogExpired(target, WatchdogID(watchdog)))
     case .setSleepTimer:
@@ -588,6 +598,14 @@ package struct ActionDecoder: Sendable {
     if model.ducked, detail & 7 == 2 {
       // The navigation prompt is over.
       return .send(.system(.duckEnded))
+    }
+    if let leaving = model.leaving, detail & 7 == 3 {
+      // The fade into a stop runs out.
+      return .send(.watchdogExpired(leaving.load, WatchdogID(leaving.timer)))
+    }
+    if let current = model.current, current.fadingOut, detail & 7 == 3 {
+      // The fade into a pause runs out.
+      return .send(.watchdogExpired(current.load, WatchdogID(current.lastWatchdog)))
     }
     // Now and then, in any stage, a late report of a dropped preload or of the
     // load before this one: the engine calls back after their stop.

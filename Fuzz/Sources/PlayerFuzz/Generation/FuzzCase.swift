@@ -37,6 +37,10 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
   /// ``FuzzEngine/configuration(for:)``); spelled `duck=pause` or `duck=0.5`
   /// on the engine line when not a new configuration's (lower to 0.2).
   public var ducking: DuckPolicy
+  /// The player's fade (`PlayerConfiguration.fade`; zero, the default, is
+  /// off); when not zero the engine declares `EngineCapabilities.volumeRamp`.
+  /// Spelled `fade=200ms` on the engine line when not zero (``FuzzFeatures/fade``).
+  public var fade: MediaTime
   /// The state the player starts from, or nil for a new player: a valid
   /// `PlaybackState` (``FuzzEngine/state(for:)``), its ids possibly within a
   /// few of exhaustion; spelled `start(…)` on the engine line.
@@ -54,14 +58,16 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
   ///   - watchdogTimeout: the watchdog clock's timeout; 10 s by default.
   ///   - start: the state the player starts from; nil for a new player.
   ///   - ducking: the player's duck policy; a new `PlayerConfiguration`'s by default.
+  ///   - fade: the player's fade; zero (off) by default.
   public init(
     _ actions: [FuzzAction], canPreload: Bool = false, retry: RetryPolicy = .standard,
     previousThreshold: MediaTime = PlayerConfiguration().previousThreshold,
     watchdogTimeout: MediaTime = .seconds(10), start: PlaybackState? = nil,
-    ducking: DuckPolicy = PlayerConfiguration().ducking
+    ducking: DuckPolicy = PlayerConfiguration().ducking, fade: MediaTime = .zero
   ) {
     self.start = start
     self.ducking = ducking
+    self.fade = max(fade, .zero)
     self.actions = actions
     self.canPreload = canPreload
     self.retry = retry
@@ -74,7 +80,7 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
     self.init(
       actions, canPreload: setup.canPreload, retry: setup.retry,
       previousThreshold: setup.previousThreshold, watchdogTimeout: setup.watchdogTimeout,
-      start: setup.start, ducking: setup.ducking)
+      start: setup.start, ducking: setup.ducking, fade: setup.fadeLength)
   }
 
   /// What the case runs with besides its actions.
@@ -83,13 +89,14 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
       canPreload: canPreload, previousThreshold: previousThreshold, retry: retry,
       watchdogTimeout: watchdogTimeout, start: start)
     setup.ducking = ducking
+    setup.fadeLength = fade
     return setup
   }
 
   /// The engine line: `engine preload=yes` or `engine preload=no`, then what
   /// differs from a new `PlayerConfiguration` and the 10 s clock, each as one
   /// field: ` retry=off` or ` retry=1/500ms/1000ms`, ` previous=1000ms`,
-  /// ` watchdog=5000ms`, ` duck=pause` or ` duck=0.5`; last, the start state,
+  /// ` watchdog=5000ms`, ` duck=pause` or ` duck=0.5`, ` fade=200ms`; last, the start state,
   /// ` start(…)` (`FuzzStart` spells it).
   public var header: String {
     var line = "engine preload=\(canPreload ? "yes" : "no")"
@@ -101,6 +108,7 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
       line += " watchdog=\(watchdogTimeout.milliseconds)ms"
     }
     if ducking != PlayerConfiguration().ducking { line += " duck=\(Self.spelling(ducking))" }
+    if fade != .zero { line += " fade=\(fade.milliseconds)ms" }
     if let start { line += " " + FuzzStart.spelling(start) }
     return line
   }

@@ -103,6 +103,14 @@ extension ContractModel {
   }
 
   private func ignoreReason(expiry load: Load, _ id: UInt32) -> IgnoreReason? {
+    // The leaving load's timer stops it (ContractFade.swift). Another expiry
+    // naming it is `staleWatchdog`, as one naming the preload: docs/machine.md
+    // says what its timer's expiry does and that a report about it is stale,
+    // not which reason an older timer's expiry gets ("Identity first" predates
+    // the leaving load; the reducer says `staleWatchdog`).
+    if let leaving, leaving.load == load {
+      return leaving.timer == id ? nil : .staleWatchdog
+    }
     let session: Current
     switch identity(of: load) {
     case .ignored(let reason): return reason
@@ -110,6 +118,8 @@ extension ContractModel {
     case .current(let current): session = current
     }
     guard id != 0, id == session.lastWatchdog else { return .staleWatchdog }
+    // The fade into a pause counts while the load still fades (a resume made it stale).
+    if session.fadingOut { return nil }
     switch session.stage {
     case .waiting: return issued == UInt32.max ? .idsExhausted : nil
     case .buffering, .stalled: return nil

@@ -60,6 +60,13 @@ package struct ContractModel: Hashable, Sendable {
     package var systemPaused = false
     /// Reloads made for want of the network since the entry was last ready.
     package var attempts: UInt8 = 0
+    /// Whether the engine is fading this load out into the user's pause
+    /// (ContractFade.swift): told to ramp to 0, not yet paused; its newest
+    /// timer (``lastWatchdog``) is the fade's.
+    package var fadingOut = false
+    /// The id of the newest fade timer armed for this load (0 if none): its
+    /// expiry, once stale, must change nothing (for naming a violation).
+    package var lastFadeTimer: UInt32 = 0
     /// The engine's own error of the newest failure, if it gave one.
     package var failure: FailureDetail? {
       get { failureKey.flatMap(FailureKey.detail) }
@@ -209,6 +216,15 @@ package struct ContractModel: Hashable, Sendable {
   package internal(set) var ducked = false
   /// The player's duck policy (`PlayerConfiguration.ducking`), read from the case's configuration.
   package let ducking: DuckPolicy
+  /// The player's fade in milliseconds (`PlayerConfiguration.fade`; 0: off),
+  /// read from the case's configuration (ContractFade.swift).
+  package let fade: Int64
+  /// A load the user stopped while it played, fading out before its `stop`,
+  /// and its timer's id; only while idle (ContractFade.swift).
+  package internal(set) var leaving: FadingOut?
+  /// The newest leaving load that was stopped, with its timer's id (history,
+  /// for naming a violation; not part of the contract state).
+  package internal(set) var stoppedLeaving: FadingOut?
 
   /// The player's `previousThreshold`, in milliseconds: `previous` restarts
   /// the entry past this position. Read from the case's configuration.
@@ -220,15 +236,17 @@ package struct ContractModel: Hashable, Sendable {
   ///   - retry: the player's retry policy for network failures.
   ///   - previousThreshold: the player's `previousThreshold`.
   ///   - ducking: the player's duck policy.
+  ///   - fade: the player's fade (zero: off).
   package init(
     canPreload: Bool = false, retry: RetryPolicy = PlayerConfiguration().retry,
     previousThreshold: MediaTime = PlayerConfiguration().previousThreshold,
-    ducking: DuckPolicy = PlayerConfiguration().ducking
+    ducking: DuckPolicy = PlayerConfiguration().ducking, fade: MediaTime = .zero
   ) {
     self.canPreload = canPreload
     self.retry = retry
     self.previousThreshold = previousThreshold.milliseconds
     self.ducking = ducking
+    self.fade = max(fade.milliseconds, 0)
   }
 
   /// Whether two models are in the same contract state: queue, intent,
@@ -245,7 +263,7 @@ package struct ContractModel: Hashable, Sendable {
       && lhs.current == rhs.current && lhs.preload == rhs.preload && lhs.sleep == rhs.sleep
       && lhs.issuedSleep == rhs.issuedSleep && lhs.resumePoint == rhs.resumePoint
       && lhs.volume == rhs.volume && lhs.muted == rhs.muted && lhs.ducked == rhs.ducked
-      && lhs.ducking == rhs.ducking
+      && lhs.ducking == rhs.ducking && lhs.fade == rhs.fade && lhs.leaving == rhs.leaving
   }
 
   /// Hashes part of what `==` compares.
@@ -286,7 +304,9 @@ package struct ContractModel: Hashable, Sendable {
   /// a failure since.
   package var engineIsPlaying: Bool {
     guard let current else { return false }
-    return current.started && current.stage == .ready
+    // A fade-out into the user's pause is a paused player at once (the
+    // engine plays on until the fade's end: ``Current/started``).
+    return current.started && current.stage == .ready && !current.fadingOut
   }
 
   /// Whether a seek completion is awaited.
@@ -402,6 +422,7 @@ package struct ContractModel: Hashable, Sendable {
     case .stalled:
       // Past the last watchdog id the stall is ignored (docs/machine.md, "Ids never wrap").
       guard session.stage == .ready, session.lastWatchdog < UInt32.max else { return }
+      endFadeEarly(&session, &out)
       session.stage = .stalled
       session.lastWatchdog += 1
     case .resumed:
@@ -421,8 +442,15 @@ package struct ContractModel: Hashable, Sendable {
       guard session.stage == .ready || session.stage == .stalled, !session.seekPending else {
         return
       }
+      // The end ends a fade into a pause: the load, if still live, is sent the
+      // effective volume after the end's own commands.
+      let fading = session.fadingOut
+      session.fadingOut = false
       current = session
       reachEnd(&out)
+      if fading, let live = liveCurrent, live == session.load {
+        out.append(.setVolume(live, effectiveVolume))
+      }
       return
     case .failed(_, let reason, let detail):
       switch session.stage {
@@ -449,7 +477,9 @@ package struct ContractModel: Hashable, Sendable {
   }
 
   private mutating func watchdog(_ load: Load, _ id: UInt32, _ out: inout [EngineCommand]) {
+    if let leaving, leaving.load == load, leaving.timer == id { return leavingExpired(&out) }
     guard case .current(var session) = identify(load), id == session.lastWatchdog else { return }
+    if session.fadingOut { return fadeExpired(&session, &out) }
     switch session.stage {
     case .waiting:
       // The backoff expired: reload.
@@ -470,6 +500,8 @@ package struct ContractModel: Hashable, Sendable {
     session.reason = reason
     session.seekPending = false
     session.started = false
+    // A failure ends a fade: the load is stopped (the fade's expiry is then stale).
+    session.fadingOut = false
     session.failure = detail
     out.append(.stop(session.load))
   }
@@ -489,7 +521,11 @@ package struct ContractModel: Hashable, Sendable {
     switch event {
     case .interruptionBegan:
       guard !interrupted else { return }
-      if var session = current, playWhenReady,
+      if var session = current, session.fadingOut {
+        // The hold ends the fade at once.
+        endFadeEarly(&session, &out)
+        current = session
+      } else if var session = current, playWhenReady,
         session.stage == .ready || session.stage == .stalled
       {
         if duckHolds {
@@ -520,9 +556,10 @@ package struct ContractModel: Hashable, Sendable {
         current = session
       }
     case .routeLost:
-      // A pause the user did not make; it never resumes by itself.
+      // A pause the user did not make; it never resumes by itself, and is
+      // silent at once (never a fade).
       guard current != nil, playWhenReady else { return }
-      user(.pause, &out)
+      pause(fading: false, &out)
     case .networkLost:
       guard var session = current, session.stage == .buffering || session.stage == .stalled
       else { return }

@@ -91,8 +91,11 @@ extension ContractModel {
       guard new.thousandths > 0, new != rate else { return }
       rate = new
       // Not while the system holds the engine: a rate change would start it.
-      if let current, playWhenReady, !suppressed,
-        current.stage == .ready || current.stage == .stalled
+      // A load fading out is still played by the engine: it takes the rate.
+      if let current,
+        current.fadingOut
+          || (playWhenReady && !suppressed
+            && (current.stage == .ready || current.stage == .stalled))
       {
         out.append(.setRate(current.load, new))
       }
@@ -106,15 +109,8 @@ extension ContractModel {
       // The repeat mode and the shuffle (its seed) are settings, not contents: kept.
       if let seed = shuffle?.seed { shuffle = (seed, []) }
     case .pause:
-      guard var session = current, playWhenReady else { return }
-      // Held by the system, the engine is silent already: the user's pause takes over.
-      if !suppressed, session.stage == .ready || session.stage == .stalled {
-        out.append(.pause(session.load))
-        session.started = false
-      }
-      playWhenReady = false
-      session.systemPaused = false
-      current = session
+      guard current != nil, playWhenReady else { return }
+      pause(fading: true, &out)
     case .resume:
       guard var session = current else {
         guard position != nil else { return }
@@ -135,16 +131,23 @@ extension ContractModel {
       } else {
         // Paused by the system, `resume` is the user's way to play again.
         guard !playWhenReady || session.systemPaused else { return }
+        if session.fadingOut { return resumeDuringFade(&session, &out) }
+        let fadesIn = fadesIn(session)
         playWhenReady = true
         session.systemPaused = false
         if session.stage == .ready || session.stage == .stalled {
+          if fadesIn { out.append(.setVolume(session.load, Volume(thousandths: 0))) }
           startIfWanted(&session, &out)
+          if fadesIn {
+            out.append(.setVolume(session.load, effectiveVolume, ramp: .milliseconds(fade)))
+          }
         }
       }
       current = session
     case .stop:
       sleep = nil
-      guard current != nil else { return }
+      guard let session = current else { return }
+      if fadesIntoStop(session) { return stopFading(session, &out) }
       stopCurrent(&out)
       dropPreload(&out)
     case .seek(let time):
@@ -303,7 +306,7 @@ extension ContractModel {
   }
 
   /// Stops the current load unless it failed (it was stopped then).
-  private mutating func stopCurrent(_ out: inout [EngineCommand]) {
+  mutating func stopCurrent(_ out: inout [EngineCommand]) {
     if let session = current {
       if !session.stage.isStopped { out.append(.stop(session.load)) }
       left = session.load
@@ -311,14 +314,14 @@ extension ContractModel {
     current = nil
   }
 
-  private mutating func dropPreload(_ out: inout [EngineCommand]) {
+  mutating func dropPreload(_ out: inout [EngineCommand]) {
     guard let preload else { return }
     if preload.stage != .failed { out.append(.stop(preload.load)) }
     dropped = preload.load
     self.preload = nil
   }
 
-  private mutating func newToken(_ item: ItemID) -> Load {
+  mutating func newToken(_ item: ItemID) -> Load {
     issued &+= 1
     let load = Load(item: item, token: LoadToken(issued))
     tokenItems.append(item)
@@ -343,6 +346,8 @@ extension ContractModel {
       return
     }
     if preload?.load.item == entry.item { self.preload = nil }  // a failed preload's record
+    // A load fading out into a stop is stopped before any load (ContractFade.swift).
+    stopLeaving(&out)
     let load = newToken(entry.item)
     out.append(.load(LoadRequest(load: load, media: entry.media, start: .milliseconds(time))))
     current = Current(

@@ -60,7 +60,8 @@ extension ContractModel {
   package func restored(from snapshot: PlaybackSnapshot) -> ContractModel {
     var model = ContractModel(
       canPreload: canPreload, retry: retry,
-      previousThreshold: .milliseconds(previousThreshold), ducking: ducking)
+      previousThreshold: .milliseconds(previousThreshold), ducking: ducking,
+      fade: .milliseconds(fade))
     let list = snapshot.media.enumerated().map {
       Entry(item: ItemID(UInt32($0.offset + 1)), media: $0.element)
     }

@@ -13,12 +13,14 @@ extension ContractModel {
   ///   - retry: the player's retry policy.
   ///   - previousThreshold: the player's `previousThreshold`.
   ///   - ducking: the player's duck policy.
+  ///   - fade: the player's fade (zero: off).
   package init(
     start: PlaybackState, canPreload: Bool, retry: RetryPolicy, previousThreshold: MediaTime,
-    ducking: DuckPolicy = PlayerConfiguration().ducking
+    ducking: DuckPolicy = PlayerConfiguration().ducking, fade: MediaTime = .zero
   ) {
     self.init(
-      canPreload: canPreload, retry: retry, previousThreshold: previousThreshold, ducking: ducking)
+      canPreload: canPreload, retry: retry, previousThreshold: previousThreshold, ducking: ducking,
+      fade: fade)
     let queue = start.queue
     entries = queue.entries.map { Entry(item: $0.item, media: $0.media) }
     position = queue.current
@@ -51,8 +53,14 @@ extension ContractModel {
       current.started =
         (current.stage == .ready || current.stage == .stalled) && playWhenReady && !interrupted
         && !duckHolds && !current.systemPaused
+      // A load fading out into the user's pause is still played by the engine.
+      if session.fadingOut, current.stage == .ready {
+        current.fadingOut = true
+        current.started = true
+      }
       self.current = current
     }
+    leaving = start.leaving.map { FadingOut(load: $0.load, timer: $0.timer.rawValue) }
     if let preload = start.preload {
       var preloading = Preloading(
         load: preload.load, stage: .buffering, duration: preload.duration?.milliseconds)

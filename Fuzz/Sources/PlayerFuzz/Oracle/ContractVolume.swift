@@ -66,7 +66,11 @@ extension ContractModel {
   /// A duck begins: the effective volume drops (`.lower`), or the engine is held
   /// as by an interruption (`.pause`): paused if it was told to play, the intent kept.
   mutating func duckBegan(_ out: inout [EngineCommand]) {
-    if ducking == .pause, !interrupted, var session = current, playWhenReady,
+    if ducking == .pause, var session = current, session.fadingOut {
+      // The hold ends a fade into a pause at once (ContractFade.swift).
+      endFadeEarly(&session, &out)
+      current = session
+    } else if ducking == .pause, !interrupted, var session = current, playWhenReady,
       session.stage == .ready || session.stage == .stalled
     {
       if session.systemPaused {
@@ -100,7 +104,9 @@ extension ContractModel {
   mutating func sendVolumeChange(was: Volume, _ out: inout [EngineCommand]) {
     let now = effectiveVolume
     guard now != was else { return }
-    if let load = liveCurrent { out.append(.setVolume(load, now)) }
+    // A load fading out into a pause targets 0: the fade's end sends it the
+    // effective volume of then (ContractFade.swift).
+    if let load = liveCurrent, current?.fadingOut != true { out.append(.setVolume(load, now)) }
     if let load = livePreload { out.append(.setVolume(load, now)) }
   }
 
@@ -162,10 +168,19 @@ package enum EngineVolumes {
     _ model: ContractModel, _ log: [EngineCommand], from start: Int = 0,
     initial: (Load) -> Volume = { _ in Volume(thousandths: 1000) }
   ) -> (load: Load, volume: Volume)? {
-    let expected = model.effectiveVolume
+    let effective = model.effectiveVolume
     for load in [model.liveCurrent, model.livePreload].compactMap({ $0 }) {
       let heard = volume(of: load, in: log, from: start, initial: initial(load))
+      // A load fading out (into a pause) targets 0 until the fade's end.
+      let expected =
+        load == model.liveCurrent && model.current?.fadingOut == true
+        ? Volume(thousandths: 0) : effective
       if heard != expected { return (load, heard) }
+    }
+    if let leaving = model.leaving {
+      // A load fading out into a stop targets 0 until its `stop`.
+      let heard = volume(of: leaving.load, in: log, from: start, initial: initial(leaving.load))
+      if heard.thousandths != 0 { return (leaving.load, heard) }
     }
     return nil
   }

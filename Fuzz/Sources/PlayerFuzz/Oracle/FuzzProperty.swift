@@ -108,6 +108,19 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
   /// While a duck with the `.pause` policy is in progress, the engine is not
   /// sent `start` (as during an interruption).
   case noStartWhileDuckPaused
+  /// No `start` of a load the engine still plays: a resume during a fade-out
+  /// ramps the volume back and sends no `start` (the engine was never paused),
+  /// and nothing starts a load while the user's intent is pause (issue 37, fades).
+  case noStartDuringFade
+  /// A fade's expiry that is stale (a resume, a stall, a hold or a newer
+  /// timer came first; or its load was stopped) changes nothing and sends nothing.
+  case staleFadeExpiryChangesNothing
+  /// At most one audible load: a load fading out into a stop is stopped
+  /// before any other load is opened.
+  case oneAudibleLoad
+  /// A load fading out into a stop gets exactly one `stop`: at its timer's
+  /// expiry, or before the next load, whichever comes first.
+  case leavingLoadStoppedOnce
 
   /// The property as one sentence.
   public var summary: String {
@@ -160,6 +173,11 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
       "a duck never changes the user's volume, and its end restores the effective volume exactly"
     case .duckKeepsPlayIntent: "a duck never changes the play intent"
     case .noStartWhileDuckPaused: "no start while a duck with the pause policy is in progress"
+    case .noStartDuringFade:
+      "no start of a load the engine still plays: a resume during a fade-out ramps back"
+    case .staleFadeExpiryChangesNothing: "a stale fade expiry changes nothing and sends nothing"
+    case .oneAudibleLoad: "at most one audible load: a load fading into a stop is stopped first"
+    case .leavingLoadStoppedOnce: "a load fading out into a stop gets exactly one stop"
     }
   }
 

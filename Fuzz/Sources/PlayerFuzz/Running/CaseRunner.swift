@@ -190,7 +190,7 @@ package struct CaseRunner {
   /// One event the player processed in the current delivery: the outer
   /// event first, then ``sent``'s reports in order. Trivial to store and
   /// clear (the events themselves are not copied on the hot path).
-  private struct Arrival {
+  struct Arrival {
     var offset: Int
     /// Why the contract ignored it; nil when it accepted it.
     var reason: IgnoreReason?
@@ -198,6 +198,8 @@ package struct CaseRunner {
     var notes: ContractNotifications
     /// The current entry, when the sleep timer stopped at its end before the event.
     var stopsAt: ItemID?
+    /// What fades had going before the event (CaseRunnerFade.swift).
+    var fades = FadesBefore()
     var accepted: Bool { reason == nil }
   }
 
@@ -560,12 +562,18 @@ package struct CaseRunner {
     let prior =
       recordsCoverage
       ? model.prior(recordingVariantsOf: event, into: &coverage) : model.prior()
+    let leavingBefore = model.leaving
+    let stoppedLeavingBefore = model.stoppedLeaving
     let reason = model.process(event, commands: &expected)
     let accepted = reason == nil
     if accepted { forgetModelDerivations() }
     let after = model.after(event, accepted: accepted, prior: prior, anchor: anchor)
     if accepted { anchor = after.anchor }
     if let request = after.request { requests.append(request) }
+    if let leaving = model.leaving, leaving != leavingBefore {
+      // A stop that fades arms the leaving load's timer, with the fade's length.
+      requests.append(WatchdogClaim(load: leaving.load, id: leaving.timer, delay: model.fade))
+    }
     if model.issuedSleep != prior.issuedSleep, case .after(let delay)? = model.sleep {
       requests.append(.sleep(model.issuedSleep, delay: delay.roundedMilliseconds))
     }
@@ -578,7 +586,9 @@ package struct CaseRunner {
       coverage.record(from: prior.kind, event: event.kind)
     }
     arrivals.append(
-      Arrival(offset: offset, reason: reason, notes: after.notes, stopsAt: prior.stopsAt))
+      Arrival(
+        offset: offset, reason: reason, notes: after.notes, stopsAt: prior.stopsAt,
+        fades: FadesBefore(prior.session, leaving: leavingBefore, stopped: stoppedLeavingBefore)))
   }
 
   /// The event of arrival `position` of a delivery whose outer event is `event`.
@@ -611,6 +621,7 @@ package struct CaseRunner {
       expected: expected, actual: log, from: mark, event: event, accepted: accepted, life: life)
     let property =
       sleepProperty(event, arrivals[culprit], from: mark)
+      ?? fadeProperty(event, arrivals[culprit], from: mark)
       ?? restoreProperty(from: mark)
       ?? volumeProperty(event, base: base, from: mark) ?? base
     var violation = FuzzViolation(

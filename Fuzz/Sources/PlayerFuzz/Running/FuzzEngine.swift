@@ -100,9 +100,13 @@ public final class FuzzEngine: PlaybackEngine {
   private let log = Locked(Log())
   private let recordsProcessing: Bool
 
-  /// `.preload` when the engine was made with `canPreload`, otherwise none.
+  /// `.preload` when the engine was made with `canPreload`, and
+  /// `.volumeRamp` when the case fades (``FuzzFeatures/fade``); otherwise none.
   public var capabilities: EngineCapabilities {
-    log.withLock { $0.setup.canPreload } ? .preload : []
+    let (preload, fades) = log.withLock { ($0.setup.canPreload, $0.setup.fadeLength > .zero) }
+    var capabilities: EngineCapabilities = preload ? .preload : []
+    if fades { capabilities.insert(.volumeRamp) }
+    return capabilities
   }
   /// The retry policy the case runs with: give it to the player under test
   /// (``FuzzEngine/retry(for:)``), since the contract model waits for the
@@ -954,6 +958,12 @@ extension ContractModel {
   /// - Returns: the load, the watchdog id (contract numbering), and the
   ///   backoff's delay in milliseconds (nil for a watchdog: any timeout will do).
   func watchdogRequest(since before: Current?) -> WatchdogClaim? {
+    if let after = current, after.fadingOut {
+      // A fade into a pause: its timer, with the fade's length (ContractFade.swift).
+      guard let before, before.load == after.load, before.lastWatchdog == after.lastWatchdog
+      else { return WatchdogClaim(load: after.load, id: after.lastWatchdog, delay: fade) }
+      return nil
+    }
     guard let after = current, after.lastWatchdog > 0,
       after.stage == .buffering || after.stage == .stalled || after.stage == .waiting
     else { return nil }
@@ -1062,9 +1072,11 @@ extension ContractModel {
       guard case .after = sleep else { return false }
       return issuedSleep == claim.id
     }
+    if let leaving, leaving.load == claim.load { return leaving.timer == claim.id }
     guard let current, current.load == claim.load, current.lastWatchdog == claim.id else {
       return false
     }
+    if current.fadingOut { return true }
     return current.stage == .buffering || current.stage == .stalled || current.stage == .waiting
   }
 }

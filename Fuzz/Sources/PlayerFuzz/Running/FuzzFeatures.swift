@@ -33,18 +33,24 @@ package import PlayerState
 /// - ``volume``: the user's volume and mute (`setVolume`, `setMuted`), the
 ///   system's ducks (`duckBegan`, `duckEnded`) under a duck policy drawn per case,
 ///   and start states with a volume, muted or ducked, for a subject that does
-///   volume (``FuzzSubject/Inputs/volume``; others are never sent them).
+///   volume (``FuzzSubject/Inputs/volume``; others are never sent them);
+/// - ``fade``: fades (issue 37, item 2): the player is configured with a
+///   200 ms `PlayerConfiguration.fade` (the engine line's `fade=200ms`) and the
+///   harness's engine declares `EngineCapabilities.volumeRamp`, so the user's
+///   pause, resume and stop fade, and the fade's timers expire (the newest and
+///   stale ones); for a subject that does fades (``FuzzSubject/Inputs/fade``;
+///   others run without a fade). It adds no event kind.
 ///
 /// Spelled as a comma-separated list of their names,
-/// `queue,preload,system,network,controls,restore,sleepTimer,volume`
+/// `queue,preload,system,network,controls,restore,sleepTimer,volume,fade`
 /// (``init(parsing:)``, ``description``); `none` is the core alone.
 public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvertible {
   /// The features, one bit each.
-  public let rawValue: UInt8
+  public let rawValue: UInt16
 
-  /// Features from their bits (one bit a feature: every bit is one).
+  /// Features from their bits (bits beyond the nine features are dropped).
   /// - Parameter rawValue: one bit a feature, as in ``queue``'s.
-  public init(rawValue: UInt8) { self.rawValue = rawValue }
+  public init(rawValue: UInt16) { self.rawValue = rawValue & 0x1FF }
 
   /// The queue's intents and queues of several entries.
   public static let queue = FuzzFeatures(rawValue: 1)
@@ -62,9 +68,12 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
   public static let sleepTimer = FuzzFeatures(rawValue: 64)
   /// Volume, mute and ducking.
   public static let volume = FuzzFeatures(rawValue: 128)
+  /// Fades: the user's pause, resume and stop fade (a 200 ms fade), and the
+  /// fade's timers expire.
+  public static let fade = FuzzFeatures(rawValue: 256)
   /// The whole contract (the default).
   public static let all: FuzzFeatures = [
-    .queue, .preload, .system, .network, .controls, .restore, .sleepTimer, .volume,
+    .queue, .preload, .system, .network, .controls, .restore, .sleepTimer, .volume, .fade,
   ]
   /// The single-item core alone.
   public static let core: FuzzFeatures = []
@@ -73,7 +82,7 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
   public static let named: [(name: String, feature: FuzzFeatures)] = [
     ("queue", .queue), ("preload", .preload), ("system", .system), ("network", .network),
     ("controls", .controls), ("restore", .restore), ("sleepTimer", .sleepTimer),
-    ("volume", .volume),
+    ("volume", .volume), ("fade", .fade),
   ]
 
   /// A list that does not parse, with what was expected.
@@ -168,6 +177,7 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
     if !contains(.preload), setup.canPreload { return false }
     if !contains(.network), setup.retry.attempts != 0 { return false }
     if !contains(.volume), setup.ducking != PlayerConfiguration().ducking { return false }
+    if !contains(.fade), setup.fadeLength != .zero { return false }
     guard let start = setup.start else { return true }
     if !contains(.queue), start.queue.entries.count > 1 || start.queue.repeatMode != .off {
       return false
@@ -180,6 +190,7 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
     if !contains(.volume), start.volume.thousandths != 1000 || start.muted || start.ducked {
       return false
     }
+    if !contains(.fade), start.leaving != nil || start.session?.fadingOut == true { return false }
     return true
   }
 }

@@ -19,6 +19,10 @@ package struct FuzzSetup: Hashable, Sendable {
   /// `PlayerConfiguration.ducking`: what a duck of the system does (lower the
   /// volume to a level, or pause as an interruption).
   package var ducking: DuckPolicy = PlayerConfiguration().ducking
+  /// `PlayerConfiguration.fade`, in milliseconds: zero (off) unless the case
+  /// runs with ``FuzzFeatures/fade`` against a subject that does fades, then
+  /// ``fadeOn``; the engine declares `EngineCapabilities.volumeRamp` exactly then.
+  package var fadeLength: MediaTime = .zero
   /// The state the player starts from (its configuration is this setup's),
   /// or nil for a new player (``FuzzStart``).
   package var start: PlaybackState?
@@ -43,11 +47,14 @@ package struct FuzzSetup: Hashable, Sendable {
 
   /// The watchdog timeout of a case that does not say one: 10 s.
   package static let defaultTimeout = MediaTime.seconds(10)
+  /// The fade of a case with ``FuzzFeatures/fade``: 200 ms.
+  package static let fadeOn = MediaTime.milliseconds(200)
 
   /// The player's configuration for this case.
   package var configuration: PlayerConfiguration {
     PlayerConfiguration(
-      canPreload: canPreload, previousThreshold: previousThreshold, retry: retry, ducking: ducking)
+      canPreload: canPreload, previousThreshold: previousThreshold, retry: retry, ducking: ducking,
+      fade: fadeLength.duration)
   }
 
   /// The state the player starts from: ``start`` or a new player's, with this
@@ -63,7 +70,7 @@ package struct FuzzSetup: Hashable, Sendable {
   package var isDefaultConfiguration: Bool {
     previousThreshold == PlayerConfiguration().previousThreshold
       && retry == PlayerConfiguration().retry && watchdogTimeout == Self.defaultTimeout
-      && ducking == PlayerConfiguration().ducking && start == nil
+      && ducking == PlayerConfiguration().ducking && fadeLength == .zero && start == nil
   }
 }
 
@@ -73,11 +80,13 @@ extension ContractModel {
     if let start = setup.start {
       self.init(
         start: start, canPreload: setup.canPreload, retry: setup.retry,
-        previousThreshold: setup.previousThreshold, ducking: setup.ducking)
+        previousThreshold: setup.previousThreshold, ducking: setup.ducking,
+        fade: setup.fadeLength)
     } else {
       self.init(
         canPreload: setup.canPreload, retry: setup.retry,
-        previousThreshold: setup.previousThreshold, ducking: setup.ducking)
+        previousThreshold: setup.previousThreshold, ducking: setup.ducking,
+        fade: setup.fadeLength)
     }
   }
 }

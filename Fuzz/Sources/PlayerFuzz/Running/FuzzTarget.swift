@@ -294,9 +294,17 @@ public struct FuzzSubject: Sendable {
     /// and, with ``configuration``, draw the duck policy
     /// (`PlayerConfiguration.ducking`: lower to 0.2, to 0.5 or to 0, or pause).
     public static let volume = Inputs(rawValue: 16)
+    /// Fades (issue 37, item 2): the player is built with
+    /// ``FuzzEngine/configuration(for:)`` and takes its `fade` (200 ms with
+    /// ``FuzzFeatures/fade``; the harness's engine then declares
+    /// `EngineCapabilities.volumeRamp`), fades the user's pause, resume and
+    /// stop as Playhead's contract says, and schedules each fade's timer on
+    /// ``FuzzEngine/watchdog(for:)`` with the fade's length (Playhead's `Player`
+    /// does). Without it a case's player never fades.
+    public static let fade = Inputs(rawValue: 32)
     /// Everything the harness can vary.
     public static let all: Inputs = [
-      .retryPolicy, .configuration, .startState, .sleepTimer, .volume,
+      .retryPolicy, .configuration, .startState, .sleepTimer, .volume, .fade,
     ]
   }
 

@@ -134,6 +134,14 @@ extension ContractModel {
     if state.volume != volume { return differs("volume", state.volume, volume) }
     if state.muted != muted { return differs("muted", state.muted, muted) }
     if state.ducked != ducked { return differs("ducked", state.ducked, ducked) }
+    // A load fading out into a stop, and its timer (ContractFade.swift).
+    if state.leaving?.load.item != leaving?.load.item
+      || state.leaving?.timer.rawValue != leaving?.timer
+    {
+      return differs(
+        "leaving", state.leaving.map { "\($0.load) \($0.timer)" } ?? "none",
+        leaving.map { "\($0.load) watchdog#\($0.timer)" } ?? "none")
+    }
     if state.suppression != suppression {
       return differs(
         "suppression", state.suppression?.rawValue ?? "none", suppression?.rawValue ?? "none")
@@ -239,6 +247,9 @@ extension ContractModel {
       return differs(
         "duration", session.duration.map(\.description) ?? "none",
         current.duration.map { "\($0)ms" } ?? "none")
+    }
+    if session.fadingOut != current.fadingOut {
+      return differs("fadingOut", "\(session.fadingOut)", "\(current.fadingOut)")
     }
     if session.systemPaused != current.systemPaused {
       return differs("systemPaused", "\(session.systemPaused)", "\(current.systemPaused)")

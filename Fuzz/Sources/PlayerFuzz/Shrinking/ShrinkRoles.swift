@@ -138,8 +138,15 @@ extension Shrinker {
       } else if role == .current, let at = model.position {
         aimed = Shrinker.aimed(action, at: at)
       }
-      if let seeks, index < seeks.count, let seek = seeks[index], aimed.seek != nil {
-        aimed = aimed.withSeek(seekID(for: seek, model))
+      if let seeks, index < seeks.count, let seek = seeks[index] {
+        if aimed.seek != nil {
+          aimed = aimed.withSeek(seekID(for: seek, model))
+        } else if case .send(.watchdogExpired(let load, _)) = aimed, seek == .back(0),
+          let current = model.current, current.load == load, current.lastWatchdog != 0
+        {
+          // The expiry of the current load's newest timer stays the newest's.
+          aimed = .send(.watchdogExpired(load, WatchdogID(current.lastWatchdog)))
+        }
       }
       out.append(aimed)
       perform(aimed, &model, &held, &scratch)
@@ -186,7 +193,10 @@ extension Shrinker {
     return model
   }
 
-  /// The seek role of each seek completion in `actions` (nil for other actions).
+  /// The seek role of each seek completion in `actions`, and `.back(0)` for
+  /// the expiry of the current load's newest timer (a deletion before it keeps
+  /// it the newest timer's, whatever that id is then: a fade's after a load, a
+  /// promoted preload's first); nil for other actions.
   static func seekRoles(_ actions: [FuzzAction], setup: FuzzSetup)
     -> [SeekRole?]
   {
@@ -195,7 +205,13 @@ extension Shrinker {
     var held: [EngineReport] = []
     var out: [SeekRole?] = []
     for action in actions {
-      out.append(action.seek.map { seekRole($0, model) })
+      if case .send(.watchdogExpired(let load, let id)) = action, let current = model.current,
+        current.load == load, current.lastWatchdog != 0, id.rawValue == current.lastWatchdog
+      {
+        out.append(.back(0))
+      } else {
+        out.append(action.seek.map { seekRole($0, model) })
+      }
       perform(action, &model, &held, &scratch)
     }
     return out
