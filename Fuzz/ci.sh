@@ -206,6 +206,14 @@ fi
 #                                                                relaunch and hand-off (50,688
 #                                                                states, ~40 CPU-s; it contains
 #                                                                `--features volume`, 50,368)
+#   explore --entries 1 --held 0 --features fade                fades (issue 37, item 2): the
+#                                                                pause, resume and stop fades, their
+#                                                                timers, stale expiries (4,500
+#                                                                states, ~4 CPU-s)
+#   explore --entries 1 --held 0 --features volume,fade,restore fades with volume, mute and ducks,
+#                                                                relaunch and hand-off (71,040
+#                                                                states, ~59 CPU-s; volume,restore
+#                                                                stays: it pauses without fades)
 #   explore --entries 1 --held 0 --features controls \
 #     --reach atDuration,nearExhaustion                          the remote controls with a
 #                                                                setPosition exactly at the
@@ -281,7 +289,9 @@ if [ "$explore_seconds" -gt 0 ]; then
   (
     prove --entries 1 --held 0 --features sleepTimer,restore \
       && prove --entries 2 --held 0 --features queue,restore \
-      && prove --entries 1 --held 0 --features volume,restore
+      && prove --entries 1 --held 0 --features volume,restore \
+      && prove --entries 1 --held 0 --features fade \
+      && prove --entries 1 --held 0 --features volume,fade,restore
   ) >"$explore_log" 2>&1 &
   explore_pid=$!
   trap '[ -z "${explore_pid:-}" ] || kill "$explore_pid" 2>/dev/null || true; rm -f "$explore_log"' EXIT

@@ -18,7 +18,7 @@ enum FuzzCommand: Command {
     .toggle("--no-shrink", "report failures as found, unshrunk"),
     .option(
       "--features", "LIST",
-      "the parts of the contract the player implements, a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer (all by default; the single-item core is always on)"
+      "the parts of the contract the player implements, a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume, fade (all by default; the single-item core is always on)"
     ),
     .option(
       "--subject", "NAME", "player (default), or a deliberately broken player: \(subjectNames)"),
@@ -182,8 +182,8 @@ enum FuzzCommand: Command {
     }
   }
 
-  /// `--features LIST`: a comma-separated subset of queue, preload, system,
-  /// network, or `none`; all of them when absent.
+  /// `--features LIST`: a comma-separated subset of the features
+  /// (``FuzzFeatures/named``), or `none`; all of them when absent.
   /// - Parameter command: the command the flag was given to, for the error.
   static func features(_ parsed: Arguments, of command: String = "fuzz") throws(UsageError)
     -> FuzzFeatures

@@ -127,6 +127,20 @@ struct FadeTests {
     #expect(Array(result.steps.suffix(2)) == ["pause(A#1)", "start(A#1)"])
   }
 
+  @Test func aRouteLossDuringTheFadePausesAtOnce() {
+    let result = steps([.play("A"), .ready(a), .pause, .system(.routeLost), expiry(a, 2)])
+    #expect(
+      Array(result.steps.suffix(2)) == [
+        "pause(A#1), setVolume(A#1, 1)", "ignored: stale watchdog",
+      ])
+  }
+
+  @Test func aStoppedLoadsExpiryWithAnotherIdIsAStaleWatchdog() {
+    let result = steps([.play("A"), .ready(a), .stop, expiry(a, 3), expiry(Load(2, 1), 2)])
+    #expect(
+      Array(result.steps.suffix(2)) == ["ignored: stale watchdog", "ignored: item does not match the token"])
+  }
+
   @Test func aRouteLossPausesAtOnceAndToggleFades() {
     let lost = steps([.play("A"), .ready(a), .system(.routeLost)])
     #expect(lost.steps.last == "pause(A#1)")

@@ -80,6 +80,15 @@ extension PlaybackState {
     return nil
   }
 
+  /// Route loss (the headphones are out): the user's pause, never faded; a
+  /// fade under way ends at once, since its tail would play from the speaker.
+  mutating func routeLost(_ effects: inout Effects) -> IgnoreReason? {
+    guard var session, session.fadingOut else { return pause(fading: false, &effects) }
+    finishFadeOut(&session, &effects)
+    self.session = session
+    return nil
+  }
+
   /// Whether `resume` changes anything: idle with a current entry to load,
   /// or a load that ended, that the user paused or that the system holds.
   var canResume: Bool {

@@ -271,7 +271,7 @@ extension PlaybackState {
     switch event {
     case .interruptionBegan: interruptionBegan(&effects)
     case .interruptionEnded(let shouldResume): interruptionEnded(resume: shouldResume, &effects)
-    case .routeLost: pause(fading: false, &effects)
+    case .routeLost: routeLost(&effects)
     case .networkLost: networkLost(&effects)
     case .networkAvailable: networkAvailable(&effects)
     case .sleepTimerExpired(let id): expireSleepTimer(id, &effects)

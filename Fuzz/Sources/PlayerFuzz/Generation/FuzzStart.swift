@@ -446,15 +446,8 @@ package enum FuzzStart {
     -> PlaybackState?
   {
     guard var state = generateWithoutVolume(from: &source, setup: setup) else { return nil }
-    if setup.fadeLength > .zero, setup.canPreload, state.preload == nil, !state.playWhenReady,
-      state.session?.stage == .ready, state.queue.entries.count > 1
-    {
-      // Left out with a fade: `resume` fades in (three commands) and issues the
-      // preload this state is due (two more with a volume), a fifth command the
-      // reducer traps on (reported with issue 37's fades; a new player never gets
-      // here: its preload is issued when the load becomes ready).
-      return nil
-    }
+    // With a fade, a paused ready load with its preload still due resumes in five commands
+    // (a fade-in, then the preload and its volume): the list's capacity since fades.
     guard setup.features.contains(.volume) else { return state }
     let byte = source.nextByte()
     state.volume = Volume(thousandths: [1000, 500, 333, 0][Int(byte & 3)])

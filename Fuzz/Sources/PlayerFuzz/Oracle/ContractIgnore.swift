@@ -36,6 +36,11 @@ extension ContractModel {
     if let preload, preload.load.token == load.token {
       return preload.load.item == load.item ? .preloading(preload) : .ignored(.itemMismatch)
     }
+    // A load fading out into a stop: its token is known, so a wrong item is named as for
+    // the session and the preload; a report about it is stale (docs/machine.md, "Identity first").
+    if let leaving, leaving.load.token == load.token, leaving.load.item != load.item {
+      return .ignored(.itemMismatch)
+    }
     return .ignored(.staleLoad)
   }
 
@@ -104,10 +109,8 @@ extension ContractModel {
 
   private func ignoreReason(expiry load: Load, _ id: UInt32) -> IgnoreReason? {
     // The leaving load's timer stops it (ContractFade.swift). Another expiry
-    // naming it is `staleWatchdog`, as one naming the preload: docs/machine.md
-    // says what its timer's expiry does and that a report about it is stale,
-    // not which reason an older timer's expiry gets ("Identity first" predates
-    // the leaving load; the reducer says `staleWatchdog`).
+    // naming it is `staleWatchdog`, as one naming the preload (docs/machine.md,
+    // "Identity first").
     if let leaving, leaving.load == load {
       return leaving.timer == id ? nil : .staleWatchdog
     }
@@ -133,7 +136,10 @@ extension ContractModel {
     switch event {
     case .interruptionBegan: return interrupted ? .noEffect : nil
     case .interruptionEnded: return interrupted ? nil : .notInterrupted
-    case .routeLost: return ignoreReason(for: UserIntent.pause)
+    case .routeLost:
+      // A fade into a pause under way is ended at once (docs/machine.md, "Fades").
+      if current?.fadingOut == true { return nil }
+      return ignoreReason(for: UserIntent.pause)
     case .networkLost:
       guard let current, current.stage == .buffering || current.stage == .stalled else {
         return .noEffect

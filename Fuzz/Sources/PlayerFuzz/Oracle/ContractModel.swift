@@ -557,7 +557,12 @@ package struct ContractModel: Hashable, Sendable {
       }
     case .routeLost:
       // A pause the user did not make; it never resumes by itself, and is
-      // silent at once (never a fade).
+      // silent at once (never a fade): a fade under way ends at once.
+      if var session = current, session.fadingOut {
+        endFadeEarly(&session, &out)
+        current = session
+        return
+      }
       guard current != nil, playWhenReady else { return }
       pause(fading: false, &out)
     case .networkLost:
