@@ -138,7 +138,9 @@ struct FadeTests {
   @Test func aStoppedLoadsExpiryWithAnotherIdIsAStaleWatchdog() {
     let result = steps([.play("A"), .ready(a), .stop, expiry(a, 3), expiry(Load(2, 1), 2)])
     #expect(
-      Array(result.steps.suffix(2)) == ["ignored: stale watchdog", "ignored: item does not match the token"])
+      Array(result.steps.suffix(2)) == [
+        "ignored: stale watchdog", "ignored: item does not match the token",
+      ])
   }
 
   @Test func aRouteLossPausesAtOnceAndToggleFades() {
