@@ -11,16 +11,22 @@ private func rampingEngine() -> SpyEngine {
   }
 }
 
+/// A player fading over 250 ms on a ramping engine, its timers fired by hand.
+private func fadingPlayer() -> (Player, SpyEngine, ManualTimers) {
+  let timers = ManualTimers()
+  let engine = rampingEngine()
+  let player = Player(
+    engine: engine, configuration: PlayerConfiguration(fade: .milliseconds(250)),
+    watchdog: timers.policy)
+  return (player, engine, timers)
+}
+
 /// Issue 37, item 2, through the driver: the fade's timer is scheduled with
 /// the fade's delay and its expiry sent back in; a stale one changes nothing.
 @Suite("Driver: fades")
 struct FadeDriverTests {
   @Test func aPauseFadesAndTheTimerPausesTheEngine() {
-    let timers = ManualTimers()
-    let engine = rampingEngine()
-    let player = Player(
-      engine: engine, configuration: PlayerConfiguration(fade: .milliseconds(250)),
-      watchdog: timers.policy)
+    let (player, engine, timers) = fadingPlayer()
     player.send(.play("A"))
     player.send(.pause)
     // The load's watchdog, then the fade's timer with the fade's own delay.
@@ -36,11 +42,7 @@ struct FadeDriverTests {
   }
 
   @Test func theOldTimerOfAFadeTheUserResumedChangesNothing() {
-    let timers = ManualTimers()
-    let engine = rampingEngine()
-    let player = Player(
-      engine: engine, configuration: PlayerConfiguration(fade: .milliseconds(250)),
-      watchdog: timers.policy)
+    let (player, engine, timers) = fadingPlayer()
     player.send(.play("A"))
     player.send(.pause)
     player.send(.resume)
@@ -55,11 +57,7 @@ struct FadeDriverTests {
   }
 
   @Test func aStoppedLoadIsStoppedOnceAtTheFadesEnd() {
-    let timers = ManualTimers()
-    let engine = rampingEngine()
-    let player = Player(
-      engine: engine, configuration: PlayerConfiguration(fade: .milliseconds(250)),
-      watchdog: timers.policy)
+    let (player, engine, timers) = fadingPlayer()
     player.send(.play("A"))
     player.send(.stop)
     #expect(player.state.description == "idle(fading out A#1)")

@@ -301,22 +301,20 @@ public struct ScenarioRunner: Sendable {
         }
       case .engine, .previousThreshold, .retryPolicy:
         break
-      case .ducking(let policy) where started:
-        configuration.ducking = policy
-        var settings = player.configuration
-        settings.ducking = policy
-        do { try player.reconfigure(settings) } catch {
-          failure = fail("a setting the player takes", error.reason)
-        }
-      case .fade(let length) where started:
-        configuration.fade = length
-        var settings = player.configuration
-        settings.fade = length
-        do { try player.reconfigure(settings) } catch {
-          failure = fail("a setting the player takes", error.reason)
-        }
       case .ducking, .fade:
-        break  // before the run: the first player's configuration already
+        // Before the run: the first player's configuration already. After: the running
+        // player's, and a relaunched one's.
+        guard started else { break }
+        let set = { (settings: inout PlayerConfiguration) in
+          if case .ducking(let policy) = step.action { settings.ducking = policy }
+          if case .fade(let length) = step.action { settings.fade = length }
+        }
+        set(&configuration)
+        var settings = player.configuration
+        set(&settings)
+        do { try player.reconfigure(settings) } catch {
+          failure = fail("a setting the player takes", error.reason)
+        }
       case .system(let event):
         player.send(.system(event))
         flush()
