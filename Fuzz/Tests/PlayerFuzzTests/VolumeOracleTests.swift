@@ -208,12 +208,8 @@ import Testing
   @Test(arguments: bugs.indices)
   func eachVolumeBugIsCaughtByItsProperty(_ index: Int) throws {
     let (bug, property, last) = Self.bugs[index]
-    let buggy = BuggyPlayer(bug)
-    let result = Fuzzer.run(buggy.subject, FuzzConfiguration(seed: 1, budget: .cases(20_000)))
-    let failure = try #require(result.failure, "\(bug) was not caught")
-    #expect(failure.violation.property == property, "\(failure.report)")
+    let failure = try CatalogBugChecks.caughtOnSeedOne(bug, by: property)
     #expect(failure.fuzzCase.lines.last == last, "\(failure.report)")
-    #expect(failure.actions.count == buggy.minimalLength, "\(failure.report)")
   }
 
   /// Each bug's minimal case, written out, breaks its property at its last step, and
@@ -225,13 +221,8 @@ import Testing
     ("engine preload=no duck=pause\nplay(A)\nduck", .pauseDuckFlipsIntent),
   ])
   func eachMinimalCaseBreaksOnlyTheBuggyPlayer(_ text: String, _ bug: BuggyPlayer.Bug) throws {
-    let fuzzCase = try FailureFile.parseCase(text)
-    let failure = try #require(Fuzzer.check(BuggyPlayer(bug).subject, fuzzCase))
-    #expect(failure.violation.step == fuzzCase.actions.count, "\(failure.report)")
     let property = try #require(Self.bugs.first { $0.bug == bug }?.property)
-    #expect(failure.violation.property == property, "\(failure.report)")
-    let player = Fuzzer.check(.player, fuzzCase)
-    #expect(player == nil, "\(player?.report ?? "")")
+    try CatalogBugChecks.minimalCaseBreaksOnly(bug, by: property, text)
   }
 
   /// Hand-made cases through every rule of volume, on Playhead's player: every step agrees
