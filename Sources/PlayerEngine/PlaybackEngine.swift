@@ -62,19 +62,23 @@ public struct EngineCapabilities: OptionSet, Hashable, Sendable {
   public static let preload = EngineCapabilities(rawValue: 1 << 0)
   /// The engine ramps a load's volume over the `ramp` of
   /// ``PlayerState/EngineCommand/setVolume(_:_:ramp:)``, from the level it is
-  /// at. Without it the player never fades (``PlayerState/PlayerConfiguration/fade``
-  /// is set to zero), so the engine is never sent a ramp.
+  /// at. Without it the player never fades nor crossfades
+  /// (``PlayerState/PlayerConfiguration/fade`` and
+  /// ``PlayerState/PlayerConfiguration/crossfade`` are set to zero), so the
+  /// engine is never sent a ramp.
   public static let volumeRamp = EngineCapabilities(rawValue: 1 << 1)
 }
 
 extension PlayerConfiguration {
   /// These settings as an engine with `capabilities` can carry them out:
-  /// `canPreload` from ``EngineCapabilities/preload``, and no fade without
-  /// ``EngineCapabilities/volumeRamp``.
+  /// `canPreload` from ``EngineCapabilities/preload``, no fade without
+  /// ``EngineCapabilities/volumeRamp``, and no crossfade without both (two
+  /// audible loads, each ramped).
   func fitted(to capabilities: EngineCapabilities) -> PlayerConfiguration {
     var fitted = self
     fitted.canPreload = capabilities.contains(.preload)
     if !capabilities.contains(.volumeRamp) { fitted.fade = .zero }
+    if !capabilities.isSuperset(of: [.preload, .volumeRamp]) { fitted.crossfade = .zero }
     return fitted
   }
 }

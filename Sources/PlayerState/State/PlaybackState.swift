@@ -10,8 +10,18 @@ public struct PlayerConfiguration: Hashable, Sendable, Codable {
   /// What a duck (``SystemEvent/duckBegan``) does: lower the volume to a
   /// fraction of the user's (0.2 by default, as Media3), or pause.
   public var ducking: DuckPolicy
-  /// The fade, kept to the millisecond.
-  var fadeLength: ClockMilliseconds
+  /// The fade and the crossfade, in whole milliseconds (at most
+  /// `UInt32.max`, 49 days): two 4-byte fields, so the configuration that
+  /// every state carries did not grow when crossfade came.
+  private var fadeMilliseconds: UInt32
+  private var crossfadeMilliseconds: UInt32
+
+  /// The fade, as the machine keeps wall-clock time.
+  var fadeLength: ClockMilliseconds { MediaTime(milliseconds: Int64(fadeMilliseconds)) }
+  /// The crossfade, as the machine keeps wall-clock time.
+  var crossfadeLength: ClockMilliseconds {
+    MediaTime(milliseconds: Int64(crossfadeMilliseconds))
+  }
 
   /// How long the user's `pause` and `stop` fade out and `resume` fades in
   /// (the engine ramps the volume: ``EngineCommand/setVolume(_:_:ramp:)``);
@@ -20,7 +30,20 @@ public struct PlayerConfiguration: Hashable, Sendable, Codable {
   /// not is in docs/machine.md, "Fades".
   public var fade: Duration {
     get { fadeLength.duration }
-    set { fadeLength = Self.fadeLength(newValue) }
+    set { fadeMilliseconds = Self.milliseconds(newValue) }
+  }
+
+  /// How long the end of an entry and the start of the next overlap: within
+  /// this of the end, the next entry (its preload, ready) starts at volume 0
+  /// and ramps up while the current one ramps down, and the current one is
+  /// then stopped, once. Zero, the default, is off. It needs an engine that
+  /// preloads and ramps (``canPreload``; the driver turns it off for an engine
+  /// without both). Wall-clock, kept to the millisecond like ``fade``. When a
+  /// crossfade starts, and what every control does during one, is in
+  /// docs/machine.md, "Crossfade".
+  public var crossfade: Duration {
+    get { crossfadeLength.duration }
+    set { crossfadeMilliseconds = Self.milliseconds(newValue) }
   }
 
   /// A configuration.
@@ -31,29 +54,33 @@ public struct PlayerConfiguration: Hashable, Sendable, Codable {
   ///   - ducking: what a duck does; lower to 0.2 of the user's volume by default.
   ///   - fade: how long a user's pause or stop fades out and resume fades
   ///     in, to the millisecond; zero (the default) or less is off.
+  ///   - crossfade: how long the end of an entry overlaps the start of the
+  ///     next, to the millisecond; zero (the default) or less is off.
   public init(
     canPreload: Bool = false, previousThreshold: MediaTime = .seconds(3),
     retry: RetryPolicy = .standard, ducking: DuckPolicy = .lower(to: 0.2),
-    fade: Duration = .zero
+    fade: Duration = .zero, crossfade: Duration = .zero
   ) {
     self.canPreload = canPreload
     self.previousThreshold = previousThreshold
     self.retry = retry
     self.ducking = ducking
-    fadeLength = Self.fadeLength(fade)
+    fadeMilliseconds = Self.milliseconds(fade)
+    crossfadeMilliseconds = Self.milliseconds(crossfade)
   }
 
-  /// A fade as kept: to the nearest millisecond, and none for zero or less.
-  private static func fadeLength(_ fade: Duration) -> ClockMilliseconds {
-    max(ClockMilliseconds(fade), .zero)
+  /// A fade as kept: to the nearest millisecond, none for zero or less, and
+  /// at most `UInt32.max` milliseconds.
+  private static func milliseconds(_ length: Duration) -> UInt32 {
+    UInt32(clamping: length.roundedMilliseconds)
   }
 
   private enum CodingKeys: String, CodingKey {
-    case canPreload, previousThreshold, retry, ducking, fade
+    case canPreload, previousThreshold, retry, ducking, fade, crossfade
   }
 
   /// Decodes a configuration; one written before ducking existed gets the
-  /// default policy, and one written before fades none.
+  /// default policy, and one written before fades or crossfades none.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -63,11 +90,14 @@ public struct PlayerConfiguration: Hashable, Sendable, Codable {
       ducking: try container.decodeIfPresent(DuckPolicy.self, forKey: .ducking)
         ?? .lower(to: 0.2),
       fade: (try container.decodeIfPresent(ClockMilliseconds.self, forKey: .fade) ?? .zero)
-        .duration)
+        .duration,
+      crossfade: (try container.decodeIfPresent(ClockMilliseconds.self, forKey: .crossfade)
+        ?? .zero).duration)
   }
 
-  /// Encodes the configuration; the ducking policy and the fade only when
-  /// they are not the defaults, so files written before them are written the same.
+  /// Encodes the configuration; the ducking policy, the fade and the
+  /// crossfade only when they are not the defaults, so files written before
+  /// them are written the same.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(canPreload, forKey: .canPreload)
@@ -75,6 +105,7 @@ public struct PlayerConfiguration: Hashable, Sendable, Codable {
     try container.encode(retry, forKey: .retry)
     if ducking != .lower(to: 0.2) { try container.encode(ducking, forKey: .ducking) }
     if fadeLength != .zero { try container.encode(fadeLength, forKey: .fade) }
+    if crossfadeLength != .zero { try container.encode(crossfadeLength, forKey: .crossfade) }
   }
 }
 
