@@ -1,0 +1,134 @@
+import Foundation
+import PlayerEngine
+import PlayerSimulation
+import PlayerState
+import Testing
+
+/// Issue 37, item 3 in scripts: the `crossfade` setting, the state form
+/// `playing(B#2, crossfade from A#1)`, the fake engine playing two loads at once (the
+/// started preload and the outgoing load, each on its own ramp), and the timeline of a
+/// crossfade.
+@Suite struct CrossfadeScenarioTests: ParsesScenarios {
+  private func run(_ script: String) throws -> ScenarioResult {
+    let result = ScenarioRunner().run(try ScenarioParser.parse(script, file: "t.play"))
+    #expect(result.failure == nil, "\(result.failure.map(String.init(describing:)) ?? "")")
+    return result
+  }
+
+  /// Three media of 10 s that report their position every second and their duration, on an
+  /// engine that preloads, with a 3 s crossfade: A crossfades into B when it reports 7 s.
+  private static let setup = """
+    engine preload=yes
+    crossfade 3s
+    media A duration=10s position-every=1s report-duration=yes
+    media B duration=10s position-every=1s report-duration=yes
+    media C duration=10s position-every=1s report-duration=yes
+
+    """
+
+  @Test func everyCrossfadeSpellingParses() throws {
+    let engine = "engine preload=yes\n"
+    #expect(try parse(engine + "crossfade 3s").last == .crossfade(.seconds(3)))
+    #expect(try parse(engine + "crossfade 500ms").last == .crossfade(.milliseconds(500)))
+    #expect(try parse(engine + "crossfade 1.5s").last == .crossfade(.milliseconds(1500)))
+    #expect(try parse(engine + "crossfade off").last == .crossfade(.zero))
+    #expect(try parse(engine + "crossfade 0ms").last == .crossfade(.zero))
+    // Anywhere, as a setting: before the engine line, and after the run starts.
+    #expect(
+      try parse("crossfade 3s\nengine preload=yes\nmedia A\nplay A\ncrossfade off")
+        == [
+          .crossfade(.seconds(3)), .engine(preload: true), .media("A", .standard),
+          .intent(.play("A")), .crossfade(.zero),
+        ])
+    // `off` needs no preload: it asks for nothing.
+    #expect(try parse("crossfade off") == [.crossfade(.zero)])
+    #expect(
+      try parse("crossfade 0ms\nengine preload=no") == [.crossfade(.zero), .engine(preload: false)])
+    let actions = try parse(
+      """
+      media A
+      media B
+      expect state playing(B#2, crossfade from A#1)
+      expect state playing(B#2,crossfadefrom A#1)
+      expect state stalled(B#2, crossfade from A#1)
+      expect state playing(B#2, seek#1, crossfade from A#1)
+      """)
+    #expect(
+      Array(actions.dropFirst(2)) == [
+        .expectState(.exactly("playing(B#2, crossfade from A#1)")),
+        .expectState(.exactly("playing(B#2,crossfadefrom A#1)")),
+        .expectState(.exactly("stalled(B#2, crossfade from A#1)")),
+        .expectState(.exactly("playing(B#2, seek#1, crossfade from A#1)")),
+      ])
+  }
+
+  /// The setting configures the first player before the run starts and the running player
+  /// after (`Player.reconfigure`), and a relaunched player keeps the newest.
+  @Test func theSettingReachesThePlayer() throws {
+    let before = try run("engine preload=yes\ncrossfade 3s\nmedia A\nplay A\n")
+    #expect(before.finalState.configuration.crossfade == .seconds(3))
+    let after = try run("engine preload=yes\nmedia A\nplay A\ncrossfade 2500ms\n")
+    #expect(after.finalState.configuration.crossfade == .milliseconds(2500))
+    let off = try run("engine preload=yes\ncrossfade 3s\nmedia A\nplay A\ncrossfade off\n")
+    #expect(off.finalState.configuration.crossfade == .zero)
+    let relaunched = try run(
+      "engine preload=yes\nmedia A\nplay A\ncrossfade 1s\nrelaunch\nresume\n")
+    #expect(relaunched.finalState.configuration.crossfade == .seconds(1))
+  }
+
+  @Test(arguments: [
+    (
+      "engine preload=yes\ncrossfade -1s",
+      "t.play:3:11: error: negative crossfade '-1s'; expected a crossfade length such as 3s or 500ms, or 'off' (0ms is off too)"
+    ),
+    (
+      "engine preload=yes\ncrossfade x",
+      "t.play:3:11: error: bad crossfade 'x'; expected a crossfade length such as 3s or 500ms, or 'off' (0ms is off too)"
+    ),
+    (
+      "engine preload=yes\ncrossfade 3",
+      "t.play:3:11: error: bad crossfade '3'; expected a crossfade length such as 3s or 500ms, or 'off' (0ms is off too)"
+    ),
+    (
+      "engine preload=yes\ncrossfade",
+      "t.play:3:10: error: found end of line; expected a crossfade length such as 3s or 500ms, or 'off' (0ms is off too)"
+    ),
+    (
+      "engine preload=yes\ncrossfade 2000000s",
+      "t.play:3:11: error: crossfade '2000000s' too large; expected at most 1000000s"
+    ),
+    (
+      "engine preload=yes\ncrossfade 3s on",
+      "t.play:3:14: error: unexpected 'on' after 'crossfade'; expected end of line (a comment starts with ' #')"
+    ),
+    // An engine that cannot preload: the default, or said so. The first line asking for a
+    // crossfade is named, wherever the engine line is.
+    (
+      "crossfade 3s",
+      "t.play:2:1: error: crossfade '3s' on an engine that cannot preload; expected 'engine preload=yes' before the first intent, wait, report or system event (a crossfade plays the preloaded next entry beside the current one)"
+    ),
+    (
+      "engine preload=no\nplay A\ncrossfade off\n  crossfade 2s\ncrossfade 3s",
+      "t.play:5:3: error: crossfade '2s' on an engine that cannot preload; expected 'engine preload=yes' before the first intent, wait, report or system event (a crossfade plays the preloaded next entry beside the current one)"
+    ),
+    (
+      "expect state playing(A#1, crossfade from)",
+      "t.play:2:41: error: bad load ''; expected MEDIA#TOKEN, such as A#1"
+    ),
+    (
+      "expect state playing(A#1, crossfade from A#1, seek#2)",
+      "t.play:2:47: error: 'seek#2' after the crossfade's outgoing load; expected ')': the crossfade's outgoing load comes last"
+    ),
+    (
+      "expect state playing(A#1, preloaded A#2, crossfade from A#1)",
+      "t.play:2:42: error: 'crossfadefromA#1' after the preload; expected ')': the preload comes last"
+    ),
+    (
+      "expect state idle(crossfade from A#1)",
+      "t.play:2:18: error: details for 'idle'; expected 'idle' alone, or idle(fading out A#1) while a stopped load fades out"
+    ),
+  ])
+  func badLinesSayWhereAndWhat(_ script: String, _ expected: String) {
+    #expect(message("media A\n\(script)") == expected)
+  }
+}
