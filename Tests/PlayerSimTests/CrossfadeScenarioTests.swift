@@ -76,6 +76,55 @@ import Testing
     #expect(relaunched.finalState.configuration.crossfade == .seconds(1))
   }
 
+  /// The fake engine plays two loads at once, as a crossfade needs: the started preload
+  /// advances and reports its positions while the outgoing load ramps down and plays on, each
+  /// at its own level on the virtual clock. A hostile engine still sends what a load stopped
+  /// before its end had planned: its `ended`, late (the report the machine must ignore).
+  @Test func theFakeEnginePlaysTwoLoadsAtOnce() {
+    let clock = VirtualClock()
+    let profile = MediaProfile(
+      duration: .seconds(4), positionEvery: .seconds(1), reportsDuration: true)
+    let engine = FakeMediaEngine(
+      clock: clock, defaultProfile: profile,
+      hostile: HostileMode(seed: 1, duplicatePercent: 0, reentrantPercent: 0), preload: true)
+    let reports = Locked<[String]>([])
+    let sink = ReportSink { report in
+      reports.withLock { $0.append("\(clock.milliseconds) \(report)") }
+    }
+    let (a, b) = (Load(1, 1), Load(2, 2))
+    engine.execute(.load(LoadRequest(load: a, media: "A")), reports: sink)
+    engine.execute(.preload(LoadRequest(load: b, media: "B")), reports: sink)
+    clock.advance(by: .milliseconds(200))
+    engine.execute(.start(a, rate: .normal), reports: sink)
+    clock.advance(by: .milliseconds(2000))
+    // 2.2 s: A has 2 s left; B starts from silence, both ramp over 2 s (the crossfade's four).
+    engine.execute(.setVolume(b, .silent), reports: sink)
+    engine.execute(.start(b, rate: .normal), reports: sink)
+    engine.execute(.setVolume(b, .full, ramp: .seconds(2)), reports: sink)
+    engine.execute(.setVolume(a, .silent, ramp: .seconds(2)), reports: sink)
+    #expect(engine.volume(of: a) == .full)
+    #expect(engine.volume(of: b) == .silent)
+    clock.advance(by: .milliseconds(1000))
+    #expect(engine.volume(of: a) == Volume(thousandths: 500))
+    #expect(engine.volume(of: b) == Volume(thousandths: 500))
+    clock.advance(by: .milliseconds(500))
+    #expect(engine.volume(of: a) == Volume(thousandths: 250))
+    #expect(engine.volume(of: b) == Volume(thousandths: 750))
+    // 3.7 s: A is stopped before its end (the fade's timer would, were A late).
+    engine.execute(.stop(a), reports: sink)
+    #expect(engine.volume(of: a) == nil)
+    clock.advance(by: .milliseconds(1500))
+    #expect(engine.volume(of: b) == .full)
+    #expect(
+      reports.withLock { $0 } == [
+        "200 ready(item1#1, duration 4000ms)", "200 ready(item2#2, duration 4000ms)",
+        "1200 position(item1#1, 1000ms)", "2200 position(item1#1, 2000ms)",
+        "3200 position(item1#1, 3000ms)", "3200 position(item2#2, 1000ms)",
+        "4200 ended(item1#1)", "4200 position(item1#1, 3500ms)",
+        "4200 position(item2#2, 2000ms)", "5200 position(item2#2, 3000ms)",
+      ])
+  }
+
   @Test(arguments: [
     (
       "engine preload=yes\ncrossfade -1s",
