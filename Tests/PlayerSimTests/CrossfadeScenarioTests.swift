@@ -180,4 +180,77 @@ import Testing
   func badLinesSayWhereAndWhat(_ script: String, _ expected: String) {
     #expect(message("media A\n\(script)") == expected)
   }
+
+  /// A crossfade through the real driver at a user's volume of 0.5: B is started beside A and
+  /// ramps to 0.5 while A ramps to 0, with A's timer; A's reports during the fade are stale;
+  /// A's own end stops it once and C is preloaded in that step (at 0.5), and the timer that
+  /// follows names a stopped load. Each JSON row's `volume` is the effective volume, 0.5.
+  @Test func theTimelineOfACrossfade() throws {
+    let result = try run(Self.setup + "queue A B C\nvolume 0.5\nwait 10300ms\n")
+    #expect(
+      result.entries.map(\.description).suffix(8) == [
+        "7.200s engine position(A#1, 7000ms): playing(A#1, preloaded B#2) -> playing(B#2, crossfade from A#1) [setVolume(B#2, 0) start(B#2) setVolume(B#2, 0.5, ramp 3000ms) setVolume(A#1, 0, ramp 3000ms)] +fadeOut(A#1, watchdog#2, 3000ms)",
+        "8.200s engine position(A#1, 8000ms): playing(B#2, crossfade from A#1) -> playing(B#2, crossfade from A#1) (ignored: stale load token)",
+        "8.200s engine position(B#2, 1000ms): playing(B#2, crossfade from A#1) -> playing(B#2, crossfade from A#1)",
+        "9.200s engine position(A#1, 9000ms): playing(B#2, crossfade from A#1) -> playing(B#2, crossfade from A#1) (ignored: stale load token)",
+        "9.200s engine position(B#2, 2000ms): playing(B#2, crossfade from A#1) -> playing(B#2, crossfade from A#1)",
+        "10.200s engine ended(A#1): playing(B#2, crossfade from A#1) -> playing(B#2, preloading C#3) [stop(A#1) preload(C#3) setVolume(C#3, 0.5)]",
+        "10.200s timer timeout(A#1, watchdog#2): playing(B#2, preloading C#3) -> playing(B#2, preloading C#3) (ignored: stale load token)",
+        "10.200s engine position(B#2, 3000ms): playing(B#2, preloading C#3) -> playing(B#2, preloading C#3)",
+      ])
+    let start = result.entries[result.entries.count - 8]
+    #expect(
+      start.json.contains(
+        #""after":"playing(B#2, crossfade from A#1)","commands":["setVolume(B#2, 0)","start(B#2)","setVolume(B#2, 0.5, ramp 3000ms)","setVolume(A#1, 0, ramp 3000ms)"],"ignored":null,"backoff":"fadeOut(A#1, watchdog#2, 3000ms)""#
+      ))
+    #expect(
+      start.json.contains(
+        #""notifications":[{"kind":"entryChanged","from":"A","to":"B","reason":"auto"}]"#))
+    #expect(result.entries.suffix(8).map(\.json).map(volume) == Array(repeating: 0.5, count: 8))
+    // Exactly one stop of A, and no load beside A and B until A is stopped.
+    let commands = result.commands.map(\.description)
+    #expect(commands.filter { $0 == "stop(item1#1)" }.count == 1)
+  }
+
+  /// The `volume` key of a JSON row.
+  private func volume(_ json: String) -> Double? {
+    let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+    return (object?["volume"] as? NSNumber)?.doubleValue
+  }
+
+  /// A `crossfade` line after the run starts applies from the next position report: set
+  /// while A plays, A crossfades into B; `crossfade off` while B plays, B ends gaplessly.
+  @Test func crossfadeChangesTheRunningPlayer() throws {
+    _ = try run(
+      """
+      engine preload=yes
+      media A duration=10s position-every=1s report-duration=yes
+      media B duration=10s position-every=1s report-duration=yes
+      media C duration=10s position-every=1s report-duration=yes
+      queue A B C
+      wait 400ms
+      crossfade 3s
+      wait 6800ms
+      expect state playing(B#2, crossfade from A#1)
+      expect commands load(A#1) start(A#1) preload(B#2) setVolume(B#2, 0) start(B#2) setVolume(B#2, 1, ramp 3000ms) setVolume(A#1, 0, ramp 3000ms)
+      crossfade off                          # the fade under way ends as it began
+      wait 3s
+      expect state playing(B#2, preloading C#3)
+      expect commands stop(A#1) preload(C#3)
+      wait 7s                                # 17.2s: B ends: the gapless advance
+      expect state playing(C#3)
+      expect commands stop(B#2) start(C#3)
+      """)
+  }
+
+  /// The new scenarios are there (and run, with the others, in ``ScenarioFilesTests``).
+  @Test func theExamplesAreThere() {
+    for name in [
+      "crossfade-advance.play", "crossfade-late-ended.play", "crossfade-skip-during-fade.play",
+      "crossfade-pause-during-fade.play", "crossfade-short-entry.play",
+      "crossfade-repeat-one.play", "crossfade-stall-of-incoming.play", "crossfade-duck.play",
+    ] {
+      #expect(ScenarioFilesTests.scripts.contains(name), "missing \(name)")
+    }
+  }
 }
