@@ -249,6 +249,7 @@ import Testing
       "crossfade-advance.play", "crossfade-late-ended.play", "crossfade-skip-during-fade.play",
       "crossfade-pause-during-fade.play", "crossfade-short-entry.play",
       "crossfade-repeat-one.play", "crossfade-stall-of-incoming.play", "crossfade-duck.play",
+      "crossfade-timer-stops-outgoing.play",
     ] {
       #expect(ScenarioFilesTests.scripts.contains(name), "missing \(name)")
     }
