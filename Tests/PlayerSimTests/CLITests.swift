@@ -208,7 +208,7 @@ import Testing
   @Test(arguments: [
     (
       "bounce 3",
-      "<stdin>:1:1: error: unknown action 'bounce'; expected one of media, engine, previous-threshold, retry-policy, ducking, fade, hostile, watchdog, play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position, sleep-timer, remote, interrupt, route, network, duck, unduck, relaunch, handoff, wait, report, expect, note"
+      "<stdin>:1:1: error: unknown action 'bounce'; expected one of media, engine, previous-threshold, retry-policy, ducking, fade, crossfade, hostile, watchdog, play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position, sleep-timer, remote, interrupt, route, network, duck, unduck, relaunch, handoff, wait, report, expect, note"
     ),
     (
       "media A\nqueue A start=0",

@@ -4,8 +4,7 @@ import PlayerSimulation
 import PlayerState
 import Testing
 
-/// Issue 37, item 2 in scripts: the `fade` setup line, the reserved `crossfade`
-/// line, `expect engine-volume`, the fading state forms, and the fake engine's
+/// Issue 37, item 2 in scripts: the `fade` setup line, `expect engine-volume`, the fading state forms, and the fake engine's
 /// ramps on the virtual clock.
 @Suite struct FadeScenarioTests: ParsesScenarios {
   private func run(_ script: String) throws -> ScenarioResult {
@@ -68,18 +67,6 @@ import Testing
       "t.play:2:12: error: unexpected 'on' after 'fade'; expected end of line (a comment starts with ' #')"
     ),
     (
-      "crossfade 3s",
-      "t.play:2:1: error: crossfade is not built yet (issue 37, item 3); expected no 'crossfade' line (a 'fade 200ms' setup line fades the user's pause, resume and stop)"
-    ),
-    (
-      "crossfade off",
-      "t.play:2:1: error: crossfade is not built yet (issue 37, item 3); expected no 'crossfade' line (a 'fade 200ms' setup line fades the user's pause, resume and stop)"
-    ),
-    (
-      "  crossfade",
-      "t.play:2:3: error: crossfade is not built yet (issue 37, item 3); expected no 'crossfade' line (a 'fade 200ms' setup line fades the user's pause, resume and stop)"
-    ),
-    (
       "expect engine-volume A#1 1.5",
       "t.play:2:26: error: volume '1.5' out of range; expected a level from 0 to 1, or 'none' (the engine does not hold the load)"
     ),
@@ -109,7 +96,7 @@ import Testing
     ),
     (
       "expect state playing(A#1, fading out)",
-      "t.play:2:27: error: 'fadingout' in a playing state; expected seek#N (a pending seek), sleep TIMER (the armed sleep timer), preloading P, preloaded P, preload failed P or ')'"
+      "t.play:2:27: error: 'fadingout' in a playing state; expected seek#N (a pending seek), sleep TIMER (the armed sleep timer), preloading P, preloaded P, preload failed P, crossfade from L or ')'"
     ),
   ])
   func badLinesSayWhereAndWhat(_ line: String, _ expected: String) {
@@ -262,7 +249,8 @@ import Testing
   }
 
   /// A fade end to end through the CLI: the table prints the ramp and the timer, a failed
-  /// `expect engine-volume` says what was found, and a crossfade line exits 2.
+  /// `expect engine-volume` says what was found, and a crossfade on an engine that cannot
+  /// preload exits 2 (CrossfadeScenarioTests has the crossfade itself).
   @Test func theCLIRunsFadesAndRefusesCrossfade() throws {
     let script = "fade 200ms\nmedia A\nplay A\nwait 300ms\npause\nwait 50ms\n"
     let table = try CLI.run(["run", "--quiet", "-"], input: script)
@@ -277,7 +265,7 @@ import Testing
     #expect(crossfade.status == 2)
     #expect(
       crossfade.stderr
-        == "<stdin>:2:1: error: crossfade is not built yet (issue 37, item 3); expected no 'crossfade' line (a 'fade 200ms' setup line fades the user's pause, resume and stop)\n"
+        == "<stdin>:2:1: error: crossfade '3s' on an engine that cannot preload; expected 'engine preload=yes' before the first intent, wait, report or system event (a crossfade plays the preloaded next entry beside the current one)\n"
     )
   }
 

@@ -49,7 +49,7 @@ import Testing
     ),
     (
       "relaunched",
-      "t.play:2:1: error: unknown action 'relaunched'; expected one of media, engine, previous-threshold, retry-policy, ducking, fade, hostile, watchdog, play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position, sleep-timer, remote, interrupt, route, network, duck, unduck, relaunch, handoff, wait, report, expect, note"
+      "t.play:2:1: error: unknown action 'relaunched'; expected one of media, engine, previous-threshold, retry-policy, ducking, fade, crossfade, hostile, watchdog, play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position, sleep-timer, remote, interrupt, route, network, duck, unduck, relaunch, handoff, wait, report, expect, note"
     ),
   ])
   func aBadLineSaysWhereAndWhat(_ line: String, _ expected: String) {

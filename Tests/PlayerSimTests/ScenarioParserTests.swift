@@ -5,8 +5,8 @@ import Testing
 
 /// The words that may begin a line, as the unknown-action message lists them.
 private let actionList =
-  "media, engine, previous-threshold, retry-policy, ducking, fade, hostile, watchdog, play, "
-  + "queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, "
+  "media, engine, previous-threshold, retry-policy, ducking, fade, crossfade, hostile, watchdog, "
+  + "play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, "
   + "mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position, "
   + "sleep-timer, remote, interrupt, route, network, duck, unduck, relaunch, handoff, wait, "
   + "report, expect, note"

@@ -120,11 +120,11 @@ import Testing
     ),
     (
       "expect state playing(A#1, sleep endOfEntry, seek#1)",
-      "t.play:2:45: error: 'seek#1' in a playing state; expected preloading P, preloaded P, preload failed P or ')'"
+      "t.play:2:45: error: 'seek#1' in a playing state; expected preloading P, preloaded P, preload failed P, crossfade from L or ')'"
     ),
     (
       "expect state playing(A#1, zzz)",
-      "t.play:2:27: error: 'zzz' in a playing state; expected seek#N (a pending seek), sleep TIMER (the armed sleep timer), preloading P, preloaded P, preload failed P or ')'"
+      "t.play:2:27: error: 'zzz' in a playing state; expected seek#N (a pending seek), sleep TIMER (the armed sleep timer), preloading P, preloaded P, preload failed P, crossfade from L or ')'"
     ),
   ])
   func aBadLineSaysWhereAndWhat(_ line: String, _ expected: String) {

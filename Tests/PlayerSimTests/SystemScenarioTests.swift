@@ -323,7 +323,7 @@ import Testing
     ),
     (
       "media A\nexpect state playing(A#1, interrupted)",
-      "t.play:2:27: error: 'interrupted' in a playing state; expected seek#N (a pending seek), sleep TIMER (the armed sleep timer), preloading P, preloaded P, preload failed P or ')'"
+      "t.play:2:27: error: 'interrupted' in a playing state; expected seek#N (a pending seek), sleep TIMER (the armed sleep timer), preloading P, preloaded P, preload failed P, crossfade from L or ')'"
     ),
     (
       "media A\nexpect state buffering(A#1, interrupted)",
@@ -331,7 +331,7 @@ import Testing
     ),
     (
       "media A\nexpect state buffering(A#1, autoplay, system pause)",
-      "t.play:2:39: error: 'systempause' in a buffering state; expected seek#N (a pending seek), sleep TIMER (the armed sleep timer), preloading P, preloaded P, preload failed P or ')'"
+      "t.play:2:39: error: 'systempause' in a buffering state; expected seek#N (a pending seek), sleep TIMER (the armed sleep timer), preloading P, preloaded P, preload failed P, crossfade from L or ')'"
     ),
   ])
   func badSystemInputNamesLineColumnFoundAndExpected(text: String, expected: String) {

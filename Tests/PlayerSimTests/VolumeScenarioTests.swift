@@ -91,7 +91,7 @@ import Testing
       ])
     #expect(
       message("media A\nexpect state playing(A#1, ducked)")
-        == "t.play:2:27: error: 'ducked' in a playing state; expected seek#N (a pending seek), sleep TIMER (the armed sleep timer), preloading P, preloaded P, preload failed P or ')'"
+        == "t.play:2:27: error: 'ducked' in a playing state; expected seek#N (a pending seek), sleep TIMER (the armed sleep timer), preloading P, preloaded P, preload failed P, crossfade from L or ')'"
     )
     #expect(
       message("media A\nexpect state suppressed(A#1, muted)")

@@ -14,6 +14,9 @@ import PlayerTesting
 /// It declares `.volumeRamp`: `setVolume(L, v, ramp r)` moves the load's level in a
 /// straight line on the virtual clock, from wherever it is to `v` over `r`, so a
 /// player's fades (``PlayerState/PlayerConfiguration/fade``) can be watched as they go.
+/// Every load is its own track: a started preload plays and reports its positions while
+/// the load before it plays on, ramping down, until its `stop` or its own end, so both of a
+/// crossfade's loads (``PlayerState/PlayerConfiguration/crossfade``) are heard at once.
 ///
 /// A profile with ``MediaProfile/networkDropAt`` takes the fake network down
 /// on the clock: loads in flight fail with `network` and ``offline``, the

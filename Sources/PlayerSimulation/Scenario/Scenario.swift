@@ -65,6 +65,13 @@ public enum ScenarioAction: Hashable, Sendable {
   /// and for `off`). A setting, as `ducking`: anywhere, each line from there on.
   /// The fake engine declares the ramp capability, so the player keeps it.
   case fade(Duration)
+  /// `crossfade 3s` / `crossfade off`: how long the end of an entry and the start of the
+  /// next overlap, one fading out while the other fades in
+  /// (``PlayerState/PlayerConfiguration/crossfade``; zero, off, without the line and for
+  /// `off`). A setting, as `fade`: anywhere, each line from there on. It needs an engine that
+  /// preloads (`engine preload=yes`): a script that asks for a crossfade on an engine without
+  /// preload is refused at this line when it is parsed.
+  case crossfade(Duration)
   /// `hostile on seed=7` / `hostile off`: makes the engine misbehave, or stop misbehaving.
   indirect case hostile(HostileMode?)
   /// `watchdog 5s` / `watchdog off`: the timeout of watchdogs armed from now on.

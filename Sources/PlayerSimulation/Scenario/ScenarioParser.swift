@@ -32,12 +32,12 @@ public enum ScenarioParser {
 
   /// The words that may begin a line.
   public static let actions = [
-    "media", "engine", "previous-threshold", "retry-policy", "ducking", "fade", "hostile",
-    "watchdog", "play", "queue", "append", "insert", "remove", "move", "jump", "next", "previous",
-    "repeat",
-    "shuffle", "rate", "volume", "mute", "unmute", "clear", "pause", "resume", "stop", "seek",
-    "retry", "toggle", "skip", "set-position", "sleep-timer", "remote", "interrupt", "route",
-    "network", "duck", "unduck", "relaunch", "handoff", "wait", "report", "expect", "note",
+    "media", "engine", "previous-threshold", "retry-policy", "ducking", "fade", "crossfade",
+    "hostile", "watchdog", "play", "queue", "append", "insert", "remove", "move", "jump", "next",
+    "previous", "repeat", "shuffle", "rate", "volume", "mute", "unmute", "clear", "pause",
+    "resume", "stop", "seek", "retry", "toggle", "skip", "set-position", "sleep-timer", "remote",
+    "interrupt", "route", "network", "duck", "unduck", "relaunch", "handoff", "wait", "report",
+    "expect", "note",
   ]
 
   /// The words that begin an intent: what may follow `remote`.
@@ -67,6 +67,10 @@ public enum ScenarioParser {
     // The previous `media` line's action: an identical line shares its box
     // (216 bytes) instead of allocating its own.
     var lastMedia: ScenarioAction?
+    // Whether the engine preloads, and the first line asking for a crossfade: a crossfade
+    // needs the preload, and the engine is set up once, so this is checked at the end.
+    var preloads = false
+    var firstCrossfade: (line: Int, column: Int, length: String)?
     for line in ScenarioLexer(text) where !line.tokens.isEmpty {
       var reader = LineReader(file: file, line: line)
       var action = try reader.action(declared: declared)
@@ -76,7 +80,12 @@ public enum ScenarioParser {
         declared.insert(media)
         if action == lastMedia, let lastMedia { action = lastMedia }
         lastMedia = action
+      case .crossfade(let length):
+        if length > .zero, firstCrossfade == nil {
+          firstCrossfade = (line.number, word.column, line.tokens[1].text)
+        }
       case .engine, .previousThreshold, .retryPolicy:
+        if case .engine(let preload) = action { preloads = preload }
         guard !started else {
           throw ScenarioError(
             file: file, line: line.number, column: word.column,
@@ -94,6 +103,18 @@ public enum ScenarioParser {
         if action.startsRun { started = true }
       }
       steps.append(ScenarioStep(line: line.number, column: word.column, action: action))
+    }
+    if let firstCrossfade, !preloads {
+      // The driver would turn the crossfade off without a word (it needs `.preload`): a
+      // script that asks for one on such an engine is refused where it asks.
+      throw ScenarioError(
+        file: file, line: firstCrossfade.line, column: firstCrossfade.column,
+        found:
+          "crossfade \(ScenarioError.quoted(firstCrossfade.length)) on an engine that cannot "
+          + "preload",
+        expected:
+          "'engine preload=yes' before the first intent, wait, report or system event (a "
+          + "crossfade plays the preloaded next entry beside the current one)")
     }
     return Scenario(file: file, steps: steps)
   }
@@ -122,15 +143,8 @@ extension LineReader {
       action = .previousThreshold(try mediaTime(try next("a time such as 3s")))
     case "retry-policy": action = try retryPolicy()
     case "ducking": action = .ducking(try duckPolicy())
-    case "fade": action = .fade(try fade())
-    case "crossfade":
-      // Reserved (issue 37, item 6 pins the spelling): a script written for crossfade fails
-      // here, by name, rather than as an unknown action or by playing without it.
-      throw error(
-        word, found: "crossfade is not built yet (issue 37, item 3)",
-        expected:
-          "no 'crossfade' line (a 'fade 200ms' setup line fades the user's pause, resume and stop)"
-      )
+    case "fade": action = .fade(try length(of: "fade", example: "200ms or 1.5s"))
+    case "crossfade": action = .crossfade(try length(of: "crossfade", example: "3s or 500ms"))
     case "interrupt":
       let phase = try next("'begin' or 'end'")
       switch phase.text {
@@ -647,19 +661,24 @@ extension LineReader {
     return .lower(to: level)
   }
 
-  /// `fade TIME` / `fade off`: how long the user's pause and stop fade out and
-  /// resume fades in (``PlayerState/PlayerConfiguration/fade``); `off` and `0ms`
-  /// are no fade. A negative time or a word that is not a time is an error here
-  /// (a configuration has no machine to refuse it).
-  private mutating func fade() throws(ScenarioError) -> Duration {
-    let expected = "a fade length such as 200ms or 1.5s, or 'off' (0ms is off too)"
+  /// `fade TIME` / `fade off` (``PlayerState/PlayerConfiguration/fade``) and `crossfade TIME` /
+  /// `crossfade off` (``PlayerState/PlayerConfiguration/crossfade``): a length, `off` and `0ms`
+  /// being none. A negative time or a word that is not a time is an error here (a configuration
+  /// has no machine to refuse it).
+  /// - Parameters:
+  ///   - setting: the line's first word, as the messages name it.
+  ///   - example: two lengths the message suggests, as in `200ms or 1.5s`.
+  private mutating func length(of setting: String, example: String) throws(ScenarioError)
+    -> Duration
+  {
+    let expected = "a \(setting) length such as \(example), or 'off' (0ms is off too)"
     let word = try next(expected)
     if word.text == "off" { return .zero }
     switch Self.milliseconds(word.text) {
     case .value(let milliseconds): return .milliseconds(milliseconds)
     case .tooLarge:
       throw error(
-        word, found: "fade \(ScenarioError.quoted(word.text)) too large",
+        word, found: "\(setting) \(ScenarioError.quoted(word.text)) too large",
         expected: "at most \(ScenarioParser.maximumMilliseconds / 1000)s")
     case .bad:
       let negative =
@@ -667,8 +686,8 @@ extension LineReader {
       throw error(
         word,
         found: negative
-          ? "negative fade \(ScenarioError.quoted(word.text))"
-          : "bad fade \(ScenarioError.quoted(word.text))",
+          ? "negative \(setting) \(ScenarioError.quoted(word.text))"
+          : "bad \(setting) \(ScenarioError.quoted(word.text))",
         expected: expected)
     }
   }

@@ -6,7 +6,7 @@ import PlayerState
 ///
 /// The setup lines (`engine preload=yes`, `previous-threshold 3s`,
 /// `retry-policy …`) and the settings before the run starts (`ducking …`,
-/// `fade …`) make the engine and the player's configuration (a setting after
+/// `fade …`, `crossfade …`) make the engine and the player's configuration (a setting after
 /// it changes the running player's: `Player.reconfigure`); then each script line runs in
 /// order: `wait` advances the clock and delivers the reports that fall due, a
 /// `report` line's `A#N` is resolved against the loads live at that moment,
@@ -90,6 +90,7 @@ public struct ScenarioRunner: Sendable {
       case .retryPolicy(let policy): configuration.retry = policy
       case .ducking(let policy): configuration.ducking = policy
       case .fade(let length): configuration.fade = length
+      case .crossfade(let length): configuration.crossfade = length
       default: break
       }
     }
@@ -301,13 +302,14 @@ public struct ScenarioRunner: Sendable {
         }
       case .engine, .previousThreshold, .retryPolicy:
         break
-      case .ducking, .fade:
+      case .ducking, .fade, .crossfade:
         // Before the run: the first player's configuration already. After: the running
         // player's, and a relaunched one's.
         guard started else { break }
         let set = { (settings: inout PlayerConfiguration) in
           if case .ducking(let policy) = step.action { settings.ducking = policy }
           if case .fade(let length) = step.action { settings.fade = length }
+          if case .crossfade(let length) = step.action { settings.crossfade = length }
         }
         set(&configuration)
         var settings = player.configuration

@@ -17,7 +17,9 @@ import PlayerState
 /// and then by `preloading P`, `preloaded P` or `preload failed P` (the
 /// preload). A fade-out into the user's pause shows `fading out` right after the load of a
 /// `paused` state (`paused(A#1, fading out)`), and a stopped load fading out is
-/// `idle(fading out A#1)`, the only details `idle` takes. Spaces do not matter.
+/// `idle(fading out A#1)`, the only details `idle` takes. A crossfade's outgoing load comes
+/// where the preload would (no preload is issued while one fades out):
+/// `playing(B#3, crossfade from A#1)`. Spaces do not matter.
 extension LineReader {
   /// What may come after the load, in order.
   private enum Slot {
@@ -129,7 +131,8 @@ extension LineReader {
     var next = 0
     var seekSeen = false
     var sleepSeen = false
-    var preloadSeen = false
+    // The last detail once seen: "the preload", or "the crossfade's outgoing load".
+    var lastSeen: String?
     for part in parts.dropFirst() {
       var matched = false
       while next < slots.count, !matched {
@@ -164,10 +167,10 @@ extension LineReader {
           part, found: "\(ScenarioError.quoted(part.text)) in a \(kind.rawValue) state",
           expected: slots[next].expected)
       }
-      if preloadSeen {
+      if let last = lastSeen {
         throw error(
-          part, found: "\(ScenarioError.quoted(part.text)) after the preload",
-          expected: "')': the preload comes last")
+          part, found: "\(ScenarioError.quoted(part.text)) after \(last)",
+          expected: "')': \(last) comes last")
       }
       if let prefix = Self.preloadWords.first(where: { part.text.hasPrefix($0) }) {
         let offset = prefix.unicodeScalars.count
@@ -177,7 +180,7 @@ extension LineReader {
         _ = try loadName(
           ScenarioToken(text: String(part.text.unicodeScalars.dropFirst(offset)), column: column),
           declared: declared)
-        preloadSeen = true
+        lastSeen = prefix == "crossfadefrom" ? "the crossfade's outgoing load" : "the preload"
         continue
       }
       if !seekSeen, !sleepSeen, part.text.hasPrefix("seek#") {
@@ -199,7 +202,7 @@ extension LineReader {
       let rest = [
         seekSeen || sleepSeen ? nil : "seek#N (a pending seek)",
         sleepSeen ? nil : "sleep TIMER (the armed sleep timer)",
-        "preloading P, preloaded P, preload failed P or ')'",
+        "preloading P, preloaded P, preload failed P, crossfade from L or ')'",
       ]
       throw error(
         part, found: "\(ScenarioError.quoted(part.text)) in a \(kind.rawValue) state",
@@ -242,8 +245,9 @@ extension LineReader {
       expected: expected)
   }
 
-  /// The preload's words as they appear once spaces are removed, longest first.
-  private static let preloadWords = ["preloadfailed", "preloading", "preloaded"]
+  /// The words of the last detail, the preload's or the crossfade's outgoing load's, as they
+  /// appear once spaces are removed, longest first.
+  private static let preloadWords = ["preloadfailed", "preloading", "preloaded", "crossfadefrom"]
 
   private static func example(_ kind: StateKind) -> String {
     switch kind {
