@@ -90,9 +90,13 @@ struct GStreamerCrossfadeTests {
   /// the playing load's pipeline leaves it at `start` for a playbin of its own, made at the
   /// volume it was told (0), and ramps up while the first ramps down and still reports its
   /// own end; the first pipeline is released at its `stop`, once, and the second plays on.
-  @Test func thePreloadLeavesForAPlaybinOfItsOwnAtItsStart() async throws {
-    let first = try TestMedia.wavFile(milliseconds: 1_500)
-    let second = try TestMedia.wavFile(milliseconds: 1_500)
+  /// In both formats playbin's `about-to-finish` had taken the preload's URI before the
+  /// crossfade (seen once with a print), so the first pipeline rolls into it at its end and is
+  /// pointed back at its own media: its end is still reported, and nothing else.
+  @Test(arguments: [8_000, 48_000])
+  func thePreloadLeavesForAPlaybinOfItsOwnAtItsStart(sampleRate: Int) async throws {
+    let first = try TestMedia.wavFile(milliseconds: 1_500, sampleRate: sampleRate)
+    let second = try TestMedia.wavFile(milliseconds: 1_500, sampleRate: sampleRate)
     let log = CrossfadeLog()
     let engine = Self.engine(log)
     let reports = ReportLog()
