@@ -199,7 +199,6 @@ final class PipelineSession: Sendable {
       deliver(.failed(load, .unsupported))
       return
     }
-    gst_element_set_state(pipeline, GST_STATE_PAUSED)
     let machine: PipelineMachine
     var volume = PipelineVolume()
     switch origin {
@@ -208,10 +207,12 @@ final class PipelineSession: Sendable {
     case .detachedPreload(let told):
       // Answered `ready` in the pipeline it leaves: this preroll answers nothing.
       machine = PipelineMachine(preload: load, playingAfterGaplessSwitch: nil)
+      // Set before the preroll, whose first buffer passes playbin's volume element then.
       if let level = volume.set(told ?? .full, ramp: .zero, at: .now) {
-        playhead_set_volume(pipeline, level)  // before the preroll: never heard louder
+        playhead_set_volume(pipeline, level)
       }
     }
+    gst_element_set_state(pipeline, GST_STATE_PAUSED)
     var thread = PipelineThread(
       pipeline: pipeline, bus: bus, gapless: gapless,
       driver: PipelineDriver(
