@@ -151,6 +151,50 @@ struct GStreamerCrossfadeTests {
     #expect(engine.statistics.livePipelines == 0)
   }
 
+  /// The race a crossfade can lose: its `start(B)` arrives after playbin has already rolled
+  /// into B's stream at A's end (the position that started it was among A's last). B still
+  /// leaves for a playbin of its own, from its start; the old pipeline, silenced by
+  /// `setVolume(B, 0)` and paused, plays nothing more, and is released at `stop(A)`.
+  @Test func aCrossfadeStartedAfterTheSwitchStillGivesThePreloadItsOwnPlaybin() async throws {
+    let path = try TestMedia.wavFile(milliseconds: 300)
+    let log = CrossfadeLog()
+    let engine = Self.engine(log)
+    let reports = ReportLog()
+    let a = Load(1, 1)
+    let b = Load(2, 2)
+    func send(_ command: EngineCommand) {
+      log.append(.command(command))
+      engine.execute(command, reports: reports.sink)
+    }
+    send(.load(LoadRequest(load: a, media: MediaID(path))))
+    _ = try await reports.first { if case .ready(a, _) = $0 { true } else { false } }
+    send(.preload(LoadRequest(load: b, media: MediaID(path))))
+    _ = try await reports.first { $0 == .ready(b) }
+    send(.start(a))
+    _ = try await reports.first { $0 == .reachedEnd(a) }  // the pipeline now plays B's stream
+    let before = reports.reports.count
+    send(.setVolume(b, .silent))
+    send(.start(b))
+    send(.setVolume(b, .full, ramp: .milliseconds(200)))
+    send(.setVolume(a, .silent, ramp: .milliseconds(200)))
+    #expect(engine.statistics.livePipelines == 2)
+    send(.stop(a))
+    try await log.until("a's release") { $0 == .released(1) }
+    try await log.until("b's own pipeline playing") { $0 == .state(2, "PLAYING") }
+    _ = try await reports.first { $0 == .reachedEnd(b) }
+    // B's own pipeline: its positions from its start, its own end; nothing from the old one.
+    let positions = reports.reports.dropFirst(before).compactMap { entry in
+      if case .position(b, let time) = entry.report { time } else { nil }
+    }
+    #expect(zip(positions, positions.dropFirst()).allSatisfy { $0 <= $1 }, "\(positions)")
+    #expect(reports.reports.dropFirst(before).filter { $0.report == .reachedEnd(b) }.count == 1)
+    #expect(!reports.reports.dropFirst(before).contains { $0.report.load == a })
+    #expect(log.all.filter { $0 == .released(1) }.count == 1, "\(log.all)")
+    send(.stop(b))
+    try await log.until("b's release") { $0 == .released(2) }
+    #expect(engine.statistics.livePipelines == 0)
+  }
+
   /// Without a crossfade the machine stops the load before it starts the preload, and the
   /// preload stays in the pipeline: one playbin, gapless, as before.
   @Test func theGaplessAdvanceKeepsOnePipeline() async throws {
