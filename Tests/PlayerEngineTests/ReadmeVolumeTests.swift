@@ -39,6 +39,23 @@ struct ReadmeVolumeTests {
     #expect("\(late.commands.isEmpty) \(late.ignored == .staleWatchdog)" == "true true")
   }
 
+  @Test func theCrossfadeExampleSendsWhatItsCommentsSay() {
+    var mix = PlaybackState(
+      configuration: PlayerConfiguration(canPreload: true, crossfade: .seconds(2)))
+    _ = mix.handle(.queue(["a.mp3", "b.mp3", "c.mp3"]))
+    #expect(
+      "\(mix.handle(.ready(Load(1, 1), duration: .seconds(180))).commands)"
+        == "start(item1#1) preload(b.mp3#2)")
+    #expect(mix.handle(.ready(Load(2, 2), duration: .seconds(200))).commands.isEmpty)
+    #expect(
+      "\(mix.handle(.position(Load(1, 1), .seconds(178))).commands)"
+        == "setVolume(item2#2, 0) start(item2#2) setVolume(item2#2, 1, ramp 2000ms) "
+        + "setVolume(item1#1, 0, ramp 2000ms)")
+    #expect("\(mix)" == "playing(b.mp3#2, crossfade from a.mp3#1)")
+    #expect("\(mix.handle(.reachedEnd(Load(1, 1))).commands)" == "stop(item1#1) preload(c.mp3#3)")
+    #expect(mix.handle(.reachedEnd(Load(1, 1))).ignored == .staleLoad)
+  }
+
   @Test func aPlayerOnAnEngineThatCannotRampNeverFades() {
     let spy = SpyEngine { command in
       guard case .load(let request) = command else { return [] }

@@ -167,7 +167,10 @@ extension Explorer {
     /// the others (``alphabet(for:)``), so that the alphabet of every scope
     /// without it is as it was.
     static var fadeLetters: [Letter] {
-      [.fadeEnd(.newest), .fadeEnd(.older), .fadeEnd(.neverIssued)]
+      [
+        .fadeEnd(.newest), .fadeEnd(.older), .fadeEnd(.neverIssued), .report(.ended, .leaving),
+        .failed(.decoding, .leaving),
+      ]
     }
 
     enum Answer: Hashable, Sendable {
@@ -190,6 +193,8 @@ extension Explorer {
     enum Report: Hashable, Sendable { case stalled, resumed, ended, pausedBySystem }
     enum Reference: Hashable, Sendable {
       case current, preload, previous, older, dropped, upcoming, neverIssued, wrongItem
+      /// The load fading out (``ContractModel/leaving``): only the fade's letters name it.
+      case leaving
     }
     enum Relative: Hashable, Sendable { case newest, older, neverIssued }
 
@@ -453,6 +458,7 @@ extension Explorer.Letter {
     case .previous: return Explorer.previous(model)
     case .older: return Explorer.older(model) ?? Explorer.previous(model)
     case .dropped: return model.dropped ?? Explorer.previous(model)
+    case .leaving: return model.leaving?.load
     case .upcoming: return ActionDecoder.upcoming(after: model, 0)
     case .neverIssued:
       // Past the next token (the upcoming load's); none when the tokens run out first.
@@ -654,6 +660,7 @@ extension Explorer {
     token -= 1
     while token > 0,
       token == model.current?.load.token.rawValue || token == model.preload?.load.token.rawValue
+        || token == model.leaving?.load.token.rawValue
     {
       token -= 1
     }

@@ -226,8 +226,9 @@ package struct ContractNotifications: Hashable, Sendable {
     let to: ItemID? = if let position = after.position { after.entries[position].item } else { nil }
     let ended = after.current?.stage == .ended
     let playWhenReady = after.playWhenReady
-    if case .engine(.reachedEnd) = event {
-      // An accepted end: the queue advanced (auto), replayed (repeat) or ended.
+    if case .engine(.reachedEnd(let load)) = event, after.stoppedLeaving?.load != load {
+      // An accepted end of the current load: the queue advanced (auto),
+      // replayed (repeat) or ended. (A load fading out that ends is stopped: no change.)
       if ended {
         queueEnded = ContractNotification(.queueEnded, source: source)
       } else {
@@ -239,7 +240,7 @@ package struct ContractNotifications: Hashable, Sendable {
       switch event.intent {
       case .next, .previous, .jump: reason = .skip
       case .remove: reason = .removed
-      default: reason = .queue
+      default: if case .engine = event { reason = .auto } else { reason = .queue }
       }
       entryChanged = ContractNotification(
         .entryChanged(from: from, to: to, reason: reason), source: source)

@@ -47,6 +47,13 @@ extension ContractModel {
   // MARK: Reports and timers
 
   private func ignoreReason(for report: EngineReport) -> IgnoreReason? {
+    // The load fading out: its end and its failure stop it; the rest is stale.
+    if let leaving, leaving.load == report.load {
+      switch report {
+      case .reachedEnd, .failed: return nil
+      default: return .staleLoad
+      }
+    }
     let session: Current
     switch identity(of: report.load) {
     case .ignored(let reason): return reason

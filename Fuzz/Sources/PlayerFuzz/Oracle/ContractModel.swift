@@ -393,6 +393,8 @@ package struct ContractModel: Hashable, Sendable {
   }
 
   private mutating func engine(_ report: EngineReport, _ out: inout [EngineCommand]) {
+    // Accepted about the load fading out: its end or failure (ContractIgnore).
+    if let leaving, leaving.load == report.load { return leavingReported(&out) }
     var session: Current
     switch identify(report.load) {
     case .ignored: return
