@@ -139,6 +139,42 @@ struct GStreamerPlayerCrossfadeTests {
     player.send(.stop)
   }
 
+  /// `pause` during a 1 s crossfade: the fading load is stopped at once and its playbin
+  /// released, still audible when cut; the rising one pauses in its own playbin, and `resume`
+  /// starts it there again (no new pipeline, nothing more of the first).
+  @Test func aPauseDuringTheCrossfadeReleasesTheFadingPlaybinAndPausesTheOther() async throws {
+    let paths = try (0..<2).map { _ in try TestMedia.wavFile(milliseconds: 2_000) }
+    let log = CrossfadeLog()
+    let engine = Self.engine(log)
+    let player = Player(
+      engine: LoggingEngine(engine: engine, log: log),
+      configuration: PlayerConfiguration(crossfade: .seconds(1)))
+    player.send(.queue(paths.map { MediaID($0) }))
+    try await log.until("the second rising") { entry in
+      if case .volume(2, let level) = entry { level > 0 } else { false }
+    }
+    player.send(.pause)
+    try await log.until("the first pipeline's release") { $0 == .released(1) }
+    try await log.until("the second paused") { $0 == .state(2, "PAUSED") }
+    #expect(player.state.description == "paused(\(paths[1])#2)")
+    let a = Load(1, 1)
+    let b = Load(2, 2)
+    let commands = Self.commands(log)
+    let pause = try #require(commands.firstIndex(of: .stop(a)), "\(commands)")
+    #expect(Array(commands[pause...].prefix(2)) == [.stop(a), .pause(b)], "\(commands)")
+    #expect((log.levels(of: 1).last ?? 0) > 0, "\(log.all)")
+
+    let resumedAt = log.all.count
+    player.send(.resume)
+    try await log.until("the second playing again") { entry in
+      log.all.dropFirst(resumedAt).contains(.state(2, "PLAYING"))
+    }
+    #expect(engine.statistics.livePipelines == 1)
+    #expect(engine.statistics.releasedPipelines == 1)
+    #expect(Self.commands(log).filter { $0 == .stop(a) }.count == 1)
+    player.send(.stop)
+  }
+
   /// With ``GStreamerEngine/Options/prerollsPreloads``, each preload prerolls in a playbin of
   /// its own and its `ready` carries its duration, so every entry crossfades into the next,
   /// not only the first (whose `load` tells its duration): A into B, then B into C.
