@@ -41,7 +41,9 @@ import Synchronization
 /// A preload is answered `ready(P)` as soon as its URI is kept (a `file://`
 /// URI whose file is missing is answered `failed(P, notFound)`): playbin
 /// cannot preroll a second stream beside the first, so a decoding error in
-/// `P` shows only once it plays, as `failed(P, …)`.
+/// `P` shows only once it plays, as `failed(P, …)`. With
+/// ``Options/prerollsPreloads``, every preload prerolls in a pipeline of its
+/// own instead and is answered by that preroll, as a load is.
 ///
 /// Each load is identified by its pipeline and, after a gapless switch, by
 /// the pipeline's current stream: every report names the load it is about.
@@ -77,7 +79,8 @@ public final class GStreamerEngine: PlaybackEngine {
     /// Whether a load's `ready` carries the duration the prerolled pipeline knows
     /// (`ready(L, duration: d)`), which Now Playing and MPRIS's `mpris:length` show. Off
     /// by default. A gapless preload is answered `ready` before its stream is read, so it
-    /// carries none.
+    /// carries none (one that prerolls in a pipeline of its own does: ``prerollsPreloads``).
+    /// A crossfade needs it: the machine starts one only within its length of a known end.
     public var reportsDuration: Bool
     /// Whether every preload prerolls in a playbin of its own, as a load does, rather than
     /// being queued behind the newest load for playbin's gapless switch. Off by default.
