@@ -7,15 +7,18 @@ import Synchronization
 /// and gapless queue playback through playbin's `about-to-finish` (it
 /// declares ``EngineCapabilities/preload``). It ramps volume on the pipeline's
 /// own thread, so it declares ``EngineCapabilities/volumeRamp`` too: a player
-/// made with `PlayerConfiguration(fade:)` fades the user's pause, resume and stop.
+/// made with `PlayerConfiguration(fade:)` fades the user's pause, resume and stop,
+/// and one made with `PlayerConfiguration(crossfade:)` crossfades: two playbins play
+/// at once, one ramping up while the other ramps down.
 ///
 /// | command | GStreamer |
 /// | --- | --- |
 /// | `load(L)` | a new playbin for `L`'s media (a URI, or a file path made into a `file://` URI), set to PAUSED: it prerolls |
 /// | `load(L, from t)` | the same, then a flushing, accurate seek to `t` once prerolled; `ready(L)` comes after that seek, and positions are from `t` |
 /// | `preload(P)` | `P`'s URI is kept for the newest load's pipeline: at its `about-to-finish`, playbin goes on with it, no gap |
-/// | `preload(P, from t)`, `t` > 0 | a pipeline of its own, as a `load` from `t` (no gapless switch into the middle of a stream) |
+/// | `preload(P, from t)`, `t` > 0, or any preload with ``Options/prerollsPreloads`` | a pipeline of its own, as a `load` from `t` (no gapless switch into the middle of a stream) |
 /// | `start(L)` | PLAYING |
+/// | `start(P)` of a preload queued in a pipeline whose load is still live (a crossfade) | `P` leaves that pipeline for a playbin of its own, made at `P`'s volume and set PLAYING as it prerolls; the load before it plays on in the old one |
 /// | `pause(L)` | PAUSED |
 /// | `seek(L, t, s)` | a flushing, accurate seek to `t` (after the preroll, if sent before it) |
 /// | `setRate(L, r)` | ignored: this example plays at 1x |
@@ -38,7 +41,9 @@ import Synchronization
 /// A preload is answered `ready(P)` as soon as its URI is kept (a `file://`
 /// URI whose file is missing is answered `failed(P, notFound)`): playbin
 /// cannot preroll a second stream beside the first, so a decoding error in
-/// `P` shows only once it plays, as `failed(P, …)`.
+/// `P` shows only once it plays, as `failed(P, …)`. With
+/// ``Options/prerollsPreloads``, every preload prerolls in a pipeline of its
+/// own instead and is answered by that preroll, as a load is.
 ///
 /// Each load is identified by its pipeline and, after a gapless switch, by
 /// the pipeline's current stream: every report names the load it is about.
@@ -74,8 +79,21 @@ public final class GStreamerEngine: PlaybackEngine {
     /// Whether a load's `ready` carries the duration the prerolled pipeline knows
     /// (`ready(L, duration: d)`), which Now Playing and MPRIS's `mpris:length` show. Off
     /// by default. A gapless preload is answered `ready` before its stream is read, so it
-    /// carries none.
+    /// carries none (one that prerolls in a pipeline of its own does: ``prerollsPreloads``).
+    /// A crossfade needs it: the machine starts one only within its length of a known end.
     public var reportsDuration: Bool
+    /// Whether every preload prerolls in a playbin of its own, as a load does, rather than
+    /// being queued behind the newest load for playbin's gapless switch. Off by default.
+    ///
+    /// A crossfade (`PlayerConfiguration(crossfade:)`) starts only within its length of the
+    /// end of an entry whose duration is known, and a queued preload is answered `ready`
+    /// before its stream is read, with no duration; so with the default, only an entry opened
+    /// by a `load` crossfades into the next. With this on (and ``reportsDuration``), each
+    /// preload's `ready` carries its duration, so every entry can crossfade into the next.
+    /// The cost: where there is no crossfade (an entry shorter than twice it, repeat one, a
+    /// sleep timer at the end), the next entry starts when the machine sends `start` after
+    /// the end, in its own prerolled pipeline, not sample-exact as playbin's switch is.
+    public var prerollsPreloads: Bool
     /// Called on a pipeline's thread once it is shut down and released, with
     /// the load it was made for and how many reports were dropped because
     /// they came after their load's `stop` (late bus messages).
@@ -102,15 +120,21 @@ public final class GStreamerEngine: PlaybackEngine {
     ///   - positionInterval: how often to report the position while playing; nil for never.
     ///   - prerollTimeout: how long a preroll may go without an answer or a BUFFERING
     ///     message before the load fails with `timeout`; nil for ever.
-    ///   - reportsDuration: whether `ready` carries the duration (for Now Playing and MPRIS).
+    ///   - reportsDuration: whether `ready` carries the duration (for Now Playing and MPRIS,
+    ///     and for a crossfade, which needs it).
+    ///   - prerollsPreloads: whether each preload prerolls in a pipeline of its own (its
+    ///     `ready` then carries its duration, so every entry can crossfade) rather than waiting
+    ///     for playbin's gapless switch.
     ///   - onPipelineReleased: called when a pipeline is released.
     public init(
       audioSink: String = "fakesink", videoSink: String = "fakesink", sync: Bool = true,
       pollInterval: Duration = .milliseconds(5), positionInterval: Duration? = .milliseconds(250),
       prerollTimeout: Duration? = .seconds(5), reportsDuration: Bool = false,
+      prerollsPreloads: Bool = false,
       onPipelineReleased: (@Sendable (Load, _ droppedReports: Int) -> Void)? = nil
     ) {
       self.reportsDuration = reportsDuration
+      self.prerollsPreloads = prerollsPreloads
       self.audioSink = audioSink
       self.videoSink = videoSink
       self.sync = sync
@@ -140,6 +164,16 @@ public final class GStreamerEngine: PlaybackEngine {
   private struct Pipelines {
     var sessions: [Load: PipelineSession] = [:]
     var newest: PipelineSession?
+    /// The preloads queued in another load's pipeline, with what made them and the volume
+    /// they were last told: what a crossfade needs to give one a pipeline of its own.
+    var attached: [Load: Attached] = [:]
+  }
+
+  /// A preload queued in another load's pipeline.
+  private struct Attached {
+    let request: LoadRequest
+    /// The target of the newest `setVolume` naming it; nil for none (full).
+    var volume: Volume?
   }
 
   /// Preloads (the engine plays the next queue entry without a gap) and volume ramps
@@ -180,10 +214,12 @@ public final class GStreamerEngine: PlaybackEngine {
       let attached = pipelines.withLock { pipelines -> Bool in
         // A preload from a start position is not gapless: playbin cannot roll into the
         // middle of a stream.
-        guard request.start <= .zero, pipelines.sessions[request.load] == nil,
+        guard !options.prerollsPreloads, request.start <= .zero,
+          pipelines.sessions[request.load] == nil,
           let newest = pipelines.newest, newest.attach(request)
         else { return false }
         pipelines.sessions[request.load] = newest
+        pipelines.attached[request.load] = Attached(request: request)
         return true
       }
       if attached { return }
@@ -197,17 +233,63 @@ public final class GStreamerEngine: PlaybackEngine {
       guard isNew else { return }
       counts.withLock { $0.livePipelines += 1 }
       session.start()
-    case .start, .pause, .seek, .setVolume:
+    case .start(let load, _):
+      if crossfade(command, into: load, reports: reports) { return }
+      pipelines.withLock { $0.sessions[load] }?.enqueue(command)
+    case .setVolume(let load, let volume, _):
+      let session = pipelines.withLock { pipelines in
+        pipelines.attached[load]?.volume = volume
+        return pipelines.sessions[load]
+      }
+      session?.enqueue(command)
+    case .pause, .seek:
       pipelines.withLock { $0.sessions[command.load] }?.enqueue(command)
     case .setRate:
       break  // This example plays at 1x (playbin changes rate with a seek; not done here).
     case .stop(let load):
-      pipelines.withLock { $0.sessions.removeValue(forKey: load) }?.stop(load)
+      pipelines.withLock { pipelines in
+        pipelines.attached[load] = nil
+        return pipelines.sessions.removeValue(forKey: load)
+      }?.stop(load)
     }
   }
 
-  private func makeSession(_ request: LoadRequest, reports: ReportSink) -> PipelineSession {
-    PipelineSession(request: request, sink: reports, options: options) {
+  /// `start(P)` of a preload queued behind a load still live in the same pipeline: a
+  /// crossfade (the machine stops the load before it starts its preload in every other case,
+  /// the gapless advance included). One playbin plays one stream at a time, so `P` leaves
+  /// that pipeline for a playbin of its own, made at the volume `P` was last told (0, at a
+  /// crossfade's start), already answered `ready`; it prerolls and plays, while the load
+  /// before it plays on, ramps down and reports its own end in the old pipeline. From then
+  /// on `P`'s pipeline is the newest: the next preload queues behind `P`.
+  /// - Returns: whether `P` was moved to a pipeline of its own, which `start` then goes to.
+  private func crossfade(_ start: EngineCommand, into load: Load, reports: ReportSink) -> Bool {
+    guard
+      let (old, attached) = pipelines.withLock({ pipelines in
+        pipelines.attached[load].flatMap { attached in
+          pipelines.sessions[load].map { ($0, attached) }
+        }
+      }),
+      old.detach(load)
+    else { return false }
+    let session = makeSession(
+      attached.request, reports: reports, origin: .detachedPreload(volume: attached.volume))
+    pipelines.withLock { pipelines in
+      pipelines.attached[load] = nil
+      pipelines.sessions[load] = session
+      pipelines.newest = session
+    }
+    counts.withLock { $0.livePipelines += 1 }
+    session.enqueue(start)
+    session.start()
+    return true
+  }
+
+  /// A session for a load (or a preload of its own), or for a preload that leaves the
+  /// pipeline it was queued in (``crossfade(_:into:reports:)``).
+  private func makeSession(
+    _ request: LoadRequest, reports: ReportSink, origin: PipelineSession.Origin = .load
+  ) -> PipelineSession {
+    PipelineSession(request: request, sink: reports, options: options, origin: origin) {
       [weak self, options] dropped in
       self?.counts.withLock { counts in
         counts.livePipelines -= 1

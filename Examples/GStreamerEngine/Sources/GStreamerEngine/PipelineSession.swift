@@ -29,9 +29,26 @@ import Synchronization
 /// callback. Bus messages that arrive after the stop are still popped and
 /// mapped, and then dropped: the late callbacks a stopped load must never
 /// deliver. The thread ends when no load of the session is live.
+///
+/// Crossfade: `start(P)` of a preload queued here while the load before it is still live
+/// (``detach(_:)``) takes `P` out of this session, as a `stop(P)` would, and the engine gives
+/// it a session of its own (``Origin/detachedPreload(volume:)``): the load before it plays on
+/// here, ramps down and reports its own end, and this pipeline is released at its `stop`.
 final class PipelineSession: Sendable {
+  /// Why a pipeline is made.
+  enum Origin: Sendable {
+    /// For a `load`, or a `preload` that prerolls in a pipeline of its own: its preroll
+    /// answers it.
+    case load
+    /// For a preload already answered `ready` in another pipeline, which a crossfade starts
+    /// beside that pipeline's load: made at `volume` (nil: full), and its preroll answers
+    /// nothing.
+    case detachedPreload(volume: Volume?)
+  }
+
   /// The load the pipeline was made for.
   let load: Load
+  private let origin: Origin
   private let media: MediaID
   /// Where the load starts (`LoadRequest.start`).
   private let startPosition: MediaTime
@@ -50,16 +67,18 @@ final class PipelineSession: Sendable {
 
   private struct Mailbox {
     var items: [Item] = []
-    /// The session's loads not stopped: the thread ends once none is left.
-    var live: Set<Load>
+    /// The session's loads not stopped, in the order the pipeline plays them (the load it was
+    /// made for, then each preload attached): the thread ends once none is left.
+    var live: [Load]
     var droppedReports = 0
   }
 
   init(
     request: LoadRequest, sink: ReportSink, options: GStreamerEngine.Options,
-    onFinish: @escaping @Sendable (_ droppedReports: Int) -> Void
+    origin: Origin = .load, onFinish: @escaping @Sendable (_ droppedReports: Int) -> Void
   ) {
     load = request.load
+    self.origin = origin
     media = request.media
     startPosition = request.start
     self.sink = sink
@@ -88,7 +107,7 @@ final class PipelineSession: Sendable {
   func attach(_ request: LoadRequest) -> Bool {
     mailbox.withLock { mailbox in
       guard !mailbox.live.isEmpty else { return false }
-      mailbox.live.insert(request.load)
+      mailbox.live.append(request.load)
       mailbox.items.append(.preload(request))
       return true
     }
@@ -101,8 +120,25 @@ final class PipelineSession: Sendable {
     sendLock.lock()
     defer { sendLock.unlock() }
     mailbox.withLock { mailbox in
-      guard mailbox.live.remove(load) != nil else { return }
+      guard let index = mailbox.live.firstIndex(of: load) else { return }
+      mailbox.live.remove(at: index)
       mailbox.items.append(.stopped(load))
+    }
+  }
+
+  /// Takes a preload out of the session for a crossfade, if a load before it is still live:
+  /// the session then treats it as stopped (its URI no longer queued; had the pipeline already
+  /// rolled into it, the pipeline pauses), and the engine gives it a pipeline of its own.
+  /// - Returns: false, changing nothing, when no live load plays before `load` here (the
+  ///   machine stopped the load before it: a gapless advance), or `load` is not the session's.
+  func detach(_ load: Load) -> Bool {
+    sendLock.lock()
+    defer { sendLock.unlock() }
+    return mailbox.withLock { mailbox in
+      guard let index = mailbox.live.firstIndex(of: load), index > 0 else { return false }
+      mailbox.live.remove(at: index)
+      mailbox.items.append(.stopped(load))
+      return true
     }
   }
 
@@ -163,15 +199,27 @@ final class PipelineSession: Sendable {
       deliver(.failed(load, .unsupported))
       return
     }
+    let machine: PipelineMachine
+    var volume = PipelineVolume()
+    switch origin {
+    case .load:
+      machine = PipelineMachine(load: load, start: startPosition)
+    case .detachedPreload(let told):
+      // Answered `ready` in the pipeline it leaves: this preroll answers nothing.
+      machine = PipelineMachine(preload: load, playingAfterGaplessSwitch: nil)
+      // Set before the preroll, whose first buffer passes playbin's volume element then.
+      if let level = volume.set(told ?? .full, ramp: .zero, at: .now) {
+        playhead_set_volume(pipeline, level)
+      }
+    }
     gst_element_set_state(pipeline, GST_STATE_PAUSED)
     var thread = PipelineThread(
       pipeline: pipeline, bus: bus, gapless: gapless,
       driver: PipelineDriver(
-        load: load, start: startPosition, pipeline: pipeline,
-        reportsDuration: options.reportsDuration),
+        machine: machine, pipeline: pipeline, reportsDuration: options.reportsDuration),
       session: self,
-      uri: uriText)
-    volumeChanged(load, pipeline)  // a new playbin's own volume: full
+      uri: uriText, volume: volume)
+    volumeChanged(load, pipeline)  // the new playbin's volume: full, or the detached preload's
     var firstMessage = true
     let poll = GstClockTime(options.pollInterval.nanoseconds)
     let clock = ContinuousClock()
@@ -290,8 +338,9 @@ private struct PipelineThread {
   init(
     pipeline: UnsafeMutablePointer<GstElement>, bus: UnsafeMutablePointer<GstBus>,
     gapless: UnsafeMutablePointer<PlayheadGapless>, driver: PipelineDriver,
-    session: PipelineSession, uri: String
+    session: PipelineSession, uri: String, volume: PipelineVolume
   ) {
+    self.volume = volume
     self.pipeline = pipeline
     self.bus = bus
     self.gapless = gapless
@@ -448,12 +497,11 @@ private struct PipelineDriver {
   let reportsDuration: Bool
 
   init(
-    load: Load, start: MediaTime, pipeline: UnsafeMutablePointer<GstElement>,
-    reportsDuration: Bool
+    machine: PipelineMachine, pipeline: UnsafeMutablePointer<GstElement>, reportsDuration: Bool
   ) {
     self.pipeline = pipeline
     self.reportsDuration = reportsDuration
-    machine = PipelineMachine(load: load, start: start)
+    self.machine = machine
   }
 
   mutating func apply(_ command: EngineCommand) -> [EngineReport] {
