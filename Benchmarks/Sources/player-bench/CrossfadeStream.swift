@@ -92,7 +92,7 @@ struct CrossfadeStream {
     var crossfadeStarts: [Int] = []
     var timerSteps: [Int] = []
     var mix = Mix()
-    /// Where the current load has got to, for its position reports.
+    /// The newest position reported: where late reports of stopped loads claim to be.
     var position = MediaTime.zero
     /// The newest loads issued (current, preloads), newest last, at most 8:
     /// once stopped, their reports are late.
