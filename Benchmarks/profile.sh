@@ -20,7 +20,8 @@ bin="$(swift build "${flags[@]}" --show-bin-path)/player-bench"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 printf '%-16s %12s\n' workload Ir/event
-for workload in naive reducer in-place driver queue queue-in-place queue-driver; do
+for workload in naive reducer in-place driver queue queue-in-place queue-driver crossfade \
+  crossfade-in-place crossfade-driver; do
   valgrind --tool=callgrind --callgrind-out-file="$out/$workload" \
     "$bin" --profile "$workload" --events "$events" >/dev/null 2>&1
   # The workload function's inclusive cost: the largest among `Workloads.*` (a merged

@@ -32,6 +32,12 @@ struct Results {
   var queueDriver = Sample()
   var queueAllocationsByKind: [UInt64]?
   var queueEventsByKind: [Int] = []
+  /// The crossfade stream (issue 37, item 3): its mix, rates and allocations.
+  var crossfadeMix = CrossfadeStream.Mix()
+  var crossfadeReducer = Sample()
+  var crossfadeReducerInPlace = Sample()
+  var crossfadeDriver = Sample()
+  var crossfadeAllocations: Workloads.CrossfadeAllocations?
   var reducerAllocations: UInt64?
   var driverAllocations: UInt64?
   var naiveAllocations: UInt64?
@@ -74,6 +80,13 @@ struct Benchmark {
       case .queueDriver: return Workloads.queueDriver(events)
       default: return Workloads.queueReducer(events)
       }
+    case .crossfade, .crossfadeInPlace, .crossfadeDriver:
+      let events = CrossfadeStream.generate(count: options.events, seed: options.seed).events
+      switch workload {
+      case .crossfadeInPlace: return Workloads.crossfadeReducerInPlace(events)
+      case .crossfadeDriver: return Workloads.crossfadeDriver(events)
+      default: return Workloads.crossfadeReducer(events)
+      }
     case .reducer, .inPlace, .driver, .naive:
       let events = EventStream.generate(count: options.events, seed: options.seed).events
       switch workload {
@@ -95,6 +108,10 @@ struct Benchmark {
     let queueStream = QueueStream.generate(count: options.events, seed: options.seed)
     let queueEvents = queueStream.events
     results.queueMix = queueStream.mix
+    progress("generating \(options.events) crossfade events (seed \(options.seed))")
+    let crossfadeStream = CrossfadeStream.generate(count: options.events, seed: options.seed)
+    let crossfadeEvents = crossfadeStream.events
+    results.crossfadeMix = crossfadeStream.mix
 
     // Counted before any thread is started: the counter is process-wide.
     progress("counting allocations")
@@ -113,6 +130,7 @@ struct Benchmark {
     results.queueAllocationsByKind = Workloads.allocationsByKind(
       queueEvents, from: QueueStream.initialState)
     results.queueEventsByKind = queueEvents.countsByKind
+    results.crossfadeAllocations = Workloads.crossfadeAllocations(crossfadeStream)
 
     let count = events.count
     for round in 1...options.runs {
@@ -130,6 +148,15 @@ struct Benchmark {
         checksum &+= Workloads.queueReducerInPlace(queueEvents)
       }
       let queueDriver = eventsPerSecond(count) { checksum &+= Workloads.queueDriver(queueEvents) }
+      let crossfadeReducer = eventsPerSecond(count) {
+        checksum &+= Workloads.crossfadeReducer(crossfadeEvents)
+      }
+      let crossfadeInPlace = eventsPerSecond(count) {
+        checksum &+= Workloads.crossfadeReducerInPlace(crossfadeEvents)
+      }
+      let crossfadeDriver = eventsPerSecond(count) {
+        checksum &+= Workloads.crossfadeDriver(crossfadeEvents)
+      }
       let threaded = Workloads.driver(events, threads: options.threads)
       results.reducer.add(reducer)
       results.driver.add(driver)
@@ -143,6 +170,9 @@ struct Benchmark {
       results.queueReducer.add(queueReducer)
       results.queueReducerInPlace.add(queueInPlace)
       results.queueDriver.add(queueDriver)
+      results.crossfadeReducer.add(crossfadeReducer)
+      results.crossfadeReducerInPlace.add(crossfadeInPlace)
+      results.crossfadeDriver.add(crossfadeDriver)
       results.driverThreaded.add(Double(count) / threaded.elapsed.seconds)
       results.lostEvents += UInt64(count) - min(UInt64(count), threaded.processed)
       results.maxQueued = max(results.maxQueued, threaded.maxQueued)

@@ -42,6 +42,9 @@ struct Options {
     case driver, naive, queue
     case queueInPlace = "queue-in-place"
     case queueDriver = "queue-driver"
+    case crossfade
+    case crossfadeInPlace = "crossfade-in-place"
+    case crossfadeDriver = "crossfade-driver"
   }
 
   static let usage = """
@@ -50,8 +53,9 @@ struct Options {
 
     Measures the Playhead reducer, the Player driver (one thread and several) and a naive
     two-Bool player on one seeded event stream, the reducer and the driver on a queue stream
-    (1000 entries, an engine that preloads, position reports, auto-advances, edits), plus the
-    fuzz harness against its catalog of buggy players. Build with -c release; debug figures
+    (1000 entries, an engine that preloads, position reports, auto-advances, edits) and on a
+    crossfade stream (1000 entries, a 2 s crossfade, fades started by position reports and
+    ended by timers, ends, skips and pauses), plus the fuzz harness against its catalog of buggy players. Build with -c release; debug figures
     mean nothing.
 
       --json          one JSON object on stdout instead of the table
@@ -63,7 +67,8 @@ struct Options {
       --fuzz-seeds N  seeds per buggy player (default 20; smoke 3)
       --json-file F   also write the JSON object to file F (one run, both forms)
       --profile W     run only workload W (reducer, in-place, driver, naive, queue,
-                      queue-in-place or queue-driver) once, untimed, and print
+                      queue-in-place, queue-driver, crossfade, crossfade-in-place or
+                      crossfade-driver) once, untimed, and print
                       its checksum: for valgrind --tool=callgrind
       --memory        run only the memory section: a queued burst, a flood from --threads
                       threads, and a never-reading subscriber on each stream (docs/memory.md)

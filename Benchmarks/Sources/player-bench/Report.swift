@@ -73,6 +73,8 @@ enum Report {
     lines.append("")
     lines.append(contentsOf: queueLines(results))
     lines.append("")
+    lines.append(contentsOf: crossfadeLines(results))
+    lines.append("")
     lines.append("allocations per event (malloc calls counted over one pass of the stream):")
     lines.append(
       allocationLine("reducer", results.reducerAllocations, events: options.events, goal: false))
@@ -125,6 +127,70 @@ enum Report {
       "allocations per event of the queue reducer (transition(on:)), by class, each event "
         + "counted on its own:",
     ] + kindLines(results.queueAllocationsByKind, events: results.queueEventsByKind)
+  }
+
+  /// The crossfade workload (issue 37, item 3): its stream, its rates, and its
+  /// allocations per class of event in each form, the position reports that
+  /// start a crossfade apart (the issue's goal: a crossfade adds no
+  /// allocation per report).
+  private static func crossfadeLines(_ results: Results) -> [String] {
+    let mix = results.crossfadeMix
+    let total = results.options.events
+    func percent(_ count: Int) -> String {
+      String(format: "%.0f%%", Double(count) / Double(max(total, 1)) * 100)
+    }
+    let stopped = mix.stoppedByTimer + mix.stoppedByEnd + mix.stoppedByFailure + mix.stoppedEarly
+    var lines = [
+      "crossfade stream (\(grouped(CrossfadeStream.length)) entries, a "
+        + "\(CrossfadeStream.crossfade.components.seconds) s crossfade, an engine that preloads and "
+        + "ramps): \(percent(mix.positions)) position reports, \(percent(mix.reports)) other reports, "
+        + "\(percent(mix.timers)) timers, \(percent(mix.intents)) intents, "
+        + "\(percent(mix.system)) system; \(grouped(mix.crossfades)) crossfades started, "
+        + "\(grouped(stopped)) outgoing loads stopped (\(grouped(mix.stoppedByTimer)) by the fade's "
+        + "timer, \(grouped(mix.stoppedByEnd)) by their end, \(grouped(mix.stoppedByFailure)) by "
+        + "their failure, \(grouped(mix.stoppedEarly)) early by a control or the system); "
+        + "\(grouped(mix.endsAccepted)) ends without a crossfade; \(percent(mix.ignored)) ignored "
+        + "by the reducer",
+      row(
+        "crossfade reducer", rate(results.crossfadeReducer.median),
+        range(results.crossfadeReducer), "", ""),
+      row(
+        "crossfade reducer in place", rate(results.crossfadeReducerInPlace.median),
+        range(results.crossfadeReducerInPlace), "", ""),
+      row(
+        "crossfade driver, 1 thread", rate(results.crossfadeDriver.median),
+        range(results.crossfadeDriver), ">= 5 M/s",
+        verdict(results.crossfadeDriver.median, goal: driverGoal)),
+    ]
+    guard let counts = results.crossfadeAllocations else {
+      return lines + ["  allocations: n/a (counted on Linux with glibc, without sanitizers)"]
+    }
+    let forms = [
+      ("reducer (transition(on:))", counts.reducer),
+      ("reducer in place (handle(_:into:))", counts.inPlace),
+      ("driver (Player.send)", counts.driver),
+    ]
+    for (name, form) in forms {
+      let driver = form.timerStepCount > 0
+      lines.append(
+        "allocations per event of the crossfade \(name), by class, each event counted on its own"
+          + (driver ? ", the steps that arm a timer apart:" : ":"))
+      lines.append(contentsOf: kindLines(form.byKind, events: form.events))
+      lines.append(
+        "    crossfade starts " + perEvent(form.crossfadeStarts, events: mix.crossfades)
+          + " (\(grouped(Int(form.crossfadeStarts))) calls / \(grouped(mix.crossfades)) "
+          + "position reports)"
+          + (driver
+            ? "  no goal (the driver schedules the fade's timer)"
+            : form.crossfadeStarts == 0 ? "  goal 0: met" : "  goal 0: MISSED"))
+      if driver {
+        lines.append(
+          "    arming a timer   " + perEvent(form.timerSteps, events: form.timerStepCount)
+            + " (\(grouped(Int(form.timerSteps))) calls / \(grouped(form.timerStepCount)) "
+            + "other steps)  no goal (the driver schedules the timer)")
+      }
+    }
+    return lines
   }
 
   /// One line per class of event: allocations per event, and the goal (0 but for intents).
@@ -330,6 +396,38 @@ enum Report {
     fields.append(("queue_auto_advances", "\(queueMix.endsAccepted)"))
     fields.append(("queue_gapless_advances", "\(queueMix.gaplessAdvances)"))
     fields.append(("queue_ignored_events", "\(queueMix.ignored)"))
+    sample("crossfade_reducer_events_per_second", results.crossfadeReducer)
+    sample("crossfade_reducer_in_place_events_per_second", results.crossfadeReducerInPlace)
+    sample("crossfade_driver_events_per_second", results.crossfadeDriver)
+    let crossfadeMix = results.crossfadeMix
+    func perEvent(_ calls: UInt64?, _ events: Int) -> String {
+      calls.map { number(events == 0 ? 0 : Double($0) / Double(events)) } ?? "null"
+    }
+    for (prefix, form) in [
+      ("crossfade", results.crossfadeAllocations?.reducer),
+      ("crossfade_in_place", results.crossfadeAllocations?.inPlace),
+      ("crossfade_driver", results.crossfadeAllocations?.driver),
+    ] {
+      fields += kindFields(prefix, form?.byKind, form?.events ?? [])
+      fields.append(
+        (
+          "\(prefix)_start_allocations_per_event",
+          perEvent(form?.crossfadeStarts, crossfadeMix.crossfades)
+        ))
+    }
+    let driverForm = results.crossfadeAllocations?.driver
+    fields.append(
+      (
+        "crossfade_driver_timer_step_allocations_per_event",
+        perEvent(driverForm?.timerSteps, driverForm?.timerStepCount ?? 0)
+      ))
+    fields.append(("crossfade_starts", "\(crossfadeMix.crossfades)"))
+    fields.append(("crossfade_stopped_by_timer", "\(crossfadeMix.stoppedByTimer)"))
+    fields.append(("crossfade_stopped_by_end", "\(crossfadeMix.stoppedByEnd)"))
+    fields.append(("crossfade_stopped_by_failure", "\(crossfadeMix.stoppedByFailure)"))
+    fields.append(("crossfade_stopped_early", "\(crossfadeMix.stoppedEarly)"))
+    fields.append(("crossfade_ends_without_crossfade", "\(crossfadeMix.endsAccepted)"))
+    fields.append(("crossfade_ignored_events", "\(crossfadeMix.ignored)"))
     // Sizes only: the strides of the state and the event are in the memory fields.
     for (key, value) in zip(
       ["state", "event", "transition", "command", "load", "session", "queue"], results.sizes)

@@ -15,6 +15,13 @@ struct NoOpPreloadingEngine: PlaybackEngine {
   func execute(_ command: EngineCommand, reports: ReportSink) {}
 }
 
+/// An engine that does nothing and declares `.preload` and `.volumeRamp`, so
+/// the driver keeps a crossfade (it turns one off for an engine without both).
+struct NoOpCrossfadingEngine: PlaybackEngine {
+  var capabilities: EngineCapabilities { [.preload, .volumeRamp] }
+  func execute(_ command: EngineCommand, reports: ReportSink) {}
+}
+
 /// The workloads the benchmark times, each fed the same pre-generated events.
 /// Each returns a checksum that the benchmark prints, so that the optimizer
 /// cannot drop the work.
@@ -95,6 +102,96 @@ enum Workloads {
     return statistics.processed &+ statistics.ignoredReports &+ UInt64(player.state.issuedLoads)
   }
 
+  /// The pure reducer over the crossfade stream, from ``CrossfadeStream/initialState``.
+  static func crossfadeReducer(_ events: [PlaybackEvent]) -> UInt64 {
+    reducer(events, from: CrossfadeStream.initialState)
+  }
+
+  /// The reducer in place over the crossfade stream: `handle(_:into:)`.
+  static func crossfadeReducerInPlace(_ events: [PlaybackEvent]) -> UInt64 {
+    reducerInPlace(events, from: CrossfadeStream.initialState)
+  }
+
+  /// Timers for the crossfade driver that never fire: the stream carries its
+  /// own timer expiries (the fade's end among them), as it does for the
+  /// reducer, so the run stays the same events in the same order. Without a
+  /// policy the driver would arm a Dispatch timer for each fade, whose late
+  /// expiry would land during the measurement from another thread.
+  static let streamTimers = WatchdogPolicy(timeout: .seconds(3_600), now: { .zero }) { _, _ in
+    .uncancellable
+  }
+
+  /// The driver over the crossfade stream, with a no-op engine that preloads
+  /// and ramps and ``streamTimers``.
+  static func crossfadeDriver(_ events: [PlaybackEvent]) -> UInt64 {
+    let player = Player(
+      engine: NoOpCrossfadingEngine(), configuration: CrossfadeStream.initialState.configuration,
+      watchdog: streamTimers)
+    for event in events { player.send(event) }
+    let statistics = player.statistics
+    return statistics.processed &+ statistics.ignoredReports &+ UInt64(player.state.issuedLoads)
+  }
+
+  /// Heap allocations per class of event (indexed by ``EventKind``) while
+  /// `step` reduces each event on its own, with the events at the indexes of
+  /// each list in `apart` (ascending, disjoint) counted apart, one total per
+  /// list; nil when allocations cannot be counted.
+  static func allocationsByKind(
+    _ events: [PlaybackEvent], apart: [[Int]], _ step: (PlaybackEvent) -> Void
+  ) -> (byKind: [UInt64], apart: [UInt64])? {
+    guard AllocationCounter.isAvailable else { return nil }
+    var counts = [UInt64](repeating: 0, count: EventKind.allCases.count)
+    var apartCounts = [UInt64](repeating: 0, count: apart.count)
+    var nextApart = [Int](repeating: 0, count: apart.count)
+    for index in events.indices {
+      let event = events[index]
+      let before = playhead_bench_allocations()
+      step(event)
+      let calls = playhead_bench_allocations() &- before
+      var counted = false
+      for list in apart.indices where nextApart[list] < apart[list].count {
+        if apart[list][nextApart[list]] == index {
+          apartCounts[list] &+= calls
+          nextApart[list] += 1
+          counted = true
+        }
+      }
+      if !counted { counts[EventKind(event).rawValue] &+= calls }
+    }
+    return (counts, apartCounts)
+  }
+
+  /// Heap allocations over the crossfade stream in each form (``CrossfadeAllocations``).
+  static func crossfadeAllocations(_ stream: CrossfadeStream) -> CrossfadeAllocations? {
+    let events = stream.events
+    // The reducer arms no timer itself (a request is a value): only the driver's are apart.
+    let reducerApart = [stream.crossfadeStarts, []]
+    let reducerEvents = stream.countsByKind(without: stream.crossfadeStarts)
+    var state = CrossfadeStream.initialState
+    let copying = allocationsByKind(events, apart: reducerApart) {
+      state = state.transition(on: $0).next
+    }
+    state = CrossfadeStream.initialState
+    var effects = Effects()
+    let inPlace = allocationsByKind(events, apart: reducerApart) {
+      state.handle($0, into: &effects)
+    }
+    let player = Player(
+      engine: NoOpCrossfadingEngine(), configuration: CrossfadeStream.initialState.configuration,
+      watchdog: streamTimers)
+    let driver = allocationsByKind(events, apart: [stream.crossfadeStarts, stream.timerSteps]) {
+      player.send($0)
+    }
+    guard let copying, let inPlace, let driver else { return nil }
+    return CrossfadeAllocations(
+      reducer: .init(copying, events: reducerEvents),
+      inPlace: .init(inPlace, events: reducerEvents),
+      driver: .init(
+        driver,
+        events: stream.countsByKind(without: stream.crossfadeStarts + stream.timerSteps),
+        timerStepCount: stream.timerSteps.count))
+  }
+
   /// Heap allocations of `transition(on:)` over a stream from `state`, per
   /// class of event (indexed by ``EventKind``), each event counted on its
   /// own; nil when allocations cannot be counted.
@@ -118,6 +215,36 @@ enum Workloads {
     for event in events { player.send(event) }
     let statistics = player.statistics
     return statistics.processed &+ statistics.ignoredReports &+ UInt64(player.state.issuedLoads)
+  }
+
+  /// Heap allocations over the crossfade stream in each form: the reducer
+  /// (`transition(on:)`), in place (`handle(_:into:)`), the driver.
+  struct CrossfadeAllocations {
+    /// One form's counts: per class of event (``EventKind`` order) without
+    /// the events counted apart, and those: the position reports that start
+    /// a crossfade (``CrossfadeStream/crossfadeStarts``) and, for the driver,
+    /// the other steps that arm a timer (``CrossfadeStream/timerSteps``).
+    struct Form {
+      var byKind: [UInt64]
+      /// The events of each class that `byKind` counts.
+      var events: [Int]
+      var crossfadeStarts: UInt64
+      var timerSteps: UInt64
+      /// How many steps `timerSteps` counts (0: none were apart).
+      var timerStepCount: Int
+
+      init(_ counts: (byKind: [UInt64], apart: [UInt64]), events: [Int], timerStepCount: Int = 0) {
+        byKind = counts.byKind
+        self.events = events
+        crossfadeStarts = counts.apart[0]
+        timerSteps = counts.apart[1]
+        self.timerStepCount = timerStepCount
+      }
+    }
+
+    var reducer: Form
+    var inPlace: Form
+    var driver: Form
   }
 
   /// The result of sending a stream to one player from several threads at once.
