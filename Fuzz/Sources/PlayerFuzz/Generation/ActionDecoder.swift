@@ -118,6 +118,9 @@ package struct ActionDecoder: Sendable {
     }
     if !subject.inputs.contains(.volume), features.contains(.volume) { features.remove(.volume) }
     if !subject.inputs.contains(.fade), features.contains(.fade) { features.remove(.fade) }
+    if !subject.inputs.contains(.crossfade), features.contains(.crossfade) {
+      features.remove(.crossfade)
+    }
     // Set in an initializer, the property's observer does not run.
     allowed = Self.allowed(features)
   }
@@ -204,6 +207,14 @@ package struct ActionDecoder: Sendable {
     // fixed length, so no byte is drawn and every case draws what it drew before.
     if features.contains(.fade), inputs.contains(.fade), inputs.contains(.configuration) {
       setup.fadeLength = FuzzSetup.fadeOn
+    }
+    // The crossfade, for a subject that does crossfade and reads its configuration,
+    // when the engine preloads (the driver turns a crossfade off otherwise): a fixed
+    // length, no byte drawn.
+    if features.contains(.crossfade), inputs.contains(.crossfade),
+      inputs.contains(.configuration), canPreload
+    {
+      setup.crossfadeLength = FuzzSetup.crossfadeOn
     }
     // A start state in one case in four, for a subject that can start from one
     // (within the features: otherwise the case starts new).
@@ -301,6 +312,32 @@ package struct ActionDecoder: Sendable {
     default: return threshold + 1000
     }
   }
+  /// The duration a `ready` report carries: none for an even `byte`; with a
+  /// crossfade, one known duration in four is 1.5 s (shorter than twice the
+  /// crossfade: no crossfade), the others 10 s; without one, always 10 s.
+  static func duration(_ byte: UInt8, _ model: ContractModel) -> MediaTime? {
+    guard byte & 1 != 0 else { return nil }
+    guard model.crossfade > 0, byte & 6 == 6 else { return .milliseconds(10_000) }
+    return .milliseconds(1_500)
+  }
+
+  /// A position report's time: ``time(_:_:)``; with a crossfade and the current
+  /// entry's duration `D` known, for half the bytes a time around the end's
+  /// window of `d`: inside it (`D − d/2`), at its edge (`D − d`), just outside
+  /// (`D − d − 1`; inside at a rate above 1), or at `D − 2d`.
+  static func reportedTime(_ byte: UInt8, _ model: ContractModel) -> Int64 {
+    guard model.crossfade > 0, byte & 0x80 != 0, let duration = model.current?.duration else {
+      return time(byte, model)
+    }
+    let window = model.crossfade
+    switch byte >> 5 & 3 {
+    case 0: return max(duration - window / 2, 0)
+    case 1: return max(duration - window, 0)
+    case 2: return max(duration - window - 1, 0)
+    default: return max(duration - 2 * window, 0)
+    }
+  }
+
   private static let rates: [Int32] = [1000, 1500, 500, 2000, 1000, 750, 0, -1000]
   /// The user's volumes, in thousandths: half, silent, full, one whose duck
   /// rounds (0.333 × 0.2 = 0.0666 → 0.067), and two refused (above 1, below 0).
@@ -495,11 +532,12 @@ package struct ActionDecoder: Sendable {
         : ItemID(UInt32(detail % 4) + 1)
       return .send(.user(.setPosition(item, time)))
     case .ready:
-      return report(.ready(target, duration: extra & 1 == 0 ? nil : .milliseconds(10_000)))
+      return report(.ready(target, duration: Self.duration(extra, model)))
     case .stalled: return report(.stalled(target))
     case .resumed: return report(.resumed(target))
     case .ended: return report(.reachedEnd(target))
-    case .position: return report(.position(target, time))
+    case .position:
+      return report(.position(target, .milliseconds(Self.reportedTime(extra, model))))
     case .failed:
       let reason = Self.reasons[Int(first ^ extra) % Self.reasons.count]
       // Half of the failures carry the engine's own error.
@@ -585,7 +623,7 @@ package struct ActionDecoder: Sendable {
   /// after a failure, a resume when idle, a queue when empty.
   private func cooperative(_ model: ContractModel, _ detail: UInt8, _ extra: UInt8) -> FuzzAction? {
     if let preload = model.preload, preload.stage == .buffering, detail & 3 == 0 {
-      return .send(.ready(preload.load, duration: extra & 1 == 0 ? nil : .milliseconds(10_000)))
+      return .send(.ready(preload.load, duration: Self.duration(extra, model)))
     }
     if case .after = model.sleep, detail & 15 == 2 {
       // The armed countdown runs out.
@@ -602,6 +640,16 @@ package struct ActionDecoder: Sendable {
     if let leaving = model.leaving, detail & 7 == 3 {
       // The fade into a stop runs out.
       return .send(.watchdogExpired(leaving.load, WatchdogID(leaving.timer)))
+    }
+    if model.crossfade > 0, let leaving = model.leaving, detail & 7 == 4 {
+      // The outgoing load's media runs out inside its fade.
+      return .send(.reachedEnd(leaving.load))
+    }
+    if model.crossfade > 0, model.leaving == nil, let gone = model.stoppedLeaving,
+      detail & 31 == 30
+    {
+      // The outgoing load's `ended`, late: after its stop.
+      return .send(.reachedEnd(gone.load))
     }
     if let current = model.current, current.fadingOut, detail & 7 == 3 {
       // The fade into a pause runs out.
@@ -631,7 +679,7 @@ package struct ActionDecoder: Sendable {
     let load = current.load
     switch current.stage {
     case .buffering:
-      return .send(.ready(load, duration: extra & 1 == 0 ? nil : .milliseconds(10_000)))
+      return .send(.ready(load, duration: Self.duration(extra, model)))
     case .ready where current.seekPending:
       // Mostly the completion; sometimes a second seek that supersedes it, or
       // the network failing while it is pending (so a wait keeps a seek history).
@@ -643,7 +691,7 @@ package struct ActionDecoder: Sendable {
     case .ready:
       switch detail % 4 {
       case 0: return .send(.stalled(load))
-      case 1: return .send(.position(load, .milliseconds(Self.time(extra, model))))
+      case 1: return .send(.position(load, .milliseconds(Self.reportedTime(extra, model))))
       default: return .send(.reachedEnd(load))
       }
     case .stalled:

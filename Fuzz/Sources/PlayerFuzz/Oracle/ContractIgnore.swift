@@ -47,6 +47,9 @@ extension ContractModel {
   // MARK: Reports and timers
 
   private func ignoreReason(for report: EngineReport) -> IgnoreReason? {
+    // A leaving load's `ended` stops it, its `failed` forgets it; any other report
+    // about it is stale (docs/machine.md, "Crossfade"; ContractCrossfade.swift).
+    if let leaving, leaving.load == report.load { return leavingIgnoreReason(report) }
     let session: Current
     switch identity(of: report.load) {
     case .ignored(let reason): return reason
@@ -114,6 +117,8 @@ extension ContractModel {
     if let leaving, leaving.load == load {
       return leaving.timer == id ? nil : .staleWatchdog
     }
+    // After the leaving load's own `ended` or `failed`, its timer is stale.
+    if let leavingGone, leavingGone.load == load, leavingGone.timer == id { return .staleWatchdog }
     let session: Current
     switch identity(of: load) {
     case .ignored(let reason): return reason

@@ -571,8 +571,10 @@ package struct CaseRunner {
     if accepted { anchor = after.anchor }
     if let request = after.request { requests.append(request) }
     if let leaving = model.leaving, leaving != leavingBefore {
-      // A stop that fades arms the leaving load's timer, with the fade's length.
-      requests.append(WatchdogClaim(load: leaving.load, id: leaving.timer, delay: model.fade))
+      // A stop that fades arms the leaving load's timer, with the fade's length; a
+      // crossfade, with the crossfade's.
+      requests.append(
+        WatchdogClaim(load: leaving.load, id: leaving.timer, delay: model.leavingDelay))
     }
     if model.issuedSleep != prior.issuedSleep, case .after(let delay)? = model.sleep {
       requests.append(.sleep(model.issuedSleep, delay: delay.roundedMilliseconds))
@@ -737,7 +739,7 @@ package struct CaseRunner {
     let culprit = event.map { arrivalEvent(arrivals.count - 1, outer: $0) }
     let refined =
       culprit.flatMap { sleepProperty($0, arrivals[arrivals.count - 1], from: log.count) }
-      ?? volumeProperty(culprit, seen: seen)
+      ?? crossfadeObservationProperty(culprit) ?? volumeProperty(culprit, seen: seen)
     var violation = FuzzViolation(
       property: refined ?? property, step: step, event: culprit, expected: expected, actual: log,
       detail: detail)
