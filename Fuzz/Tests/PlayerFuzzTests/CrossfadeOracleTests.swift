@@ -207,4 +207,98 @@ import Testing
       try FailureFile.parseCase("engine preload=yes crossfade=0ms")
     }
   }
+
+  // MARK: The catalog and Playhead's player
+
+  /// Each crossfade bug, the property that catches it, and the end of its shrunk case (seed 1).
+  static let bugs: [(bug: BuggyPlayer.Bug, property: FuzzProperty)] = [
+    (.crossfadeLateEndAdvances, .lateEndNeverAdvances),
+    (.crossfadeSkipKeepsOutgoing, .oneAudibleLoad),
+    (.crossfadePreloadsAtStart, .oneAudibleLoad),
+    (.crossfadeStopsOutgoingTwice, .leavingLoadStoppedOnce),
+  ]
+
+  @Test(arguments: bugs.indices)
+  func eachCrossfadeBugIsCaughtByItsProperty(_ index: Int) throws {
+    let (bug, property) = Self.bugs[index]
+    let failure = try CatalogBugChecks.caughtOnSeedOne(bug, by: property)
+    #expect(failure.fuzzCase.crossfade == .seconds(1), "\(failure.report)")
+  }
+
+  /// Each bug's minimal case, written out, breaks its property at its last step, and
+  /// Playhead's player passes it.
+  @Test(arguments: [
+    (
+      "engine preload=yes crossfade=1000ms\nqueue(A B)\nready(A#1, duration 10000ms)\nready(B#2)\nposition(A#1, 9500ms)\ntimeout(A#1, watchdog#2)\nended(A#1)",
+      BuggyPlayer.Bug.crossfadeLateEndAdvances
+    ),
+    (
+      "engine preload=yes crossfade=1000ms\nqueue(A B)\nready(A#1, duration 10000ms)\nready(B#2)\nposition(A#1, 9500ms)\nprevious",
+      .crossfadeSkipKeepsOutgoing
+    ),
+    (
+      "engine preload=yes crossfade=1000ms\nqueue(A B C)\nready(A#1, duration 10000ms)\nready(B#2)\nposition(A#1, 9500ms)",
+      .crossfadePreloadsAtStart
+    ),
+    (
+      "engine preload=yes crossfade=1000ms\nqueue(A B)\nready(A#1, duration 10000ms)\nready(B#2)\nposition(A#1, 9500ms)\nended(A#1)\ntimeout(A#1, watchdog#2)",
+      .crossfadeStopsOutgoingTwice
+    ),
+  ])
+  func eachMinimalCaseBreaksOnlyTheBuggyPlayer(_ text: String, _ bug: BuggyPlayer.Bug) throws {
+    let property = try #require(Self.bugs.first { $0.bug == bug }?.property)
+    try CatalogBugChecks.minimalCaseBreaksOnly(bug, by: property, text)
+  }
+
+  /// Hand-made cases through the rules of crossfade, on Playhead's player: every step agrees
+  /// with the contract (the commands, the timers, the state, the reasons, the notifications).
+  @Test(arguments: [
+    // A crossfade, its timer, the late ended; a position outside the window first.
+    "engine preload=yes crossfade=1000ms\nqueue(A B C)\nready(A#1, duration 10000ms)\nready(B#2, duration 10000ms)\nposition(A#1, 8999ms)\nposition(A#1, 9500ms)\ntimeout(A#1, watchdog#2)\nended(A#1)\nready(C#3)",
+    // The outgoing ended inside the window, then its stale timer; a failure of the next one.
+    "engine preload=yes crossfade=1000ms\nqueue(A B C)\nready(A#1, duration 10000ms)\nready(B#2, duration 10000ms)\nposition(A#1, 9500ms)\nstalled(A#1)\nended(A#1)\ntimeout(A#1, watchdog#2)",
+    "engine preload=yes crossfade=1000ms\nqueue(A B)\nready(A#1, duration 10000ms)\nready(B#2)\nposition(A#1, 9500ms)\nfailed(A#1, decoding)\ntimeout(A#1, watchdog#2)",
+    // Skips, a pause, a stop and an interruption during the fade.
+    "engine preload=yes crossfade=1000ms\nqueue(A B C)\nready(A#1, duration 10000ms)\nready(B#2)\nposition(A#1, 9500ms)\nnext",
+    "engine preload=yes crossfade=1000ms\nqueue(A B C)\nready(A#1, duration 10000ms)\nready(B#2)\nposition(A#1, 9500ms)\npause\nresume",
+    "engine preload=yes crossfade=1000ms fade=200ms\nqueue(A B C)\nready(A#1, duration 10000ms)\nready(B#2)\nposition(A#1, 9500ms)\nstop\ntimeout(B#2, watchdog#1)",
+    "engine preload=yes crossfade=1000ms\nqueue(A B)\nready(A#1, duration 10000ms)\nready(B#2)\nposition(A#1, 9500ms)\ninterrupt begin\ninterrupt end resume",
+    // The incoming load's end during the fade; repeat one and a short entry never crossfade.
+    "engine preload=yes crossfade=1000ms\nqueue(A B C)\nready(A#1, duration 10000ms)\nready(B#2)\nposition(A#1, 9500ms)\nended(B#2)",
+    "engine preload=yes crossfade=1000ms\nqueue(A B)\nrepeat(one)\nready(A#1, duration 10000ms)\nposition(A#1, 9500ms)\nended(A#1)",
+    "engine preload=yes crossfade=1000ms\nqueue(A B)\nready(A#1, duration 1500ms)\nready(B#2)\nposition(A#1, 1400ms)\nended(A#1)",
+  ])
+  func playheadsPlayerCrossfadesAsTheContractSays(_ text: String) throws {
+    let fuzzCase = try FailureFile.parseCase(text)
+    let failure = Fuzzer.check(.player, fuzzCase)
+    #expect(failure == nil, "\(failure?.report ?? "")")
+  }
+
+  /// A random run of Playhead's player with crossfade (beside the queue, preloads and fades)
+  /// passes.
+  @Test func aCrossfadeRunPasses() {
+    let result = Fuzzer.run(
+      .player,
+      FuzzConfiguration(
+        seed: 5, budget: .cases(3_000), features: [.crossfade, .queue, .preload, .fade]))
+    #expect(result.passed, "\(result.failure?.report ?? "")")
+  }
+
+  /// A player that does not say it crossfades runs without a crossfade; Playhead's player
+  /// with one exactly when its engine preloads.
+  @Test func aSubjectWithoutCrossfadeRunsWithoutOne() {
+    let plain = FuzzSubject(name: "Plain") { engine in
+      PlayerTarget(FuzzEngine.player(for: engine))
+    }.reading([.configuration, .sleepTimer])
+    let decoder = ActionDecoder(FuzzConfiguration(seed: 1), for: plain)
+    #expect(!decoder.features.contains(.crossfade))
+    let playhead = ActionDecoder(FuzzConfiguration(seed: 1), for: .player)
+    #expect(playhead.features.contains(.crossfade))
+    var source = RandomBytes(seed: 3)
+    for _ in 0..<50 {
+      #expect(decoder.setup(from: &source, inputs: plain.inputs).crossfadeLength == .zero)
+      let setup = playhead.setup(from: &source, inputs: FuzzSubject.player.inputs)
+      #expect(setup.crossfadeLength == (setup.canPreload ? .seconds(1) : .zero))
+    }
+  }
 }

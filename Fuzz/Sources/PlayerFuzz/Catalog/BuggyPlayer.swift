@@ -264,15 +264,15 @@ package struct BuggyPlayer: PlantedMistakes {
     case .stopFadeNeverStopped: 4  // play(A), ready(A#1), stop, resume: load(A#2) beside A#1
     // play(A), ready(A#1), pause, timeout(A#1, watchdog#2): no setVolume(A#1, 1).
     case .fadeExpiryForgetsVolume: 4
-    // engine preload=yes crossfade=1000ms: queue(A B), ready(A#1, 10000ms), ready(B#2),
+    // engine preload=yes crossfade=1000ms: queue(A B), ready(A#1, duration 10000ms), ready(B#2),
     // position(A#1, 9500ms), timeout(A#1, watchdog#2), ended(A#1): B#2 ends too.
     case .crossfadeLateEndAdvances: 6
-    // queue(A B), ready(A#1, 10000ms), ready(B#2), position(A#1, 9500ms), previous:
+    // queue(A B), ready(A#1, duration 10000ms), ready(B#2), position(A#1, 9500ms), previous:
     // load(A#3) beside the outgoing A#1.
     case .crossfadeSkipKeepsOutgoing: 5
-    // queue(A B C), ready(A#1, 10000ms), ready(B#2), position(A#1, 9500ms): preload(C#3).
+    // queue(A B C), ready(A#1, duration 10000ms), ready(B#2), position(A#1, 9500ms): preload(C#3).
     case .crossfadePreloadsAtStart: 4
-    // queue(A B), ready(A#1, 10000ms), ready(B#2), position(A#1, 9500ms), ended(A#1),
+    // queue(A B), ready(A#1, duration 10000ms), ready(B#2), position(A#1, 9500ms), ended(A#1),
     // timeout(A#1, watchdog#2): stop(A#1) again.
     case .crossfadeStopsOutgoingTwice: 6
     }

@@ -131,6 +131,23 @@ extension Explorer {
     /// `fade`, ``fadeLetters``): its own id, the one before, or one never issued.
     /// (The fade into a pause is the current load's newest timer: a `timeout` letter.)
     case fadeEnd(Relative)
+    /// A letter of crossfade (feature `crossfade`, ``crossfadeLetters``): a
+    /// position report of the current load inside the end's window or just
+    /// outside it, and the outgoing load's `ended` inside its fade (late, after
+    /// its `stop`, it is a stale load's: `.report(.ended, .previous)`). Its
+    /// timer's expiries are the ``fadeEnd(_:)`` letters.
+    case crossfade(Crossfading)
+
+    /// Crossfade's letters.
+    enum Crossfading: Hashable, Sendable {
+      /// `position(L, D − d/2)` of the current load of known duration `D`:
+      /// inside the window of the crossfade `d` (at a rate of 1).
+      case inside
+      /// `position(L, D − d − 1 ms)`: just outside the window at a rate of 1.
+      case outside
+      /// `ended` of the load leaving.
+      case outgoingEnded
+    }
 
     /// Volume's letters. The user's volumes are absolute (the rules compare a
     /// volume only with the current one and 0…1), so the letters reach 1 and
@@ -168,6 +185,13 @@ extension Explorer {
     /// without it is as it was.
     static var fadeLetters: [Letter] {
       [.fadeEnd(.newest), .fadeEnd(.older), .fadeEnd(.neverIssued)]
+    }
+
+    /// The letters of feature `crossfade`, which a scope with that feature adds
+    /// after the others (with the fade letters, which fire the outgoing load's
+    /// timer), so that the alphabet of every scope without it is as it was.
+    static var crossfadeLetters: [Letter] {
+      [.crossfade(.inside), .crossfade(.outside), .crossfade(.outgoingEnded)]
     }
 
     enum Answer: Hashable, Sendable {
@@ -634,6 +658,20 @@ extension Explorer.Letter {
     case .fadeEnd(let relative):
       guard let leaving = model.leaving else { return nil }
       return id(leaving.timer, relative).map { .watchdogExpired(leaving.load, WatchdogID($0)) }
+    case .crossfade(let letter):
+      switch letter {
+      case .inside, .outside:
+        guard model.crossfade > 0, let session = model.current, let duration = session.duration
+        else { return nil }
+        let time =
+          letter == .inside
+          ? duration - model.crossfade / 2 : duration - model.crossfade - 1
+        return .position(session.load, .milliseconds(max(time, 0)))
+      case .outgoingEnded:
+        // Late, after its stop, it is the `ended` of a stale load (`.report(.ended, .previous)`).
+        guard let load = model.leaving?.load else { return nil }
+        return .reachedEnd(load)
+      }
     case .answered, .later, .deliver, .lifecycle:
       return nil
     }

@@ -731,6 +731,8 @@ extension ContractModel {
     var stage: Stage?
     /// The preload's item and stage, or nil.
     var preload: (item: ItemID, stage: Stage)?
+    /// Whether a crossfade's outgoing load still leaves (no preload then).
+    var crossfading = false
   }
 
   /// The item of the first token `intent` issues (for its load, or for the
@@ -738,7 +740,8 @@ extension ContractModel {
   fileprivate func firstIssuedItem(by intent: UserIntent) -> ItemID? {
     guard issued < UInt32.max, ignoreReason(for: intent) == nil else { return nil }
     var state = Aftermath(
-      position: position, stage: current?.stage, preload: preload.map { ($0.load.item, $0.stage) })
+      position: position, stage: current?.stage, preload: preload.map { ($0.load.item, $0.stage) },
+      crossfading: crossfading)
     switch intent {
     case .next:
       guard let at = position, let target = after(at), target != at else { break }
@@ -758,6 +761,7 @@ extension ContractModel {
     case .retry:
       guard let current, current.stage.isStopped else { break }
       state.stage = nil
+      state.crossfading = false
       if let item = enter(from: current.position, &state) { return item }
     case .play(let media, let time):
       guard time >= .zero else { break }
@@ -803,6 +807,8 @@ extension ContractModel {
   private func go(_ target: Int, from time: Int64, _ state: inout Aftermath) -> ItemID? {
     let live = current != nil
     if !usable(state.preload, for: entries[target].item, from: time) { state.preload = nil }
+    // An opener stops a crossfade's outgoing load first.
+    state.crossfading = false
     state.stage = nil
     state.position = target
     return live ? enter(from: time, &state) : nil
@@ -830,7 +836,8 @@ extension ContractModel {
 
   /// `refreshPreload`: the item it preloads under a new token, or nil.
   private func preloadItem(_ state: Aftermath) -> ItemID? {
-    guard canPreload, let stage = state.stage, let at = state.position, repeatMode != .one,
+    guard canPreload, !state.crossfading, let stage = state.stage, let at = state.position,
+      repeatMode != .one,
       !sleepStops(at: at), stage == .buffering || stage == .ready || stage == .stalled,
       let next = after(at), next != at
     else { return nil }
