@@ -187,7 +187,9 @@ package struct ActionDecoder: Sendable {
   ///   - inputs: what the subject takes from the harness.
   package func setup(from source: inout some ByteSource, inputs: FuzzSubject.Inputs) -> FuzzSetup {
     // Outside the features: no preloading engine, no retry that waits for the network.
-    let canPreload = engine(from: &source) && features.contains(.preload)
+    // A crossfade needs a preloading engine: the feature brings them too.
+    let canPreload =
+      engine(from: &source) && (features.contains(.preload) || features.contains(.crossfade))
     let drawn = retry(from: &source)
     let retry = features.contains(.network) ? drawn : .off
     let byte = source.nextByte()

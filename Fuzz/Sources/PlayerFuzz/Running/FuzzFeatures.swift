@@ -47,7 +47,8 @@ package import PlayerState
 ///   crossfade) or none, and position reports land inside the end's window
 ///   and outside it; the outgoing load's `ended` and its timer come up; for a
 ///   subject that does crossfade (``FuzzSubject/Inputs/crossfade``; others run
-///   without one). It adds no event kind.
+///   without one). It adds no event kind, and brings engines that preload with
+///   it (a crossfade needs one) even without ``preload``.
 ///
 /// Spelled as a comma-separated list of their names,
 /// `queue,preload,system,network,controls,restore,sleepTimer,volume,fade,crossfade`
@@ -187,7 +188,8 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
 
   /// Whether a setup stays within the features.
   package func admits(_ setup: FuzzSetup) -> Bool {
-    if !contains(.preload), setup.canPreload { return false }
+    // A crossfade needs an engine that preloads: the feature brings such engines with it.
+    if !contains(.preload), !contains(.crossfade), setup.canPreload { return false }
     if !contains(.network), setup.retry.attempts != 0 { return false }
     if !contains(.volume), setup.ducking != PlayerConfiguration().ducking { return false }
     if !contains(.fade), setup.fadeLength != .zero { return false }
