@@ -297,8 +297,15 @@ public final class Player: Sendable {
       let timer = clock.schedule(after) { [weak self] in
         self?.send(.watchdogExpired(request.load, request.id))
       }
-      // The newest watchdog replaces the one before, whose expiry would be stale.
+      // The newest timer replaces the one before, whose expiry would be
+      // stale: the current load's its own, and a load fading out beside it
+      // (a crossfade's) its own, so neither cancels the other. The state is
+      // the step's still: the next event is reduced after this.
       let replaced = core.withLock { core in
+        if core.state.leaving?.load == request.load {
+          defer { core.leavingTimer = timer }
+          return core.leavingTimer
+        }
         defer { core.watchdogTimer = timer }
         return core.watchdogTimer
       }
@@ -473,8 +480,10 @@ private struct Core {
   var sleepCountdown: SleepCountdown? {
     didSet { keepsExtras = sleepCountdown != nil || progressClock != nil }
   }
-  /// The watchdog or backoff scheduled last.
+  /// The watchdog, backoff or fade scheduled last for the current load.
   var watchdogTimer: TimerHandle?
+  /// The fade scheduled last for a load fading out (``PlaybackState/leaving``).
+  var leavingTimer: TimerHandle?
   /// When the progress anchor was set (``Player/progress``).
   var progress = ProgressClock()
   /// The policy's clock, once progress is tracked (set with the first read).
@@ -544,8 +553,9 @@ private struct Core {
     defer {
       sleepCountdown = nil
       watchdogTimer = nil
+      leavingTimer = nil
     }
-    return [sleepCountdown?.timer, watchdogTimer].compactMap { $0 }
+    return [sleepCountdown?.timer, watchdogTimer, leavingTimer].compactMap { $0 }
   }
 
   /// Counts a processed event, then keeps the driver's extras, if any.

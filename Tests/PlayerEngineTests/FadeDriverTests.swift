@@ -106,3 +106,51 @@ struct ReconfigureTests {
     #expect(player.configuration == PlayerConfiguration(canPreload: true))
   }
 }
+
+/// Issue 37, item 3, through the driver: the crossfade's timer for the
+/// outgoing load is kept beside the current load's own timers, so a stall of
+/// the incoming load (its watchdog) does not cancel it.
+@Suite("Driver: crossfade")
+struct CrossfadeDriverTests {
+  @Test func anEngineWithoutPreloadAndRampsNeverCrossfades() {
+    let settings = PlayerConfiguration(crossfade: .seconds(3))
+    let fitted = { (capabilities: EngineCapabilities) in
+      Player(engine: SpyEngine(capabilities: capabilities), configuration: settings)
+        .configuration.crossfade
+    }
+    #expect(fitted([]) == .zero)
+    #expect(fitted([.preload]) == .zero)
+    #expect(fitted([.volumeRamp]) == .zero)
+    #expect(fitted([.preload, .volumeRamp]) == .seconds(3))
+  }
+
+  @Test func theOutgoingLoadsTimerSurvivesTheIncomingLoadsWatchdog() {
+    let timers = VirtualTimers()
+    let engine = SpyEngine(capabilities: [.preload, .volumeRamp]) { command in
+      switch command {
+      case .load(let request), .preload(let request):
+        [SpyEngine.Reply(.ready(request.load, duration: .seconds(10)), .immediately)]
+      default: []
+      }
+    }
+    let player = Player(
+      engine: engine,
+      configuration: PlayerConfiguration(canPreload: true, crossfade: .seconds(2)),
+      watchdog: timers.policy())
+    player.send(.queue(["A", "B", "C"]))
+    player.send(.position(Load(1, 1), .seconds(8)))
+    #expect(player.state.description == "playing(B#2, crossfade from A#1)")
+    // B stalls: its watchdog is scheduled, and A's fade timer is still pending.
+    player.send(.stalled(Load(2, 2)))
+    #expect(timers.dueTimes == [.seconds(2), .seconds(5)])
+    timers.advance(by: .seconds(2))
+    // Stopped by its timer; no preload while B is stalled.
+    #expect(player.state.description == "stalled(B#2)")
+    #expect(
+      engine.commands.map(\.description) == [
+        "load(A#1)", "start(item1#1)", "preload(B#2)", "setVolume(item2#2, 0)",
+        "start(item2#2)", "setVolume(item2#2, 1, ramp 2000ms)",
+        "setVolume(item1#1, 0, ramp 2000ms)", "stop(item1#1)",
+      ])
+  }
+}

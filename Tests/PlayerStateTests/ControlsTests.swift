@@ -4,19 +4,9 @@ import Testing
 private let b2 = Load(2, 2)  // a1 is the shared fixture (TransitionTests)
 
 /// The notifications of each event of a run, from a new player, as text.
-private func notified(_ events: [PlaybackEvent], from start: PlaybackState = PlaybackState())
-  -> [String]
-{
-  var state = start
-  var out: [String] = []
-  for event in events {
-    let transition = state.transition(on: event)
-    let notes = Notifications(
-      before: state, event: event, after: transition.next, ignored: transition.ignored)
-    out += notes.map { "\($0) [\($0.source.rawValue)]" }
-    state = transition.next
-  }
-  return out
+/// The notifications of each step of `events`, from a new player.
+private func notified(_ events: [PlaybackEvent]) -> [String] {
+  notified(events, from: PlaybackState())
 }
 
 /// Issue 22: the remote-control intents, now playing, the available commands

@@ -15,24 +15,11 @@ private func expiry(_ load: Load, _ id: UInt32) -> PlaybackEvent {
   .watchdogExpired(load, WatchdogID(id))
 }
 
-/// Runs `events` and returns each step printed: its commands (`, ` between
-/// them), its timer, and why it was ignored; every state reached keeps the invariants.
+/// Each step of `events` printed (``printedSteps(_:from:)``), from a fading player.
 private func steps(_ events: [PlaybackEvent], from start: PlaybackState = fading)
   -> (state: PlaybackState, steps: [String])
 {
-  var state = start
-  var printedSteps: [String] = []
-  for event in events {
-    let transition = state.transition(on: event)
-    let name = naming(transition.next, state)
-    var parts = [transition.commands.map { $0.description(naming: name) }.joined(separator: ", ")]
-    if let watchdog = transition.watchdog { parts.append(watchdog.description(naming: name)) }
-    if let ignored = transition.ignored { parts.append("ignored: \(ignored)") }
-    printedSteps.append(parts.filter { !$0.isEmpty }.joined(separator: " "))
-    #expect(transition.next.invariantViolation == nil, "after \(event)")
-    state = transition.next
-  }
-  return (state, printedSteps)
+  printedSteps(events, from: start)
 }
 
 /// Issue 37, item 2: the user's pause and stop fade out, resume fades in, and
@@ -311,6 +298,6 @@ struct FadeTests {
   @Test func aFadingLoadBesideALoadIsRefused() {
     var state = steps([.play("A"), .ready(a)]).state
     state.leaving = FadingLoad(load: a, timer: WatchdogID(2))
-    #expect(state.invariantViolation == "a load fading out into a stop beside a load")
+    #expect(state.invariantViolation == "the load fading out item1#1 is the current load")
   }
 }

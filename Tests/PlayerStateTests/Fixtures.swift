@@ -97,3 +97,39 @@ func preloading(_ stage: PreloadStage, play: Bool = true) -> PlaybackState {
 /// Idle with the queue `A B C` (A current) after two loads: `resume` or `toggle` loads `A#3`.
 let idleABC = PlaybackState(
   queue: queueABC, session: nil, playWhenReady: true, issuedLoads: 2, issuedItems: 3)
+
+/// Runs `events` and returns each step printed: its commands (`, ` between
+/// them), its timer, and why it was ignored; every state reached keeps the invariants.
+func printedSteps(_ events: [PlaybackEvent], from start: PlaybackState)
+  -> (state: PlaybackState, steps: [String])
+{
+  var state = start
+  var printedSteps: [String] = []
+  for event in events {
+    let transition = state.transition(on: event)
+    let name = naming(transition.next, state)
+    var parts = [transition.commands.map { $0.description(naming: name) }.joined(separator: ", ")]
+    if let watchdog = transition.watchdog { parts.append(watchdog.description(naming: name)) }
+    if let ignored = transition.ignored { parts.append("ignored: \(ignored)") }
+    printedSteps.append(parts.filter { !$0.isEmpty }.joined(separator: " "))
+    #expect(transition.next.invariantViolation == nil, "after \(event)")
+    state = transition.next
+  }
+  return (state, printedSteps)
+}
+
+/// The notifications of each step of `events`, printed with their source.
+func notified(_ events: [PlaybackEvent], from start: PlaybackState)
+  -> [String]
+{
+  var state = start
+  var out: [String] = []
+  for event in events {
+    let transition = state.transition(on: event)
+    let notes = Notifications(
+      before: state, event: event, after: transition.next, ignored: transition.ignored)
+    out += notes.map { "\($0) [\($0.source.rawValue)]" }
+    state = transition.next
+  }
+  return out
+}

@@ -59,18 +59,18 @@ import Testing
     #expect(ended.model.leaving == nil)
   }
 
-  /// The outgoing load's own `ended` inside the window stops it (its timer is then
-  /// `staleWatchdog`); its `failed` forgets it without a stop; any other report is stale.
-  @Test func theOutgoingEndStopsItAndItsFailureForgetsIt() {
+  /// The outgoing load's own `ended` inside the window stops it, as its `failed` does (the
+  /// machine stops every failed load); its timer is then a stopped load's (`staleLoad`); any
+  /// other report about it is stale.
+  @Test func theOutgoingEndOrFailureStopsIt() {
     let ended = Self.run(
       Self.crossfading + [.stalled(Self.a), .reachedEnd(Self.a), Self.expiry(Self.a, 2)])
     #expect(Array(ended.log.suffix(2)) == ["stop(A#1)", "preload(C#3)"])
-    #expect(Array(ended.reasons.suffix(3)) == [.staleLoad, nil, .staleWatchdog])
+    #expect(Array(ended.reasons.suffix(3)) == [.staleLoad, nil, .staleLoad])
     let failed = Self.run(
       Self.crossfading + [.failed(Self.a, .decoding), Self.expiry(Self.a, 2)])
-    #expect(failed.log.last == "preload(C#3)")
-    #expect(!failed.log.contains("stop(A#1)"))
-    #expect(Array(failed.reasons.suffix(2)) == [nil, .staleWatchdog])
+    #expect(Array(failed.log.suffix(2)) == ["stop(A#1)", "preload(C#3)"])
+    #expect(Array(failed.reasons.suffix(2)) == [nil, .staleLoad])
   }
 
   /// Outside the window, at a rate that widens it, with a duration under twice the crossfade,
@@ -160,8 +160,8 @@ import Testing
     #expect(model.current == nil)
   }
 
-  /// The rule change for a stop's fade: the leaving load's `ended` stops it, its `failed`
-  /// forgets it.
+  /// The rule change for a stop's fade: the leaving load's `ended` stops it (its timer is
+  /// then a stopped load's).
   @Test func aStopFadesLeavingLoadEndsOnItsEnded() {
     var model = ContractModel(fade: .milliseconds(200))
     var commands: [EngineCommand] = []
@@ -173,7 +173,7 @@ import Testing
       commands.map(model.describe) == [
         "load(A#1)", "start(A#1)", "setVolume(A#1, 0, ramp 200ms)", "stop(A#1)",
       ])
-    #expect(reasons == [nil, nil, nil, nil, .staleWatchdog])
+    #expect(reasons == [nil, nil, nil, nil, .staleLoad])
   }
 
   /// The entry changes once, at the crossfade's start, automatically; the outgoing load's
@@ -257,7 +257,7 @@ import Testing
     "engine preload=yes crossfade=1000ms\nqueue(A B C)\nready(A#1, duration 10000ms)\nready(B#2, duration 10000ms)\nposition(A#1, 8999ms)\nposition(A#1, 9500ms)\ntimeout(A#1, watchdog#2)\nended(A#1)\nready(C#3)",
     // The outgoing ended inside the window, then its stale timer; a failure of the next one.
     "engine preload=yes crossfade=1000ms\nqueue(A B C)\nready(A#1, duration 10000ms)\nready(B#2, duration 10000ms)\nposition(A#1, 9500ms)\nstalled(A#1)\nended(A#1)\ntimeout(A#1, watchdog#2)",
-    "engine preload=yes crossfade=1000ms\nqueue(A B)\nready(A#1, duration 10000ms)\nready(B#2)\nposition(A#1, 9500ms)\nfailed(A#1, decoding)\ntimeout(A#1, watchdog#2)",
+    "engine preload=yes crossfade=1000ms\nqueue(A B C)\nready(A#1, duration 10000ms)\nready(B#2)\nposition(A#1, 9500ms)\nfailed(A#1, decoding)\ntimeout(A#1, watchdog#2)",
     // Skips, a pause, a stop and an interruption during the fade.
     "engine preload=yes crossfade=1000ms\nqueue(A B C)\nready(A#1, duration 10000ms)\nready(B#2)\nposition(A#1, 9500ms)\nnext",
     "engine preload=yes crossfade=1000ms\nqueue(A B C)\nready(A#1, duration 10000ms)\nready(B#2)\nposition(A#1, 9500ms)\npause\nresume",

@@ -116,7 +116,7 @@ public struct Notifications: Hashable, Sendable, Sequence, CustomStringConvertib
     let to = after.currentEntry
     var entryChanged: PlayerNotification?
     var queueEnded: PlayerNotification?
-    if case .engine(.reachedEnd) = event {
+    if case .engine(.reachedEnd(let load)) = event, before.session?.load == load {
       // An end accepted: the queue advanced (auto), replayed (repeat) or ended.
       if after.session?.stage == .ended {
         queueEnded = PlayerNotification(.queueEnded, source: source)
@@ -126,6 +126,7 @@ public struct Notifications: Hashable, Sendable, Sequence, CustomStringConvertib
           .entryChanged(from: from, to: to, reason: reason), source: source)
       }
     } else if from?.item != to?.item {
+      // (An engine report that changes the entry without its end: a crossfade's start, `auto`.)
       entryChanged = PlayerNotification(
         .entryChanged(from: from, to: to, reason: Self.reason(for: event)), source: source)
     }
@@ -140,7 +141,8 @@ public struct Notifications: Hashable, Sendable, Sequence, CustomStringConvertib
 
   /// Why an event that is not an entry's end changed the current entry.
   private static func reason(for event: PlaybackEvent) -> EntryChangeReason {
-    switch event.intent {
+    if case .engine = event { return .auto }
+    return switch event.intent {
     case .next, .previous, .jump: .skip
     case .remove: .removed
     default: .queue

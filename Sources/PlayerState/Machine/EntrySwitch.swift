@@ -14,6 +14,7 @@ extension PlaybackState {
   /// first when fades are on: idle at once, the load stopped at the fade's end.
   mutating func stop(_ effects: inout Effects) -> IgnoreReason? {
     guard canStop else { return .noEffect }
+    stopOutgoing(&effects)
     if let session, fadesOut(session), let timer = session.lastWatchdog.successor {
       dropPreload(&effects)
       effects.commands.append(.setVolume(session.load, .silent, ramp: configuration.fade))
@@ -28,7 +29,8 @@ extension PlaybackState {
     return nil
   }
 
-  /// Stops the load fading out into a stop, before another load opens.
+  /// Stops the load fading out (into a stop, or a crossfade's), before
+  /// another load opens or at the end of its fade.
   mutating func stopLeaving(_ effects: inout Effects) {
     guard let leaving else { return }
     effects.commands.append(.stop(leaving.load))
@@ -52,6 +54,7 @@ extension PlaybackState {
   /// Stops the current load (a failed one was stopped when it failed) and,
   /// unless it is about to be promoted, the preload: idle.
   mutating func leave(keepingPreload: Bool, _ effects: inout Effects) {
+    stopOutgoing(&effects)
     if let session {
       if !session.stage.isStopped { effects.commands.append(.stop(session.load)) }
       self.session = nil

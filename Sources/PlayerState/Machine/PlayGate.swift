@@ -64,7 +64,9 @@ extension PlaybackState {
   /// taken over by the user's. With `fading`, a playing load fades out
   /// first (``PlayerConfiguration/fade``): route loss must be silent at once.
   mutating func pause(fading: Bool, _ effects: inout Effects) -> IgnoreReason? {
-    guard canPause, var session else { return .noEffect }
+    guard canPause else { return .noEffect }
+    stopOutgoing(&effects)
+    guard var session else { return .noEffect }
     if fading, fadesOut(session),
       let timer = session.arm(.fadeOut, wait: configuration.fadeLength)
     {
@@ -165,6 +167,7 @@ extension PlaybackState {
   /// `.pause` policy; called before its flag is set): the engine was playing,
   /// pause it; paused by the system, the hold takes that pause over.
   mutating func beginHold(_ effects: inout Effects) {
+    stopOutgoing(&effects)
     if var session, session.fadingOut {
       finishFadeOut(&session, &effects)
       self.session = session

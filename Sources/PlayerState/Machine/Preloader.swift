@@ -21,7 +21,9 @@ extension PlaybackState {
       if let wanted, queue.entries.item(at: wanted) == preload.load.item { return }
       dropPreload(&effects)
     }
-    guard let wanted, session?.stage == .ready, tokenAvailable else { return }
+    // None while a load fades out: at most two loads are live (a crossfade's
+    // end issues it).
+    guard let wanted, session?.stage == .ready, leaving == nil, tokenAvailable else { return }
     issuedLoads += 1
     let load = Load(item: queue.entries.item(at: wanted), token: LoadToken(issuedLoads))
     effects.commands.appendOpening(

@@ -98,13 +98,25 @@ extension PlaybackState {
   /// current, without loading it.
   mutating func reachEnd(_ ended: Session, _ effects: inout Effects) -> IgnoreReason? {
     guard let end = queue.endOfEntry else { return .unexpected }
+    let sleeps = sleepStopsAtCurrentEnd
+    // Ids never wrap: a replay needs a seek id, and an advance a new token
+    // unless the preload is promoted. Checked before anything changes.
+    switch end {
+    case .replay:
+      if ended.lastSeek.successor == nil { return .idsExhausted }
+    case .advance(let next) where !sleeps:
+      if !(preloadUsable(for: next, from: .zero) || tokenAvailable) { return .idsExhausted }
+    case .advance, .endOfQueue:
+      break
+    }
+    // An entry that ended inside the crossfade into it: the outgoing load first.
+    stopOutgoing(&effects)
     var session = ended
     session.position = session.duration ?? session.position
     endSystemPause(&session)
-    let sleeps = sleepStopsAtCurrentEnd
     switch end {
     case .replay:
-      guard session.issueSeek(to: .zero, &effects) else { return .idsExhausted }
+      _ = session.issueSeek(to: .zero, &effects)
       countSleepTimerEnd(stopping: sleeps)
       // Replayed from a frame the engine has: ready, whatever stage it ended in.
       session.stage = .ready
@@ -119,11 +131,8 @@ extension PlaybackState {
       leave(keepingPreload: false, &effects)
       queue.current = next
     case .advance(let next):
-      // Ids never wrap: advancing needs a new token, unless the preload is promoted.
-      let promotes = preloadUsable(for: next, from: .zero)
-      if !promotes, !tokenAvailable { return .idsExhausted }
       countSleepTimerEnd(stopping: false)
-      leave(keepingPreload: promotes, &effects)
+      leave(keepingPreload: preloadUsable(for: next, from: .zero), &effects)
       queue.current = next
       _ = enterCurrent(from: .zero, &effects)
     }

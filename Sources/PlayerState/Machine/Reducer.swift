@@ -12,6 +12,7 @@
 //   Controls.swift         the remote-control intents: toggle, skip, setPosition
 //   SleepTimer.swift       the sleep timer: a countdown with identity, a stop at an entry's end
 //   VolumeAndDucking.swift the user's volume and mute, the duck, the effective volume
+//   Crossfade.swift        the crossfade's start, its outgoing load's end
 //
 // What the state implies for a lock screen, a headset or MPRIS (now playing,
 // the available commands, the notifications of a step) is derived, not
@@ -182,8 +183,8 @@ extension PlaybackState {
     switch identify(report.load) {
     case .current(let current): session = current
     case .preloading(let preload): return applyToPreload(report, preload, &effects)
-    // The user stopped it: only its fade's timer still counts.
-    case .leaving: return .staleLoad
+    // Fading out (stopped by the user, or a crossfade's outgoing load).
+    case .leaving: return applyToLeaving(report, &effects)
     case .ignored(let reason): return reason
     }
     switch session.outcome(of: report) {
@@ -192,6 +193,7 @@ extension PlaybackState {
     case .moved(let time):
       // The commonest report: one field written in place, no session copied back.
       self.session?.position = time
+      if configuration.crossfades { crossfadeIfDue(&effects) }
       return nil
     case .ready(let duration):
       session.becomeReady(duration: duration)
@@ -240,7 +242,7 @@ extension PlaybackState {
     case .current(let current): session = current
     case .preloading: return .staleWatchdog
     case .leaving(let leaving):
-      // The fade into `stop` is over: the load is stopped, once.
+      // The fade (into a stop, or a crossfade's) is over: the load is stopped, once.
       guard id == leaving.timer else { return .staleWatchdog }
       effects.commands.append(.stop(leaving.load))
       self.leaving = nil

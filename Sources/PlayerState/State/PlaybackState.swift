@@ -18,6 +18,8 @@ public struct PlayerConfiguration: Hashable, Sendable, Codable {
 
   /// The fade, as the machine keeps wall-clock time.
   var fadeLength: ClockMilliseconds { MediaTime(milliseconds: Int64(fadeMilliseconds)) }
+  /// Whether a crossfade is set: the one test a position report pays.
+  var crossfades: Bool { crossfadeMilliseconds != 0 }
   /// The crossfade, as the machine keeps wall-clock time.
   var crossfadeLength: ClockMilliseconds {
     MediaTime(milliseconds: Int64(crossfadeMilliseconds))
@@ -335,8 +337,10 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
   /// The newest sleep countdown id issued (0 before the first); never reset.
   /// An armed ``SleepTimer/after(_:)`` is the countdown with this id.
   public package(set) var issuedSleepTimers: UInt32
-  /// A load the user stopped while it played, fading out before its `stop`
-  /// (``PlayerConfiguration/fade``); only while idle, and nil without fades.
+  /// A load fading out before its `stop`: one the user stopped while it
+  /// played (``PlayerConfiguration/fade``; the state is idle), or the
+  /// outgoing load of a crossfade (``PlayerConfiguration/crossfade``; beside
+  /// the current load, with no preload). Nil without either.
   public package(set) var leaving: FadingLoad?
 
   /// The idle state of a new player.
@@ -490,7 +494,8 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
   /// `suppressed(A#2, interrupted)` (`ducked` when a duck under
   /// ``DuckPolicy/pause`` holds it alone); a pending seek adds `seek#N`, a
   /// preload `preloading B#3` or `preloaded B#3`, a fade-out into a pause
-  /// `fading out`; `idle(fading out A#2)` while a stopped load fades out.
+  /// `fading out`, a crossfade `crossfade from A#2`; `idle(fading out A#2)`
+  /// while a stopped load fades out.
   public var description: String {
     let name = { (item: ItemID) in self.media(of: item) }
     guard let session else {
@@ -521,6 +526,7 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
     }
     if session.seekPending { parts.append(session.lastSeek.description) }
     if let sleepTimer { parts.append("sleep \(sleepTimer)") }
+    if let leaving { parts.append("crossfade from \(leaving.load.description(naming: name))") }
     if let preload {
       let word =
         switch preload.stage {

@@ -93,11 +93,15 @@ public struct Session: Hashable, Sendable, Codable {
   }
 }
 
-/// A load the user stopped while it played, fading out
-/// (``PlayerConfiguration/fade``): the state is idle already, and the load is
-/// stopped at the fade's expiry, or at once when a new load opens first.
+/// A load fading out before its `stop`: one the user stopped while it played
+/// (``PlayerConfiguration/fade``; the state is idle already), or the outgoing
+/// load of a crossfade (``PlayerConfiguration/crossfade``). It is stopped
+/// once: at its timer's expiry, at its own end, or at once when a step
+/// opens a new load (or, for a crossfade's, leaves, pauses or holds the
+/// current entry) first.
 public struct FadingLoad: Hashable, Sendable, Codable {
-  /// The load fading out; every report about it is stale.
+  /// The load fading out; its `ended` or `failed` stops it, and every
+  /// other report about it is stale.
   public var load: Load
   /// The fade's timer (``TimerPurpose/fadeOut``); its expiry stops the load.
   public var timer: WatchdogID

@@ -89,9 +89,13 @@ extension PlaybackState {
       }
     }
     if let leaving {
-      if session != nil || preload != nil { return "a load fading out into a stop beside a load" }
+      // A stop's fade is idle; a crossfade's is beside the current load, with no preload.
+      if preload != nil { return "a load fading out beside a preload" }
       if let violation = check(leaving.load, "fading-out") { return violation }
-      if leaving.timer.rawValue == 0 { return "a load fading out into a stop without its timer" }
+      if leaving.timer.rawValue == 0 { return "a load fading out without its timer" }
+      if let session, session.load.token == leaving.load.token {
+        return "the load fading out \(leaving.load) is the current load"
+      }
     }
     if let point = resumePoint {
       if session != nil { return "a resume point beside a load" }

@@ -133,9 +133,9 @@ extension Explorer {
     case fadeEnd(Relative)
     /// A letter of crossfade (feature `crossfade`, ``crossfadeLetters``): a
     /// position report of the current load inside the end's window or just
-    /// outside it, and the outgoing load's `ended` inside its fade (late, after
-    /// its `stop`, it is a stale load's: `.report(.ended, .previous)`). Its
-    /// timer's expiries are the ``fadeEnd(_:)`` letters.
+    /// outside it. The outgoing load's `ended` and `failed` inside its fade and
+    /// its timer's expiries are the fade letters (``fadeLetters``); late, after
+    /// its `stop`, its `ended` is a stale load's (`.report(.ended, .previous)`).
     case crossfade(Crossfading)
 
     /// Crossfade's letters.
@@ -145,8 +145,6 @@ extension Explorer {
       case inside
       /// `position(L, D − d − 1 ms)`: just outside the window at a rate of 1.
       case outside
-      /// `ended` of the load leaving.
-      case outgoingEnded
     }
 
     /// Volume's letters. The user's volumes are absolute (the rules compare a
@@ -184,14 +182,18 @@ extension Explorer {
     /// the others (``alphabet(for:)``), so that the alphabet of every scope
     /// without it is as it was.
     static var fadeLetters: [Letter] {
-      [.fadeEnd(.newest), .fadeEnd(.older), .fadeEnd(.neverIssued)]
+      [
+        .fadeEnd(.newest), .fadeEnd(.older), .fadeEnd(.neverIssued), .report(.ended, .leaving),
+        .failed(.decoding, .leaving),
+      ]
     }
 
     /// The letters of feature `crossfade`, which a scope with that feature adds
-    /// after the others (with the fade letters, which fire the outgoing load's
-    /// timer), so that the alphabet of every scope without it is as it was.
+    /// after the others (with the fade letters: the outgoing load's timer, its
+    /// `ended` and its `failed`), so that the alphabet of every scope without it
+    /// is as it was.
     static var crossfadeLetters: [Letter] {
-      [.crossfade(.inside), .crossfade(.outside), .crossfade(.outgoingEnded)]
+      [.crossfade(.inside), .crossfade(.outside)]
     }
 
     enum Answer: Hashable, Sendable {
@@ -214,6 +216,8 @@ extension Explorer {
     enum Report: Hashable, Sendable { case stalled, resumed, ended, pausedBySystem }
     enum Reference: Hashable, Sendable {
       case current, preload, previous, older, dropped, upcoming, neverIssued, wrongItem
+      /// The load fading out (``ContractModel/leaving``): only the fade's letters name it.
+      case leaving
     }
     enum Relative: Hashable, Sendable { case newest, older, neverIssued }
 
@@ -477,6 +481,7 @@ extension Explorer.Letter {
     case .previous: return Explorer.previous(model)
     case .older: return Explorer.older(model) ?? Explorer.previous(model)
     case .dropped: return model.dropped ?? Explorer.previous(model)
+    case .leaving: return model.leaving?.load
     case .upcoming: return ActionDecoder.upcoming(after: model, 0)
     case .neverIssued:
       // Past the next token (the upcoming load's); none when the tokens run out first.
@@ -659,19 +664,11 @@ extension Explorer.Letter {
       guard let leaving = model.leaving else { return nil }
       return id(leaving.timer, relative).map { .watchdogExpired(leaving.load, WatchdogID($0)) }
     case .crossfade(let letter):
-      switch letter {
-      case .inside, .outside:
-        guard model.crossfade > 0, let session = model.current, let duration = session.duration
-        else { return nil }
-        let time =
-          letter == .inside
-          ? duration - model.crossfade / 2 : duration - model.crossfade - 1
-        return .position(session.load, .milliseconds(max(time, 0)))
-      case .outgoingEnded:
-        // Late, after its stop, it is the `ended` of a stale load (`.report(.ended, .previous)`).
-        guard let load = model.leaving?.load else { return nil }
-        return .reachedEnd(load)
-      }
+      guard model.crossfade > 0, let session = model.current, let duration = session.duration
+      else { return nil }
+      let time =
+        letter == .inside ? duration - model.crossfade / 2 : duration - model.crossfade - 1
+      return .position(session.load, .milliseconds(max(time, 0)))
     case .answered, .later, .deliver, .lifecycle:
       return nil
     }
@@ -692,6 +689,7 @@ extension Explorer {
     token -= 1
     while token > 0,
       token == model.current?.load.token.rawValue || token == model.preload?.load.token.rawValue
+        || token == model.leaving?.load.token.rawValue
     {
       token -= 1
     }

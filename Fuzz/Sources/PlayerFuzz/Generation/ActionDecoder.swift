@@ -560,6 +560,12 @@ package struct ActionDecoder: Sendable {
         // The timer of a load fading out into a stop: its own id, or a neighbour.
         return .send(.watchdogExpired(leaving.load, WatchdogID(id(leaving.timer, extra))))
       }
+      if model.crossfade > 0, model.leaving == nil, let gone = model.stoppedLeaving,
+        detail & 3 == 1
+      {
+        // The timer of a load that left in a fade, after its stop (its `ended` came first).
+        return .send(.watchdogExpired(gone.load, WatchdogID(gone.timer)))
+      }
       let watchdog = id(model.current?.lastWatchdog ?? 1, extra)
       return .send(.watchdogExpired(target, WatchdogID(watchdog)))
     case .setSleepTimer:
@@ -648,10 +654,12 @@ package struct ActionDecoder: Sendable {
       return .send(.reachedEnd(leaving.load))
     }
     if model.crossfade > 0, model.leaving == nil, let gone = model.stoppedLeaving,
-      detail & 31 == 30
+      detail & 31 == 30 || detail & 31 == 29
     {
-      // The outgoing load's `ended`, late: after its stop.
-      return .send(.reachedEnd(gone.load))
+      // The outgoing load's `ended`, or its timer, late: after its stop.
+      return .send(
+        detail & 1 == 0
+          ? .reachedEnd(gone.load) : .watchdogExpired(gone.load, WatchdogID(gone.timer)))
     }
     if let current = model.current, current.fadingOut, detail & 7 == 3 {
       // The fade into a pause runs out.

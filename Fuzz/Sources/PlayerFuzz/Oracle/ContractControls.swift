@@ -226,12 +226,9 @@ package struct ContractNotifications: Hashable, Sendable {
     let to: ItemID? = if let position = after.position { after.entries[position].item } else { nil }
     let ended = after.current?.stage == .ended
     let playWhenReady = after.playWhenReady
-    if case .engine(let report) = event, case .reachedEnd = report,
-      after.stoppedLeaving?.load == report.load
-    {
-      // The leaving load's end: no entry changes (ContractCrossfade.swift).
-    } else if case .engine(.reachedEnd) = event {
-      // An accepted end: the queue advanced (auto), replayed (repeat) or ended.
+    if case .engine(.reachedEnd(let load)) = event, after.stoppedLeaving?.load != load {
+      // An accepted end of the current load: the queue advanced (auto),
+      // replayed (repeat) or ended. (A load fading out that ends is stopped: no change.)
       if ended {
         queueEnded = ContractNotification(.queueEnded, source: source)
       } else {
@@ -241,10 +238,9 @@ package struct ContractNotifications: Hashable, Sendable {
     } else if from != to {
       let reason: EntryChangeReason
       switch event.intent {
-      case _ where event.isPositionReport: reason = .auto  // a crossfade's start
       case .next, .previous, .jump: reason = .skip
       case .remove: reason = .removed
-      default: reason = .queue
+      default: if case .engine = event { reason = .auto } else { reason = .queue }
       }
       entryChanged = ContractNotification(
         .entryChanged(from: from, to: to, reason: reason), source: source)
@@ -294,14 +290,5 @@ extension ContractNowPlaying? {
     case .none: if case .none = player { true } else { false }
     case .some(let expected): player.map { expected.matches($0) } ?? false
     }
-  }
-}
-
-extension PlaybackEvent {
-  /// Whether the event is an engine's position report (the one that starts a
-  /// crossfade changes the entry automatically).
-  fileprivate var isPositionReport: Bool {
-    if case .engine(.position) = self { return true }
-    return false
   }
 }

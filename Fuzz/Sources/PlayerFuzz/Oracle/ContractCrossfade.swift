@@ -16,9 +16,10 @@ import PlayerState
 //   leaving with its next timer id: `setVolume(P, 0)`, `start(P, rate)`,
 //   `setVolume(P, v, ramp d)`, `setVolume(L, 0, ramp d)`; a count of entries
 //   counts `L`'s entry here; `entryChanged(A -> B, auto)` here (ContractControls);
-// - `L` gets one `stop`: at its `ended` or its timer, whichever first; its
-//   `failed` forgets it without one (and its timer is then `staleWatchdog`);
-//   any other report about it is `staleLoad`. The same holds for a stop's fade;
+// - `L` gets one `stop`: at its `ended`, its `failed` (the machine stops every
+//   failed load) or its timer, whichever first (ContractFade's `leavingReported`);
+//   any other report about it, and any after its `stop`, is `staleLoad`. The
+//   same holds for a stop's fade;
 // - no preload while `L` leaves; the step that ends it issues it;
 // - every opener (a new queue, `play`, next, previous or jump that loads,
 //   `remove` of the current entry, `clear`, `retry`, a reload) stops `L`
@@ -67,26 +68,6 @@ extension ContractModel {
     current = Current(
       load: preload.load, stage: .ready, lastSeek: 0, seekPending: false, lastWatchdog: 0,
       started: true, position: 0, duration: preload.duration)
-  }
-
-  /// A report about the leaving load the contract accepts: its `ended` sends
-  /// its one `stop`; its `failed` forgets it (the engine's failure stopped it).
-  mutating func leavingReported(_ report: EngineReport, _ out: inout [EngineCommand]) {
-    guard let leaving else { return }
-    leavingGone = leaving
-    switch report {
-    case .reachedEnd: stopLeaving(&out)
-    default: self.leaving = nil
-    }
-  }
-
-  /// Why a report about the leaving load is ignored, or nil when it counts:
-  /// only its `ended` and `failed` do.
-  func leavingIgnoreReason(_ report: EngineReport) -> IgnoreReason? {
-    switch report {
-    case .reachedEnd, .failed: nil
-    default: .staleLoad
-    }
   }
 
   /// Stops the outgoing load of a crossfade at once (an opener, a pause, a

@@ -22,9 +22,11 @@ package import PlayerState
 //   effective volume is not sent to it (its target is 0);
 // - `stop` while the engine plays (or fades into a pause) a ready, heard load:
 //   idle at once, the preload stopped, `setVolume(L, 0, ramp d)` and a timer
-//   with the load's next id; the load is `leaving`: every report about it is
-//   stale, its timer's expiry sends its one `stop`, and any transition that
-//   opens a load sends that `stop` first.
+//   with the load's next id; the load is `leaving`: its `ended` or `failed`
+//   sends its one `stop` (docs/machine.md, "How the outgoing load ends": the
+//   machine stops every failed load), every other report about it is stale,
+//   its timer's expiry sends that `stop` if nothing did first, and any
+//   transition that opens a load sends it first.
 
 /// A load fading out into a stop (`PlaybackState.leaving`) and its timer's id.
 package struct FadingOut: Hashable, Sendable {
@@ -112,6 +114,11 @@ extension ContractModel {
     dropPreload(&out)
     out.append(.setVolume(session.load, Volume(thousandths: 0), ramp: ramp))
     leaving = FadingOut(load: session.load, timer: session.lastWatchdog + 1)
+  }
+
+  /// The leaving load ended or failed: its one `stop`, as at its timer's expiry.
+  mutating func leavingReported(_ out: inout [EngineCommand]) {
+    stopLeaving(&out)
   }
 
   /// The leaving load's timer ran out: its one `stop`.

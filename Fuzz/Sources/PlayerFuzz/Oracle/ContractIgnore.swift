@@ -47,9 +47,13 @@ extension ContractModel {
   // MARK: Reports and timers
 
   private func ignoreReason(for report: EngineReport) -> IgnoreReason? {
-    // A leaving load's `ended` stops it, its `failed` forgets it; any other report
-    // about it is stale (docs/machine.md, "Crossfade"; ContractCrossfade.swift).
-    if let leaving, leaving.load == report.load { return leavingIgnoreReason(report) }
+    // The load fading out: its end and its failure stop it; the rest is stale.
+    if let leaving, leaving.load == report.load {
+      switch report {
+      case .reachedEnd, .failed: return nil
+      default: return .staleLoad
+      }
+    }
     let session: Current
     switch identity(of: report.load) {
     case .ignored(let reason): return reason
@@ -117,8 +121,6 @@ extension ContractModel {
     if let leaving, leaving.load == load {
       return leaving.timer == id ? nil : .staleWatchdog
     }
-    // After the leaving load's own `ended` or `failed`, its timer is stale.
-    if let leavingGone, leavingGone.load == load, leavingGone.timer == id { return .staleWatchdog }
     let session: Current
     switch identity(of: load) {
     case .ignored(let reason): return reason

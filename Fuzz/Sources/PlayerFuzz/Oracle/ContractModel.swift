@@ -226,9 +226,7 @@ package struct ContractModel: Hashable, Sendable {
   /// stopped while it played (only while idle, ContractFade.swift), or the
   /// outgoing load of a crossfade (beside the current load, ContractCrossfade.swift).
   package internal(set) var leaving: FadingOut?
-  /// The newest leaving load that its own `ended` or `failed` took away, with
-  /// its timer's id: that timer's expiry is then `staleWatchdog`.
-  package internal(set) var leavingGone: FadingOut?
+
   /// The newest leaving load that was stopped, with its timer's id (history,
   /// for naming a violation; not part of the contract state).
   package internal(set) var stoppedLeaving: FadingOut?
@@ -274,7 +272,7 @@ package struct ContractModel: Hashable, Sendable {
       && lhs.issuedSleep == rhs.issuedSleep && lhs.resumePoint == rhs.resumePoint
       && lhs.volume == rhs.volume && lhs.muted == rhs.muted && lhs.ducked == rhs.ducked
       && lhs.ducking == rhs.ducking && lhs.fade == rhs.fade && lhs.leaving == rhs.leaving
-      && lhs.crossfade == rhs.crossfade && lhs.leavingGone == rhs.leavingGone
+      && lhs.crossfade == rhs.crossfade
   }
 
   /// Hashes part of what `==` compares.
@@ -404,8 +402,8 @@ package struct ContractModel: Hashable, Sendable {
   }
 
   private mutating func engine(_ report: EngineReport, _ out: inout [EngineCommand]) {
-    // The leaving load's `ended` or `failed` (ContractCrossfade.swift).
-    if let leaving, leaving.load == report.load { return leavingReported(report, &out) }
+    // Accepted about the load fading out: its end or failure (ContractIgnore).
+    if let leaving, leaving.load == report.load { return leavingReported(&out) }
     var session: Current
     switch identify(report.load) {
     case .ignored: return

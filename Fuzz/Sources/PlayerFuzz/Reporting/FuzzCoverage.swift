@@ -124,8 +124,10 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
     /// The newest issued token that is neither current nor preloading, or 0.
     static func newestStale(_ model: ContractModel) -> UInt32 {
       var token = model.issued
+      // A load fading out is live (its end and failure count): not stale.
       while token > 0,
         token == model.current?.load.token.rawValue || token == model.preload?.load.token.rawValue
+          || token == model.leaving?.load.token.rawValue
       {
         token -= 1
       }

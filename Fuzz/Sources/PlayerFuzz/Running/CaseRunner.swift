@@ -537,7 +537,8 @@ package struct CaseRunner {
     let named = arrivalEvent(culprit, outer: event)
     let expected = arrivals[culprit].reason
     let property =
-      sleepProperty(named, arrivals[culprit], from: log.count) ?? .ignoreReasonMatchesContract
+      sleepProperty(named, arrivals[culprit], from: log.count)
+      ?? crossfadeObservationProperty(named) ?? .ignoreReasonMatchesContract
     let detail =
       said == nil
       ? "the player reported \(reasons.count) reduced events where the contract processed \(arrivals.count)"

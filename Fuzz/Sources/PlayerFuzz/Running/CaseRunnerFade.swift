@@ -109,13 +109,13 @@ extension CaseRunner {
     return nil
   }
 
-  /// Crossfade's property an observation divergence at `event` breaks, if it
-  /// is one: ``FuzzProperty/lateEndNeverAdvances`` when the event is the `ended`
-  /// of a load that left in a crossfade (the player moved on where the
-  /// contract did not).
+  /// Crossfade's property an observation or ignore-reason divergence at
+  /// `event` breaks, if it is one: ``FuzzProperty/lateEndNeverAdvances`` when
+  /// the event is the `ended` of a load that left in a crossfade (the player
+  /// took it for the current entry's where the contract did not).
   func crossfadeObservationProperty(_ event: PlaybackEvent?) -> FuzzProperty? {
     guard case .engine(.reachedEnd(let load))? = event, model.crossfade > 0 else { return nil }
-    if load == model.stoppedLeaving?.load || load == model.leavingGone?.load {
+    if load == model.stoppedLeaving?.load {
       return .lateEndNeverAdvances
     }
     return nil
