@@ -140,8 +140,9 @@ extension Explorer {
 
     /// Crossfade's letters.
     enum Crossfading: Hashable, Sendable {
-      /// `position(L, D − d/2)` of the current load of known duration `D`:
-      /// inside the window of the crossfade `d` (at a rate of 1).
+      /// `position(L, D − d/2)` of the current load, `D` the duration the
+      /// letters report (T + 2 s): inside the window of the crossfade `d` (at a
+      /// rate of 1).
       case inside
       /// `position(L, D − d − 1 ms)`: just outside the window at a rate of 1.
       case outside
@@ -664,11 +665,14 @@ extension Explorer.Letter {
       guard let leaving = model.leaving else { return nil }
       return id(leaving.timer, relative).map { .watchdogExpired(leaving.load, WatchdogID($0)) }
     case .crossfade(let letter):
-      guard model.crossfade > 0, let session = model.current, let duration = session.duration
-      else { return nil }
+      // Around the end of the duration the letters report (whatever this load reported:
+      // the key keeps no duration, so a letter must not read one); only in a class that
+      // crossfades (a constant of the class).
+      guard model.crossfade > 0, let load = Self.load(.current, after: model) else { return nil }
+      let duration = context.time(.duration).milliseconds
       let time =
         letter == .inside ? duration - model.crossfade / 2 : duration - model.crossfade - 1
-      return .position(session.load, .milliseconds(max(time, 0)))
+      return .position(load, .milliseconds(max(time, 0)))
     case .answered, .later, .deliver, .lifecycle:
       return nil
     }
