@@ -287,6 +287,13 @@ extension Shrinker {
       if reason != .network { out.append(.failed(load, .network, detail: detail)) }
     }
     if case .ready(let load, .some) = report { out.append(.ready(load)) }
+    if case .position(let load, let time) = report, model.crossfade > 0,
+      let duration = model.current?.duration, time.milliseconds != duration
+    {
+      // At the end of the known duration: inside a crossfade's window at any rate, so that a
+      // rate change the window needed can go.
+      out.append(.position(load, .milliseconds(duration)))
+    }
     return out
   }
 
