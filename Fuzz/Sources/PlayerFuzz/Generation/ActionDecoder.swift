@@ -654,7 +654,7 @@ package struct ActionDecoder: Sendable {
       return .send(.reachedEnd(leaving.load))
     }
     if model.crossfade > 0, model.leaving == nil, let gone = model.stoppedLeaving,
-      detail & 31 == 30 || detail & 31 == 29
+      detail & 15 == 14 || detail & 15 == 13
     {
       // The outgoing load's `ended`, or its timer, late: after its stop.
       return .send(
