@@ -267,6 +267,9 @@ import Testing
     "engine preload=yes crossfade=1000ms\nqueue(A B C)\nready(A#1, duration 10000ms)\nready(B#2)\nposition(A#1, 9500ms)\nended(B#2)",
     "engine preload=yes crossfade=1000ms\nqueue(A B)\nrepeat(one)\nready(A#1, duration 10000ms)\nposition(A#1, 9500ms)\nended(A#1)",
     "engine preload=yes crossfade=1000ms\nqueue(A B)\nready(A#1, duration 1500ms)\nready(B#2)\nposition(A#1, 1400ms)\nended(A#1)",
+    // The rule for a stop's fade: after a hand-off, the old player's fading load's late
+    // `ended` sends its one stop to the old engine (seed 2 of every feature found it).
+    "engine preload=no fade=200ms\nlater ended(item1#1)\nplay(A)\nready(A#1)\nhandoff\ndeliver",
   ])
   func playheadsPlayerCrossfadesAsTheContractSays(_ text: String) throws {
     let fuzzCase = try FailureFile.parseCase(text)
