@@ -653,13 +653,10 @@ package struct ActionDecoder: Sendable {
       // The outgoing load's media runs out inside its fade.
       return .send(.reachedEnd(leaving.load))
     }
-    if model.crossfade > 0, model.leaving == nil, let gone = model.stoppedLeaving,
-      detail & 15 == 14 || detail & 15 == 13
-    {
-      // The outgoing load's `ended`, or its timer, late: after its stop.
-      return .send(
-        detail & 1 == 0
-          ? .reachedEnd(gone.load) : .watchdogExpired(gone.load, WatchdogID(gone.timer)))
+    if model.crossfade > 0, model.leaving == nil, let gone = model.stoppedLeaving {
+      // The outgoing load's `ended` (one in 16), or its timer (one in 32), late: after its stop.
+      if detail & 15 == 14 { return .send(.reachedEnd(gone.load)) }
+      if detail & 31 == 29 { return .send(.watchdogExpired(gone.load, WatchdogID(gone.timer))) }
     }
     if let current = model.current, current.fadingOut, detail & 7 == 3 {
       // The fade into a pause runs out.
