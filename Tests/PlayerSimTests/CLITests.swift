@@ -358,7 +358,7 @@ import Testing
     #expect(output.status == 0)
     #expect(
       output.stdout.contains(
-        #"names="queue preload system network controls restore sleepTimer volume fade""#))
+        #"names="queue preload system network controls restore sleepTimer volume fade crossfade""#))
     let script = try CLI.scratchFile("player-sim.bash", Data(output.stdout.utf8))
     let syntax = Process()
     syntax.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -385,7 +385,8 @@ import Testing
     check.waitUntilExit()
     #expect(
       text.split(separator: "\n", omittingEmptySubsequences: false) == [
-        "none queue preload system network controls restore sleepTimer volume fade", "queue",
+        "none queue preload system network controls restore sleepTimer volume fade crossfade",
+        "queue",
         "queue,restore", "queue,network", "",
       ])
   }
@@ -393,10 +394,13 @@ import Testing
   @Test(arguments: [
     (
       "zsh",
-      "_values -s , feature none queue preload system network controls restore sleepTimer volume fade"
+      "_values -s , feature none queue preload system network controls restore sleepTimer volume fade crossfade"
     ),
     ("fish", "-l features -d"),
-    ("fish", "-x -a 'none queue preload system network controls restore sleepTimer volume fade'"),
+    (
+      "fish",
+      "-x -a 'none queue preload system network controls restore sleepTimer volume fade crossfade'"
+    ),
   ])
   func otherShellsCompleteFeatureNames(_ shell: String, _ expected: String) throws {
     let output = try CLI.run(["completions", shell])

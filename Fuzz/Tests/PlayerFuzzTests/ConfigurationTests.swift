@@ -36,7 +36,7 @@ import Testing
     ("engine preload=no previous=1ms previous=2ms", "1:32: error: `previous` given twice"),
     (
       "engine preload=no speed=2x",
-      "1:19: error: expected `retry=…`, `previous=…`, `watchdog=…`, `duck=…` or `fade=…`"
+      "1:19: error: expected `retry=…`, `previous=…`, `watchdog=…`, `duck=…`, `fade=…` or `crossfade=…`"
     ),
   ])
   func aBadEngineFieldIsReportedWhereItIs(_ line: String, _ message: String) {

@@ -165,6 +165,20 @@ package struct BuggyPlayer: PlantedMistakes {
     /// The fade's expiry pauses the load and leaves it at 0: the next resume
     /// plays silent.
     case fadeExpiryForgetsVolume
+    /// The outgoing load of a crossfade calls back `ended` after its `stop`,
+    /// and the driver (one `ended` handler for "the player") takes it for the
+    /// current entry's end: the queue advances a second time (the classic race
+    /// of two rotating players).
+    case crossfadeLateEndAdvances
+    /// A skip (any transition that opens a load) during a crossfade stops the
+    /// incoming load but forgets the outgoing one: it plays on beside the new entry.
+    case crossfadeSkipKeepsOutgoing
+    /// The crossfade's start issues the next entry's preload at once, as a
+    /// gapless advance would: three live loads.
+    case crossfadePreloadsAtStart
+    /// The driver stops the outgoing load when its own timer fires, whatever
+    /// stopped it first: a load that ended inside the fade is stopped twice.
+    case crossfadeStopsOutgoingTwice
   }
 
   /// The mistake.
@@ -250,6 +264,17 @@ package struct BuggyPlayer: PlantedMistakes {
     case .stopFadeNeverStopped: 4  // play(A), ready(A#1), stop, resume: load(A#2) beside A#1
     // play(A), ready(A#1), pause, timeout(A#1, watchdog#2): no setVolume(A#1, 1).
     case .fadeExpiryForgetsVolume: 4
+    // engine preload=yes crossfade=1000ms: queue(A B), ready(A#1, duration 10000ms), ready(B#2),
+    // position(A#1, 9500ms), timeout(A#1, watchdog#2), ended(A#1): B#2 ends too.
+    case .crossfadeLateEndAdvances: 6
+    // queue(A B), ready(A#1, duration 10000ms), ready(B#2), position(A#1, 9500ms), previous:
+    // load(A#3) beside the outgoing A#1.
+    case .crossfadeSkipKeepsOutgoing: 5
+    // queue(A B C), ready(A#1, duration 10000ms), ready(B#2), position(A#1, 9500ms): preload(C#3).
+    case .crossfadePreloadsAtStart: 4
+    // queue(A B), ready(A#1, duration 10000ms), ready(B#2), position(A#1, 9500ms), ended(A#1),
+    // timeout(A#1, watchdog#2): stop(A#1) again.
+    case .crossfadeStopsOutgoingTwice: 6
     }
   }
 
@@ -279,16 +304,28 @@ package struct BuggyPlayer: PlantedMistakes {
     }
   }
 
+  /// Whether the mistake is one of crossfade's (issue 37, item 3).
+  package var isCrossfadeBug: Bool {
+    switch bug {
+    case .crossfadeLateEndAdvances, .crossfadeSkipKeepsOutgoing, .crossfadePreloadsAtStart,
+      .crossfadeStopsOutgoingTwice:
+      true
+    default: false
+    }
+  }
+
   /// What the catalog's player reads from the harness (every one schedules
-  /// its sleep countdowns on the harness's clock). Every player takes volume
-  /// and fades, but only volume's and fades' mistakes say so (each its own):
+  /// its sleep countdowns on the harness's clock). Every player takes volume,
+  /// fades and crossfade, but only their own mistakes say so (each its own):
   /// the others are fuzzed without them and draw exactly the cases they drew
   /// before them (so their measured figures stand).
   private var inputs: FuzzSubject.Inputs {
     var inputs: FuzzSubject.Inputs =
-      startsFromGivenStates ? .all : [.retryPolicy, .configuration, .sleepTimer, .volume, .fade]
+      startsFromGivenStates
+      ? .all : [.retryPolicy, .configuration, .sleepTimer, .volume, .fade, .crossfade]
     if !isVolumeBug { inputs.remove(.volume) }
     if !isFadeBug { inputs.remove(.fade) }
+    if !isCrossfadeBug { inputs.remove(.crossfade) }
     return inputs
   }
 
@@ -356,6 +393,8 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     var fadeTimers: Set<WatchdogRequest> = []
     /// resumeDuringFadeStarts: the load the user's pause (or toggle) faded out.
     var pausedByUser: Load?
+    /// The crossfades' outgoing loads and their timers.
+    var crossfadedOut: [Load: WatchdogID] = [:]
   }
 
   private let bug: BuggyPlayer.Bug
@@ -610,6 +649,19 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       }
     case (.supersededSeekCompletes, .engine(.seekCompleted(let load, _))):
       if let session { event = .seekCompleted(load, session.lastSeek) }
+    case (.crossfadeLateEndAdvances, .engine(.reachedEnd(let load))):
+      // The mistake: the old player's late `ended` is taken for the current entry's.
+      if core.crossfadedOut[load] != nil, core.state.leaving?.load != load, let session,
+        session.load != load
+      {
+        event = .reachedEnd(session.load)
+      }
+    case (.crossfadeStopsOutgoingTwice, .watchdogExpired(let load, let id)):
+      // The mistake: the driver's own timer stops the old player whatever stopped it first.
+      if core.crossfadedOut[load] == id, core.state.leaving?.load != load {
+        core.ignored = core.state.handle(event).ignored
+        return [.stop(load)]
+      }
     case (.advanceTwiceOnDuplicatedEnd, .engine(.reachedEnd(let load))):
       if load == core.lastEnded, let session, session.load != load {
         event = .reachedEnd(session.load)
@@ -751,6 +803,20 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     if let request = effects.watchdog, request.purpose == .fadeOut {
       core.fadeTimers.insert(request)
     }
+    if let leaving = core.state.leaving, leaving.load != leavingBefore,
+      core.state.session != nil
+    {
+      core.crossfadedOut[leaving.load] = leaving.timer
+      if bug == .crossfadePreloadsAtStart { preloadAtCrossfade(&effects, &core) }
+    }
+    if bug == .crossfadeSkipKeepsOutgoing, let leaving = leavingBefore, session != nil,
+      core.state.leaving == nil, effects.commands.contains(where: { $0.kind == .load })
+    {
+      // The mistake: the load that opens does not stop the crossfade's outgoing one.
+      var commands = CommandList()
+      for command in effects.commands where command != .stop(leaving) { commands.append(command) }
+      effects.commands = commands
+    }
     if bug == .stopFadeNeverStopped, let leaving = leavingBefore, core.state.leaving == nil,
       effects.commands.contains(where: { $0.kind == .load })
     {
@@ -891,6 +957,20 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     core.requestedSleep = effects.sleepTimer
     record(commands, &core)
     return commands
+  }
+
+  /// crossfadePreloadsAtStart: the crossfade that just started issues the next
+  /// entry's preload at once (a token, the preload, its command).
+  private func preloadAtCrossfade(_ effects: inout Effects, _ core: inout Core) {
+    let queue = core.state.queue
+    guard let at = queue.current, core.state.issuedLoads < UInt32.max else { return }
+    let next = at + 1 < queue.entries.count ? at + 1 : (queue.repeatMode == .all ? 0 : nil)
+    guard let next, next != at else { return }
+    let entry = queue.entries[next]
+    core.state.issuedLoads += 1
+    let load = Load(item: entry.item, token: LoadToken(core.state.issuedLoads))
+    core.state.preload = Preload(load: load, stage: .buffering)
+    effects.commands.append(.preload(LoadRequest(load: load, media: entry.media)))
   }
 
   /// Keeps what the commands say of the loads (their media, the newest load).

@@ -80,6 +80,11 @@ public struct ExplorationConfiguration: Hashable, Sendable, CustomStringConverti
   /// 200 ms in a search of a scope that fades (`ExplorationScope.fades`) of a
   /// subject that does fades.
   public var fade: MediaTime = .zero
+  /// The player's crossfade (`PlayerConfiguration.crossfade`; zero, the
+  /// default, is off): 1 s in a search of a scope that crossfades
+  /// (`ExplorationScope.crossfades`) of a subject that does crossfade, for an
+  /// engine that preloads.
+  public var crossfade: MediaTime = .zero
   /// The state the player starts from (its configuration is this class's), or nil for a new
   /// player: ``ExplorationReach/nearExhaustion`` searches each class from
   /// ``Explorer/nearExhaustionStarts`` too.
@@ -132,6 +137,7 @@ public struct ExplorationConfiguration: Hashable, Sendable, CustomStringConverti
       watchdogTimeout: watchdogTimeout, start: start)
     setup.ducking = ducking
     setup.fadeLength = fade
+    setup.crossfadeLength = crossfade
     return setup
   }
 
@@ -142,6 +148,7 @@ public struct ExplorationConfiguration: Hashable, Sendable, CustomStringConverti
     "\(canPreload ? "preload" : "no preload"), \(retryDescription), \(timesDescription)"
       + (ducking == PlayerConfiguration().ducking ? "" : ", \(duckingDescription)")
       + (fade == .zero ? "" : ", fade \(fade.milliseconds)ms")
+      + (crossfade == .zero ? "" : ", crossfade \(crossfade.milliseconds)ms")
       + (start.map { ", from \(FuzzStart.spelling($0))" } ?? "")
   }
 
@@ -218,6 +225,11 @@ public struct ExplorationScope: Hashable, Sendable, CustomStringConvertible {
   /// Its player then runs with a 200 ms fade and its alphabet gains
   /// ``Explorer/Letter/fadeLetters``.
   package var fades: Bool { features.contains(.fade) && features != .all }
+  /// Whether the search crossfades (issue 37, item 3): its features have
+  /// `crossfade` and are not every feature. Its player then runs with a 1 s
+  /// crossfade in the classes whose engine preloads, and its alphabet gains
+  /// ``Explorer/Letter/crossfadeLetters`` and ``Explorer/Letter/fadeLetters``.
+  package var crossfades: Bool { features.contains(.crossfade) && features != .all }
   /// With ``coreAlphabet``: the core's letters and a relaunch and a hand-off
   /// (``Explorer/Letter/coreRestore``), for the tests of reports held back
   /// across them.

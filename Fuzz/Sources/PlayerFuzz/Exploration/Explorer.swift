@@ -346,6 +346,10 @@ struct Search {
     var configuration = configuration
     // A scope that fades runs its player with the random runs' fade, if the subject does fades.
     if scope.fades, subject.inputs.contains(.fade) { configuration.fade = FuzzSetup.fadeOn }
+    // A scope that crossfades, the random runs' crossfade, for an engine that preloads.
+    if scope.crossfades, subject.inputs.contains(.crossfade), configuration.canPreload {
+      configuration.crossfade = FuzzSetup.crossfadeOn
+    }
     self.configuration = configuration
     self.deadline = deadline
     self.forgetting = forgetting
@@ -358,7 +362,10 @@ struct Search {
       switch letter {
       case .lifecycle: subject.restore != nil
       case .volume: subject.inputs.contains(.volume)
-      case .fadeEnd: subject.inputs.contains(.fade)
+      case .fadeEnd:
+        subject.inputs.contains(.fade)
+          || (scope.crossfades && subject.inputs.contains(.crossfade))
+      case .crossfade: subject.inputs.contains(.crossfade)
       default: true
       }
     }

@@ -131,6 +131,22 @@ extension Explorer {
     /// `fade`, ``fadeLetters``): its own id, the one before, or one never issued.
     /// (The fade into a pause is the current load's newest timer: a `timeout` letter.)
     case fadeEnd(Relative)
+    /// A letter of crossfade (feature `crossfade`, ``crossfadeLetters``): a
+    /// position report of the current load inside the end's window or just
+    /// outside it. The outgoing load's `ended` and `failed` inside its fade and
+    /// its timer's expiries are the fade letters (``fadeLetters``); late, after
+    /// its `stop`, its `ended` is a stale load's (`.report(.ended, .previous)`).
+    case crossfade(Crossfading)
+
+    /// Crossfade's letters.
+    enum Crossfading: Hashable, Sendable {
+      /// `position(L, D − d/2)` of the current load, `D` the duration the
+      /// letters report (T + 2 s): inside the window of the crossfade `d` (at a
+      /// rate of 1).
+      case inside
+      /// `position(L, D − d − 1 ms)`: just outside the window at a rate of 1.
+      case outside
+    }
 
     /// Volume's letters. The user's volumes are absolute (the rules compare a
     /// volume only with the current one and 0…1), so the letters reach 1 and
@@ -171,6 +187,14 @@ extension Explorer {
         .fadeEnd(.newest), .fadeEnd(.older), .fadeEnd(.neverIssued), .report(.ended, .leaving),
         .failed(.decoding, .leaving),
       ]
+    }
+
+    /// The letters of feature `crossfade`, which a scope with that feature adds
+    /// after the others (with the fade letters: the outgoing load's timer, its
+    /// `ended` and its `failed`), so that the alphabet of every scope without it
+    /// is as it was.
+    static var crossfadeLetters: [Letter] {
+      [.crossfade(.inside), .crossfade(.outside)]
     }
 
     enum Answer: Hashable, Sendable {
@@ -640,6 +664,15 @@ extension Explorer.Letter {
     case .fadeEnd(let relative):
       guard let leaving = model.leaving else { return nil }
       return id(leaving.timer, relative).map { .watchdogExpired(leaving.load, WatchdogID($0)) }
+    case .crossfade(let letter):
+      // Around the end of the duration the letters report (whatever this load reported:
+      // the key keeps no duration, so a letter must not read one); only in a class that
+      // crossfades (a constant of the class).
+      guard model.crossfade > 0, let load = Self.load(.current, after: model) else { return nil }
+      let duration = context.time(.duration).milliseconds
+      let time =
+        letter == .inside ? duration - model.crossfade / 2 : duration - model.crossfade - 1
+      return .position(load, .milliseconds(max(time, 0)))
     case .answered, .later, .deliver, .lifecycle:
       return nil
     }

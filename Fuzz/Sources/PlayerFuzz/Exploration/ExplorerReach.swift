@@ -167,13 +167,16 @@ extension Explorer.Letter {
   /// The alphabet a search of `scope` sends: the core's or the whole one for its entries,
   /// the letters its ``ExplorationScope/reach`` adds, volume's
   /// (``Explorer/Letter/volumeLetters``) when its features have `volume` (not with the core's),
-  /// and fades' (``Explorer/Letter/fadeLetters``) when it fades (``ExplorationScope/fades``).
+  /// fades' (``Explorer/Letter/fadeLetters``) when it fades (``ExplorationScope/fades``) or
+  /// crossfades, and crossfade's (``Explorer/Letter/crossfadeLetters``) when it crossfades
+  /// (``ExplorationScope/crossfades``).
   static func alphabet(for scope: ExplorationScope) -> [Explorer.Letter] {
     (scope.coreAlphabet
       ? Explorer.Letter.core + (scope.coreRestore ? Explorer.Letter.coreRestore : [])
       : Explorer.Letter.alphabet(entries: scope.entries)) + letters(scope.reach)
       + (!scope.coreAlphabet && scope.features.contains(.volume)
         ? Explorer.Letter.volumeLetters : [])
-      + (scope.fades ? Explorer.Letter.fadeLetters : [])
+      + (scope.fades || scope.crossfades ? Explorer.Letter.fadeLetters : [])
+      + (scope.crossfades ? Explorer.Letter.crossfadeLetters : [])
   }
 }

@@ -118,6 +118,9 @@ package struct ActionDecoder: Sendable {
     }
     if !subject.inputs.contains(.volume), features.contains(.volume) { features.remove(.volume) }
     if !subject.inputs.contains(.fade), features.contains(.fade) { features.remove(.fade) }
+    if !subject.inputs.contains(.crossfade), features.contains(.crossfade) {
+      features.remove(.crossfade)
+    }
     // Set in an initializer, the property's observer does not run.
     allowed = Self.allowed(features)
   }
@@ -184,7 +187,9 @@ package struct ActionDecoder: Sendable {
   ///   - inputs: what the subject takes from the harness.
   package func setup(from source: inout some ByteSource, inputs: FuzzSubject.Inputs) -> FuzzSetup {
     // Outside the features: no preloading engine, no retry that waits for the network.
-    let canPreload = engine(from: &source) && features.contains(.preload)
+    // A crossfade needs a preloading engine: the feature brings them too.
+    let canPreload =
+      engine(from: &source) && (features.contains(.preload) || features.contains(.crossfade))
     let drawn = retry(from: &source)
     let retry = features.contains(.network) ? drawn : .off
     let byte = source.nextByte()
@@ -204,6 +209,14 @@ package struct ActionDecoder: Sendable {
     // fixed length, so no byte is drawn and every case draws what it drew before.
     if features.contains(.fade), inputs.contains(.fade), inputs.contains(.configuration) {
       setup.fadeLength = FuzzSetup.fadeOn
+    }
+    // The crossfade, for a subject that does crossfade and reads its configuration,
+    // when the engine preloads (the driver turns a crossfade off otherwise): a fixed
+    // length, no byte drawn.
+    if features.contains(.crossfade), inputs.contains(.crossfade),
+      inputs.contains(.configuration), canPreload
+    {
+      setup.crossfadeLength = FuzzSetup.crossfadeOn
     }
     // A start state in one case in four, for a subject that can start from one
     // (within the features: otherwise the case starts new).
@@ -301,6 +314,32 @@ package struct ActionDecoder: Sendable {
     default: return threshold + 1000
     }
   }
+  /// The duration a `ready` report carries: none for an even `byte`; with a
+  /// crossfade, one known duration in four is 1.5 s (shorter than twice the
+  /// crossfade: no crossfade), the others 10 s; without one, always 10 s.
+  static func duration(_ byte: UInt8, _ model: ContractModel) -> MediaTime? {
+    guard byte & 1 != 0 else { return nil }
+    guard model.crossfade > 0, byte & 6 == 6 else { return .milliseconds(10_000) }
+    return .milliseconds(1_500)
+  }
+
+  /// A position report's time: ``time(_:_:)``; with a crossfade and the current
+  /// entry's duration `D` known, for half the bytes a time around the end's
+  /// window of `d`: inside it (`D − d/2`), at its edge (`D − d`), just outside
+  /// (`D − d − 1`; inside at a rate above 1), or at `D − 2d`.
+  static func reportedTime(_ byte: UInt8, _ model: ContractModel) -> Int64 {
+    guard model.crossfade > 0, byte & 0x80 != 0, let duration = model.current?.duration else {
+      return time(byte, model)
+    }
+    let window = model.crossfade
+    switch byte >> 5 & 3 {
+    case 0: return max(duration - window / 2, 0)
+    case 1: return max(duration - window, 0)
+    case 2: return max(duration - window - 1, 0)
+    default: return max(duration - 2 * window, 0)
+    }
+  }
+
   private static let rates: [Int32] = [1000, 1500, 500, 2000, 1000, 750, 0, -1000]
   /// The user's volumes, in thousandths: half, silent, full, one whose duck
   /// rounds (0.333 × 0.2 = 0.0666 → 0.067), and two refused (above 1, below 0).
@@ -495,11 +534,12 @@ package struct ActionDecoder: Sendable {
         : ItemID(UInt32(detail % 4) + 1)
       return .send(.user(.setPosition(item, time)))
     case .ready:
-      return report(.ready(target, duration: extra & 1 == 0 ? nil : .milliseconds(10_000)))
+      return report(.ready(target, duration: Self.duration(extra, model)))
     case .stalled: return report(.stalled(target))
     case .resumed: return report(.resumed(target))
     case .ended: return report(.reachedEnd(target))
-    case .position: return report(.position(target, time))
+    case .position:
+      return report(.position(target, .milliseconds(Self.reportedTime(extra, model))))
     case .failed:
       let reason = Self.reasons[Int(first ^ extra) % Self.reasons.count]
       // Half of the failures carry the engine's own error.
@@ -519,6 +559,12 @@ package struct ActionDecoder: Sendable {
       if let leaving = model.leaving, detail & 1 == 0 {
         // The timer of a load fading out into a stop: its own id, or a neighbour.
         return .send(.watchdogExpired(leaving.load, WatchdogID(id(leaving.timer, extra))))
+      }
+      if model.crossfade > 0, model.leaving == nil, let gone = model.stoppedLeaving,
+        detail & 3 == 1
+      {
+        // The timer of a load that left in a fade, after its stop (its `ended` came first).
+        return .send(.watchdogExpired(gone.load, WatchdogID(gone.timer)))
       }
       let watchdog = id(model.current?.lastWatchdog ?? 1, extra)
       return .send(.watchdogExpired(target, WatchdogID(watchdog)))
@@ -585,7 +631,7 @@ package struct ActionDecoder: Sendable {
   /// after a failure, a resume when idle, a queue when empty.
   private func cooperative(_ model: ContractModel, _ detail: UInt8, _ extra: UInt8) -> FuzzAction? {
     if let preload = model.preload, preload.stage == .buffering, detail & 3 == 0 {
-      return .send(.ready(preload.load, duration: extra & 1 == 0 ? nil : .milliseconds(10_000)))
+      return .send(.ready(preload.load, duration: Self.duration(extra, model)))
     }
     if case .after = model.sleep, detail & 15 == 2 {
       // The armed countdown runs out.
@@ -602,6 +648,15 @@ package struct ActionDecoder: Sendable {
     if let leaving = model.leaving, detail & 7 == 3 {
       // The fade into a stop runs out.
       return .send(.watchdogExpired(leaving.load, WatchdogID(leaving.timer)))
+    }
+    if model.crossfade > 0, let leaving = model.leaving, detail & 7 == 4 {
+      // The outgoing load's media runs out inside its fade.
+      return .send(.reachedEnd(leaving.load))
+    }
+    if model.crossfade > 0, model.leaving == nil, let gone = model.stoppedLeaving {
+      // The outgoing load's `ended` (one in 16), or its timer (one in 32), late: after its stop.
+      if detail & 15 == 14 { return .send(.reachedEnd(gone.load)) }
+      if detail & 31 == 29 { return .send(.watchdogExpired(gone.load, WatchdogID(gone.timer))) }
     }
     if let current = model.current, current.fadingOut, detail & 7 == 3 {
       // The fade into a pause runs out.
@@ -631,7 +686,7 @@ package struct ActionDecoder: Sendable {
     let load = current.load
     switch current.stage {
     case .buffering:
-      return .send(.ready(load, duration: extra & 1 == 0 ? nil : .milliseconds(10_000)))
+      return .send(.ready(load, duration: Self.duration(extra, model)))
     case .ready where current.seekPending:
       // Mostly the completion; sometimes a second seek that supersedes it, or
       // the network failing while it is pending (so a wait keeps a seek history).
@@ -643,7 +698,7 @@ package struct ActionDecoder: Sendable {
     case .ready:
       switch detail % 4 {
       case 0: return .send(.stalled(load))
-      case 1: return .send(.position(load, .milliseconds(Self.time(extra, model))))
+      case 1: return .send(.position(load, .milliseconds(Self.reportedTime(extra, model))))
       default: return .send(.reachedEnd(load))
       }
     case .stalled:
@@ -683,6 +738,8 @@ extension ContractModel {
     var stage: Stage?
     /// The preload's item and stage, or nil.
     var preload: (item: ItemID, stage: Stage)?
+    /// Whether a crossfade's outgoing load still leaves (no preload then).
+    var crossfading = false
   }
 
   /// The item of the first token `intent` issues (for its load, or for the
@@ -690,7 +747,8 @@ extension ContractModel {
   fileprivate func firstIssuedItem(by intent: UserIntent) -> ItemID? {
     guard issued < UInt32.max, ignoreReason(for: intent) == nil else { return nil }
     var state = Aftermath(
-      position: position, stage: current?.stage, preload: preload.map { ($0.load.item, $0.stage) })
+      position: position, stage: current?.stage, preload: preload.map { ($0.load.item, $0.stage) },
+      crossfading: crossfading)
     switch intent {
     case .next:
       guard let at = position, let target = after(at), target != at else { break }
@@ -710,6 +768,7 @@ extension ContractModel {
     case .retry:
       guard let current, current.stage.isStopped else { break }
       state.stage = nil
+      state.crossfading = false
       if let item = enter(from: current.position, &state) { return item }
     case .play(let media, let time):
       guard time >= .zero else { break }
@@ -755,6 +814,8 @@ extension ContractModel {
   private func go(_ target: Int, from time: Int64, _ state: inout Aftermath) -> ItemID? {
     let live = current != nil
     if !usable(state.preload, for: entries[target].item, from: time) { state.preload = nil }
+    // An opener stops a crossfade's outgoing load first.
+    state.crossfading = false
     state.stage = nil
     state.position = target
     return live ? enter(from: time, &state) : nil
@@ -782,7 +843,8 @@ extension ContractModel {
 
   /// `refreshPreload`: the item it preloads under a new token, or nil.
   private func preloadItem(_ state: Aftermath) -> ItemID? {
-    guard canPreload, let stage = state.stage, let at = state.position, repeatMode != .one,
+    guard canPreload, !state.crossfading, let stage = state.stage, let at = state.position,
+      repeatMode != .one,
       !sleepStops(at: at), stage == .buffering || stage == .ready || stage == .stalled,
       let next = after(at), next != at
     else { return nil }

@@ -41,6 +41,11 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
   /// off); when not zero the engine declares `EngineCapabilities.volumeRamp`.
   /// Spelled `fade=200ms` on the engine line when not zero (``FuzzFeatures/fade``).
   public var fade: MediaTime
+  /// The player's crossfade (`PlayerConfiguration.crossfade`; zero, the
+  /// default, is off); when not zero the engine declares
+  /// `EngineCapabilities.volumeRamp`. Spelled `crossfade=1000ms` on the engine
+  /// line when not zero (``FuzzFeatures/crossfade``).
+  public var crossfade: MediaTime
   /// The state the player starts from, or nil for a new player: a valid
   /// `PlaybackState` (``FuzzEngine/state(for:)``), its ids possibly within a
   /// few of exhaustion; spelled `start(…)` on the engine line.
@@ -59,15 +64,18 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
   ///   - start: the state the player starts from; nil for a new player.
   ///   - ducking: the player's duck policy; a new `PlayerConfiguration`'s by default.
   ///   - fade: the player's fade; zero (off) by default.
+  ///   - crossfade: the player's crossfade; zero (off) by default.
   public init(
     _ actions: [FuzzAction], canPreload: Bool = false, retry: RetryPolicy = .standard,
     previousThreshold: MediaTime = PlayerConfiguration().previousThreshold,
     watchdogTimeout: MediaTime = .seconds(10), start: PlaybackState? = nil,
-    ducking: DuckPolicy = PlayerConfiguration().ducking, fade: MediaTime = .zero
+    ducking: DuckPolicy = PlayerConfiguration().ducking, fade: MediaTime = .zero,
+    crossfade: MediaTime = .zero
   ) {
     self.start = start
     self.ducking = ducking
     self.fade = max(fade, .zero)
+    self.crossfade = max(crossfade, .zero)
     self.actions = actions
     self.canPreload = canPreload
     self.retry = retry
@@ -80,7 +88,8 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
     self.init(
       actions, canPreload: setup.canPreload, retry: setup.retry,
       previousThreshold: setup.previousThreshold, watchdogTimeout: setup.watchdogTimeout,
-      start: setup.start, ducking: setup.ducking, fade: setup.fadeLength)
+      start: setup.start, ducking: setup.ducking, fade: setup.fadeLength,
+      crossfade: setup.crossfadeLength)
   }
 
   /// What the case runs with besides its actions.
@@ -90,13 +99,14 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
       watchdogTimeout: watchdogTimeout, start: start)
     setup.ducking = ducking
     setup.fadeLength = fade
+    setup.crossfadeLength = crossfade
     return setup
   }
 
   /// The engine line: `engine preload=yes` or `engine preload=no`, then what
   /// differs from a new `PlayerConfiguration` and the 10 s clock, each as one
   /// field: ` retry=off` or ` retry=1/500ms/1000ms`, ` previous=1000ms`,
-  /// ` watchdog=5000ms`, ` duck=pause` or ` duck=0.5`, ` fade=200ms`; last, the start state,
+  /// ` watchdog=5000ms`, ` duck=pause` or ` duck=0.5`, ` fade=200ms`, ` crossfade=1000ms`; last, the start state,
   /// ` start(…)` (`FuzzStart` spells it).
   public var header: String {
     var line = "engine preload=\(canPreload ? "yes" : "no")"
@@ -109,6 +119,7 @@ public struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
     }
     if ducking != PlayerConfiguration().ducking { line += " duck=\(Self.spelling(ducking))" }
     if fade != .zero { line += " fade=\(fade.milliseconds)ms" }
+    if crossfade != .zero { line += " crossfade=\(crossfade.milliseconds)ms" }
     if let start { line += " " + FuzzStart.spelling(start) }
     return line
   }

@@ -219,9 +219,14 @@ package struct ContractModel: Hashable, Sendable {
   /// The player's fade in milliseconds (`PlayerConfiguration.fade`; 0: off),
   /// read from the case's configuration (ContractFade.swift).
   package let fade: Int64
-  /// A load the user stopped while it played, fading out before its `stop`,
-  /// and its timer's id; only while idle (ContractFade.swift).
+  /// The player's crossfade in milliseconds (`PlayerConfiguration.crossfade`;
+  /// 0: off), read from the case's configuration (ContractCrossfade.swift).
+  package let crossfade: Int64
+  /// A load fading out before its `stop`, and its timer's id: one the user
+  /// stopped while it played (only while idle, ContractFade.swift), or the
+  /// outgoing load of a crossfade (beside the current load, ContractCrossfade.swift).
   package internal(set) var leaving: FadingOut?
+
   /// The newest leaving load that was stopped, with its timer's id (history,
   /// for naming a violation; not part of the contract state).
   package internal(set) var stoppedLeaving: FadingOut?
@@ -237,16 +242,19 @@ package struct ContractModel: Hashable, Sendable {
   ///   - previousThreshold: the player's `previousThreshold`.
   ///   - ducking: the player's duck policy.
   ///   - fade: the player's fade (zero: off).
+  ///   - crossfade: the player's crossfade (zero: off).
   package init(
     canPreload: Bool = false, retry: RetryPolicy = PlayerConfiguration().retry,
     previousThreshold: MediaTime = PlayerConfiguration().previousThreshold,
-    ducking: DuckPolicy = PlayerConfiguration().ducking, fade: MediaTime = .zero
+    ducking: DuckPolicy = PlayerConfiguration().ducking, fade: MediaTime = .zero,
+    crossfade: MediaTime = .zero
   ) {
     self.canPreload = canPreload
     self.retry = retry
     self.previousThreshold = previousThreshold.milliseconds
     self.ducking = ducking
     self.fade = max(fade.milliseconds, 0)
+    self.crossfade = max(crossfade.milliseconds, 0)
   }
 
   /// Whether two models are in the same contract state: queue, intent,
@@ -264,6 +272,7 @@ package struct ContractModel: Hashable, Sendable {
       && lhs.issuedSleep == rhs.issuedSleep && lhs.resumePoint == rhs.resumePoint
       && lhs.volume == rhs.volume && lhs.muted == rhs.muted && lhs.ducked == rhs.ducked
       && lhs.ducking == rhs.ducking && lhs.fade == rhs.fade && lhs.leaving == rhs.leaving
+      && lhs.crossfade == rhs.crossfade
   }
 
   /// Hashes part of what `==` compares.
@@ -440,6 +449,10 @@ package struct ContractModel: Hashable, Sendable {
       // position is not one (invariant 7: a position is never negative): ignored.
       guard !session.stage.isStopped, !session.seekPending, time >= .zero else { return }
       session.position = time.milliseconds
+      // Except the one that starts a crossfade (ContractCrossfade.swift).
+      if let next = crossfadeTarget(session, at: session.position) {
+        return startCrossfade(from: session, into: next, &out)
+      }
     case .reachedEnd:
       guard session.stage == .ready || session.stage == .stalled, !session.seekPending else {
         return
@@ -449,6 +462,8 @@ package struct ContractModel: Hashable, Sendable {
       let fading = session.fadingOut
       session.fadingOut = false
       current = session
+      // The end of the incoming load stops the outgoing one first.
+      stopCrossfade(&out)
       reachEnd(&out)
       if fading, let live = liveCurrent, live == session.load {
         out.append(.setVolume(live, effectiveVolume))
@@ -523,6 +538,8 @@ package struct ContractModel: Hashable, Sendable {
     switch event {
     case .interruptionBegan:
       guard !interrupted else { return }
+      // The outgoing load of a crossfade stops at once (ContractCrossfade.swift).
+      stopCrossfade(&out)
       if var session = current, session.fadingOut {
         // The hold ends the fade at once.
         endFadeEarly(&session, &out)
@@ -566,6 +583,7 @@ package struct ContractModel: Hashable, Sendable {
         return
       }
       guard current != nil, playWhenReady else { return }
+      stopCrossfade(&out)
       pause(fading: false, &out)
     case .networkLost:
       guard var session = current, session.stage == .buffering || session.stage == .stalled

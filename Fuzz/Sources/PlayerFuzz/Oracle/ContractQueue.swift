@@ -102,6 +102,8 @@ extension ContractModel {
     case .clear:
       guard !entries.isEmpty || current != nil || sleep != nil else { return }
       sleep = nil
+      // A crossfade's outgoing load stops; a stop's fade (idle) is left to end.
+      stopCrossfade(&out)
       stopCurrent(&out)
       dropPreload(&out)
       entries = []
@@ -110,6 +112,7 @@ extension ContractModel {
       if let seed = shuffle?.seed { shuffle = (seed, []) }
     case .pause:
       guard current != nil, playWhenReady else { return }
+      stopCrossfade(&out)
       pause(fading: true, &out)
     case .resume:
       guard var session = current else {
@@ -147,6 +150,7 @@ extension ContractModel {
     case .stop:
       sleep = nil
       guard let session = current else { return }
+      stopCrossfade(&out)
       if fadesIntoStop(session) { return stopFading(session, &out) }
       stopCurrent(&out)
       dropPreload(&out)
@@ -225,6 +229,7 @@ extension ContractModel {
     _ list: [MediaID], start: Int, from time: Int64, play: Bool, _ out: inout [EngineCommand]
   ) {
     guard canIssueItems(list.count), issued < UInt32.max else { return }
+    stopCrossfade(&out)
     stopCurrent(&out)
     dropPreload(&out)
     var fresh = issue(list)
@@ -266,6 +271,7 @@ extension ContractModel {
       return  // idsExhausted: the entry taking its place would need a token
     }
     if let load = current?.load { self.removed = load }
+    stopCrossfade(&out)
     stopCurrent(&out)
     if !(live && takesPlace != nil && usablePreload(for: takesPlace, from: 0)) {
       dropPreload(&out)
@@ -287,6 +293,7 @@ extension ContractModel {
     if live, !usablePreload(for: entries[target].item, from: time), issued == UInt32.max {
       return  // idsExhausted
     }
+    stopCrossfade(&out)
     stopCurrent(&out)
     if !usablePreload(for: entries[target].item, from: time) { dropPreload(&out) }
     position = target
@@ -404,6 +411,8 @@ extension ContractModel {
 
   /// The preload rule, after every accepted event.
   mutating func refreshPreload(_ out: inout [EngineCommand]) {
+    // No preload while a crossfade's outgoing load leaves (ContractCrossfade.swift).
+    guard !crossfading else { return }
     var wanted: Int?
     if canPreload, let session = current, let at = position, repeatMode != .one, !sleepStopsHere,
       session.stage == .buffering || session.stage == .ready || session.stage == .stalled,

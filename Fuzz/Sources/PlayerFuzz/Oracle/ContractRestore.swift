@@ -61,7 +61,7 @@ extension ContractModel {
     var model = ContractModel(
       canPreload: canPreload, retry: retry,
       previousThreshold: .milliseconds(previousThreshold), ducking: ducking,
-      fade: .milliseconds(fade))
+      fade: .milliseconds(fade), crossfade: .milliseconds(crossfade))
     let list = snapshot.media.enumerated().map {
       Entry(item: ItemID(UInt32($0.offset + 1)), media: $0.element)
     }

@@ -14,13 +14,15 @@ extension ContractModel {
   ///   - previousThreshold: the player's `previousThreshold`.
   ///   - ducking: the player's duck policy.
   ///   - fade: the player's fade (zero: off).
+  ///   - crossfade: the player's crossfade (zero: off).
   package init(
     start: PlaybackState, canPreload: Bool, retry: RetryPolicy, previousThreshold: MediaTime,
-    ducking: DuckPolicy = PlayerConfiguration().ducking, fade: MediaTime = .zero
+    ducking: DuckPolicy = PlayerConfiguration().ducking, fade: MediaTime = .zero,
+    crossfade: MediaTime = .zero
   ) {
     self.init(
       canPreload: canPreload, retry: retry, previousThreshold: previousThreshold, ducking: ducking,
-      fade: fade)
+      fade: fade, crossfade: crossfade)
     let queue = start.queue
     entries = queue.entries.map { Entry(item: $0.item, media: $0.media) }
     position = queue.current

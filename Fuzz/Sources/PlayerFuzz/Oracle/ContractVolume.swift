@@ -66,6 +66,8 @@ extension ContractModel {
   /// A duck begins: the effective volume drops (`.lower`), or the engine is held
   /// as by an interruption (`.pause`): paused if it was told to play, the intent kept.
   mutating func duckBegan(_ out: inout [EngineCommand]) {
+    // A hold stops the outgoing load of a crossfade at once (ContractCrossfade.swift).
+    if ducking == .pause { stopCrossfade(&out) }
     if ducking == .pause, var session = current, session.fadingOut {
       // The hold ends a fade into a pause at once (ContractFade.swift).
       endFadeEarly(&session, &out)

@@ -110,17 +110,26 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
   case noStartWhileDuckPaused
   /// No `start` of a load the engine still plays: a resume during a fade-out
   /// ramps the volume back and sends no `start` (the engine was never paused),
-  /// and nothing starts a load while the user's intent is pause (issue 37, fades).
+  /// nothing starts a load while the user's intent is pause, and a load
+  /// fading out (into a stop or out of a crossfade) is never started
+  /// (issue 37, fades and crossfade).
   case noStartDuringFade
   /// A fade's expiry that is stale (a resume, a stall, a hold or a newer
   /// timer came first; or its load was stopped) changes nothing and sends nothing.
   case staleFadeExpiryChangesNothing
-  /// At most one audible load: a load fading out into a stop is stopped
-  /// before any other load is opened.
+  /// One audible load, two only while one fades out of a crossfade: a load
+  /// fading out into a stop is stopped before any other load is opened; a
+  /// crossfade's outgoing load is stopped before any other load opens, and no
+  /// preload is issued beside the two (no third live load).
   case oneAudibleLoad
-  /// A load fading out into a stop gets exactly one `stop`: at its timer's
-  /// expiry, or before the next load, whichever comes first.
+  /// A load fading out (into a stop, or out of a crossfade) gets exactly one
+  /// `stop`: at its timer's expiry, its own `ended`, or before the next load,
+  /// whichever comes first (none after its `failed`).
   case leavingLoadStoppedOnce
+  /// The `ended` of a crossfade's outgoing load never advances the queue: inside
+  /// the fade it only stops that load; after its `stop` it is stale (no entry
+  /// change, no command) (issue 37, crossfade).
+  case lateEndNeverAdvances
 
   /// The property as one sentence.
   public var summary: String {
@@ -176,8 +185,11 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
     case .noStartDuringFade:
       "no start of a load the engine still plays: a resume during a fade-out ramps back"
     case .staleFadeExpiryChangesNothing: "a stale fade expiry changes nothing and sends nothing"
-    case .oneAudibleLoad: "at most one audible load: a load fading into a stop is stopped first"
-    case .leavingLoadStoppedOnce: "a load fading out into a stop gets exactly one stop"
+    case .oneAudibleLoad:
+      "one audible load, two only inside a crossfade: a leaving load is stopped before a new load, no third live load"
+    case .leavingLoadStoppedOnce:
+      "a load fading out (a stop's or a crossfade's) gets exactly one stop"
+    case .lateEndNeverAdvances: "the ended of a crossfade's outgoing load never advances the queue"
     }
   }
 

@@ -5,8 +5,8 @@ import PlayerState
 /// `retry=ATTEMPTS/BACKOFF/MAX` as in `retry=1/500ms/1000ms`, the `previous`
 /// threshold, `previous=1000ms`, the watchdog clock's timeout,
 /// `watchdog=5000ms`, the duck policy, `duck=pause` or `duck=0.5` (the
-/// level a duck lowers to), the fade, `fade=200ms` (the engine then declares
-/// `volumeRamp`), and last the state the player starts from,
+/// level a duck lowers to), the fade, `fade=200ms`, and the crossfade,
+/// `crossfade=1000ms` (with either the engine declares `volumeRamp`), and last the state the player starts from,
 /// `start(…)` (as `FuzzStart` spells it); before any action; `preload=no`, a new
 /// `PlayerConfiguration`'s policies and threshold, a 10 s clock and a new
 /// player when absent),
@@ -164,13 +164,13 @@ public enum FailureFile {
               trimmed[..<open.lowerBound].reversed().drop(while: { $0 == " " }).reversed())
           }
           let fields = trimmed.split(separator: " ")
-          guard canPreload == nil, actions.isEmpty, (1...6).contains(fields.count),
+          guard canPreload == nil, actions.isEmpty, (1...7).contains(fields.count),
             fields[0] == "preload=yes" || fields[0] == "preload=no"
           else {
             throw FuzzParseError(
               file: file, line: number, column: line.count - words.count + 1,
               message:
-                "expected one engine line, `engine preload=yes` or `engine preload=no` (then optionally `retry=off` or `retry=N/TIME/TIME`, `previous=TIME`, `watchdog=TIME`, `duck=pause` or `duck=LEVEL`, `fade=TIME`, and last `start(…)`), before any action; got `\(line)`"
+                "expected one engine line, `engine preload=yes` or `engine preload=no` (then optionally `retry=off` or `retry=N/TIME/TIME`, `previous=TIME`, `watchdog=TIME`, `duck=pause` or `duck=LEVEL`, `fade=TIME`, `crossfade=TIME`, and last `start(…)`), before any action; got `\(line)`"
             )
           }
           var seen: Set<Substring> = []
@@ -217,9 +217,16 @@ public enum FailureFile {
               } else {
                 problem = "expected `fade=TIME` (more than 0ms) such as fade=200ms; got `\(field)`"
               }
+            case "crossfade":
+              if let time = FuzzCase.time(field, named: "crossfade"), time > .zero {
+                setup.crossfadeLength = time
+              } else {
+                problem =
+                  "expected `crossfade=TIME` (more than 0ms) such as crossfade=1000ms; got `\(field)`"
+              }
             default:
               problem =
-                "expected `retry=…`, `previous=…`, `watchdog=…`, `duck=…` or `fade=…` after the engine's preload; got `\(field)`"
+                "expected `retry=…`, `previous=…`, `watchdog=…`, `duck=…`, `fade=…` or `crossfade=…` after the engine's preload; got `\(field)`"
             }
             if let problem {
               throw FuzzParseError(file: file, line: number, column: column, message: problem)

@@ -49,6 +49,11 @@ package struct CaseRunner {
   /// The player a hand-off left, with its engine and the reports held back
   /// for it: they reach it at the next `deliver`, and must cause nothing.
   private var retired: (target: any FuzzTarget, engine: FuzzEngine, later: [EngineReport])?
+  /// The load the player a hand-off left was fading out into its stop, until
+  /// its `stop`: its own `ended` or `failed`, held back for the old player,
+  /// sends that one `stop` to the old engine (docs/machine.md, "How the
+  /// outgoing load ends"; the same rule for a stop's fade).
+  private var retiredLeaving: FadingOut?
   private var received: [EngineCommand] = []
   private var sent: [EngineReport] = []
   private var arrivals: [Arrival] = []
@@ -280,6 +285,7 @@ package struct CaseRunner {
     restoredLife = false
     saved = nil
     retired = nil
+    retiredLeaving = nil
     model = ContractModel(setup)
     anchor = Self.anchor(model, setup)
     if let restart = subject.restart {
@@ -537,7 +543,8 @@ package struct CaseRunner {
     let named = arrivalEvent(culprit, outer: event)
     let expected = arrivals[culprit].reason
     let property =
-      sleepProperty(named, arrivals[culprit], from: log.count) ?? .ignoreReasonMatchesContract
+      sleepProperty(named, arrivals[culprit], from: log.count)
+      ?? crossfadeObservationProperty(named) ?? .ignoreReasonMatchesContract
     let detail =
       said == nil
       ? "the player reported \(reasons.count) reduced events where the contract processed \(arrivals.count)"
@@ -571,8 +578,10 @@ package struct CaseRunner {
     if accepted { anchor = after.anchor }
     if let request = after.request { requests.append(request) }
     if let leaving = model.leaving, leaving != leavingBefore {
-      // A stop that fades arms the leaving load's timer, with the fade's length.
-      requests.append(WatchdogClaim(load: leaving.load, id: leaving.timer, delay: model.fade))
+      // A stop that fades arms the leaving load's timer, with the fade's length; a
+      // crossfade, with the crossfade's.
+      requests.append(
+        WatchdogClaim(load: leaving.load, id: leaving.timer, delay: model.leavingDelay))
     }
     if model.issuedSleep != prior.issuedSleep, case .after(let delay)? = model.sleep {
       requests.append(.sleep(model.issuedSleep, delay: delay.roundedMilliseconds))
@@ -737,7 +746,7 @@ package struct CaseRunner {
     let culprit = event.map { arrivalEvent(arrivals.count - 1, outer: $0) }
     let refined =
       culprit.flatMap { sleepProperty($0, arrivals[arrivals.count - 1], from: log.count) }
-      ?? volumeProperty(culprit, seen: seen)
+      ?? crossfadeObservationProperty(culprit) ?? volumeProperty(culprit, seen: seen)
     var violation = FuzzViolation(
       property: refined ?? property, step: step, event: culprit, expected: expected, actual: log,
       detail: detail)
@@ -1068,6 +1077,7 @@ extension CaseRunner {
     _ = engine.takeArmed()
     later.clear()
     retired = nil
+    retiredLeaving = nil
     let fresh = freshEngine()
     guard let restored = restore(fresh, snapshot) else {
       return violation(
@@ -1120,6 +1130,7 @@ extension CaseRunner {
       return (true, commandViolation(step: step, from: mark, event: .user(.stop)))
     }
     retired = (target, engine, later)
+    retiredLeaving = model.leaving
     later.clear()
     // The new engine: the restored player resumes with the intent kept.
     let restored = model.restored(from: snapshot)
@@ -1150,7 +1161,8 @@ extension CaseRunner {
   }
 
   /// At a `deliver` after a hand-off: the reports held back for the old
-  /// player reach it; the old engine must be sent nothing.
+  /// player reach it; the old engine must be sent nothing, but the one `stop`
+  /// of a load it was fading out, at that load's `ended` or `failed`.
   private mutating func deliverRetired(step: Int) -> FuzzViolation? {
     guard let old = retired, !old.later.isEmpty else { return nil }
     retired?.later.removeAll()
@@ -1160,6 +1172,18 @@ extension CaseRunner {
       var fired: [EngineReport] = []
       old.engine.drain(commands: &commands, sent: &fired)
       discardReports(of: old.engine)
+      // The old player's fading load: its `ended` or `failed` sends its one `stop`
+      // (to the old engine only, whose loads the log does not number).
+      var allowed: [EngineCommand] = []
+      if let leaving = retiredLeaving, report.load == leaving.load {
+        switch report {
+        case .reachedEnd, .failed:
+          allowed = [.stop(leaving.load)]
+          retiredLeaving = nil
+        default: break
+        }
+      }
+      guard commands != allowed else { continue }
       guard commands.isEmpty else {
         log.append(contentsOf: commands)
         let named = PlaybackEvent.engine(report)

@@ -48,6 +48,14 @@ extension CaseRunner {
   /// load's `stop` missing at its expiry, or sent twice.
   func fadeProperty(_ event: PlaybackEvent, _ arrival: Arrival, from mark: Int) -> FuzzProperty? {
     let fades = arrival.fades
+    let stops = { (load: Load) in
+      self.log[self.life...].filter { $0 == .stop(load) }.count
+    }
+    // A leaving load stopped twice (its `ended` and its timer, say) is named
+    // first: its second `stop` comes at a stale expiry.
+    for leaving in [fades.leaving, fades.stopped].compactMap({ $0 }) where stops(leaving.load) > 1 {
+      return .leavingLoadStoppedOnce
+    }
     if case .watchdogExpired(let load, let id) = event, !arrival.accepted,
       fades.isFadeTimer(load, id.rawValue)
     {
@@ -55,21 +63,61 @@ extension CaseRunner {
     }
     var index = mark
     while index < expected.count, index < log.count, expected[index] == log[index] { index += 1 }
+    if let property = crossfadeProperty(event, arrival, divergence: index) { return property }
     if let fading = fades.fading,
       log[mark...].contains(where: { $0.kind == .start && $0.load == fading })
     {
       return .noStartDuringFade
-    }
-    let stops = { (load: Load) in
-      self.log[self.life...].filter { $0 == .stop(load) }.count
-    }
-    for leaving in [fades.leaving, fades.stopped].compactMap({ $0 }) where stops(leaving.load) > 1 {
-      return .leavingLoadStoppedOnce
     }
     guard let leaving = fades.leaving, index < expected.count,
       expected[index] == .stop(leaving.load)
     else { return nil }
     if log[index...].contains(where: { $0.kind == .load }) { return .oneAudibleLoad }
     return .leavingLoadStoppedOnce
+  }
+}
+
+// MARK: Crossfade (issue 37, item 3)
+
+extension CaseRunner {
+  /// Crossfade's property a command divergence at `index` breaks, if it is
+  /// one: ``FuzzProperty/lateEndNeverAdvances`` for commands at the `ended` of a
+  /// leaving load that the contract ignores (after its `stop`), or a load,
+  /// start or stop of another load at one it accepts (inside the fade: its own
+  /// `stop` only); ``FuzzProperty/oneAudibleLoad`` for a preload issued while a
+  /// crossfade's outgoing load leaves (a third live load).
+  func crossfadeProperty(_ event: PlaybackEvent, _ arrival: Arrival, divergence index: Int)
+    -> FuzzProperty?
+  {
+    let fades = arrival.fades
+    if case .engine(.reachedEnd(let load)) = event,
+      load == fades.stopped?.load || load == fades.leaving?.load
+    {
+      if !arrival.accepted, index < log.count { return .lateEndNeverAdvances }
+      let advances = log[min(index, log.count)...].contains { command in
+        switch command {
+        case .load, .preload, .start: true
+        case .stop(let other): other != load
+        default: false
+        }
+      }
+      if arrival.accepted, advances { return .lateEndNeverAdvances }
+    }
+    if model.crossfading, log[min(index, log.count)...].contains(where: { $0.kind == .preload }) {
+      return .oneAudibleLoad
+    }
+    return nil
+  }
+
+  /// Crossfade's property an observation or ignore-reason divergence at
+  /// `event` breaks, if it is one: ``FuzzProperty/lateEndNeverAdvances`` when
+  /// the event is the `ended` of a load that left in a crossfade (the player
+  /// took it for the current entry's where the contract did not).
+  func crossfadeObservationProperty(_ event: PlaybackEvent?) -> FuzzProperty? {
+    guard case .engine(.reachedEnd(let load))? = event, model.crossfade > 0 else { return nil }
+    if load == model.stoppedLeaving?.load {
+      return .lateEndNeverAdvances
+    }
+    return nil
   }
 }

@@ -103,7 +103,9 @@ public final class FuzzEngine: PlaybackEngine {
   /// `.preload` when the engine was made with `canPreload`, and
   /// `.volumeRamp` when the case fades (``FuzzFeatures/fade``); otherwise none.
   public var capabilities: EngineCapabilities {
-    let (preload, fades) = log.withLock { ($0.setup.canPreload, $0.setup.fadeLength > .zero) }
+    let (preload, fades) = log.withLock {
+      ($0.setup.canPreload, $0.setup.fadeLength > .zero || $0.setup.crossfadeLength > .zero)
+    }
     var capabilities: EngineCapabilities = preload ? .preload : []
     if fades { capabilities.insert(.volumeRamp) }
     return capabilities

@@ -39,18 +39,27 @@ package import PlayerState
 ///   harness's engine declares `EngineCapabilities.volumeRamp`, so the user's
 ///   pause, resume and stop fade, and the fade's timers expire (the newest and
 ///   stale ones); for a subject that does fades (``FuzzSubject/Inputs/fade``;
-///   others run without a fade). It adds no event kind.
+///   others run without a fade). It adds no event kind;
+/// - ``crossfade``: crossfade (issue 37, item 3): a case whose engine preloads
+///   runs with a 1 s `PlayerConfiguration.crossfade` (the engine line's
+///   `crossfade=1000ms`; the engine then declares `EngineCapabilities.volumeRamp`),
+///   `ready` reports carry durations of 10 s, 1.5 s (shorter than twice the
+///   crossfade) or none, and position reports land inside the end's window
+///   and outside it; the outgoing load's `ended` and its timer come up; for a
+///   subject that does crossfade (``FuzzSubject/Inputs/crossfade``; others run
+///   without one). It adds no event kind, and brings engines that preload with
+///   it (a crossfade needs one) even without ``preload``.
 ///
 /// Spelled as a comma-separated list of their names,
-/// `queue,preload,system,network,controls,restore,sleepTimer,volume,fade`
+/// `queue,preload,system,network,controls,restore,sleepTimer,volume,fade,crossfade`
 /// (``init(parsing:)``, ``description``); `none` is the core alone.
 public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvertible {
   /// The features, one bit each.
   public let rawValue: UInt16
 
-  /// Features from their bits (bits beyond the nine features are dropped).
+  /// Features from their bits (bits beyond the ten features are dropped).
   /// - Parameter rawValue: one bit a feature, as in ``queue``'s.
-  public init(rawValue: UInt16) { self.rawValue = rawValue & 0x1FF }
+  public init(rawValue: UInt16) { self.rawValue = rawValue & 0x3FF }
 
   /// The queue's intents and queues of several entries.
   public static let queue = FuzzFeatures(rawValue: 1)
@@ -71,9 +80,14 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
   /// Fades: the user's pause, resume and stop fade (a 200 ms fade), and the
   /// fade's timers expire.
   public static let fade = FuzzFeatures(rawValue: 256)
+  /// Crossfade: a 1 s crossfade with a preloading engine, durations and
+  /// position reports around the end's window, the outgoing load's `ended`
+  /// and timer.
+  public static let crossfade = FuzzFeatures(rawValue: 512)
   /// The whole contract (the default).
   public static let all: FuzzFeatures = [
     .queue, .preload, .system, .network, .controls, .restore, .sleepTimer, .volume, .fade,
+    .crossfade,
   ]
   /// The single-item core alone.
   public static let core: FuzzFeatures = []
@@ -82,7 +96,7 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
   public static let named: [(name: String, feature: FuzzFeatures)] = [
     ("queue", .queue), ("preload", .preload), ("system", .system), ("network", .network),
     ("controls", .controls), ("restore", .restore), ("sleepTimer", .sleepTimer),
-    ("volume", .volume), ("fade", .fade),
+    ("volume", .volume), ("fade", .fade), ("crossfade", .crossfade),
   ]
 
   /// A list that does not parse, with what was expected.
@@ -174,10 +188,12 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
 
   /// Whether a setup stays within the features.
   package func admits(_ setup: FuzzSetup) -> Bool {
-    if !contains(.preload), setup.canPreload { return false }
+    // A crossfade needs an engine that preloads: the feature brings such engines with it.
+    if !contains(.preload), !contains(.crossfade), setup.canPreload { return false }
     if !contains(.network), setup.retry.attempts != 0 { return false }
     if !contains(.volume), setup.ducking != PlayerConfiguration().ducking { return false }
     if !contains(.fade), setup.fadeLength != .zero { return false }
+    if !contains(.crossfade), setup.crossfadeLength != .zero { return false }
     guard let start = setup.start else { return true }
     if !contains(.queue), start.queue.entries.count > 1 || start.queue.repeatMode != .off {
       return false
@@ -191,6 +207,7 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
       return false
     }
     if !contains(.fade), start.leaving != nil || start.session?.fadingOut == true { return false }
+    if !contains(.crossfade), start.leaving != nil, start.session != nil { return false }
     return true
   }
 }

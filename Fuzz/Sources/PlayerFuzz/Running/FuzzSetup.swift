@@ -23,6 +23,12 @@ package struct FuzzSetup: Hashable, Sendable {
   /// runs with ``FuzzFeatures/fade`` against a subject that does fades, then
   /// ``fadeOn``; the engine declares `EngineCapabilities.volumeRamp` exactly then.
   package var fadeLength: MediaTime = .zero
+  /// `PlayerConfiguration.crossfade`: zero (off) unless the case runs with
+  /// ``FuzzFeatures/crossfade`` against a subject that does crossfade and its
+  /// engine preloads, then ``crossfadeOn``; the engine declares
+  /// `EngineCapabilities.volumeRamp` then (the driver turns a crossfade off
+  /// without `.preload` and `.volumeRamp`).
+  package var crossfadeLength: MediaTime = .zero
   /// The state the player starts from (its configuration is this setup's),
   /// or nil for a new player (``FuzzStart``).
   package var start: PlaybackState?
@@ -49,12 +55,14 @@ package struct FuzzSetup: Hashable, Sendable {
   package static let defaultTimeout = MediaTime.seconds(10)
   /// The fade of a case with ``FuzzFeatures/fade``: 200 ms.
   package static let fadeOn = MediaTime.milliseconds(200)
+  /// The crossfade of a case with ``FuzzFeatures/crossfade``: 1 s.
+  package static let crossfadeOn = MediaTime.seconds(1)
 
   /// The player's configuration for this case.
   package var configuration: PlayerConfiguration {
     PlayerConfiguration(
       canPreload: canPreload, previousThreshold: previousThreshold, retry: retry, ducking: ducking,
-      fade: fadeLength.duration)
+      fade: fadeLength.duration, crossfade: crossfadeLength.duration)
   }
 
   /// The state the player starts from: ``start`` or a new player's, with this
@@ -70,7 +78,8 @@ package struct FuzzSetup: Hashable, Sendable {
   package var isDefaultConfiguration: Bool {
     previousThreshold == PlayerConfiguration().previousThreshold
       && retry == PlayerConfiguration().retry && watchdogTimeout == Self.defaultTimeout
-      && ducking == PlayerConfiguration().ducking && fadeLength == .zero && start == nil
+      && ducking == PlayerConfiguration().ducking && fadeLength == .zero && crossfadeLength == .zero
+      && start == nil
   }
 }
 
@@ -81,12 +90,12 @@ extension ContractModel {
       self.init(
         start: start, canPreload: setup.canPreload, retry: setup.retry,
         previousThreshold: setup.previousThreshold, ducking: setup.ducking,
-        fade: setup.fadeLength)
+        fade: setup.fadeLength, crossfade: setup.crossfadeLength)
     } else {
       self.init(
         canPreload: setup.canPreload, retry: setup.retry,
         previousThreshold: setup.previousThreshold, ducking: setup.ducking,
-        fade: setup.fadeLength)
+        fade: setup.fadeLength, crossfade: setup.crossfadeLength)
     }
   }
 }

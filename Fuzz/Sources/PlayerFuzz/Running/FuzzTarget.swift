@@ -302,9 +302,17 @@ public struct FuzzSubject: Sendable {
     /// ``FuzzEngine/watchdog(for:)`` with the fade's length (Playhead's `Player`
     /// does). Without it a case's player never fades.
     public static let fade = Inputs(rawValue: 32)
+    /// Crossfade (issue 37, item 3): the player is built with
+    /// ``FuzzEngine/configuration(for:)`` and takes its `crossfade` (1 s with
+    /// ``FuzzFeatures/crossfade`` when the engine preloads; the harness's engine
+    /// then declares `EngineCapabilities.volumeRamp`), crossfades into the
+    /// preload as Playhead's contract says, and schedules the outgoing load's
+    /// timer on ``FuzzEngine/watchdog(for:)`` with the crossfade's length
+    /// (Playhead's `Player` does). Without it a case's player never crossfades.
+    public static let crossfade = Inputs(rawValue: 64)
     /// Everything the harness can vary.
     public static let all: Inputs = [
-      .retryPolicy, .configuration, .startState, .sleepTimer, .volume, .fade,
+      .retryPolicy, .configuration, .startState, .sleepTimer, .volume, .fade, .crossfade,
     ]
   }
 

@@ -287,6 +287,18 @@ extension Shrinker {
       if reason != .network { out.append(.failed(load, .network, detail: detail)) }
     }
     if case .ready(let load, .some) = report { out.append(.ready(load)) }
+    if case .ready(let load, nil) = report, model.crossfade > 0, load == model.current?.load {
+      // A duration long enough to crossfade, so that the entry that crossfaded can be the
+      // first one (the steps that led to another can go).
+      out.append(.ready(load, duration: .seconds(10)))
+    }
+    if case .position(let load, let time) = report, model.crossfade > 0,
+      let duration = model.current?.duration, time.milliseconds != duration
+    {
+      // At the end of the known duration: inside a crossfade's window at any rate, so that a
+      // rate change the window needed can go.
+      out.append(.position(load, .milliseconds(duration)))
+    }
     return out
   }
 
