@@ -20,7 +20,7 @@ let explorerSuites =
     "ClassPartitionTests", "ExplorerReachTests", "ExploreHeldRestoreTests", "SearchMemoryTests",
     "ExploreRestoreTests", "BehaviouralClassesTests", "ExploreVolumeTests", "BoundedFeaturesTests",
     "KeyCoarseningTests", "StateFingerprintTests", "SearchRowsTests", "ExplorationLimitTests",
-    "ExploredObservablesTests", "ExploreFadeTests",
+    "ExploredObservablesTests", "ExploreFadeTests", "ExploreCrossfadeTests",
   ].map { "\($0).swift" } : []
 let explorerCLISuites =
   sanitizerBuild ? ["ExploreScopeCLITests.swift", "ShardCLITests.swift"] : []

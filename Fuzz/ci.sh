@@ -214,6 +214,16 @@ fi
 #                                                                relaunch and hand-off (71,040
 #                                                                states, ~59 CPU-s; volume,restore
 #                                                                stays: it pauses without fades)
+#   explore --entries 1 --held 0 --features crossfade           crossfade (issue 37, item 3) at
+#                                                                one entry, with the preloading
+#                                                                classes it brings: its letters, the
+#                                                                leaving load's end, failure and
+#                                                                timer (7,416 states, ~6 CPU-s; a
+#                                                                crossfade itself needs two entries:
+#                                                                `--entries 2 --held 0 --features
+#                                                                queue,crossfade`, complete, 521,136
+#                                                                states, 847 CPU-s, 61 MB, runs by
+#                                                                hand or in the sharded workflow)
 #   explore --entries 1 --held 0 --features controls \
 #     --reach atDuration,nearExhaustion                          the remote controls with a
 #                                                                setPosition exactly at the
@@ -281,7 +291,8 @@ if [ "$explore_seconds" -gt 0 ]; then
       && prove --entries 2 --held 0 --features queue,restore \
       && prove --entries 1 --held 0 --features volume,restore \
       && prove --entries 1 --held 0 --features fade \
-      && prove --entries 1 --held 0 --features volume,fade,restore
+      && prove --entries 1 --held 0 --features volume,fade,restore \
+      && prove --entries 1 --held 0 --features crossfade
   ) >"$explore_log" 2>&1 &
   explore_pid=$!
   trap '[ -z "${explore_pid:-}" ] || kill "$explore_pid" 2>/dev/null || true; rm -f "$explore_log"' EXIT
