@@ -223,7 +223,8 @@ fi
 #                                                                `--entries 2 --held 0 --features
 #                                                                queue,crossfade`, complete, 521,136
 #                                                                states, 847 CPU-s, 61 MB, runs by
-#                                                                hand or in the sharded workflow)
+#                                                                hand or in the sharded workflow;
+#                                                                CI runs it bounded below)
 #   explore --entries 1 --held 0 --features controls \
 #     --reach atDuration,nearExhaustion                          the remote controls with a
 #                                                                setPosition exactly at the
@@ -231,6 +232,11 @@ fi
 #                                                                from two start states with ids
 #                                                                one or two short of their last
 #                                                                (12,328 states, ~8 CPU-s)
+# and, bounded, `explore --entries 2 --held 0 --features queue,crossfade --depth 6 --shard 2/4`:
+# every sequence of at most 6 letters over two entries in the crossfade class with the 0 ms
+# threshold and the 1 s watchdog (a crossfade starts at the fourth letter: a queue, two readies,
+# a position in the window; 38,588 states, ~20 CPU-s; the complete search of the scope is the
+# 847 CPU-s above), in the background group;
 # and, bounded (every sequence of at most 5 letters, no fixpoint: the complete search takes
 # minutes a class), `explore --entries 2 --held 0 --features queue --reach
 # removeBefore,shuffleDraw --depth 5`: two entries and the two three-entry letters, a removal
@@ -276,6 +282,19 @@ prove() {
     return 1
   fi
 }
+# Runs one bounded proof (its explore arguments, with --depth): every sequence up to the depth,
+# no fixpoint; it must end `bounded` (exit 3) with no property broken.
+prove_bounded() {
+  local out status=0
+  out="$("$explore_bin/player-sim" explore "$@" --quiet 2>&1)" || status=$?
+  echo "fuzz: explore $* (bounded):"
+  echo "$out" | grep -E '^(total|not complete|complete)' || true
+  if [ "$status" -ne 3 ]; then
+    echo "fuzz: explore $* did not end bounded (exit $status; 1: a property broke). Reproduce with:" >&2
+    echo "  swift run -c release player-sim explore $*" >&2
+    return 1
+  fi
+}
 if [ "$explore_seconds" -gt 0 ]; then
   if ! swift build "${scratch[@]}" -c release --product player-sim 2>&1 | { grep -vE '^\[[0-9]+/[0-9]+\]' || true; }; then
     echo "fuzz: building player-sim (release) failed" >&2
@@ -292,7 +311,8 @@ if [ "$explore_seconds" -gt 0 ]; then
       && prove --entries 1 --held 0 --features volume,restore \
       && prove --entries 1 --held 0 --features fade \
       && prove --entries 1 --held 0 --features volume,fade,restore \
-      && prove --entries 1 --held 0 --features crossfade
+      && prove --entries 1 --held 0 --features crossfade \
+      && prove_bounded --entries 2 --held 0 --features queue,crossfade --depth 6 --shard 2/4
   ) >"$explore_log" 2>&1 &
   explore_pid=$!
   trap '[ -z "${explore_pid:-}" ] || kill "$explore_pid" 2>/dev/null || true; rm -f "$explore_log"' EXIT
