@@ -319,16 +319,8 @@ if [ "$explore_seconds" -gt 0 ]; then
   prove --entries 1 --held 1 --features network,restore || exit 1
   prove --entries 1 --held 0 --features controls,restore || exit 1
   prove --entries 1 --held 0 --features controls --reach atDuration,nearExhaustion || exit 1
-  reach=(--entries 2 --held 0 --features queue --reach removeBefore,shuffleDraw --depth 5)
-  reach_status=0
-  reach_out="$("$explore_bin/player-sim" explore "${reach[@]}" --quiet 2>&1)" || reach_status=$?
-  echo "fuzz: explore ${reach[*]} (bounded):"
-  echo "$reach_out" | grep -E '^(total|not complete|complete)' || true
-  if [ "$reach_status" -ne 3 ]; then
-    echo "fuzz: explore ${reach[*]} did not end bounded (exit $reach_status; 1: a property broke). Reproduce with:" >&2
-    echo "  swift run -c release player-sim explore ${reach[*]}" >&2
-    exit 1
-  fi
+  prove_bounded --entries 2 --held 0 --features queue --reach removeBefore,shuffleDraw --depth 5 \
+    || exit 1
 fi
 
 # Waits for the proofs started in the background above and judges them (nothing if skipped).

@@ -121,8 +121,12 @@ struct DriverConcurrencyTests {
     let processed = Locked<[PlaybackEvent]>([])
     processed.withLock { $0.reserveCapacity(threads * perThread) }
     let spy = SpyEngine()
+    // Timers held, never fired: a network failure's backoff on Dispatch firing after
+    // `processed` is read would be a step the serial replay never saw.
+    let timers = ManualTimers()
     let player = Player(
-      engine: spy, onStep: { step in processed.withLock { $0.append(step.event) } })
+      engine: spy, watchdog: timers.policy,
+      onStep: { step in processed.withLock { $0.append(step.event) } })
 
     DispatchQueue.concurrentPerform(iterations: threads) { thread in
       var random = SplitMix64(seed: UInt64(thread) &* 7919)

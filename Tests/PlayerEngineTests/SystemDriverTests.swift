@@ -151,8 +151,12 @@ struct SystemDriverTests {
     let processed = Locked<[PlaybackEvent]>([])
     let startedWhileInterrupted = Locked(0)
     let spy = SpyEngine()
+    // Timers held, never fired: without a policy a network failure's backoff runs on
+    // Dispatch, and one firing after `processed` is read (ThreadSanitizer made it slow
+    // enough) is a step the replay below never saw. Every expiry here is a thread's event.
+    let timers = ManualTimers()
     let player = Player(
-      engine: spy,
+      engine: spy, watchdog: timers.policy,
       onStep: { step in
         processed.withLock { $0.append(step.event) }
         guard step.after.interrupted else { return }

@@ -12,10 +12,9 @@ import Testing
 /// released once, and a skip during the fade releases it at once.
 @Suite("GStreamerEngine: a Player crossfading real pipelines", .serialized, .timeLimit(.minutes(1)))
 struct GStreamerPlayerCrossfadeTests {
-  typealias CrossfadeLog = GStreamerCrossfadeTests.CrossfadeLog
   typealias LoggingEngine = GStreamerCrossfadeTests.LoggingEngine
 
-  static func engine(_ log: CrossfadeLog) -> GStreamerEngine { GStreamerCrossfadeTests.engine(log) }
+  static func engine(_ log: PipelineLog) -> GStreamerEngine { GStreamerCrossfadeTests.engine(log) }
 
   static func isNonIncreasing(_ levels: [Double]) -> Bool {
     GStreamerCrossfadeTests.isNonIncreasing(levels)
@@ -26,7 +25,7 @@ struct GStreamerPlayerCrossfadeTests {
   }
 
   /// The commands the engine was sent, in order.
-  static func commands(_ log: CrossfadeLog) -> [EngineCommand] {
+  static func commands(_ log: PipelineLog) -> [EngineCommand] {
     log.all.compactMap { entry in if case .command(let command) = entry { command } else { nil } }
   }
 
@@ -37,7 +36,7 @@ struct GStreamerPlayerCrossfadeTests {
   @Test func aPlayerCrossfadesFromOnePlaybinIntoAnother() async throws {
     let first = try TestMedia.wavFile(milliseconds: 2_000, sampleRate: 48_000)
     let second = try TestMedia.wavFile(milliseconds: 2_000, sampleRate: 48_000)
-    let log = CrossfadeLog()
+    let log = PipelineLog()
     let engine = Self.engine(log)
     let player = Player(
       engine: LoggingEngine(engine: engine, log: log),
@@ -97,7 +96,7 @@ struct GStreamerPlayerCrossfadeTests {
   /// load's timer, expiring later, sends nothing.
   @Test func aSkipDuringTheCrossfadeReleasesTheFadingPlaybinAtOnce() async throws {
     let paths = try (0..<3).map { _ in try TestMedia.wavFile(milliseconds: 2_000) }
-    let log = CrossfadeLog()
+    let log = PipelineLog()
     let engine = Self.engine(log)
     let player = Player(
       engine: LoggingEngine(engine: engine, log: log),
@@ -144,7 +143,7 @@ struct GStreamerPlayerCrossfadeTests {
   /// starts it there again (no new pipeline, nothing more of the first).
   @Test func aPauseDuringTheCrossfadeReleasesTheFadingPlaybinAndPausesTheOther() async throws {
     let paths = try (0..<2).map { _ in try TestMedia.wavFile(milliseconds: 2_000) }
-    let log = CrossfadeLog()
+    let log = PipelineLog()
     let engine = Self.engine(log)
     let player = Player(
       engine: LoggingEngine(engine: engine, log: log),
@@ -180,7 +179,7 @@ struct GStreamerPlayerCrossfadeTests {
   /// not only the first (whose `load` tells its duration): A into B, then B into C.
   @Test func prerolledPreloadsCrossfadeEveryEntry() async throws {
     let paths = try (0..<3).map { _ in try TestMedia.wavFile(milliseconds: 1_200) }
-    let log = CrossfadeLog()
+    let log = PipelineLog()
     var options = GStreamerEngine.Options(
       positionInterval: .milliseconds(50), reportsDuration: true, prerollsPreloads: true)
     options.volumeChanged = { load, level in log.append(.volume(load.token.rawValue, level)) }

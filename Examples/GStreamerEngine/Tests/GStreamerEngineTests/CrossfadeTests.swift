@@ -13,51 +13,10 @@ import Testing
 /// times: the machine is shared by up to six builds.
 @Suite("GStreamerEngine: crossfade on real pipelines", .serialized, .timeLimit(.minutes(1)))
 struct GStreamerCrossfadeTests {
-  /// One ordered log of what the engine was told and what its pipelines did.
-  final class CrossfadeLog: Sendable {
-    enum Entry: Sendable, Equatable {
-      case command(EngineCommand)
-      case volume(UInt32, Double)
-      case state(UInt32, String)
-      case released(UInt32)
-    }
-
-    private let entries = Mutex<[Entry]>([])
-
-    func append(_ entry: Entry) { entries.withLock { $0.append(entry) } }
-    var all: [Entry] { entries.withLock { $0 } }
-
-    /// Waits (10 s at most) until an entry satisfies `condition`.
-    func until(_ what: String, _ condition: @escaping @Sendable (Entry) -> Bool) async throws {
-      let deadline = ContinuousClock.now + .seconds(10)
-      while !all.contains(where: condition), ContinuousClock.now < deadline {
-        try await Task.sleep(for: .milliseconds(5))
-      }
-      guard all.contains(where: condition) else { throw TimedOut(what: "\(what) in \(all)") }
-    }
-
-    /// The index of the first entry equal to `entry`, or the end.
-    func index(of entry: Entry) -> Int { all.firstIndex(of: entry) ?? all.count }
-
-    /// The levels load `token`'s pipeline read back, from the `from`-th entry on.
-    func levels(of token: UInt32, from: Int = 0) -> [Double] {
-      all.dropFirst(from).compactMap { entry in
-        if case .volume(token, let level) = entry { level } else { nil }
-      }
-    }
-
-    /// The indices of the volume entries of load `token` above 0.
-    func audible(_ token: UInt32) -> [Int] {
-      all.indices.filter { index in
-        if case .volume(token, let level) = all[index] { level > 0 } else { false }
-      }
-    }
-  }
-
   /// The GStreamer engine, every command it is sent logged before it runs.
   struct LoggingEngine: PlaybackEngine {
     let engine: GStreamerEngine
-    let log: CrossfadeLog
+    let log: PipelineLog
 
     var capabilities: EngineCapabilities { engine.capabilities }
 
@@ -69,7 +28,7 @@ struct GStreamerCrossfadeTests {
 
   /// An engine reporting positions every 50 ms and the durations (a crossfade needs both),
   /// its pipelines logged.
-  static func engine(_ log: CrossfadeLog) -> GStreamerEngine {
+  static func engine(_ log: PipelineLog) -> GStreamerEngine {
     var options = GStreamerEngine.Options(
       positionInterval: .milliseconds(50), reportsDuration: true)
     options.volumeChanged = { load, level in log.append(.volume(load.token.rawValue, level)) }
@@ -97,7 +56,7 @@ struct GStreamerCrossfadeTests {
   func thePreloadLeavesForAPlaybinOfItsOwnAtItsStart(sampleRate: Int) async throws {
     let first = try TestMedia.wavFile(milliseconds: 1_500, sampleRate: sampleRate)
     let second = try TestMedia.wavFile(milliseconds: 1_500, sampleRate: sampleRate)
-    let log = CrossfadeLog()
+    let log = PipelineLog()
     let engine = Self.engine(log)
     let reports = ReportLog()
     let a = Load(1, 1)
@@ -157,7 +116,7 @@ struct GStreamerCrossfadeTests {
   /// `setVolume(B, 0)` and paused, plays nothing more, and is released at `stop(A)`.
   @Test func aCrossfadeStartedAfterTheSwitchStillGivesThePreloadItsOwnPlaybin() async throws {
     let path = try TestMedia.wavFile(milliseconds: 300)
-    let log = CrossfadeLog()
+    let log = PipelineLog()
     let engine = Self.engine(log)
     let reports = ReportLog()
     let a = Load(1, 1)
@@ -199,7 +158,7 @@ struct GStreamerCrossfadeTests {
   /// preload stays in the pipeline: one playbin, gapless, as before.
   @Test func theGaplessAdvanceKeepsOnePipeline() async throws {
     let path = try TestMedia.wavFile(milliseconds: 400)
-    let log = CrossfadeLog()
+    let log = PipelineLog()
     let engine = Self.engine(log)
     let player = Player(engine: LoggingEngine(engine: engine, log: log))
     let states = player.stateChanges()

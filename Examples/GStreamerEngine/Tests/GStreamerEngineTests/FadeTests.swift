@@ -12,40 +12,6 @@ import Testing
 /// change, the state it settled in after each `start` and `pause`, and its release.
 @Suite("GStreamerEngine: fades on real pipelines", .serialized, .timeLimit(.minutes(1)))
 struct GStreamerFadeTests {
-  /// One ordered log of what the pipelines did.
-  final class PipelineLog: Sendable {
-    enum Entry: Sendable, Equatable {
-      case volume(UInt32, Double)
-      case state(UInt32, String)
-      case released(UInt32)
-    }
-
-    private let entries = Mutex<[Entry]>([])
-
-    func append(_ entry: Entry) { entries.withLock { $0.append(entry) } }
-    var all: [Entry] { entries.withLock { $0 } }
-
-    /// Waits (10 s at most) until an entry satisfies `condition`.
-    func until(_ what: String, _ condition: @escaping @Sendable (Entry) -> Bool) async throws {
-      let deadline = ContinuousClock.now + .seconds(10)
-      while !all.contains(where: condition), ContinuousClock.now < deadline {
-        try await Task.sleep(for: .milliseconds(5))
-      }
-      guard all.contains(where: condition) else { throw TimedOut(what: "\(what) in \(all)") }
-    }
-
-    /// The levels a load's pipeline was set to from the `index`-th entry on, up to the first
-    /// entry that is not a volume.
-    func levels(from index: Int) -> [Double] {
-      var levels: [Double] = []
-      for entry in all.dropFirst(index) {
-        guard case .volume(_, let level) = entry else { break }
-        levels.append(level)
-      }
-      return levels
-    }
-  }
-
   static func engine(_ log: PipelineLog) -> GStreamerEngine {
     var options = GStreamerEngine.Options(positionInterval: nil)
     options.volumeChanged = { load, level in log.append(.volume(load.token.rawValue, level)) }
