@@ -4,6 +4,10 @@ extension Shrinker {
   /// What a load is to the model when an action names it.
   enum Role: Hashable {
     case current, preload, left, dropped, removed, previous, newest
+    /// The load fading out (a stop's or a crossfade's), and the newest one stopped after it
+    /// did: a late report of a crossfade's outgoing load keeps aiming at it when a deletion
+    /// renumbers the tokens.
+    case leaving, stoppedLeaving
     /// A token not issued yet (`ahead` past the newest), for an item with this role.
     case fresh(ahead: UInt32, item: ItemRole)
     /// None of these: kept as written.
@@ -21,7 +25,9 @@ extension Shrinker {
 
   static func role(of load: Load, _ model: ContractModel) -> Role {
     let named: [(Load?, Role)] = [
-      (model.current?.load, .current), (model.preload?.load, .preload), (model.left, .left),
+      (model.current?.load, .current), (model.preload?.load, .preload),
+      (model.leaving?.load, .leaving), (model.stoppedLeaving?.load, .stoppedLeaving),
+      (model.left, .left),
       (model.dropped, .dropped), (model.removed, .removed), (model.previous, .previous),
       (model.newest, .newest),
     ]
@@ -45,6 +51,8 @@ extension Shrinker {
     case .current: return model.current?.load ?? original
     case .preload: return model.preload?.load ?? original
     // A stale role with no load to play it: a token never issued is stale too.
+    case .leaving: return model.leaving?.load ?? stale(model, original)
+    case .stoppedLeaving: return model.stoppedLeaving?.load ?? stale(model, original)
     case .left: return model.left ?? stale(model, original)
     case .dropped: return model.dropped ?? stale(model, original)
     case .removed: return model.removed ?? stale(model, original)
