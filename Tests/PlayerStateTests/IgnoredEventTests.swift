@@ -118,7 +118,7 @@ struct IgnoredEventTests {
         }
       }
     }
-    #expect(pairs == 3360)
-    #expect(ignored == 1962)
+    #expect(pairs == 4092)
+    #expect(ignored == 2394)
   }
 }

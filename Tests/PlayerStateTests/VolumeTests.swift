@@ -246,8 +246,8 @@ struct VolumeTests {
           step.next.invariantViolation == plain.next.invariantViolation, "\(event) in \(start)")
       }
     }
-    #expect(transitions == 20_040)
-    #expect(openings == 1_764)
+    #expect(transitions == 24_180)
+    #expect(openings == 2_228)
   }
 
   // MARK: Ducking, policy lower

@@ -119,7 +119,8 @@ final class NaivePlayer {
     case .system(.interruptionBegan), .system(.routeLost): interruptionBegan()
     case .system(.interruptionEnded): interruptionEnded()
     // The seeds had no queue, rate or position reports, no network events and no sleep timer.
-    case .user, .remote, .engine(.position), .system(.networkLost), .system(.networkAvailable),
+    case .user, .remote, .engine(.position), .engine(.window), .system(.networkLost),
+      .system(.networkAvailable),
       .system(.sleepTimerExpired), .system(.duckBegan), .system(.duckEnded):
       break
     }

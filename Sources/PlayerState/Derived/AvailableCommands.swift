@@ -45,8 +45,9 @@ extension PlaybackState {
   /// The commands a remote control should offer now (``AvailableCommands``).
   ///
   /// A command is available exactly when ``transition(on:)`` with its intent
-  /// would not be ignored as ``IgnoreReason/noEffect`` or
-  /// ``IgnoreReason/invalidPosition`` (a command that only fails for want of
+  /// would not be ignored as ``IgnoreReason/noEffect``,
+  /// ``IgnoreReason/invalidPosition`` or ``IgnoreReason/notSeekable`` (a
+  /// live stream without DVR offers no seek) (a command that only fails for want of
   /// ids stays available: pressing it says why).
   /// - Complexity: O(1): each command's rule begins with the guard read
   ///   here (`canResume`, `canPause`, …), so the buttons and the rules share
@@ -61,7 +62,7 @@ extension PlaybackState {
     if queue.skipTarget != nil { available.insert(.next) }
     if previousMove != nil { available.insert(.previous) }
     // `seek(to: 0)` and `skip(by: 15 s)` (a seek to a target clamped to 0 or more).
-    if canSeek { available.insert([.seek, .skip]) }
+    if canSeek, session?.kind != .live { available.insert([.seek, .skip]) }
     return available
   }
 
@@ -73,7 +74,9 @@ extension PlaybackState {
     for (command, _, intent) in AvailableCommands.all {
       var copy = self
       copy.handle(.user(intent), into: &effects)
-      if effects.ignored != .noEffect, effects.ignored != .invalidPosition {
+      if effects.ignored != .noEffect, effects.ignored != .invalidPosition,
+        effects.ignored != .notSeekable
+      {
         available.insert(command)
       }
     }

@@ -17,8 +17,14 @@ public struct NowPlaying: Hashable, Sendable, CustomStringConvertible {
   /// The rate to extrapolate with: the user's rate while media is playing
   /// (``PlaybackState/isPlaying``), else 0.
   public var rate: PlaybackRate
-  /// The duration, once the engine reported it.
+  /// The duration, once the engine reported it; nil for a live stream.
   public var duration: MediaTime?
+  /// The live window of a live or DVR stream (its end is the live edge); nil
+  /// for on-demand media. A lock screen shows no progress for live media
+  /// (`MPNowPlayingInfoPropertyIsLiveStream`; no `mpris:length`).
+  public var window: LiveWindow?
+  /// Whether the current load is a live stream (``window`` is known).
+  public var isLive: Bool { window != nil }
   /// The entry's position in play order, 0-based (player-sim prints it 1-based).
   public var index: Int
   /// How many entries the queue holds.
@@ -27,8 +33,9 @@ public struct NowPlaying: Hashable, Sendable, CustomStringConvertible {
   /// Describes what is playing.
   public init(
     entry: QueueEntry, elapsed: MediaTime, rate: PlaybackRate, duration: MediaTime?, index: Int,
-    count: Int
+    count: Int, window: LiveWindow? = nil
   ) {
+    self.window = window
     self.entry = entry
     self.elapsed = elapsed
     self.rate = rate
@@ -71,9 +78,10 @@ public struct NowPlaying: Hashable, Sendable, CustomStringConvertible {
     return max(position, .zero)
   }
 
-  /// `A 2/3 at 1500ms 1x of 30000ms`: media, 1-based index, anchor, rate, duration.
+  /// `A 2/3 at 1500ms 1x of 30000ms`: media, 1-based index, anchor, rate,
+  /// duration; `live 60000ms…120000ms` instead of the duration for live media.
   public var description: String {
-    let of = duration.map { " of \($0)" } ?? ""
+    let of = window.map { " live \($0)" } ?? duration.map { " of \($0)" } ?? ""
     return "\(entry.media) \(index + 1)/\(count) at \(elapsed) \(rate)\(of)"
   }
 }
@@ -93,6 +101,6 @@ extension PlaybackState {
     return NowPlaying(
       entry: entry, elapsed: live?.anchor ?? point?.position ?? .zero,
       rate: PlaybackRate(thousandths: publishedRate), duration: live?.duration, index: index,
-      count: queue.entries.count)
+      count: queue.entries.count, window: live?.window)
   }
 }

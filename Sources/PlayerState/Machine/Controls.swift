@@ -56,6 +56,7 @@ extension PlaybackState {
     let (sum, overflow) = session.position.milliseconds.addingReportingOverflow(delta.milliseconds)
     var target = overflow ? (delta.milliseconds < 0 ? Int64.min : Int64.max) : sum
     target = max(0, target)
+    // A live load's window clamps it (LiveStreams, in `seek`).
     if let duration = session.duration { target = min(target, duration.milliseconds) }
     return seek(to: .milliseconds(target), &effects)
   }
@@ -66,12 +67,16 @@ extension PlaybackState {
   ) -> IgnoreReason? {
     guard queue.currentEntry?.item == item else { return .notCurrentEntry }
     if let duration = session?.duration, time > duration { return .invalidArgument }
+    if let window = session?.window, canSeek {
+      guard window.isSeekable else { return .notSeekable }
+      guard window.contains(time) else { return .invalidArgument }
+    }
     return seek(to: time, &effects)
   }
 
   /// The rate a lock screen extrapolates the elapsed time with, in thousandths:
   /// the user's rate while media is playing, else 0.
-  var publishedRate: Int32 { isPlaying ? rate.thousandths : 0 }
+  var publishedRate: Int32 { isPlaying ? playingRate.thousandths : 0 }
 }
 
 extension EngineStage {

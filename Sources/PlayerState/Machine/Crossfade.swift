@@ -30,7 +30,7 @@ extension PlaybackState {
     self.preload = nil
     let incoming = Session(load: preload.load, stage: .ready, duration: preload.duration)
     effects.commands.append(.setVolume(incoming.load, .silent))
-    effects.commands.append(.start(incoming.load, rate: rate))
+    effects.commands.append(.start(incoming.load, rate: playingRate(of: incoming)))
     effects.commands.append(
       .setVolume(incoming.load, effectiveVolume, ramp: configuration.crossfade))
     effects.commands.append(.setVolume(session.load, .silent, ramp: configuration.crossfade))

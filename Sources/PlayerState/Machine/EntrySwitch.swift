@@ -48,6 +48,8 @@ extension PlaybackState {
   /// position (a hand retry starts the network attempts over).
   mutating func retry(_ effects: inout Effects) -> IgnoreReason? {
     guard canRetry, let session else { return .noEffect }
+    // A live load's old position has left its window: at the edge.
+    if session.window != nil { return enterCurrent(from: .zero, atLiveEdge: true, &effects) }
     return enterCurrent(from: session.position, &effects)
   }
 
@@ -109,9 +111,13 @@ extension PlaybackState {
 
   /// Opens the current queue entry, replacing any stopped load: promotes the
   /// preload if it is of this entry and starts from 0, or issues a new load.
-  mutating func enterCurrent(from time: MediaTime, _ effects: inout Effects) -> IgnoreReason? {
+  mutating func enterCurrent(
+    from time: MediaTime, atLiveEdge: Bool = false, _ effects: inout Effects
+  ) -> IgnoreReason? {
     guard let position = queue.current else { return .noEffect }
-    if preload != nil, let promoted = promotePreload(for: position, from: time, &effects) {
+    if preload != nil, !atLiveEdge,
+      let promoted = promotePreload(for: position, from: time, &effects)
+    {
       session = promoted
       return nil
     }
@@ -121,7 +127,8 @@ extension PlaybackState {
     stopLeaving(&effects)
     issuedLoads += 1
     let load = Load(item: queue.entries.item(at: position), token: LoadToken(issuedLoads))
-    effects.commands.appendOpening(load, media: queue.entries[position].media, start: time)
+    effects.commands.appendOpening(
+      load, media: queue.entries[position].media, start: time, atLiveEdge: atLiveEdge)
     let (session, watchdog) = Session.opening(load, from: time)
     self.session = session
     effects.watchdog = watchdog

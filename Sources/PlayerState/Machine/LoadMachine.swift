@@ -24,6 +24,10 @@ enum LoadOutcome {
   case failed(FailureReason)
   /// The engine says the system paused it (the play gate decides).
   case pausedBySystem
+  /// The engine reports the load's live window (LiveStreams decides).
+  case window(LiveWindow)
+  /// The engine says the load fell behind its live window, after it played.
+  case fellBehind
   /// The report does not apply to this load now.
   case ignored(IgnoreReason)
 }
@@ -56,6 +60,13 @@ extension Session {
     case (.reachedEnd, .ready), (.reachedEnd, .stalled):
       return seekPending ? .ignored(.seekPending) : .ended
 
+    case (.window(_, let window), .buffering), (.window(_, let window), .ready),
+      (.window(_, let window), .stalled):
+      return window.isValid ? .window(window) : .ignored(.invalidArgument)
+
+    case (.failed(_, .behindLiveWindow, _), .ready), (.failed(_, .behindLiveWindow, _), .stalled):
+      return .fellBehind
+
     case (.failed(_, .network, _), .buffering), (.failed(_, .network, _), .ready),
       (.failed(_, .network, _), .stalled):
       return .failedForNetwork
@@ -68,7 +79,7 @@ extension Session {
       return .pausedBySystem
 
     case (.ready, _), (.stalled, _), (.resumed, _), (.reachedEnd, _), (.failed, _),
-      (.pausedBySystem, _):
+      (.pausedBySystem, _), (.window, _):
       return .ignored(.unexpected)
     }
   }
@@ -85,7 +96,8 @@ extension Session {
   /// The first buffering finished.
   mutating func becomeReady(duration: MediaTime?) {
     stage = .ready
-    self.duration = duration
+    // A live load (its window came first) has no duration.
+    self.duration = window == nil ? duration : nil
     networkAttempts = 0
   }
 
@@ -139,6 +151,12 @@ extension PlaybackState {
   mutating func seek(to time: MediaTime, _ effects: inout Effects) -> IgnoreReason? {
     guard time >= .zero else { return .invalidArgument }
     guard canSeek, var session else { return .noEffect }
+    var time = time
+    if let window = session.window {
+      // A live load seeks within its window, and only if it has one to seek in.
+      guard window.isSeekable else { return .notSeekable }
+      time = window.clamp(time)
+    }
     guard session.issueSeek(to: time, &effects) else { return .idsExhausted }
     if session.stage == .ended {
       session.stage = .ready

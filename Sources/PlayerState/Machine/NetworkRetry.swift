@@ -45,7 +45,12 @@ extension PlaybackState {
     guard let waiting = session else { return .unexpected }
     guard tokenAvailable else { return .idsExhausted }
     session = nil
-    _ = enterCurrent(from: waiting.position, &effects)
+    // A live load reloads at its edge: its old position has left the window.
+    if waiting.window != nil {
+      _ = enterCurrent(from: .zero, atLiveEdge: true, &effects)
+    } else {
+      _ = enterCurrent(from: waiting.position, &effects)
+    }
     // Saturating: a decoded state may sit at the counter's end.
     let attempts = waiting.networkAttempts
     session?.networkAttempts = attempts == .max ? attempts : attempts + 1

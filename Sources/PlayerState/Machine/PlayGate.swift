@@ -52,7 +52,9 @@ extension PlaybackState {
   /// intent and interruption, the session's own stage and system pause):
   /// the one place a transition starts the engine.
   func startIfPlays(_ session: Session, _ effects: inout Effects) {
-    if plays(session) { effects.commands.append(.start(session.load, rate: rate)) }
+    if plays(session) {
+      effects.commands.append(.start(session.load, rate: playingRate(of: session)))
+    }
   }
 
   // MARK: The user's intents
@@ -122,6 +124,12 @@ extension PlaybackState {
     let fadesIn =
       !playWhenReady && session.stage == .ready && configuration.fadeLength > .zero
       && effectiveVolume != .silent
+    if session.stage == .ended, session.window != nil {
+      // A live broadcast that ended: reloaded at its edge, never replayed from 0.
+      guard tokenAvailable else { return .idsExhausted }
+      playWhenReady = true
+      return reloadAtLiveEdge(&effects)
+    }
     if session.stage == .ended {
       guard session.issueSeek(to: .zero, &effects) else { return .idsExhausted }
       session.stage = .ready
@@ -145,8 +153,12 @@ extension PlaybackState {
   mutating func setRate(_ newRate: PlaybackRate, _ effects: inout Effects) -> IgnoreReason? {
     guard newRate.thousandths > 0 else { return .invalidArgument }
     guard newRate != rate else { return .noEffect }
+    let before = playingRate
     rate = newRate
-    if enginePlays, let session { effects.commands.append(.setRate(session.load, newRate)) }
+    // A live load at its edge plays at 1x whatever the user's rate (LiveStreams).
+    if enginePlays, let session, playingRate != before {
+      effects.commands.append(.setRate(session.load, playingRate))
+    }
     return nil
   }
 

@@ -9,7 +9,8 @@ extension PlaybackState {
   mutating func keepPreloadInStep(_ effects: inout Effects) {
     // Indices and item ids only: copying a `QueueEntry` would copy its string.
     var wanted: Int?
-    if configuration.canPreload, let stage = session?.stage {
+    // Nothing beside a live load: it has no end to be gapless about.
+    if configuration.canPreload, let stage = session?.stage, session?.window == nil {
       switch stage {
       // Nothing is preloaded for an entry a sleep timer keeps from starting:
       // a gapless engine would roll into it by itself.
@@ -42,6 +43,11 @@ extension PlaybackState {
     case (.failed(_, let reason, _), .buffering), (.failed(_, let reason, _), .ready):
       self.preload?.stage = .failed(reason)
       effects.commands.append(.stop(preload.load))
+    case (.window(_, let window), .buffering), (.window(_, let window), .ready):
+      // A live entry is loaded at its turn, at its edge: stopped now, never started.
+      guard window.isValid else { return .invalidArgument }
+      self.preload?.stage = .live
+      effects.commands.append(.stop(preload.load))
     default:
       return .unexpected
     }
@@ -53,8 +59,7 @@ extension PlaybackState {
     guard let preload, time == .zero, queue.entries.item(at: position) == preload.load.item else {
       return false
     }
-    if case .failed = preload.stage { return false }
-    return true
+    return !preload.stage.isStopped
   }
 
   /// The preload of the entry at `position` as the current session, if it is
@@ -78,7 +83,7 @@ extension PlaybackState {
   /// Stops the preload (a failed one was stopped when it failed).
   mutating func dropPreload(_ effects: inout Effects) {
     guard let preload else { return }
-    if case .failed = preload.stage {} else { effects.commands.append(.stop(preload.load)) }
+    if !preload.stage.isStopped { effects.commands.append(.stop(preload.load)) }
     self.preload = nil
   }
 }

@@ -65,6 +65,14 @@ extension PlaybackState {
   /// What `previous` does now, with ``PlayerConfiguration/previousThreshold``:
   /// nil when it changes nothing.
   var previousMove: PreviousMove? {
+    // A live load (not stopped) goes back an entry whatever its position,
+    // never to its window's start or to 0: nothing at the first entry.
+    if canSeek, let session, session.window != nil, let current = queue.current {
+      guard let before = queue.index(before: current, wrap: queue.repeatMode == .all),
+        before != current
+      else { return nil }
+      return .go(before)
+    }
     let live = canSeek ? session?.position : nil
     return queue.previousMove(
       livePosition: live, loaded: session != nil, threshold: configuration.previousThreshold)
@@ -97,7 +105,9 @@ extension PlaybackState {
   /// intent pause first, and an advance then only makes the next entry
   /// current, without loading it.
   mutating func reachEnd(_ ended: Session, _ effects: inout Effects) -> IgnoreReason? {
-    guard let end = queue.endOfEntry else { return .unexpected }
+    guard var end = queue.endOfEntry else { return .unexpected }
+    // A live broadcast that ended is never replayed: it ends.
+    if end == .replay, ended.window != nil { end = .endOfQueue }
     let sleeps = sleepStopsAtCurrentEnd
     // Ids never wrap: a replay needs a seek id, and an advance a new token
     // unless the preload is promoted. Checked before anything changes.

@@ -84,6 +84,8 @@ extension PlaybackState {
     effects.watchdog = nil
     effects.sleepTimer = nil
     let publishedRate = self.publishedRate
+    // A live load's rate at its edge (LiveStreams): read only for a live load.
+    let liveRate = session?.window != nil ? session.map { (playingRate, $0.load) } : nil
     let ignored: IgnoreReason?
     switch event {
     case .user(let intent), .remote(let intent): ignored = apply(intent, &effects)
@@ -100,6 +102,7 @@ extension PlaybackState {
     // A load opened by this step (the preload's included, so after it) starts
     // at full volume in the engine: its `setVolume` comes last when it must.
     if effects.commands.opensLoad { setVolumeOfOpenedLoad(&effects) }
+    if let (rate, load) = liveRate { keepLiveRateInStep(from: rate, of: load, &effects) }
     // The detail belongs to the current load's failure: gone with it (a new
     // load, a reload, a stop). Touched only when there is one.
     if failure != nil, !(session?.stage.isStopped ?? false) { failure = nil }
@@ -149,6 +152,7 @@ extension PlaybackState {
     case .setSleepTimer(let timer): setSleepTimer(timer, &effects)
     case .setVolume(let volume): setVolume(volume, &effects)
     case .setMuted(let mute): setMuted(mute, &effects)
+    case .goToLive: goToLive(&effects)
     }
   }
 
@@ -191,6 +195,7 @@ extension PlaybackState {
     case .ignored(let reason):
       return reason
     case .moved(let time):
+      if let window = session.window { return moveLive(to: time, window, session, &effects) }
       // The commonest report: one field written in place, no session copied back.
       self.session?.position = time
       if configuration.crossfades { crossfadeIfDue(&effects) }
@@ -228,6 +233,10 @@ extension PlaybackState {
     case .pausedBySystem:
       guard let held = holdBySystem(session) else { return .unexpected }
       session = held
+    case .window(let window):
+      return receiveWindow(window, session, &effects)
+    case .fellBehind:
+      return reloadAtLiveEdge(&effects)
     }
     self.session = session
     return nil

@@ -15,6 +15,8 @@ extension PlaybackState {
     }
     guard timer.violation == nil else { return .invalidArgument }
     guard case .after(let delay) = timer else {
+      // A live entry has no end to stop at.
+      if session?.window != nil { return .liveStream }
       guard timer != sleepTimer else { return .noEffect }
       sleepTimer = timer
       return nil

@@ -88,9 +88,7 @@ extension PlaybackState {
 }
 
 extension Preload {
-  /// Whether the engine holds this preload: buffering or ready (a failed one was stopped).
-  var isLive: Bool {
-    if case .failed = stage { return false }
-    return true
-  }
+  /// Whether the engine holds this preload: buffering or ready (a failed or
+  /// live one was stopped).
+  var isLive: Bool { !stage.isStopped }
 }

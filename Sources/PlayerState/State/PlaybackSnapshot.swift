@@ -196,6 +196,10 @@ extension PlaybackState {
   /// once it has ended: it replays from the start), else its resume point, else 0.
   var currentPosition: MediaTime {
     if let session, session.stage != .ended {  // always the current entry's (an invariant)
+      // Live: none (a relaunch resumes at the edge); DVR: only while the window holds it.
+      if let window = session.window {
+        return window.isSeekable && window.contains(session.position) ? session.position : .zero
+      }
       return session.position
     }
     if session == nil, let point = resumePoint {  // likewise

@@ -503,6 +503,7 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
       return "idle(fading out \(leaving.load.description(naming: name)))"
     }
     var parts = [session.load.description(naming: name)]
+    if session.window != nil { parts.append(session.kind.description) }
     if session.fadingOut { parts.append("fading out") }
     switch session.stage {
     case .buffering:
@@ -533,6 +534,7 @@ public struct PlaybackState: Hashable, Sendable, CustomStringConvertible {
         case .buffering: "preloading"
         case .ready: "preloaded"
         case .failed: "preload failed"
+        case .live: "preload live"
         }
       parts.append("\(word) \(preload.load.description(naming: name))")
     }

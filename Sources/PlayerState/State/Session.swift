@@ -55,6 +55,12 @@ public struct Session: Hashable, Sendable, Codable {
   /// fade's expiry (``TimerPurpose/fadeOut``, the newest timer), or at once
   /// if anything silences the load first.
   public var fadingOut: Bool
+  /// The live window the engine last reported for this load, nil while none
+  /// was: on-demand media (docs/machine.md, "Live and DVR streams").
+  public var window: LiveWindow?
+
+  /// What kind of media this load is, from its window.
+  public var kind: StreamKind { StreamKind(window: window) }
 
   /// Describes a session. Any combination can be built, but only the
   /// reducer's own results are reachable (see
@@ -67,7 +73,8 @@ public struct Session: Hashable, Sendable, Codable {
     load: Load, stage: EngineStage, lastSeek: SeekID = SeekID(0), seekPending: Bool = false,
     lastWatchdog: WatchdogID = WatchdogID(0), position: MediaTime = .zero,
     duration: MediaTime? = nil, systemPaused: Bool = false, networkAttempts: UInt8 = 0,
-    timerPurpose: TimerPurpose? = nil, anchor: MediaTime? = nil, fadingOut: Bool = false
+    timerPurpose: TimerPurpose? = nil, anchor: MediaTime? = nil, fadingOut: Bool = false,
+    window: LiveWindow? = nil
   ) {
     self.timerPurpose = timerPurpose ?? Self.purpose(armedIn: stage)
     self.load = load
@@ -81,6 +88,7 @@ public struct Session: Hashable, Sendable, Codable {
     self.systemPaused = systemPaused
     self.networkAttempts = networkAttempts
     self.fadingOut = fadingOut
+    self.window = window
   }
 
   /// The purpose the reducer arms a timer with in `stage`.
@@ -116,13 +124,13 @@ public struct FadingLoad: Hashable, Sendable, Codable {
 extension Session {
   private enum CodingKeys: String, CodingKey {
     case load, stage, lastSeek, seekPending, lastWatchdog, position, duration, systemPaused,
-      networkAttempts, timerPurpose, anchor, fadingOut
+      networkAttempts, timerPurpose, anchor, fadingOut, window
   }
 
   /// Decodes a session; one written before timers stated their purpose gets
   /// the purpose its stage implies, one written before the elapsed anchor
   /// its position as the anchor (see ``init(load:stage:lastSeek:seekPending:lastWatchdog:position:duration:systemPaused:networkAttempts:timerPurpose:anchor:fadingOut:)``),
-  /// and one written before fades no fade.
+  /// one written before fades no fade, and one written before live streams no window.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -137,11 +145,12 @@ extension Session {
       networkAttempts: try container.decode(UInt8.self, forKey: .networkAttempts),
       timerPurpose: try container.decodeIfPresent(TimerPurpose.self, forKey: .timerPurpose),
       anchor: try container.decodeIfPresent(MediaTime.self, forKey: .anchor),
-      fadingOut: try container.decodeIfPresent(Bool.self, forKey: .fadingOut) ?? false)
+      fadingOut: try container.decodeIfPresent(Bool.self, forKey: .fadingOut) ?? false,
+      window: try container.decodeIfPresent(LiveWindow.self, forKey: .window))
   }
 
-  /// Encodes the session; `fadingOut` only while true, so sessions without a
-  /// fade are written as before fades existed.
+  /// Encodes the session; `fadingOut` only while true and `window` only when
+  /// known, so sessions without them are written as before they existed.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(load, forKey: .load)
@@ -156,6 +165,7 @@ extension Session {
     try container.encode(timerPurpose, forKey: .timerPurpose)
     try container.encode(anchor, forKey: .anchor)
     if fadingOut { try container.encode(fadingOut, forKey: .fadingOut) }
+    try container.encodeIfPresent(window, forKey: .window)
   }
 }
 
@@ -167,6 +177,18 @@ public enum PreloadStage: Hashable, Sendable, Codable {
   case ready
   /// The preload failed and was stopped; the entry gets a plain load when its turn comes.
   case failed(FailureReason)
+  /// The preload reported a live window: it was stopped, and the entry gets a
+  /// plain load, at its live edge, when its turn comes (docs/machine.md,
+  /// "Live and DVR streams").
+  case live
+
+  /// Whether the preload was stopped (failed, or live): it is never started.
+  var isStopped: Bool {
+    switch self {
+    case .failed, .live: true
+    case .buffering, .ready: false
+    }
+  }
 }
 
 /// The next entry, loaded ahead under its own token while the current one plays (gapless).

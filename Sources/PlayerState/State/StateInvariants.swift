@@ -70,6 +70,12 @@ extension PlaybackState {
           return "a load fading out whose newest timer is a \(session.timerPurpose)"
         }
       }
+      // 14. A live load's window is one the machine takes, and nothing is
+      // preloaded beside a live load (it has no end to be gapless about).
+      if let window = session.window {
+        if !window.isValid { return "a live window \(window) that is not 0 ≤ start ≤ end" }
+        if preload != nil { return "a preload beside a live load" }
+      }
       // A load waits only while the policy allows another reload.
       if session.stage == .waitingForNetwork,
         session.networkAttempts >= configuration.retry.attempts

@@ -82,6 +82,10 @@ public enum EventKind: String, Hashable, Sendable, Codable, CaseIterable {
   case duckBegan
   /// ``SystemEvent/duckEnded``.
   case duckEnded
+  /// ``UserIntent/goToLive``.
+  case goToLive
+  /// ``EngineReport/window(_:_:)``.
+  case window
 }
 
 /// The kinds of engine command, without their payloads.
@@ -134,6 +138,7 @@ extension PlaybackEvent {
       case .setSleepTimer: .setSleepTimer
       case .setVolume: .volume
       case .setMuted: .mute
+      case .goToLive: .goToLive
       }
     case .engine(let report):
       switch report {
@@ -145,6 +150,7 @@ extension PlaybackEvent {
       case .failed: .failed
       case .position: .position
       case .pausedBySystem: .pausedBySystem
+      case .window: .window
       }
     case .watchdogExpired: .timeout
     case .system(let event):
@@ -319,6 +325,24 @@ public enum TransitionTable {
         session: Session(
           load: Load(3, 2), stage: .ready, lastSeek: SeekID(1), lastWatchdog: WatchdogID(1)),
         playWhenReady: true, issuedLoads: 2, issuedItems: 3, sleepTimer: .endOfQueue))
+    // Live streams (issue 38): `A` live with a DVR window, playing at its
+    // edge and paused behind it, and live without DVR.
+    let windows = [
+      (LiveWindow(start: .seconds(60), end: .seconds(120)), MediaTime.seconds(120)),
+      (LiveWindow(start: .seconds(60), end: .seconds(120)), MediaTime.seconds(90)),
+      (LiveWindow(start: .seconds(120), end: .seconds(120)), MediaTime.seconds(120)),
+    ]
+    for (window, position) in windows {
+      for playWhenReady in [true, false] {
+        states.append(
+          PlaybackState(
+            queue: queue,
+            session: Session(
+              load: Load(1, 2), stage: .ready, lastSeek: SeekID(1), lastWatchdog: WatchdogID(1),
+              position: position, window: window), playWhenReady: playWhenReady,
+            issuedLoads: 2, issuedItems: 3))
+      }
+    }
     return states
   }()
 
@@ -376,6 +400,17 @@ public enum TransitionTable {
       .user(.setSleepTimer(nil)),
       .system(.sleepTimerExpired(SleepTimerID(state.issuedSleepTimers))),
     ]
+    // Live streams (issue 38): a window that moves past the position, one the
+    // engine got wrong, the engine's own fall behind, and going to the edge.
+    events += [
+      .window(current, LiveWindow(start: .seconds(60), end: .seconds(120))),
+      .window(current, LiveWindow(start: .seconds(100), end: .seconds(160))),
+      .window(current, LiveWindow(start: .seconds(9), end: .seconds(1))),
+      .failed(current, .behindLiveWindow), .goToLive,
+    ]
+    if let preload = state.preload {
+      events.append(.window(preload.load, LiveWindow(start: .zero, end: .seconds(60))))
+    }
     return events
   }
 

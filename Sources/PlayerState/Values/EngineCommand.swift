@@ -4,19 +4,49 @@ public struct LoadRequest: Hashable, Sendable, Codable, CustomStringConvertible 
   public let load: Load
   /// The caller's media for the load's queue entry.
   public let media: MediaID
-  /// Where to start, zero for the beginning.
+  /// Where to start, zero for the beginning (for a live stream, the
+  /// engine's default position: the live edge).
   public let start: MediaTime
+  /// Whether to start at the live edge, whatever the stream's window holds:
+  /// the machine's reload of a load it knows is live (one that fell behind
+  /// its window, waited for the network, or whose broadcast ended). `start`
+  /// is zero then.
+  public let atLiveEdge: Bool
 
   /// Describes a load request.
-  public init(load: Load, media: MediaID, start: MediaTime = .zero) {
+  public init(load: Load, media: MediaID, start: MediaTime = .zero, atLiveEdge: Bool = false) {
     self.load = load
     self.media = media
     self.start = start
+    self.atLiveEdge = atLiveEdge
   }
 
-  /// `A#2`, or `A#2, from 12000ms` when it starts past zero.
+  private enum CodingKeys: String, CodingKey { case load, media, start, atLiveEdge }
+
+  /// Decodes a request; one written before live streams starts where it says.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      load: try container.decode(Load.self, forKey: .load),
+      media: try container.decode(MediaID.self, forKey: .media),
+      start: try container.decode(MediaTime.self, forKey: .start),
+      atLiveEdge: try container.decodeIfPresent(Bool.self, forKey: .atLiveEdge) ?? false)
+  }
+
+  /// Encodes the request; `atLiveEdge` only when set, so requests are
+  /// written as before live streams otherwise.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(load, forKey: .load)
+    try container.encode(media, forKey: .media)
+    try container.encode(start, forKey: .start)
+    if atLiveEdge { try container.encode(atLiveEdge, forKey: .atLiveEdge) }
+  }
+
+  /// `A#2`, `A#2, from 12000ms` when it starts past zero, or `A#2, at live edge`.
   public var description: String {
     let name = "\(media)#\(load.token)"
+    if atLiveEdge { return "\(name), at live edge" }
     return start == .zero ? name : "\(name), from \(start)"
   }
 }
@@ -132,7 +162,7 @@ public struct CommandList: RandomAccessCollection, Hashable, Sendable, Codable,
     var load: Load
     /// A load's start, a seek's target or a volume ramp.
     var time: MediaTime
-    /// A seek's id, a rate's or a volume's thousandths.
+    /// A seek's id, a rate's or a volume's thousandths; 1 for a load at the live edge.
     var number: UInt32
 
     static var empty: Slot { Slot(kind: .stop, load: Load(0, 0), time: .zero, number: 0) }
@@ -176,7 +206,9 @@ public struct CommandList: RandomAccessCollection, Hashable, Sendable, Codable,
     switch command {
     case .load(let request), .preload(let request):
       precondition(media == nil, "a transition opens at most one load; got a second: \(command)")
-      slot = Slot(kind: command.kind, load: request.load, time: request.start, number: 0)
+      slot = Slot(
+        kind: command.kind, load: request.load, time: request.start,
+        number: request.atLiveEdge ? 1 : 0)
       media = request.media
     case .start(let load, let rate), .setRate(let load, let rate):
       slot = Slot(
@@ -207,10 +239,12 @@ public struct CommandList: RandomAccessCollection, Hashable, Sendable, Codable,
   /// once instead of three times (request, command, list).
   /// - Precondition: as ``append(_:)``.
   mutating func appendOpening(
-    _ load: Load, media name: MediaID, start: MediaTime, preload: Bool = false
+    _ load: Load, media name: MediaID, start: MediaTime, preload: Bool = false,
+    atLiveEdge: Bool = false
   ) {
     precondition(media == nil && stored < 5, "a transition opens at most one load")
-    let slot = Slot(kind: preload ? .preload : .load, load: load, time: start, number: 0)
+    let slot = Slot(
+      kind: preload ? .preload : .load, load: load, time: start, number: atLiveEdge ? 1 : 0)
     switch stored {
     case 0: slots.0 = slot
     case 1: slots.1 = slot
@@ -263,7 +297,8 @@ public struct CommandList: RandomAccessCollection, Hashable, Sendable, Codable,
     let rate = PlaybackRate(thousandths: Int32(bitPattern: slot.number))
     switch slot.kind {
     case .load, .preload:
-      let request = LoadRequest(load: slot.load, media: media ?? "", start: slot.time)
+      let request = LoadRequest(
+        load: slot.load, media: media ?? "", start: slot.time, atLiveEdge: slot.number == 1)
       return slot.kind == .load ? .load(request) : .preload(request)
     case .start: return .start(slot.load, rate: rate)
     case .rate: return .setRate(slot.load, rate)

@@ -12,6 +12,10 @@ public enum FailureReason: Hashable, Sendable, Codable, CustomStringConvertible 
   /// or the engine gave up waiting on its own (the GStreamer example's
   /// preroll timeout).
   case timeout
+  /// A live load fell behind its window: the media at its position is gone
+  /// (Media3's `BehindLiveWindowException`). A load that played reloads at
+  /// the live edge (docs/machine.md, "Live and DVR streams").
+  case behindLiveWindow
   /// An engine-specific error code, for anything the cases above do not name.
   case engine(code: Int32)
 
@@ -23,6 +27,7 @@ public enum FailureReason: Hashable, Sendable, Codable, CustomStringConvertible 
     case .unsupported: "unsupported"
     case .notFound: "notFound"
     case .timeout: "timeout"
+    case .behindLiveWindow: "behindLiveWindow"
     case .engine(let code): "engine(\(code))"
     }
   }
@@ -223,6 +228,11 @@ public enum UserIntent: Hashable, Sendable, Codable, CustomStringConvertible {
   /// Mute (true) or unmute (false): the engine plays silent while muted, and
   /// the user's volume is kept for the unmute.
   case setMuted(Bool)
+  /// Seek a live load with a window (DVR) to its live edge; the play intent
+  /// is kept (docs/machine.md, "Live and DVR streams"). Ignored with
+  /// ``IgnoreReason/notSeekable`` on a live stream without DVR and with
+  /// ``IgnoreReason/notLive`` on on-demand media.
+  case goToLive
 
   /// The compact form: `play(A)`, `queue(A B, start 2)`, `pause`, `seek(2000ms)`.
   ///
@@ -270,6 +280,7 @@ public enum UserIntent: Hashable, Sendable, Codable, CustomStringConvertible {
     case .setSleepTimer(let timer): return "sleepTimer(\(timer?.description ?? "off"))"
     case .setVolume(let volume): return "volume(\(volume))"
     case .setMuted(let muted): return muted ? "mute" : "unmute"
+    case .goToLive: return "goToLive"
     }
   }
 }
@@ -295,13 +306,17 @@ public enum EngineReport: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The engine (the system under it) paused or suppressed playback of this load on its own,
   /// as AVPlayer does when its rate drops to 0 without being asked.
   case pausedBySystem(Load)
+  /// The load is live, and this is the window it can seek in now; its end is
+  /// the live edge. Sent after `ready` and whenever the window moves
+  /// (docs/machine.md, "Live and DVR streams").
+  case window(Load, LiveWindow)
 
   /// The load the report is about.
   public var load: Load {
     switch self {
     case .ready(let load, _), .stalled(let load), .resumed(let load), .seekCompleted(let load, _),
       .reachedEnd(let load), .failed(let load, _, _), .position(let load, _),
-      .pausedBySystem(let load):
+      .pausedBySystem(let load), .window(let load, _):
       load
     }
   }
@@ -326,6 +341,7 @@ public enum EngineReport: Hashable, Sendable, Codable, CustomStringConvertible {
     case .failed(_, let reason, let detail): .failed(load, reason, detail: detail)
     case .position(_, let time): .position(load, time)
     case .pausedBySystem: .pausedBySystem(load)
+    case .window(_, let window): .window(load, window)
     }
   }
 
@@ -348,6 +364,7 @@ public enum EngineReport: Hashable, Sendable, Codable, CustomStringConvertible {
       return detail.map { "failed(\(load), \(reason), \($0))" } ?? "failed(\(load), \(reason))"
     case .position(_, let time): return "position(\(load), \(time))"
     case .pausedBySystem: return "pausedBySystem(\(load))"
+    case .window(_, let window): return "window(\(load), \(window))"
     }
   }
 }
@@ -487,6 +504,12 @@ extension PlaybackEvent {
   public static let mute = PlaybackEvent.user(.setMuted(true))
   /// Unmute: the user's volume (lowered by a duck in progress) comes back.
   public static let unmute = PlaybackEvent.user(.setMuted(false))
+  /// Seek a DVR stream to its live edge.
+  public static let goToLive = PlaybackEvent.user(.goToLive)
+  /// The engine reports a live load's window.
+  public static func window(_ load: Load, _ window: LiveWindow) -> PlaybackEvent {
+    .engine(.window(load, window))
+  }
   /// The engine reports the load ready.
   public static func ready(_ load: Load, duration: MediaTime? = nil) -> PlaybackEvent {
     .engine(.ready(load, duration: duration))

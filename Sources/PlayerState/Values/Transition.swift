@@ -34,6 +34,13 @@ public enum IgnoreReason: String, Hashable, Sendable, Codable, CustomStringConve
   case notCurrentEntry
   /// A duck ended when none had begun.
   case notDucked
+  /// A seek (or skip, `setPosition`, `goToLive`) of a live stream without a
+  /// window to seek in.
+  case notSeekable
+  /// `goToLive` for media that is not live.
+  case notLive
+  /// A sleep timer that stops at an entry's end, armed on a live entry: it has no end.
+  case liveStream
 
   /// A short English phrase, such as `stale load token`.
   public var description: String {
@@ -53,6 +60,9 @@ public enum IgnoreReason: String, Hashable, Sendable, Codable, CustomStringConve
     case .notInterrupted: "no interruption in progress"
     case .notCurrentEntry: "not the current entry"
     case .notDucked: "no duck in progress"
+    case .notSeekable: "a live stream without a window to seek in"
+    case .notLive: "not a live stream"
+    case .liveStream: "a live stream has no end"
     }
   }
 }

@@ -159,7 +159,7 @@ struct Record: Sendable {
         violate(
           .systemPauseNamesPlayingLoad, "\(text) names \(what) \(name(load)), never started")
       }
-    case .stalled, .resumed, .reachedEnd:
+    case .stalled, .resumed, .reachedEnd, .window:
       break
     }
   }

@@ -252,6 +252,7 @@ extension PlaybackState: ExplorableSnapshot {
       case .buffering: key.append(0)
       case .ready: key.append(1)
       case .failed(let reason): key += [2, renaming.reason(reason)]
+      case .live: key.append(3)
       }
       key.append(renaming.time(preload.duration))
     } else {
@@ -375,6 +376,8 @@ extension Explorer {
       case .seekCompleted(let load, let id): key += [5, renaming.seek(id, of: load)]
       case .position(_, let time): key += [6, renaming.time(time)]
       case .pausedBySystem: key.append(7)
+      case .window(_, let window):
+        key += [8, renaming.time(window.start), renaming.time(window.end)]
       }
     }
   }

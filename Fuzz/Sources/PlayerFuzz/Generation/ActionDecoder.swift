@@ -590,6 +590,10 @@ package struct ActionDecoder: Sendable {
     case .mute: return .send(.user(.setMuted(detail & 1 == 0)))
     case .duckBegan: return .send(.system(.duckBegan))
     case .duckEnded: return .send(.system(.duckEnded))
+    // Issue 38: no feature sends these yet (`FuzzFeatures.sends`).
+    case .goToLive: return .send(.user(.goToLive))
+    case .window:
+      return report(.window(target, LiveWindow(start: .zero, end: time)))
     }
   }
 

@@ -79,6 +79,7 @@ package enum FuzzStart {
         case .buffering: "buffering"
         case .ready: "ready"
         case .failed(let reason): "failed(\(reason))"
+        case .live: "live"
         }
       fields.append(
         "preload=\(preload.load.item.rawValue)#\(preload.load.token.rawValue):\(stage)")

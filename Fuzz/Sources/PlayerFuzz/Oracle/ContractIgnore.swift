@@ -98,6 +98,8 @@ extension ContractModel {
       }
     case .pausedBySystem:
       return started && playWhenReady && !suppressed ? nil : .unexpected
+    // Issue 38: not modelled yet; no feature sends a window.
+    case .window: return .unexpected
     }
   }
 
@@ -226,6 +228,8 @@ extension ContractModel {
       return sleepIgnoreReason(timer)
     case .setVolume(let level): return volumeIgnoreReason(level)
     case .setMuted(let value): return value == muted ? .noEffect : nil
+    // Issue 38: not modelled yet; no load is live without windows.
+    case .goToLive: return current == nil ? .noEffect : .notLive
     }
   }
 

@@ -489,6 +489,9 @@ package struct ContractModel: Hashable, Sendable {
       else { return }
       session.systemPaused = true
       session.started = false
+    // Issue 38: not modelled yet; no feature sends a window.
+    case .window:
+      return
     }
     current = session
   }

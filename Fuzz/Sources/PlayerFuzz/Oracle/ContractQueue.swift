@@ -199,6 +199,8 @@ extension ContractModel {
       setSleep(timer)
     case .setVolume(let level): setVolume(level)
     case .setMuted(let value): setMuted(value)
+    // Issue 38: not modelled yet; nothing is live without windows.
+    case .goToLive: break
     }
   }
 

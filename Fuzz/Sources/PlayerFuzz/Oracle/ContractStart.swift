@@ -72,6 +72,9 @@ extension ContractModel {
       case .failed(let reason):
         preloading.stage = .failed
         preloading.reason = reason
+      // Issue 38: a start state never holds a live preload (no feature sends windows).
+      case .live:
+        preloading.stage = .failed
       }
       self.preload = preloading
     }

@@ -62,6 +62,8 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
     case resumeHint
     /// An interruption's end without the hint.
     case noResumeHint
+    /// A failure: a live load fell behind its window.
+    case behindLiveWindow
 
     /// The variant's name, as in `upcoming`.
     public var description: String { Self.names[Int(rawValue)] }
@@ -70,7 +72,7 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
       "intent", "current", "preload", "dropped", "previous", "older", "upcoming", "neverIssued",
       "wrongItem", "seekNewest", "seekSuperseded", "seekNeverIssued", "watchdogNewest",
       "watchdogSuperseded", "watchdogNeverIssued", "network", "decoding", "unsupported", "notFound",
-      "timeout", "engine", "detail", "resumeHint", "noResumeHint",
+      "timeout", "engine", "detail", "resumeHint", "noResumeHint", "behindLiveWindow",
     ]
 
     /// The failure reason's variant.
@@ -82,6 +84,7 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
       case .notFound: self = .notFound
       case .timeout: self = .timeout
       case .engine: self = .engine
+      case .behindLiveWindow: self = .behindLiveWindow
       }
     }
 
@@ -93,7 +96,8 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
         Self.namesLoad(event)
       case .seekNewest, .seekSuperseded, .seekNeverIssued: event == .seeked
       case .watchdogNewest, .watchdogSuperseded, .watchdogNeverIssued: event == .timeout
-      case .network, .decoding, .unsupported, .notFound, .timeout, .engine, .detail:
+      case .network, .decoding, .unsupported, .notFound, .timeout, .engine, .detail,
+        .behindLiveWindow:
         event == .failed
       case .resumeHint, .noResumeHint: event == .interruptionEnded
       }
@@ -103,7 +107,7 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
     static func namesLoad(_ event: EventKind) -> Bool {
       switch event {
       case .ready, .stalled, .resumed, .seeked, .ended, .failed, .position, .pausedBySystem,
-        .timeout:
+        .timeout, .window:
         true
       default: false
       }
@@ -414,6 +418,8 @@ public struct FuzzCoverage: Hashable, Sendable, CustomStringConvertible {
     case .mute: 38
     case .duckBegan: 39
     case .duckEnded: 40
+    case .goToLive: 41
+    case .window: 42
     }
   }
 

@@ -250,6 +250,9 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
       return
         ".engine(.failed(\(load(l)), \(reason(r)), detail: FailureDetail(domain: \(quoted(detail.domain)), code: \(detail.code), message: \(quoted(detail.message)))))"
     case .engine(.pausedBySystem(let l)): return ".engine(.pausedBySystem(\(load(l))))"
+    case .engine(.window(let l, let w)):
+      return ".window(\(load(l)), LiveWindow(start: \(time(w.start)), end: \(time(w.end))))"
+    case .user(.goToLive): return ".goToLive"
     case .system(.interruptionBegan): return ".system(.interruptionBegan)"
     case .system(.interruptionEnded(let resume)):
       return ".system(.interruptionEnded(shouldResume: \(resume)))"

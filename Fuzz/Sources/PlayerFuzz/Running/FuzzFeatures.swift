@@ -166,6 +166,8 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
     case .toggle, .skip, .setPosition: contains(.controls)
     case .setSleepTimer, .sleepTimerExpired: contains(.sleepTimer)
     case .volume, .mute, .duckBegan, .duckEnded: contains(.volume)
+    // Issue 38: live streams are not fuzzed yet (no feature sends them).
+    case .goToLive, .window: false
     }
   }
 

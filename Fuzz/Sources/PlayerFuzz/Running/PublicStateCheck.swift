@@ -286,6 +286,7 @@ extension ContractModel {
     case .buffering: "buffering"
     case .ready: "ready"
     case .failed(let reason): "failed(\(reason))"
+    case .live: "live"
     }
   }
 
