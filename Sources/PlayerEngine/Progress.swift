@@ -14,33 +14,57 @@ public struct PlaybackProgress: Hashable, Sendable, CustomStringConvertible {
   public var entry: QueueEntry
   /// The position now: extrapolated while playing, exact while not.
   public var position: MediaTime
-  /// The duration, once the engine reported it.
+  /// The duration, once the engine reported it; nil for a live stream.
   public var duration: MediaTime?
-  /// The rate the position moves at: the user's rate while media is playing
-  /// (``PlayerState/PlaybackState/isPlaying``), else 0.
+  /// The rate the position moves at: the rate the engine plays at while
+  /// media is playing (the user's, but 1x at a live edge:
+  /// ``PlayerState/PlaybackState/isPlaying``), else 0.
   public var rate: PlaybackRate
+  /// A live stream's window as the engine last reported it (its end the live
+  /// edge); nil for on-demand media. A DVR scrubber spans it.
+  public var window: LiveWindow?
 
   /// Describes a progress.
-  public init(entry: QueueEntry, position: MediaTime, duration: MediaTime?, rate: PlaybackRate) {
+  public init(
+    entry: QueueEntry, position: MediaTime, duration: MediaTime?, rate: PlaybackRate,
+    window: LiveWindow? = nil
+  ) {
     self.entry = entry
     self.position = position
     self.duration = duration
     self.rate = rate
+    self.window = window
+  }
+
+  /// Whether the current entry is a live stream: show "LIVE", not a duration.
+  public var isLive: Bool { window != nil }
+
+  /// How far behind the live edge the position is (Media3's
+  /// `getCurrentLiveOffset`), never negative; nil for on-demand media.
+  public var liveOffset: MediaTime? {
+    window.map { max($0.end - position, .zero) }
   }
 
   /// Whether the position is moving: media is playing.
   public var isPlaying: Bool { rate.thousandths > 0 }
 
   /// The position as a fraction of the duration, in 0...1; nil while the
-  /// duration is unknown or zero.
+  /// duration is unknown or zero. For a DVR stream, the position's fraction
+  /// of the window (1 at the live edge); nil for a live stream without DVR.
   public var fraction: Double? {
+    if let window {
+      guard window.isSeekable else { return nil }
+      let into = Double((position - window.start).milliseconds)
+      return min(max(into / Double(window.length.milliseconds), 0), 1)
+    }
     guard let duration, duration.milliseconds > 0 else { return nil }
     return min(max(Double(position.milliseconds) / Double(duration.milliseconds), 0), 1)
   }
 
-  /// `A at 1500ms of 30000ms 1x`: media, position, duration, rate.
+  /// `A at 1500ms of 30000ms 1x`: media, position, duration, rate; `live
+  /// 60000ms…120000ms` instead of the duration for a live stream.
   public var description: String {
-    let of = duration.map { " of \($0)" } ?? ""
+    let of = window.map { " live \($0)" } ?? duration.map { " of \($0)" } ?? ""
     return "\(entry.media) at \(position)\(of) \(rate)"
   }
 }
@@ -151,7 +175,7 @@ struct ProgressClock: Sendable {
   /// rate) moved, or only the engine's position did.
   mutating func note(_ state: PlaybackState) {
     let session = state.session
-    let rate = state.isPlaying ? state.rate.thousandths : 0
+    let rate = state.publishedRate
     if session?.load != load || session?.anchor != anchor || rate != self.rate {
       // A change of the published rate alone (a start, a pause, a stall, a
       // rate change) moves the anchor to the engine's last report, which may
@@ -199,7 +223,7 @@ struct ProgressClock: Sendable {
     }
     return PlaybackProgress(
       entry: playing.entry, position: playing.position(after: since), duration: playing.duration,
-      rate: playing.rate)
+      rate: playing.rate, window: playing.window)
   }
 }
 

@@ -67,6 +67,10 @@ extension PlayerIntents {
   /// - Parameter position: where to go.
   public func seek(to position: MediaTime) { send(.user(.seek(to: position))) }
 
+  /// Seeks a live stream with DVR to its live edge; the play intent is kept
+  /// (``/PlayerState/UserIntent/goToLive``).
+  public func goToLive() { send(.user(.goToLive)) }
+
   /// Seeks relative to the newest target: N calls land at p + N × `delta`,
   /// whatever the engine has completed. Negative goes back.
   /// - Parameter delta: how far, such as `.seconds(15)` or `.seconds(-15)`.

@@ -37,8 +37,15 @@ public struct PlayerViewState: Hashable, Sendable {
   /// rate, the duration, the entry's index and the queue's length; nil with
   /// no current entry.
   public internal(set) var nowPlaying: NowPlaying?
-  /// The current entry's duration, once the engine reported it.
+  /// The current entry's duration, once the engine reported it; nil for a live stream.
   public internal(set) var duration: MediaTime?
+  /// What kind of media the current load is (on demand, live, live with
+  /// DVR); nil with no load. Show "LIVE" and a "go to live" button for
+  /// `.live` and `.dvr`, a scrubber over ``liveWindow`` for `.dvr`.
+  public internal(set) var streamKind: StreamKind?
+  /// A live load's window as the engine last reported it (its end the live
+  /// edge); nil for on-demand media.
+  public internal(set) var liveWindow: LiveWindow?
   /// The commands that would do something now: enable a button when its
   /// command is here (`availableCommands.contains(.next)`).
   public internal(set) var availableCommands: AvailableCommands
@@ -94,6 +101,8 @@ public struct PlayerViewState: Hashable, Sendable {
     playWhenReady = state.playWhenReady
     nowPlaying = state.nowPlaying
     duration = state.session?.duration
+    streamKind = state.streamKind
+    liveWindow = state.session?.window
     availableCommands = state.availableCommands
     queue = state.queue
     rate = state.rate

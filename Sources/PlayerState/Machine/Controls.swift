@@ -76,7 +76,7 @@ extension PlaybackState {
 
   /// The rate a lock screen extrapolates the elapsed time with, in thousandths:
   /// the user's rate while media is playing, else 0.
-  var publishedRate: Int32 { isPlaying ? playingRate.thousandths : 0 }
+  package var publishedRate: Int32 { isPlaying ? playingRate.thousandths : 0 }
 }
 
 extension EngineStage {

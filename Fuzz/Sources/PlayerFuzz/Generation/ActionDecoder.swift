@@ -261,13 +261,17 @@ package struct ActionDecoder: Sendable {
   private static let sleepKinds: [EventKind] = [.setSleepTimer, .sleepTimerExpired]
   /// Volume's event kinds (issue 37): drawn with ``FuzzFeatures/volume``.
   private static let volumeKinds: [EventKind] = [.volume, .mute, .duckBegan, .duckEnded]
+  /// Live streams' event kinds (issue 38).
+  private static let liveKinds: [EventKind] = [.goToLive, .window]
   /// The event kinds cases are drawn from, as their bits in a ``Mask``: every
   /// kind before the sleep timer's in `EventKind` order, `deliver`, then the
-  /// sleep timer's, then volume's. (After `deliver`, so that a run without the
-  /// sleep timer or volume draws exactly the cases it drew before they existed.)
+  /// sleep timer's, then volume's, then live's. (After `deliver`, so that a run
+  /// without the sleep timer, volume or live draws exactly the cases it drew
+  /// before they existed.)
   fileprivate static let choices: [EventKind?] =
-    EventKind.allCases.filter { !sleepKinds.contains($0) && !volumeKinds.contains($0) } + [nil]
-    + sleepKinds + volumeKinds
+    EventKind.allCases.filter {
+      !sleepKinds.contains($0) && !volumeKinds.contains($0) && !liveKinds.contains($0)
+    } + [nil] + sleepKinds + volumeKinds + liveKinds
   /// The bit of `deliver` in a mask: the one after every kind's before the sleep timer's.
   package static let deliverBit = UInt64(choices.firstIndex(of: nil) ?? 0)
   /// Every kind's bit and `deliver`'s.
