@@ -266,7 +266,8 @@ public final class SingleItemPlayer: Sendable {
         step.commands.append(.setRate(session.load, rate))
       }
     case .replaceQueue, .append, .insert, .remove, .move, .jump, .next, .previous, .setRepeat,
-      .setShuffle, .clear, .toggle, .skip, .setPosition, .setSleepTimer, .setVolume, .setMuted:
+      .setShuffle, .clear, .toggle, .skip, .setPosition, .setSleepTimer, .setVolume, .setMuted,
+      .goToLive:
       return .noEffect
     }
     return nil
@@ -322,7 +323,8 @@ public final class SingleItemPlayer: Sendable {
       session.position = session.duration ?? session.position
     case .failed(_, let reason, let detail):
       fail(&session, reason, detail, &step)
-    case .pausedBySystem:
+    // On-demand media only: the fuzzer fuzzes it without the live feature.
+    case .pausedBySystem, .window:
       return .unexpected
     }
     state.session = session
