@@ -15,7 +15,8 @@ func live(
     queue: queueABC,
     session: Session(
       load: a2, stage: .ready, lastSeek: SeekID(1), lastWatchdog: WatchdogID(1),
-      position: position, window: window), playWhenReady: play, issuedLoads: 2, issuedItems: 3)
+      position: position, window: window, playsAtEdge: play && position >= window.end),
+    playWhenReady: play, issuedLoads: 2, issuedItems: 3)
 }
 
 /// The accepted live transitions of the table, with literal outcomes.
@@ -205,21 +206,36 @@ struct LiveStreamTests {
   }
 
   @Test func theEngineIsNeverFasterThanRealTimeAtTheEdge() {
-    // 1.5x at 90 s: sent; the position reaches the edge: 1x; the window
-    // moves on: 1.5x again; a seek back: nothing more to send.
+    // 1.5x at 90 s: sent; the position reaches the edge: 1x, and it stays 1x
+    // while the window moves on (no flapping at each report); a pause leaves
+    // the edge, so the resume catches up at 1.5x until the edge again; a seek
+    // back is 1.5x, `goToLive` 1x.
     let steps = printedSteps(
       [
         .setRate(1.5), .position(a2, .seconds(120)), .position(a2, .seconds(121)),
         .window(a2, LiveWindow(start: .seconds(65), end: .seconds(125))),
-        .position(a2, .seconds(123)), .goToLive, .setRate(2), .setRate(1),
+        .position(a2, .seconds(123)), .pause, .resume, .position(a2, .seconds(125)),
+        .seek(to: .seconds(100)), .goToLive, .setRate(2), .setRate(1),
       ], from: live(at: .seconds(90)))
     #expect(
       steps.steps == [
-        "rate(A#2, 1.5x)", "rate(A#2, 1x)", "", "rate(A#2, 1.5x)", "",
-        "seek(A#2, 125000ms, seek#2), rate(A#2, 1x)", "", "",
+        "rate(A#2, 1.5x)", "rate(A#2, 1x)", "", "", "", "pause(A#2)", "start(A#2, 1.5x)",
+        "rate(A#2, 1x)", "seek(A#2, 100000ms, seek#2), rate(A#2, 1.5x)",
+        "seek(A#2, 125000ms, seek#3), rate(A#2, 1x)", "", "",
       ])
     // Published to the lock screen as played: 1x at the edge.
     #expect(steps.state.nowPlaying?.rate == .normal)
+  }
+
+  @Test func theFirstWindowOfALoadPlayingFasterBringsItToRealTime() {
+    // H22's replay: the load starts at 1.5x, then learns it is live, at its edge.
+    let steps = printedSteps(
+      [.setRate(1.5), .play("L"), .ready(Load(1, 1)), .window(Load(1, 1), dvr60to120)],
+      from: PlaybackState())
+    #expect(
+      steps.steps == [
+        "", "load(L#1) watchdog(L#1, watchdog#1)", "start(L#1, 1.5x)", "rate(L#1, 1x)",
+      ])
   }
 
   @Test func previousOnALiveLoadGoesBackAnEntryNeverToTheStart() {
@@ -279,11 +295,49 @@ struct LiveStreamTests {
     #expect(state.transition(on: .setSleepTimer(.after(.seconds(60)))).ignored == nil)
   }
 
-  @Test func aSnapshotKeepsOnlyAPositionTheWindowHolds() {
-    #expect(live(at: .seconds(90)).snapshot.position == .seconds(90))
-    #expect(live(at: .seconds(30)).snapshot.position == .zero)
-    let still = LiveWindow(start: .seconds(120), end: .seconds(120))
-    #expect(live(still).snapshot.position == .zero)
+  @Test func aSnapshotKeepsTheOffsetFromTheEdgeWhileTheWindowHoldsThePosition() {
+    let behind = live(at: .seconds(90)).snapshot
+    #expect("\(behind.position) \(behind.liveOffset.map(\.description) ?? "none")" == "0ms 30000ms")
+    let gone = live(at: .seconds(30)).snapshot
+    #expect("\(gone.position) \(gone.liveOffset.map(\.description) ?? "none")" == "0ms none")
+    let still = live(LiveWindow(start: .seconds(120), end: .seconds(120))).snapshot
+    #expect("\(still.position) \(still.liveOffset.map(\.description) ?? "none")" == "0ms none")
+  }
+
+  @Test func aRelaunchResumesTheSameDistanceBehindTheEdge() throws {
+    // The new engine's timeline is its own: the window is 1000…1600 s now.
+    var state = try PlaybackState(restoring: live(at: .seconds(90)).snapshot)
+    let steps = printedSteps(
+      [
+        .resume, .ready(Load(1, 1)),
+        .window(Load(1, 1), LiveWindow(start: .seconds(1000), end: .seconds(1600))),
+      ], from: state)
+    #expect(
+      steps.steps == [
+        "load(A#1, 30000ms behind live edge) watchdog(A#1, watchdog#1)", "start(A#1)", "",
+      ])
+    #expect(steps.state.session?.position == .seconds(1570))
+    // A window shorter than the offset: its start.
+    state = try PlaybackState(
+      restoring: PlaybackSnapshot(media: ["A"], current: 0, liveOffset: .seconds(500)))
+    state = run([.resume, .window(Load(1, 1), dvr60to120)], from: state).state
+    #expect(state.session?.position == .seconds(60))
+    // A position reported before the first window is the engine's own: kept.
+    state = try PlaybackState(
+      restoring: PlaybackSnapshot(media: ["A"], current: 0, liveOffset: .seconds(30)))
+    state =
+      run(
+        [.resume, .position(Load(1, 1), .seconds(70)), .window(Load(1, 1), dvr60to120)], from: state
+      ).state
+    #expect(state.session?.position == .seconds(70))
+  }
+
+  @Test func aSnapshotWithAnOffsetAndAPositionIsRefused() {
+    let both = PlaybackSnapshot(
+      media: ["A"], current: 0, position: .seconds(1), liveOffset: .seconds(2))
+    #expect(both.violation == "both a position and a live offset")
+    let negative = PlaybackSnapshot(media: ["A"], current: 0, liveOffset: .seconds(-2))
+    #expect(negative.violation == "live offset -2000ms is negative")
   }
 
   @Test func valuesPrintAndEncode() throws {

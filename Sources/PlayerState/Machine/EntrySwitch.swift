@@ -129,7 +129,7 @@ extension PlaybackState {
     let load = Load(item: queue.entries.item(at: position), token: LoadToken(issuedLoads))
     effects.commands.appendOpening(
       load, media: queue.entries[position].media, start: time, atLiveEdge: atLiveEdge)
-    let (session, watchdog) = Session.opening(load, from: time)
+    let (session, watchdog) = Session.opening(load, from: time, atLiveEdge: atLiveEdge)
     self.session = session
     effects.watchdog = watchdog
     return nil

@@ -15,7 +15,12 @@ extension PlaybackState {
     _ window: LiveWindow, _ session: Session, _ effects: inout Effects
   ) -> IgnoreReason? {
     var session = session
-    if session.window == nil {
+    if session.openedAtLiveEdge {
+      // Opened that far behind the edge: where the engine started, in the window.
+      session.openedAtLiveEdge = false
+      session.position = window.clamp(window.end - session.position)
+      session.anchor = session.position
+    } else if session.window == nil {
       // Where the engine started: a load from a position the window has
       // left (or from 0, the engine's default position) is at the edge.
       if session.position < window.start {
@@ -28,6 +33,7 @@ extension PlaybackState {
     session.window = window
     // A live load has no duration: the window replaces it.
     session.duration = nil
+    if session.position >= window.end { session.playsAtEdge = true }
     self.session = session
     return nil
   }
@@ -39,6 +45,7 @@ extension PlaybackState {
   ) -> IgnoreReason? {
     if fellBehind(session, at: time, window) { return reloadAtLiveEdge(&effects) }
     self.session?.position = time
+    if time >= window.end { self.session?.playsAtEdge = true }
     return nil
   }
 
@@ -81,18 +88,20 @@ extension PlaybackState {
   /// The rate the engine is told for `session`: 1x at a live edge when the
   /// user's is faster (always, without DVR: such a load is at its edge).
   func playingRate(of session: Session) -> PlaybackRate {
-    guard rate > .normal, let window = session.window,
-      !window.isSeekable || session.position >= window.end
+    guard rate > .normal, let window = session.window, !window.isSeekable || session.playsAtEdge
     else { return rate }
     return .normal
   }
 
-  /// After a step: a live load the engine plays whose ``playingRate`` moved
-  /// (a report reached or left the edge, a seek) is sent the new rate, once,
-  /// unless the step started it or sent its rate already.
+  /// After a step of a live load: one the engine no longer plays (a pause, a
+  /// hold) has left its edge; and one whose ``playingRate`` moved (it reached
+  /// the edge, or left it) is sent the new rate, once, unless the step
+  /// started it or sent its rate already.
   mutating func keepLiveRateInStep(
-    from before: PlaybackRate, of load: Load, _ effects: inout Effects
+    from before: PlaybackRate?, of load: Load?, _ effects: inout Effects
   ) {
+    if session?.playsAtEdge == true, !enginePlays { session?.playsAtEdge = false }
+    guard let before, let load else { return }
     let now = playingRate
     guard now != before, enginePlays, let session, session.load == load else { return }
     for command in effects.commands {

@@ -84,9 +84,13 @@ extension Session {
     }
   }
 
-  /// A new load of `load`, buffering from `time`, its load watchdog armed.
-  static func opening(_ load: Load, from time: MediaTime) -> (Session, WatchdogRequest) {
-    var session = Session(load: load, stage: .buffering, position: time)
+  /// A new load of `load`, buffering from `time` (at the live edge: `time`
+  /// behind it), its load watchdog armed.
+  static func opening(
+    _ load: Load, from time: MediaTime, atLiveEdge: Bool = false
+  ) -> (Session, WatchdogRequest) {
+    var session = Session(
+      load: load, stage: .buffering, position: time, openedAtLiveEdge: atLiveEdge)
     guard let request = session.arm(.loadWatchdog) else {
       preconditionFailure("a new session for \(load) has issued no timer id, yet none is left")
     }
@@ -158,6 +162,8 @@ extension PlaybackState {
       time = window.clamp(time)
     }
     guard session.issueSeek(to: time, &effects) else { return .idsExhausted }
+    // At the live edge only if it sought there.
+    if let window = session.window { session.playsAtEdge = time >= window.end }
     if session.stage == .ended {
       session.stage = .ready
       startIfPlays(session, &effects)

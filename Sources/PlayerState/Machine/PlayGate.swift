@@ -109,6 +109,9 @@ extension PlaybackState {
       guard tokenAvailable else { return .idsExhausted }
       playWhenReady = true
       // A resume point is always the current entry's (an invariant the post-pass keeps).
+      if let offset = resumePoint?.liveOffset {
+        return enterCurrent(from: offset, atLiveEdge: true, &effects)
+      }
       return enterCurrent(from: resumePoint?.position ?? .zero, &effects)
     }
     if session.fadingOut {

@@ -84,8 +84,8 @@ extension PlaybackState {
     effects.watchdog = nil
     effects.sleepTimer = nil
     let publishedRate = self.publishedRate
-    // A live load's rate at its edge (LiveStreams): read only for a live load.
-    let liveRate = session?.window != nil ? session.map { (playingRate, $0.load) } : nil
+    // A live load's rate at its edge (LiveStreams): read only above 1x.
+    let liveRate = rate > .normal ? session.map { (playingRate, $0.load) } : nil
     let ignored: IgnoreReason?
     switch event {
     case .user(let intent), .remote(let intent): ignored = apply(intent, &effects)
@@ -102,7 +102,9 @@ extension PlaybackState {
     // A load opened by this step (the preload's included, so after it) starts
     // at full volume in the engine: its `setVolume` comes last when it must.
     if effects.commands.opensLoad { setVolumeOfOpenedLoad(&effects) }
-    if let (rate, load) = liveRate { keepLiveRateInStep(from: rate, of: load, &effects) }
+    if session?.window != nil {
+      keepLiveRateInStep(from: liveRate?.0, of: liveRate?.1, &effects)
+    }
     // The detail belongs to the current load's failure: gone with it (a new
     // load, a reload, a stop). Touched only when there is one.
     if failure != nil, !(session?.stage.isStopped ?? false) { failure = nil }
@@ -196,6 +198,8 @@ extension PlaybackState {
       return reason
     case .moved(let time):
       if let window = session.window { return moveLive(to: time, window, session, &effects) }
+      // Reported before the first window: a real position, no longer an offset.
+      if session.openedAtLiveEdge { self.session?.openedAtLiveEdge = false }
       // The commonest report: one field written in place, no session copied back.
       self.session?.position = time
       if configuration.crossfades { crossfadeIfDue(&effects) }
@@ -205,6 +209,8 @@ extension PlaybackState {
       startIfPlays(session, &effects)
     case .stalled:
       guard let timer = session.arm(.stallWatchdog) else { return .idsExhausted }
+      // A stall leaves the live edge behind.
+      session.playsAtEdge = false
       // Nothing is heard: a fade-out into a pause ends here (its timer is stale now).
       finishFadeOut(&session, &effects)
       session.stage = .stalled

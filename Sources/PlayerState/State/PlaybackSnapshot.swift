@@ -29,8 +29,15 @@ public struct PlaybackSnapshot: Hashable, Sendable, Codable {
   /// The current entry's position in play order; nil exactly when ``media`` is empty.
   public var current: Int?
   /// Where the current entry was, taken in the same step as ``current``: its
-  /// last known position (0 for one that had ended, which replays from the start).
+  /// last known position (0 for one that had ended, which replays from the
+  /// start, and for a live stream, whose position does not outlive its load).
   public var position: MediaTime
+  /// How far behind the live edge a DVR stream was, when its window still held
+  /// the position; nil otherwise (a relaunch of a live entry without it starts
+  /// at the edge). A live stream's positions restart with each load (an
+  /// engine's live timeline is its own), so the offset from the edge is what
+  /// survives a relaunch (docs/machine.md, "Live and DVR streams").
+  public var liveOffset: MediaTime?
   /// What happens at the end of an entry.
   public var repeatMode: RepeatMode
   /// The user's rate.
@@ -47,8 +54,10 @@ public struct PlaybackSnapshot: Hashable, Sendable, Codable {
   public init(
     media: [MediaID], shuffleSeed: UInt64? = nil, playOrder: [Int]? = nil, current: Int?,
     position: MediaTime = .zero, repeatMode: RepeatMode = .off, rate: PlaybackRate = .normal,
-    playWhenReady: Bool = false, volume: Volume = .full, muted: Bool = false
+    playWhenReady: Bool = false, volume: Volume = .full, muted: Bool = false,
+    liveOffset: MediaTime? = nil
   ) {
+    self.liveOffset = liveOffset
     self.media = media
     self.shuffleSeed = shuffleSeed
     self.playOrder = playOrder
@@ -89,6 +98,10 @@ public struct PlaybackSnapshot: Hashable, Sendable, Codable {
     default: break
     }
     if position < .zero { return "position \(position) is negative" }
+    if let liveOffset {
+      if liveOffset < .zero { return "live offset \(liveOffset) is negative" }
+      if position != .zero { return "both a position and a live offset" }
+    }
     if rate.thousandths <= 0 { return "rate \(rate) is not positive" }
     if !volume.isValid { return "volume \(volume) is outside 0...1" }
     return nil
@@ -96,7 +109,7 @@ public struct PlaybackSnapshot: Hashable, Sendable, Codable {
 
   private enum CodingKeys: String, CodingKey {
     case version, media, shuffleSeed, playOrder, current, position, repeatMode, rate,
-      playWhenReady, volume, muted
+      playWhenReady, volume, muted, liveOffset
   }
 
   /// Decodes a snapshot written by ``encode(to:)``.
@@ -132,7 +145,9 @@ public struct PlaybackSnapshot: Hashable, Sendable, Codable {
       playWhenReady: try container.decode(Bool.self, forKey: .playWhenReady),
       // Absent in snapshots written before volumes (issue 37): full, unmuted.
       volume: try container.decodeIfPresent(Volume.self, forKey: .volume) ?? .full,
-      muted: try container.decodeIfPresent(Bool.self, forKey: .muted) ?? false)
+      muted: try container.decodeIfPresent(Bool.self, forKey: .muted) ?? false,
+      // Absent in snapshots written before live streams (issue 38), and for on-demand media.
+      liveOffset: try container.decodeIfPresent(MediaTime.self, forKey: .liveOffset))
     if let violation {
       throw DecodingError.dataCorruptedError(
         forKey: .version, in: container, debugDescription: "unusable snapshot: \(violation)")
@@ -153,6 +168,7 @@ public struct PlaybackSnapshot: Hashable, Sendable, Codable {
     try container.encode(playWhenReady, forKey: .playWhenReady)
     if volume != .full { try container.encode(volume, forKey: .volume) }
     if muted { try container.encode(muted, forKey: .muted) }
+    try container.encodeIfPresent(liveOffset, forKey: .liveOffset)
   }
 }
 
@@ -161,13 +177,43 @@ public struct PlaybackSnapshot: Hashable, Sendable, Codable {
 public struct ResumePoint: Hashable, Sendable, Codable {
   /// The entry the position belongs to.
   public let item: ItemID
-  /// Where it was.
-  public let position: MediaTime
+  /// The position, or the live offset: one field and a flag, so that a
+  /// state's resume point did not grow when live streams came.
+  private let time: MediaTime
+  private let isLiveOffset: Bool
 
-  /// A resume point.
-  public init(item: ItemID, position: MediaTime) {
+  /// Where it was (0 for a DVR stream saved by its ``liveOffset``).
+  public var position: MediaTime { isLiveOffset ? .zero : time }
+  /// How far behind the live edge a DVR stream was (the position is 0 then):
+  /// its first `resume` loads it that far behind the edge.
+  public var liveOffset: MediaTime? { isLiveOffset ? time : nil }
+
+  /// A resume point: a position, or for a DVR stream an offset behind the
+  /// live edge (given both, the offset wins: a live position does not
+  /// outlive its load).
+  public init(item: ItemID, position: MediaTime, liveOffset: MediaTime? = nil) {
     self.item = item
-    self.position = position
+    time = liveOffset ?? position
+    isLiveOffset = liveOffset != nil
+  }
+
+  private enum CodingKeys: String, CodingKey { case item, position, liveOffset }
+
+  /// Decodes a resume point; one written before live streams has no offset.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      item: try container.decode(ItemID.self, forKey: .item),
+      position: try container.decode(MediaTime.self, forKey: .position),
+      liveOffset: try container.decodeIfPresent(MediaTime.self, forKey: .liveOffset))
+  }
+
+  /// Encodes the item, the position and, when there is one, the live offset.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(item, forKey: .item)
+    try container.encode(position, forKey: .position)
+    try container.encodeIfPresent(liveOffset, forKey: .liveOffset)
   }
 }
 
@@ -185,27 +231,31 @@ extension PlaybackState {
       for (offset, entry) in list.enumerated() { index[entry.item] = offset }
       playOrder = queue.entries.map { index[$0.item] ?? 0 }
     }
-    let position = currentPosition
+    let point = currentPoint
     return PlaybackSnapshot(
       media: list.map(\.media), shuffleSeed: queue.shuffle?.seed, playOrder: playOrder,
-      current: queue.current, position: position, repeatMode: queue.repeatMode, rate: rate,
-      playWhenReady: playWhenReady, volume: volume, muted: muted)
+      current: queue.current, position: point.position, repeatMode: queue.repeatMode, rate: rate,
+      playWhenReady: playWhenReady, volume: volume, muted: muted, liveOffset: point.liveOffset)
   }
 
   /// Where the current entry is: the current load's last known position (0
-  /// once it has ended: it replays from the start), else its resume point, else 0.
-  var currentPosition: MediaTime {
+  /// once it has ended: it replays from the start), else its resume point, else 0;
+  /// for a live load no position, and for a DVR load its offset from the edge
+  /// while the window holds it.
+  var currentPoint: (position: MediaTime, liveOffset: MediaTime?) {
     if let session, session.stage != .ended {  // always the current entry's (an invariant)
-      // Live: none (a relaunch resumes at the edge); DVR: only while the window holds it.
+      // Live: nothing (a relaunch resumes at the edge); DVR: the offset from the
+      // edge, only while the window holds the position.
       if let window = session.window {
-        return window.isSeekable && window.contains(session.position) ? session.position : .zero
+        guard window.isSeekable, window.contains(session.position) else { return (.zero, nil) }
+        return (.zero, window.end - session.position)
       }
-      return session.position
+      return (session.position, nil)
     }
     if session == nil, let point = resumePoint {  // likewise
-      return point.position
+      return (point.position, point.liveOffset)
     }
-    return .zero
+    return (.zero, nil)
   }
 
   /// This state with nothing live: no load, no preload, no load fading out,
@@ -226,14 +276,15 @@ extension PlaybackState {
     // A load fading out into a stop was the old engine's.
     state.leaving = nil
     guard session != nil || preload != nil else { return state }
-    let position = currentPosition
+    let point = currentPoint
     state.session = nil
     state.preload = nil
     state.failure = nil
     state.playWhenReady = false
     state.resumePoint = nil
-    if let current = queue.currentEntry, position > .zero {
-      state.resumePoint = ResumePoint(item: current.item, position: position)
+    if let current = queue.currentEntry, point.position > .zero || point.liveOffset != nil {
+      state.resumePoint = ResumePoint(
+        item: current.item, position: point.position, liveOffset: point.liveOffset)
     }
     return state
   }
@@ -280,8 +331,9 @@ extension PlaybackState {
     volume = snapshot.volume
     muted = snapshot.muted
     playWhenReady = false
-    if let current = queue.currentEntry, snapshot.position > .zero {
-      resumePoint = ResumePoint(item: current.item, position: snapshot.position)
+    if let current = queue.currentEntry, snapshot.position > .zero || snapshot.liveOffset != nil {
+      resumePoint = ResumePoint(
+        item: current.item, position: snapshot.position, liveOffset: snapshot.liveOffset)
     }
   }
 }

@@ -55,6 +55,14 @@ public struct Session: Hashable, Sendable, Codable {
   /// fade's expiry (``TimerPurpose/fadeOut``, the newest timer), or at once
   /// if anything silences the load first.
   public var fadingOut: Bool
+  /// Whether the load was opened at its live edge (``LoadRequest/atLiveEdge``)
+  /// and no window or position has been reported for it yet: until then
+  /// ``position`` is the offset behind the edge it was asked to start at.
+  public var openedAtLiveEdge: Bool
+  /// Whether this live load reached its live edge playing (a report at or
+  /// past the window's end, or a seek there) and has not left it since (a
+  /// seek elsewhere, a pause, a stall): the engine plays it at 1x at most.
+  public var playsAtEdge: Bool
   /// The live window the engine last reported for this load, nil while none
   /// was: on-demand media (docs/machine.md, "Live and DVR streams").
   public var window: LiveWindow?
@@ -74,8 +82,10 @@ public struct Session: Hashable, Sendable, Codable {
     lastWatchdog: WatchdogID = WatchdogID(0), position: MediaTime = .zero,
     duration: MediaTime? = nil, systemPaused: Bool = false, networkAttempts: UInt8 = 0,
     timerPurpose: TimerPurpose? = nil, anchor: MediaTime? = nil, fadingOut: Bool = false,
-    window: LiveWindow? = nil
+    window: LiveWindow? = nil, openedAtLiveEdge: Bool = false, playsAtEdge: Bool = false
   ) {
+    self.openedAtLiveEdge = openedAtLiveEdge
+    self.playsAtEdge = playsAtEdge
     self.timerPurpose = timerPurpose ?? Self.purpose(armedIn: stage)
     self.load = load
     self.stage = stage
@@ -124,7 +134,7 @@ public struct FadingLoad: Hashable, Sendable, Codable {
 extension Session {
   private enum CodingKeys: String, CodingKey {
     case load, stage, lastSeek, seekPending, lastWatchdog, position, duration, systemPaused,
-      networkAttempts, timerPurpose, anchor, fadingOut, window
+      networkAttempts, timerPurpose, anchor, fadingOut, window, openedAtLiveEdge, playsAtEdge
   }
 
   /// Decodes a session; one written before timers stated their purpose gets
@@ -146,7 +156,10 @@ extension Session {
       timerPurpose: try container.decodeIfPresent(TimerPurpose.self, forKey: .timerPurpose),
       anchor: try container.decodeIfPresent(MediaTime.self, forKey: .anchor),
       fadingOut: try container.decodeIfPresent(Bool.self, forKey: .fadingOut) ?? false,
-      window: try container.decodeIfPresent(LiveWindow.self, forKey: .window))
+      window: try container.decodeIfPresent(LiveWindow.self, forKey: .window),
+      openedAtLiveEdge: try container.decodeIfPresent(Bool.self, forKey: .openedAtLiveEdge)
+        ?? false,
+      playsAtEdge: try container.decodeIfPresent(Bool.self, forKey: .playsAtEdge) ?? false)
   }
 
   /// Encodes the session; `fadingOut` only while true and `window` only when
@@ -166,6 +179,8 @@ extension Session {
     try container.encode(anchor, forKey: .anchor)
     if fadingOut { try container.encode(fadingOut, forKey: .fadingOut) }
     try container.encodeIfPresent(window, forKey: .window)
+    if openedAtLiveEdge { try container.encode(openedAtLiveEdge, forKey: .openedAtLiveEdge) }
+    if playsAtEdge { try container.encode(playsAtEdge, forKey: .playsAtEdge) }
   }
 }
 

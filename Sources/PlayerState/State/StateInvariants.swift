@@ -109,6 +109,9 @@ extension PlaybackState {
         return "a resume point for \(point.item), which is not the current entry"
       }
       if point.position < .zero { return "resume point position \(point.position) is negative" }
+      if let offset = point.liveOffset, offset < .zero {
+        return "resume point live offset \(offset) is negative"
+      }
     }
     if let sleepTimer {
       if let violation = sleepTimer.violation { return violation }

@@ -339,7 +339,8 @@ public enum TransitionTable {
             queue: queue,
             session: Session(
               load: Load(1, 2), stage: .ready, lastSeek: SeekID(1), lastWatchdog: WatchdogID(1),
-              position: position, window: window), playWhenReady: playWhenReady,
+              position: position, window: window,
+              playsAtEdge: playWhenReady && position >= window.end), playWhenReady: playWhenReady,
             issuedLoads: 2, issuedItems: 3))
       }
     }

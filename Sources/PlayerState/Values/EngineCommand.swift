@@ -9,8 +9,10 @@ public struct LoadRequest: Hashable, Sendable, Codable, CustomStringConvertible 
   public let start: MediaTime
   /// Whether to start at the live edge, whatever the stream's window holds:
   /// the machine's reload of a load it knows is live (one that fell behind
-  /// its window, waited for the network, or whose broadcast ended). `start`
-  /// is zero then.
+  /// its window, waited for the network, or whose broadcast ended), with
+  /// `start` zero; or a relaunch of a DVR stream saved behind its edge
+  /// (``PlaybackSnapshot/liveOffset``), with `start` that far behind the edge
+  /// (the start of the window if it is shorter).
   public let atLiveEdge: Bool
 
   /// Describes a load request.
@@ -43,10 +45,13 @@ public struct LoadRequest: Hashable, Sendable, Codable, CustomStringConvertible 
     if atLiveEdge { try container.encode(atLiveEdge, forKey: .atLiveEdge) }
   }
 
-  /// `A#2`, `A#2, from 12000ms` when it starts past zero, or `A#2, at live edge`.
+  /// `A#2`, `A#2, from 12000ms` when it starts past zero, `A#2, at live edge`,
+  /// or `A#2, 30000ms behind live edge`.
   public var description: String {
     let name = "\(media)#\(load.token)"
-    if atLiveEdge { return "\(name), at live edge" }
+    if atLiveEdge {
+      return start == .zero ? "\(name), at live edge" : "\(name), \(start) behind live edge"
+    }
     return start == .zero ? name : "\(name), from \(start)"
   }
 }
