@@ -16,6 +16,10 @@ enum BusMessage: Hashable, Sendable {
   /// `GST_MESSAGE_STREAM_START`: a stream began; after a gapless switch, the next entry's.
   /// The session handles it (the progress of one load ignores it).
   case streamStart
+  /// `GST_MESSAGE_DURATION_CHANGED`: the stream's duration may have changed; an HLS live
+  /// stream posts it at each playlist refresh, when its seekable window moves. The session
+  /// checks the window at once (``PipelineMachine/windowReport(for:)``); no report of its own.
+  case durationChanged
 }
 
 /// What the session knows about its pipeline, only touched on its thread.
@@ -69,7 +73,7 @@ struct PipelineProgress: Hashable, Sendable {
         return .resumed(load)
       }
       return nil
-    case .streamStart:
+    case .streamStart, .durationChanged:
       return nil
     }
   }
