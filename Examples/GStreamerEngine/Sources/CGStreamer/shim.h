@@ -162,21 +162,20 @@ static inline gint64 playhead_duration_ms(GstElement *element) {
   return duration / GST_MSECOND;
 }
 
-/// What the pipeline says about a live stream, from two queries: the latency query's live
-/// flag (`live`: TRUE for a live source, such as an HLS playlist with no end), and the
-/// seeking query in time (`seekable`, and the range from `start_ms` to `end_ms`, each -1 when
-/// unknown). FALSE when the latency query is not answered (nothing is known yet).
-static inline gboolean playhead_live_query(GstElement *element, gboolean *live, gboolean *seekable,
-                                           gint64 *start_ms, gint64 *end_ms) {
-  *live = FALSE;
+/// What the pipeline says about a live stream. `live`: the prerolled pipeline knows no
+/// duration (the duration query fails or answers none), as AVPlayer's indefinite duration
+/// means live: an HLS playlist with no end, a radio stream. Not the latency query's live flag:
+/// a sink that syncs to the clock answers live for any media, a WAV file included. For a live
+/// pipeline, the seeking query in time: `seekable`, and the range from `start_ms` to `end_ms`
+/// (each -1 when unknown).
+static inline void playhead_live_query(GstElement *element, gboolean *live, gboolean *seekable,
+                                       gint64 *start_ms, gint64 *end_ms) {
   *seekable = FALSE;
   *start_ms = -1;
   *end_ms = -1;
-  GstQuery *latency = gst_query_new_latency();
-  gboolean answered = gst_element_query(element, latency);
-  if (answered) gst_query_parse_latency(latency, live, NULL, NULL);
-  gst_query_unref(latency);
-  if (!answered || !*live) return answered;
+  gint64 duration = -1;
+  *live = !gst_element_query_duration(element, GST_FORMAT_TIME, &duration) || duration < 0;
+  if (!*live) return;
   GstQuery *seeking = gst_query_new_seeking(GST_FORMAT_TIME);
   if (gst_element_query(element, seeking)) {
     GstFormat format = GST_FORMAT_UNDEFINED;
@@ -190,7 +189,6 @@ static inline gboolean playhead_live_query(GstElement *element, gboolean *live, 
     }
   }
   gst_query_unref(seeking);
-  return TRUE;
 }
 
 /// TRUE for a file:// URI whose file does not exist (a preload that cannot play).

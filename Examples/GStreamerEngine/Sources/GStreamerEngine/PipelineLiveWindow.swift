@@ -3,8 +3,10 @@ import PlayerState
 /// What a pipeline's queries say about a live stream, already read (``PipelineSession`` asks
 /// GStreamer; this is the value the decision is made on, so it is tested without a pipeline).
 struct LiveQuery: Hashable, Sendable {
-  /// The latency query's live flag: true for a live source, such as an HLS playlist with no
-  /// `#EXT-X-ENDLIST` (hlsdemux2 answers live while the playlist has no end).
+  /// Whether the stream is live: the prerolled pipeline knows no duration (an HLS playlist
+  /// with no `#EXT-X-ENDLIST`, a radio stream), as AVPlayer's indefinite duration means live.
+  /// Not the latency query's live flag, which a sink that syncs to the clock sets for any
+  /// media (a WAV file played with `sync` answers live).
   var isLive: Bool
   /// The seeking query's seekable flag, in time.
   var isSeekable = false
@@ -27,7 +29,9 @@ struct LiveQuery: Hashable, Sendable {
 /// | live, anything else (not seekable, or the range unknown or backwards) | `p…p` at the position `p`: live without DVR, no seeking; none while the position is unknown |
 ///
 /// A window equal to the one reported last is not reported again. A window without DVR moves
-/// with the position, so it is reported at each check while the stream plays.
+/// with the position, so it is reported at each check while the stream plays. Once a DVR window
+/// was reported, a query that is not seekable reports nothing (the last window stays): a stream
+/// does not lose its window, and a pipeline in the middle of a flushing seek may answer so.
 struct PipelineLiveWindow: Hashable, Sendable {
   /// The window reported last; nil before the first.
   private(set) var reported: LiveWindow?
@@ -40,6 +44,8 @@ struct PipelineLiveWindow: Hashable, Sendable {
       start <= end
     {
       window = LiveWindow(start: start, end: end)
+    } else if reported?.isSeekable == true {
+      return nil
     } else if let position = query.position {
       let edge = max(position, .zero)
       window = LiveWindow(start: edge, end: edge)

@@ -106,11 +106,29 @@ struct PipelineMachine: Sendable {
     progress.answered && progress.prerolled && !progress.failed && !ended && !awaitingStart
   }
 
+  /// Whether the load is live, decided by the first check after `ready` (nil before it) and
+  /// kept: a pipeline in the middle of a seek may answer no duration for a moment, and an
+  /// on-demand load must never report a window.
+  private(set) var isLive: Bool?
+
+  /// Whether the thread should query the pipeline for a window now: ``reportsWindow``, not
+  /// known to be on demand, and no seek pending (a flushing seek's answers are not the
+  /// stream's).
+  var checksWindow: Bool {
+    reportsWindow && isLive != false && progress.pendingSeek == nil && deferredSeek == nil
+  }
+
   /// The `window(L, w)` report for what the pipeline's queries say, when the load is live and
   /// its window moved since the last one reported (``PipelineLiveWindow``); nil otherwise, and
-  /// nil while ``reportsWindow`` is false.
+  /// nil while ``reportsWindow`` is false. The first query after `ready` decides whether the
+  /// load is live (``isLive``); a live load's BUFFERING messages are no stall from then on.
   mutating func windowReport(for query: LiveQuery) -> EngineReport? {
-    guard reportsWindow, let window = liveWindow.window(for: query) else { return nil }
+    guard reportsWindow else { return nil }
+    if isLive == nil {
+      isLive = query.isLive
+      progress.live = query.isLive
+    }
+    guard isLive == true, let window = liveWindow.window(for: query) else { return nil }
     return .window(load, window)
   }
 

@@ -227,8 +227,10 @@ final class PipelineSession: Sendable {
     let clock = ContinuousClock()
     var lastPosition = clock.now
     var lastWindowCheck = clock.now
-    // A DURATION_CHANGED (an HLS playlist refresh) makes the window due at once.
-    var windowDue = false
+    // A DURATION_CHANGED (an HLS playlist refresh) makes the window due at once; so does the
+    // answer to the load: the first check, right after `ready`, tells a live stream, whose
+    // BUFFERING messages are then no stall.
+    var windowDue = true
     while true {
       let (items, anyLive) = mailbox.withLock { mailbox in
         defer { mailbox.items.removeAll() }
@@ -258,8 +260,9 @@ final class PipelineSession: Sendable {
       }
       // A live load's window, playing or paused, checked as often as positions are reported
       // and at each DURATION_CHANGED; reported when it moved. Before the position: a position
-      // is judged against the newest window.
-      if thread.driver.machine.reportsWindow,
+      // is judged against the newest window. The first check, right after `ready`, decides
+      // whether the load is live at all; an on-demand load is not asked again.
+      if thread.driver.machine.checksWindow,
         windowDue
           || options.positionInterval.map({ clock.now - lastWindowCheck >= $0 }) ?? false
       {
@@ -301,16 +304,15 @@ final class PipelineSession: Sendable {
     String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
-  /// What the pipeline's latency and seeking queries say, and its position (for a window
+  /// What the pipeline's duration and seeking queries say, and its position (for a window
   /// without DVR). On the pipeline's thread.
   private static func liveQuery(_ pipeline: UnsafeMutablePointer<GstElement>) -> LiveQuery {
     var live: gboolean = 0
     var seekable: gboolean = 0
     var start: gint64 = -1
     var end: gint64 = -1
-    guard playhead_live_query(pipeline, &live, &seekable, &start, &end) != 0, live != 0 else {
-      return LiveQuery(isLive: false)
-    }
+    playhead_live_query(pipeline, &live, &seekable, &start, &end)
+    guard live != 0 else { return LiveQuery(isLive: false) }
     let position = playhead_position_ms(pipeline)
     return LiveQuery(
       isLive: true, isSeekable: seekable != 0, start: start < 0 ? nil : .milliseconds(Int64(start)),

@@ -39,13 +39,39 @@ struct LiveWindowMappingTests {
     var window = PipelineLiveWindow()
     let reported = [
       live(0, 2_978), live(0, 2_978), live(993, 3_971), live(993, 3_971, at: 3_100),
+      // Once DVR, an answer that is not seekable (a seek in flight) keeps the last window.
+      live(0, nil, seekable: false, at: 4_000), live(1_985, 4_963),
+    ].map { window.window(for: $0)?.description ?? "-" }
+    #expect(reported == ["0ms…2978ms", "-", "993ms…3971ms", "-", "-", "1985ms…4963ms"])
+    // Without DVR, the window is at the position and moves with it.
+    var radio = PipelineLiveWindow()
+    let moving = [
       live(0, nil, seekable: false, at: 4_000), live(0, nil, seekable: false, at: 4_000),
       live(0, nil, seekable: false, at: 4_100),
-    ].map { window.window(for: $0)?.description ?? "-" }
-    #expect(
-      reported == [
-        "0ms…2978ms", "-", "993ms…3971ms", "-", "4000ms…4000ms", "-", "4100ms…4100ms",
-      ])
+    ].map { radio.window(for: $0)?.description ?? "-" }
+    #expect(moving == ["4000ms…4000ms", "-", "4100ms…4100ms"])
+  }
+
+  /// The first check after `ready` decides: an on-demand load never reports a window, even
+  /// if a later answer says no duration (a pipeline in the middle of a seek).
+  @Test func theFirstCheckDecidesWhetherTheLoadIsLive() {
+    let load = Load(1, 1)
+    var machine = PipelineMachine(load: load)
+    _ = machine.handle(.asyncDone)
+    #expect(machine.checksWindow)
+    #expect(machine.windowReport(for: LiveQuery(isLive: false)) == nil)
+    #expect(machine.isLive == false)
+    #expect(!machine.checksWindow)
+    #expect(machine.windowReport(for: live(0, 2_978)) == nil)
+    // A live load is not asked while a seek is in flight.
+    var live = PipelineMachine(load: load)
+    _ = live.handle(.asyncDone)
+    _ = live.windowReport(for: self.live(0, 2_978))
+    #expect(live.isLive == true)
+    _ = live.apply(.seek(load, to: .milliseconds(1_000), SeekID(1)))
+    #expect(!live.checksWindow)
+    _ = live.handle(.asyncDone)
+    #expect(live.checksWindow)
   }
 
   @Test func aWindowIsReportedOnlyAfterReadyAndUntilTheEnd() {
@@ -72,6 +98,22 @@ struct LiveWindowMappingTests {
     #expect(failed.windowReport(for: live(0, 2_978)) == nil)
   }
 
+  /// A live pipeline is never paused to rebuffer: its BUFFERING messages are no stall.
+  @Test func bufferingIsNoStallOnceTheStreamIsKnownLive() {
+    let load = Load(1, 1)
+    var machine = PipelineMachine(load: load)
+    _ = machine.handle(.asyncDone)
+    _ = machine.apply(.start(load))
+    #expect(
+      machine.handle(.buffering(percent: 40)) == [.report(.stalled(load)), .setPlaying(false)])
+    #expect(
+      machine.handle(.buffering(percent: 100)) == [.report(.resumed(load)), .setPlaying(true)])
+    _ = machine.windowReport(for: live(0, 2_978))
+    #expect(machine.handle(.buffering(percent: 40)) == [])
+    #expect(machine.handle(.buffering(percent: 100)) == [])
+    #expect(machine.isPlaying)
+  }
+
   @Test func aPreloadAfterAGaplessSwitchReportsAWindowOnlyOnceStarted() {
     let preload = Load(2, 2)
     var machine = PipelineMachine(preload: preload, playingAfterGaplessSwitch: true)
@@ -84,8 +126,11 @@ struct LiveWindowMappingTests {
 
   /// The states of `L` played, ready, then sent `window`.
   func state(_ window: LiveWindow) -> PlaybackState {
-    [PlaybackEvent.play("L"), .ready(Load(1, 1), duration: .seconds(30)), .window(Load(1, 1), window)]
-      .reduce(PlaybackState()) { $0.transition(on: $1).next }
+    [
+      PlaybackEvent.play("L"), .ready(Load(1, 1), duration: .seconds(30)),
+      .window(Load(1, 1), window),
+    ]
+    .reduce(PlaybackState()) { $0.transition(on: $1).next }
   }
 
   @Test func mprisPublishesNoLengthForLiveAndCanSeekOnlyWithDVR() {
