@@ -36,7 +36,7 @@ struct PipelineProgress: Hashable, Sendable {
   var stalled = false
   /// The stream is live (the latency query said so): BUFFERING below 100% is no stall.
   /// GStreamer's advice for live pipelines: never pause one to rebuffer, which would only put
-  /// it behind its window (an HLS live stream posts BUFFERING all the time as hlsdemux2's queue
+  /// it behind its window (an HLS live stream posts BUFFERING all the time as hlsdemux's queue
   /// fills and drains; paused on each, it fell behind its window at once and reloaded, over
   /// and over: found by the live HLS test).
   var live = false

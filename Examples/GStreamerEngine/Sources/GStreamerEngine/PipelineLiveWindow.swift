@@ -12,7 +12,7 @@ struct LiveQuery: Hashable, Sendable {
   var isSeekable = false
   /// The start of the seekable range, nil when unknown (GStreamer's -1).
   var start: MediaTime?
-  /// The end of the seekable range: for HLS, the live edge, hlsdemux2's default position
+  /// The end of the seekable range: for HLS, the live edge, hlsdemux's default position
   /// (three target durations before the playlist's end), nil when unknown.
   var end: MediaTime?
   /// The pipeline's position, nil when unknown: a window without DVR is at it.

@@ -81,7 +81,7 @@ final class PipelineSession: Sendable {
     self.origin = origin
     media = request.media
     // At the live edge: no seek. A live stream prerolls at its default position, which for
-    // HLS (hlsdemux2) is the live edge; the machine sends such a load from 0 anyway.
+    // HLS (hlsdemux) is the live edge; the machine sends such a load from 0 anyway.
     startPosition = request.atLiveEdge ? .zero : request.start
     self.sink = sink
     self.options = options

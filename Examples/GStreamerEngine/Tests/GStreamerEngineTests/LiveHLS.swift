@@ -4,9 +4,9 @@ import Foundation
 /// A real live HLS stream, made inside the test and offline: GStreamer's `hlssink2` writes
 /// one-second MPEG-TS segments of a live sine tone (`audiotestsrc is-live=true`, MP3) and a
 /// sliding playlist of the newest `playlistLength` of them, with no `#EXT-X-ENDLIST`, into a
-/// temporary folder; Python's `http.server` serves that folder on 127.0.0.1 (hlsdemux2 reads
-/// playlists over HTTP only). The playlist slides by a segment every second, so the stream's
-/// seekable window is `playlistLength − 3` seconds long (hlsdemux2 keeps three target
+/// temporary folder; Python's `http.server` serves that folder on 127.0.0.1, as a live stream is
+/// served. The playlist slides by a segment every second, so the stream's
+/// seekable window is `playlistLength − 3` seconds long (hlsdemux keeps three target
 /// durations back from the playlist's end as the live edge) and moves with the wall clock.
 ///
 /// Not `Sendable`: made, used and stopped by one test.
@@ -18,11 +18,11 @@ final class LiveHLS {
   private let server: Process
 
   /// Why a live source cannot be made here, or nil when it can: the GStreamer elements it
-  /// needs (gstreamer1.0-plugins-bad's `hlssink2` and `mpegtsmux`, plugins-good's
-  /// `lamemp3enc`, `hlsdemux2` and `souphttpsrc`) and Python 3.
+  /// needs (gstreamer1.0-plugins-bad's `hlssink2`, `mpegtsmux` and `hlsdemux`, the demuxer
+  /// playbin picks; plugins-good's `lamemp3enc` and `souphttpsrc`) and Python 3.
   static var missing: String? {
     playhead_gst_init()
-    let elements = ["hlssink2", "mpegtsmux", "lamemp3enc", "hlsdemux2", "souphttpsrc"]
+    let elements = ["hlssink2", "mpegtsmux", "lamemp3enc", "hlsdemux", "souphttpsrc"]
     let absent = elements.filter { playhead_has_element($0) == 0 }
     if !absent.isEmpty { return "GStreamer elements missing: \(absent.joined(separator: ", "))" }
     if python == nil { return "python3 not found" }

@@ -10,7 +10,7 @@ extension MPRISPlayerctlTests {
   /// A live stream without DVR (issue 38) over MPRIS, read by playerctl and gdbus: no
   /// `mpris:length` in `Metadata`, and `CanSeek` false (the machine's `availableCommands` drop
   /// `seek` and `skip`). The stream is ``LiveHLS`` with a playlist of three segments, all of
-  /// them held back as the live edge: hlsdemux2 answers the seeking query not seekable, and
+  /// them held back as the live edge: hlsdemux answers the seeking query not seekable, and
   /// the engine reports a window of zero length at the position.
   @Test(
     .enabled(
