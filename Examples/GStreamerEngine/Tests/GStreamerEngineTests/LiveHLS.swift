@@ -15,6 +15,8 @@ final class LiveHLS {
   private(set) var url = ""
   private var stopped = false
   private let producer: UnsafeMutablePointer<GstElement>
+  /// The temporary folder: the segments, the playlist and the server's port file.
+  private let folder: URL
   private let server: Process
 
   /// Why a live source cannot be made here, or nil when it can: the GStreamer elements it
@@ -62,7 +64,7 @@ final class LiveHLS {
   /// - Parameter playlistLength: how many segments the sliding playlist keeps (3 or more).
   init(playlistLength: Int) async throws {
     if let missing = Self.missing { throw LiveHLSError(what: missing) }
-    let folder = try TestMedia.folder()
+    folder = try TestMedia.folder()
     let media = folder.appendingPathComponent("media")
     try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
     let playlist = media.appendingPathComponent("live.m3u8").path
@@ -113,12 +115,13 @@ final class LiveHLS {
   }
 
   /// Stops the producer and the server (SIGKILL: a child of the test process starts with
-  /// almost every signal blocked).
+  /// almost every signal blocked) and removes the folder.
   func stop() {
     if server.isRunning { kill(server.processIdentifier, SIGKILL) }
     if !stopped {
       stopped = true
-      playhead_stop_pipeline(producer)
+      playhead_stop_pipeline(producer)  // synchronous: nothing writes into the folder after it
+      try? FileManager.default.removeItem(at: folder)
     }
   }
 
