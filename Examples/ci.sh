@@ -2,7 +2,8 @@
 # The examples' CI (issue 6), called by .ci/run. Runs as root on a fresh
 # Debian machine with CI=true: installs GStreamer with apt-get, then
 #   1. builds and runs Examples/Basic and compares its output with expected-output.txt,
-#   2. runs the tests of Examples/GStreamerEngine (real pipelines, the conformance kit, and the
+#   2. runs the tests of Examples/GStreamerEngine (real pipelines, the conformance kit, a live HLS
+#      stream made by hlssink2 and served by python3's http.server on 127.0.0.1, and the
 #      engine fuzzer against playbin for 60 s: PLAYHEAD_ENGINE_FUZZ_SECONDS changes it), and its
 #      MPRIS tests on a private D-Bus session bus (dbus-run-session) driven by playerctl,
 #   3. runs the tests of Examples/AVPlayerEngine's pure core (its shell is empty off Apple
@@ -36,7 +37,9 @@ no_warnings() {
   fi
 }
 
-packages=(pkg-config libgstreamer1.0-dev gstreamer1.0-plugins-base gstreamer1.0-plugins-good playerctl dbus-daemon)
+# gstreamer1.0-plugins-bad: hlssink2 and mpegtsmux, which make the live HLS stream the live tests
+# play (issue 38; plugins-good's hlsdemux2 and souphttpsrc play it).
+packages=(pkg-config libgstreamer1.0-dev gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad playerctl dbus-daemon)
 # True when every package in "${packages[@]}" is installed (dpkg's status, not only known).
 installed() {
   local status
@@ -96,7 +99,9 @@ fi
 
 step "GStreamerEngine: swift test (real pipelines, the conformance kit, the engine fuzzer)"
 build GStreamerEngine GStreamerEngine "${shared[@]}" --build-tests
-check "GStreamerEngine's tests" GStreamerEngine swift test "${shared[@]}" --skip-build --skip EngineFuzzTests
+# PLAYHEAD_REQUIRE_LIVE=1: the live HLS tests fail, not skip, if hlssink2 or python3 is missing.
+check "GStreamerEngine's tests" GStreamerEngine env PLAYHEAD_REQUIRE_LIVE=1 \
+  swift test "${shared[@]}" --skip-build --skip EngineFuzzTests
 # The engine fuzzer on its own: its real-time rhythms and figures are not shared with other suites.
 check "GStreamerEngine's engine fuzzer" GStreamerEngine \
   swift test "${shared[@]}" --skip-build --filter EngineFuzzTests
@@ -105,7 +110,7 @@ check "GStreamerEngine's engine fuzzer" GStreamerEngine \
 # by playerctl (Debian's package). dbus-run-session starts the bus for the tests only;
 # PLAYHEAD_REQUIRE_MPRIS=1 makes the playerctl test fail, not skip, if the bus or playerctl is missing.
 step "GStreamerEngine: MPRIS driven by playerctl (dbus-run-session)"
-check "GStreamerEngine's MPRIS tests" GStreamerEngine env PLAYHEAD_REQUIRE_MPRIS=1 \
+check "GStreamerEngine's MPRIS tests" GStreamerEngine env PLAYHEAD_REQUIRE_MPRIS=1 PLAYHEAD_REQUIRE_LIVE=1 \
   dbus-run-session -- swift test "${shared[@]}" --skip-build --filter MPRIS
 
 step "AVPlayerEngine: swift test (the pure core; the AVFoundation shell is empty here)"

@@ -14,6 +14,7 @@
 #define PLAYHEAD_MESSAGE_ERROR 3
 #define PLAYHEAD_MESSAGE_BUFFERING 4
 #define PLAYHEAD_MESSAGE_STREAM_START 5
+#define PLAYHEAD_MESSAGE_DURATION_CHANGED 6
 
 // GError domains the adapter distinguishes.
 #define PLAYHEAD_DOMAIN_OTHER 0
@@ -63,7 +64,8 @@ static inline GstMessage *playhead_pop(GstBus *bus, guint64 timeout_ns) {
   return gst_bus_timed_pop_filtered(
       bus, timeout_ns,
       (GstMessageType)(GST_MESSAGE_ASYNC_DONE | GST_MESSAGE_EOS | GST_MESSAGE_ERROR
-                       | GST_MESSAGE_BUFFERING | GST_MESSAGE_STREAM_START));
+                       | GST_MESSAGE_BUFFERING | GST_MESSAGE_STREAM_START
+                       | GST_MESSAGE_DURATION_CHANGED));
 }
 
 /// One of the PLAYHEAD_MESSAGE_ constants.
@@ -74,6 +76,7 @@ static inline int playhead_message_kind(GstMessage *message) {
   case GST_MESSAGE_ERROR: return PLAYHEAD_MESSAGE_ERROR;
   case GST_MESSAGE_BUFFERING: return PLAYHEAD_MESSAGE_BUFFERING;
   case GST_MESSAGE_STREAM_START: return PLAYHEAD_MESSAGE_STREAM_START;
+  case GST_MESSAGE_DURATION_CHANGED: return PLAYHEAD_MESSAGE_DURATION_CHANGED;
   default: return PLAYHEAD_MESSAGE_OTHER;
   }
 }
@@ -157,6 +160,35 @@ static inline gint64 playhead_duration_ms(GstElement *element) {
   gint64 duration = -1;
   if (!gst_element_query_duration(element, GST_FORMAT_TIME, &duration) || duration < 0) return -1;
   return duration / GST_MSECOND;
+}
+
+/// What the pipeline says about a live stream. `live`: the prerolled pipeline knows no
+/// duration (the duration query fails or answers none), as AVPlayer's indefinite duration
+/// means live: an HLS playlist with no end, a radio stream. Not the latency query's live flag:
+/// a sink that syncs to the clock answers live for any media, a WAV file included. For a live
+/// pipeline, the seeking query in time: `seekable`, and the range from `start_ms` to `end_ms`
+/// (each -1 when unknown).
+static inline void playhead_live_query(GstElement *element, gboolean *live, gboolean *seekable,
+                                       gint64 *start_ms, gint64 *end_ms) {
+  *seekable = FALSE;
+  *start_ms = -1;
+  *end_ms = -1;
+  gint64 duration = -1;
+  *live = !gst_element_query_duration(element, GST_FORMAT_TIME, &duration) || duration < 0;
+  if (!*live) return;
+  GstQuery *seeking = gst_query_new_seeking(GST_FORMAT_TIME);
+  if (gst_element_query(element, seeking)) {
+    GstFormat format = GST_FORMAT_UNDEFINED;
+    gint64 start = -1, end = -1;
+    gst_query_parse_seeking(seeking, &format, seekable, &start, &end);
+    if (format == GST_FORMAT_TIME) {
+      *start_ms = start < 0 ? -1 : start / GST_MSECOND;
+      *end_ms = end < 0 ? -1 : end / GST_MSECOND;
+    } else {
+      *seekable = FALSE;
+    }
+  }
+  gst_query_unref(seeking);
 }
 
 /// TRUE for a file:// URI whose file does not exist (a preload that cannot play).
@@ -277,6 +309,56 @@ static inline int playhead_run_pipeline(const char *description, guint64 timeout
   gst_object_unref(bus);
   gst_object_unref(pipeline);
   return result;
+}
+
+/// Starts a pipeline described in gst-launch syntax (a live source writing files, for the
+/// tests) and returns it PLAYING; NULL if the description does not parse or it cannot start.
+/// Stop it with playhead_stop_pipeline.
+static inline GstElement *playhead_start_pipeline(const char *description) {
+  GError *error = NULL;
+  GstElement *pipeline = gst_parse_launch(description, &error);
+  if (pipeline == NULL || error != NULL) {
+    if (error != NULL) g_error_free(error);
+    if (pipeline != NULL) gst_object_unref(pipeline);
+    return NULL;
+  }
+  if (gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
+    gst_element_set_state(pipeline, GST_STATE_NULL);
+    gst_object_unref(pipeline);
+    return NULL;
+  }
+  return pipeline;
+}
+
+/// The text of the first ERROR message a started pipeline posted, copied into `text` (always
+/// terminated); FALSE if none. Pops the messages up to it.
+static inline gboolean playhead_pipeline_error(GstElement *pipeline, char *text, size_t text_size) {
+  GstBus *bus = gst_element_get_bus(pipeline);
+  GstMessage *message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+  gst_object_unref(bus);
+  if (message == NULL) return FALSE;
+  GError *error = NULL;
+  gchar *debug = NULL;
+  gst_message_parse_error(message, &error, &debug);
+  if (text_size > 0) g_snprintf(text, text_size, "%s (%s)", error ? error->message : "?", debug ? debug : "");
+  if (error != NULL) g_error_free(error);
+  g_free(debug);
+  gst_message_unref(message);
+  return TRUE;
+}
+
+/// Stops a pipeline made by playhead_start_pipeline (state NULL) and releases it.
+static inline void playhead_stop_pipeline(GstElement *pipeline) {
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(pipeline);
+}
+
+/// TRUE when GStreamer has an element factory of this name (a plugin is installed).
+static inline gboolean playhead_has_element(const char *name) {
+  GstElementFactory *factory = gst_element_factory_find(name);
+  if (factory == NULL) return FALSE;
+  gst_object_unref(factory);
+  return TRUE;
 }
 
 #endif

@@ -16,6 +16,10 @@ enum BusMessage: Hashable, Sendable {
   /// `GST_MESSAGE_STREAM_START`: a stream began; after a gapless switch, the next entry's.
   /// The session handles it (the progress of one load ignores it).
   case streamStart
+  /// `GST_MESSAGE_DURATION_CHANGED`: the stream's duration may have changed; an HLS live
+  /// stream posts it at each playlist refresh, when its seekable window moves. The session
+  /// checks the window at once (``PipelineMachine/windowReport(for:)``); no report of its own.
+  case durationChanged
 }
 
 /// What the session knows about its pipeline, only touched on its thread.
@@ -30,6 +34,12 @@ struct PipelineProgress: Hashable, Sendable {
   var failed = false
   /// The pipeline is rebuffering (reported `stalled`, not yet `resumed`).
   var stalled = false
+  /// The stream is live (the latency query said so): BUFFERING below 100% is no stall.
+  /// GStreamer's advice for live pipelines: never pause one to rebuffer, which would only put
+  /// it behind its window (an HLS live stream posts BUFFERING all the time as hlsdemux's queue
+  /// fills and drains; paused on each, it fell behind its window at once and reloaded, over
+  /// and over: found by the live HLS test).
+  var live = false
   /// The newest seek sent to the pipeline, awaiting its ASYNC_DONE.
   var pendingSeek: SeekID?
 
@@ -60,7 +70,7 @@ struct PipelineProgress: Hashable, Sendable {
       return .failed(load, error.reason, detail: error.detail)
     case .buffering(let percent):
       guard prerolled else { return nil }
-      if percent < 100, !stalled {
+      if percent < 100, !stalled, !live {
         stalled = true
         return .stalled(load)
       }
@@ -69,7 +79,7 @@ struct PipelineProgress: Hashable, Sendable {
         return .resumed(load)
       }
       return nil
-    case .streamStart:
+    case .streamStart, .durationChanged:
       return nil
     }
   }

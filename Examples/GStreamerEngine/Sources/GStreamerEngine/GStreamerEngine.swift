@@ -15,6 +15,7 @@ import Synchronization
 /// | --- | --- |
 /// | `load(L)` | a new playbin for `L`'s media (a URI, or a file path made into a `file://` URI), set to PAUSED: it prerolls |
 /// | `load(L, from t)` | the same, then a flushing, accurate seek to `t` once prerolled; `ready(L)` comes after that seek, and positions are from `t` |
+/// | `load(L, at live edge)` | the same as from 0, with no seek: a live stream prerolls at its default position, which for HLS (hlsdemux) is the live edge |
 /// | `preload(P)` | `P`'s URI is kept for the newest load's pipeline: at its `about-to-finish`, playbin goes on with it, no gap |
 /// | `preload(P, from t)`, `t` > 0, or any preload with ``Options/prerollsPreloads`` | a pipeline of its own, as a `load` from `t` (no gapless switch into the middle of a stream) |
 /// | `start(L)` | PLAYING |
@@ -37,6 +38,13 @@ import Synchronization
 /// | STREAM_START after `about-to-finish` took the preload `P` | `reachedEnd(L)`; from then on the pipeline's reports name `P` |
 /// | ERROR | `failed(L, reason)`, see ``GStreamerError/reason`` |
 /// | (a position query every ``Options/positionInterval`` while playing) | `position(L, t)` |
+/// | (after `ready`, playing or paused: the duration and seeking queries every ``Options/positionInterval`` and at each DURATION_CHANGED, for a load whose pipeline knows no duration) | `window(L, start…end)` when it moved: the seekable range, or `p…p` at the position `p` when the stream cannot seek; nothing for on-demand media |
+///
+/// A load is live when its prerolled pipeline knows no duration (AVPlayer's rule: an indefinite
+/// duration is live), decided once, at the first check after `ready`. A live pipeline is never
+/// paused on BUFFERING (GStreamer's advice for live pipelines): its BUFFERING messages are no
+/// stall. No GStreamer error means "behind the live window": hlsdemux goes on from the
+/// segments the server still has, so the machine sees the fall from the window itself.
 ///
 /// A preload is answered `ready(P)` as soon as its URI is kept (a `file://`
 /// URI whose file is missing is answered `failed(P, notFound)`): playbin
@@ -67,8 +75,9 @@ public final class GStreamerEngine: PlaybackEngine {
     /// How long a pipeline's thread waits on the bus before it looks at its
     /// mailbox again: the latency of `start`, `pause`, `seek` and `stop`.
     public var pollInterval: Duration
-    /// How often a playing pipeline's position is reported (`position(L, t)`);
-    /// nil for never.
+    /// How often a playing pipeline's position is reported (`position(L, t)`), and a live
+    /// pipeline's window checked, playing or paused (`window(L, w)`, when it moved); nil for
+    /// never (a live window is then checked only at DURATION_CHANGED).
     public var positionInterval: Duration?
     /// How long a pipeline may preroll (no ASYNC_DONE nor ERROR, and no BUFFERING message
     /// meanwhile) before its load fails with `timeout`; nil to wait for ever. GStreamer can lose an error during a preroll (decodebin drops the

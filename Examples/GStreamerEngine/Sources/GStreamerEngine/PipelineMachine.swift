@@ -45,6 +45,11 @@ struct PipelineMachine: Sendable {
   /// A preload playing after a gapless switch, before its `start`: the machine does not
   /// take it for the playing load yet, so no position names it.
   private var awaitingStart = false
+  /// The stream reached its end (EOS) and no `start` or `seek` came since: a live window is
+  /// not reported for an ended load.
+  private var ended = false
+  /// The live window reported for this load (a new load reports its own from scratch).
+  private(set) var liveWindow = PipelineLiveWindow()
 
   /// A machine for a pipeline that is prerolling.
   /// - Parameters:
@@ -94,17 +99,52 @@ struct PipelineMachine: Sendable {
   /// its preload at once, whose positions were reported before `start(P)`.
   var reportsPositions: Bool { isPlaying && !awaitingStart }
 
+  /// Whether to check for a live window: the load was answered `ready` (the window comes after
+  /// it), is not failed nor ended, and, after a gapless switch, was started by the machine.
+  /// Playing or paused alike: a paused live load must hear that its window moved past it.
+  var reportsWindow: Bool {
+    progress.answered && progress.prerolled && !progress.failed && !ended && !awaitingStart
+  }
+
+  /// Whether the load is live, decided by the first check after `ready` (nil before it) and
+  /// kept: a pipeline in the middle of a seek may answer no duration for a moment, and an
+  /// on-demand load must never report a window.
+  private(set) var isLive: Bool?
+
+  /// Whether the thread should query the pipeline for a window now: ``reportsWindow``, not
+  /// known to be on demand, and no seek pending (a flushing seek's answers are not the
+  /// stream's).
+  var checksWindow: Bool {
+    reportsWindow && isLive != false && progress.pendingSeek == nil && deferredSeek == nil
+  }
+
+  /// The `window(L, w)` report for what the pipeline's queries say, when the load is live and
+  /// its window moved since the last one reported (``PipelineLiveWindow``); nil otherwise, and
+  /// nil while ``reportsWindow`` is false. The first query after `ready` decides whether the
+  /// load is live (``isLive``); a live load's BUFFERING messages are no stall from then on.
+  mutating func windowReport(for query: LiveQuery) -> EngineReport? {
+    guard reportsWindow else { return nil }
+    if isLive == nil {
+      isLive = query.isLive
+      progress.live = query.isLive
+    }
+    guard isLive == true, let window = liveWindow.window(for: query) else { return nil }
+    return .window(load, window)
+  }
+
   /// The actions for `start`, `pause` or `seek`. `load` and `stop` are the engine's.
   mutating func apply(_ command: EngineCommand) -> [PipelineAction] {
     switch command {
     case .start:
       playing = true
       awaitingStart = false
+      ended = false
       return progress.stalled ? [] : [.setPlaying(true)]
     case .pause:
       playing = false
       return [.setPlaying(false)]
     case .seek(_, let time, let seek):
+      ended = false
       guard progress.prerolled else {
         deferredSeek = (time, seek)
         return []
@@ -152,7 +192,8 @@ struct PipelineMachine: Sendable {
       if playing { actions.append(.setPlaying(true)) }
     case .reachedEnd:
       playing = false  // The stream is over: no position to report until a new `start`.
-    case .seekCompleted, .failed, .pausedBySystem:
+      ended = true
+    case .seekCompleted, .failed, .pausedBySystem, .window:
       break
     }
     return actions

@@ -80,7 +80,9 @@ final class PipelineSession: Sendable {
     load = request.load
     self.origin = origin
     media = request.media
-    startPosition = request.start
+    // At the live edge: no seek. A live stream prerolls at its default position, which for
+    // HLS (hlsdemux) is the live edge; the machine sends such a load from 0 anyway.
+    startPosition = request.atLiveEdge ? .zero : request.start
     self.sink = sink
     self.options = options
     self.onFinish = onFinish
@@ -224,6 +226,11 @@ final class PipelineSession: Sendable {
     let poll = GstClockTime(options.pollInterval.nanoseconds)
     let clock = ContinuousClock()
     var lastPosition = clock.now
+    var lastWindowCheck = clock.now
+    // A DURATION_CHANGED (an HLS playlist refresh) makes the window due at once; so does the
+    // answer to the load: the first check, right after `ready`, tells a live stream, whose
+    // BUFFERING messages are then no stall.
+    var windowDue = true
     while true {
       let (items, anyLive) = mailbox.withLock { mailbox in
         defer { mailbox.items.removeAll() }
@@ -251,6 +258,20 @@ final class PipelineSession: Sendable {
           deliver(.position(thread.driver.machine.load, .milliseconds(Int64(milliseconds))))
         }
       }
+      // A live load's window, playing or paused, checked as often as positions are reported
+      // and at each DURATION_CHANGED; reported when it moved. Before the position: a position
+      // is judged against the newest window. The first check, right after `ready`, decides
+      // whether the load is live at all; an on-demand load is not asked again.
+      if thread.driver.machine.checksWindow,
+        windowDue
+          || options.positionInterval.map({ clock.now - lastWindowCheck >= $0 }) ?? false
+      {
+        windowDue = false
+        lastWindowCheck = clock.now
+        if let report = thread.driver.machine.windowReport(for: Self.liveQuery(pipeline)) {
+          deliver(report)
+        }
+      }
       if let timeout = options.prerollTimeout, thread.driver.machine.isPrerolling,
         clock.now - thread.prerollSince >= timeout
       {
@@ -265,6 +286,7 @@ final class PipelineSession: Sendable {
         firstMessage = false
         options.beforeFirstMessage?(load)
       }
+      if parsed == .durationChanged { windowDue = true }
       if let parsed { thread.handle(parsed) }
     }
     // Messages the pipeline posted before it was shut down: map and drop them.
@@ -282,6 +304,22 @@ final class PipelineSession: Sendable {
     String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
+  /// What the pipeline's duration and seeking queries say, and its position (for a window
+  /// without DVR). On the pipeline's thread.
+  private static func liveQuery(_ pipeline: UnsafeMutablePointer<GstElement>) -> LiveQuery {
+    var live: gboolean = 0
+    var seekable: gboolean = 0
+    var start: gint64 = -1
+    var end: gint64 = -1
+    playhead_live_query(pipeline, &live, &seekable, &start, &end)
+    guard live != 0 else { return LiveQuery(isLive: false) }
+    let position = playhead_position_ms(pipeline)
+    return LiveQuery(
+      isLive: true, isSeekable: seekable != 0, start: start < 0 ? nil : .milliseconds(Int64(start)),
+      end: end < 0 ? nil : .milliseconds(Int64(end)),
+      position: position < 0 ? nil : .milliseconds(Int64(position)))
+  }
+
   private static func parse(_ message: UnsafeMutablePointer<GstMessage>) -> BusMessage? {
     switch playhead_message_kind(message) {
     case PLAYHEAD_MESSAGE_ASYNC_DONE:
@@ -292,6 +330,8 @@ final class PipelineSession: Sendable {
       return .buffering(percent: playhead_buffering_percent(message))
     case PLAYHEAD_MESSAGE_STREAM_START:
       return .streamStart
+    case PLAYHEAD_MESSAGE_DURATION_CHANGED:
+      return .durationChanged
     case PLAYHEAD_MESSAGE_ERROR:
       var code: Int32 = 0
       var text = [CChar](repeating: 0, count: 256)

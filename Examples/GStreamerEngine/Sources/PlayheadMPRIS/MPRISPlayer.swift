@@ -37,11 +37,11 @@ extension MPRISView {
   /// | property | from |
   /// | --- | --- |
   /// | `PlaybackStatus` | `Stopped` when idle or ended; `Playing` when the user wants to play and nothing suppresses it (buffering, stalled and waiting for the network included); otherwise `Paused` (paused, suppressed, failed) |
-  /// | `Metadata` | `nowPlaying`: the entry's item id, its media's name, the duration when known |
+  /// | `Metadata` | `nowPlaying`: the entry's item id, its media's name, the duration when known; never a duration for a live stream (`nowPlaying.isLive`: no `mpris:length`) |
   /// | `Position` | `nowPlaying`'s elapsed anchor, extrapolated with its rate (0 unless playing) |
   /// | `Rate` | the user's rate |
   /// | `Volume` | the user's volume; 0 while muted; not lowered by a duck |
-  /// | `CanGoNext`, `CanGoPrevious`, `CanSeek` | `availableCommands`: `next`, `previous`, and `seek` or `skip` |
+  /// | `CanGoNext`, `CanGoPrevious`, `CanSeek` | `availableCommands`: `next`, `previous`, and `seek` or `skip` (so `CanSeek` is false for a live stream without DVR, true with a window to seek in) |
   /// - Parameter state: the state.
   public init(_ state: PlaybackState) {
     let status: MPRISPlaybackStatus
@@ -56,7 +56,10 @@ extension MPRISView {
     self.init(
       status: status,
       track: now.map {
-        MPRISTrack(item: $0.entry.item, title: $0.entry.media.rawValue, length: $0.duration)
+        // The machine publishes no duration for a live load; the view does not rely on it.
+        MPRISTrack(
+          item: $0.entry.item, title: $0.entry.media.rawValue,
+          length: $0.isLive ? nil : $0.duration)
       },
       elapsed: now?.elapsed ?? .zero,
       effectiveRate: now?.rate.multiplier ?? 0,
