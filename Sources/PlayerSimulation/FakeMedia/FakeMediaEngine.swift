@@ -21,7 +21,10 @@ import PlayerTesting
 /// A live media (``MediaProfile/live``) is a broadcast whose live edge is the virtual
 /// clock's time: its load starts at the edge (or from a position its window still holds),
 /// reports `window(L, start…end)` after `ready` and then at the report interval, paused or
-/// not, never plays past the edge, and ends only where ``LiveProfile/endsAt`` says.
+/// not, never plays past the edge, and ends only where ``LiveProfile/endsAt`` says. Told to
+/// play (`start`) from a position its window has left (after a pause longer than the DVR
+/// window, or any pause without DVR), it fails with `behindLiveWindow`, as Media3 and
+/// AVPlayer do.
 ///
 /// A profile with ``MediaProfile/networkDropAt`` takes the fake network down
 /// on the clock: loads in flight fail with `network` and ``offline``, the
@@ -249,6 +252,11 @@ public final class FakeMediaEngine: PlaybackEngine {
       track.settle(now: now)
       track.wantsPlay = true
       track.rate = Int64(max(rate.thousandths, 1))
+      if track.isBehindWindow(at: now) {
+        // Told to play media its window no longer holds: it fails, as a real engine does.
+        track.wantsPlay = false
+        plan(.behindWindow, after: 0, for: &track)
+      }
       replan(&track, now: now)
     case .setRate(_, let rate):
       track.settle(now: now)

@@ -22,6 +22,9 @@ enum MediaTimer: Hashable, Sendable {
   /// Time for a live media's window report: right after `ready`, then at the
   /// report interval whatever playback does (a paused load's window slides on).
   case window
+  /// A live load told to play from a position its window has left: it fails with
+  /// `behindLiveWindow`, as Media3 and AVPlayer do.
+  case behindWindow
 }
 
 /// The fake engine's model of one load (or preload): where playback is and what is pending.
@@ -112,6 +115,13 @@ struct MediaTrack: Sendable {
     return replan(now: now) + [(.window, 0)]
   }
 
+  /// Whether the load is live and its position is behind its window at `now`: the media
+  /// there is gone (the window slid past a pause, or, without DVR, any pause at all).
+  func isBehindWindow(at now: Int64) -> Bool {
+    guard let live = profile.live, isReady else { return false }
+    return .milliseconds(position) < live.window(at: now).start
+  }
+
   /// A live load's window report at `now`, or nil for on-demand media.
   func windowReport(at now: Int64) -> EngineReport? {
     profile.live.map { .window(load, $0.window(at: now)) }
@@ -174,6 +184,7 @@ struct MediaTrack: Sendable {
     case .seekDone(let seek, _): .seekCompleted(load, seek)
     case .tick(let planned): planned == epoch ? .position(load, .milliseconds(position)) : nil
     case .window: windowReport(at: now)
+    case .behindWindow: .failed(load, .behindLiveWindow)
     }
   }
 
@@ -242,6 +253,9 @@ struct MediaTrack: Sendable {
       settle(now: now)
       let every = profile.positionEvery?.wholeMilliseconds ?? 0
       return (report, every > 0 ? [(.window, every)] : [])
+    case .behindWindow:
+      guard let report = fail(now: now, reason: .behindLiveWindow) else { return nil }
+      return (report, [])
     }
   }
 }
