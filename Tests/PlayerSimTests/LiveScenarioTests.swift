@@ -229,6 +229,44 @@ import Testing
       ])
   }
 
+  /// The other media options work for live media: the ready latency, a stall (at a position
+  /// of the broadcast, reached no sooner than the broadcast reaches it, even at 2x), a
+  /// failure, the seek latency.
+  @Test func otherOptionsKeepWorking() throws {
+    let result = try run(
+      """
+      media L live window=60s ready-after=300ms position-every=off stall-at=125s stall-for=2s seek-latency=100ms
+      media F live fail-after=1s reason=decoding
+      wait 2m
+      play L
+      wait 1s
+      rate 2
+      wait 9s
+      seek 100s
+      wait 1s
+      rate 1
+      play F
+      wait 2s
+      expect state failed(F#2, decoding, live, autoplay)
+      """)
+    #expect(
+      result.entries.map(\.description).filter { !$0.contains("timeout(") } == [
+        "120.000s user play(L): idle -> buffering(L#1, autoplay) [load(L#1)]",
+        "120.300s engine ready(L#1): buffering(L#1, autoplay) -> playing(L#1) [start(L#1)]",
+        "120.300s engine window(L#1, 60300ms…120300ms): playing(L#1) -> playing(L#1, dvr)",
+        "121.000s user rate(2x): playing(L#1, dvr) -> playing(L#1, dvr)",
+        "125.000s engine stalled(L#1): playing(L#1, dvr) -> stalled(L#1, dvr)",
+        "127.000s engine resumed(L#1): stalled(L#1, dvr) -> playing(L#1, dvr)",
+        "130.000s user seek(100000ms): playing(L#1, dvr) -> playing(L#1, dvr, seek#1) [seek(L#1, 100000ms, seek#1) rate(L#1, 2x)]",
+        "130.100s engine seeked(L#1, seek#1): playing(L#1, dvr, seek#1) -> playing(L#1, dvr)",
+        "131.000s user rate(1x): playing(L#1, dvr) -> playing(L#1, dvr) [rate(L#1, 1x)]",
+        "131.000s user play(F): playing(L#1, dvr) -> buffering(F#2, autoplay) [stop(L#1) load(F#2)]",
+        "131.200s engine ready(F#2): buffering(F#2, autoplay) -> playing(F#2) [start(F#2)]",
+        "131.200s engine window(F#2, 131200ms…131200ms): playing(F#2) -> playing(F#2, live)",
+        "132.000s engine failed(F#2, decoding): playing(F#2, live) -> failed(F#2, decoding, live, autoplay) [stop(F#2)]",
+      ])
+  }
+
   /// `--json`: `now_playing` gains `is_live` and `window_ms`, `[start, end]` or null.
   @Test func theJSONRowsSayLiveAndTheWindow() throws {
     let result = try run(
@@ -249,6 +287,32 @@ import Testing
       json.last
         == #"{"t_ms":120000,"source":"engine","event":"window(L#2, 60000ms…120000ms)","before":"playing(L#2)","after":"playing(L#2, dvr)","commands":[],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"L","elapsed_ms":120000,"rate":1,"duration_ms":null,"index":1,"count":1,"is_live":true,"window_ms":[60000,120000]},"available":["pause","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":1}"#
     )
+  }
+
+  /// The built `player-sim run --json`, end to end: a live row's `now_playing` holds
+  /// `"is_live":true` and its `window_ms`; the table's refusals name the reason.
+  @Test func theCLIPrintsLiveRows() throws {
+    let script = """
+      media R live ready-after=0ms position-every=off
+      wait 1m
+      play R
+      wait 0ms
+      seek 10s
+      """
+    let json = try CLI.run(["run", "--json", "-"], input: script)
+    #expect(json.status == 0)
+    let lines = json.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 4)
+    #expect(
+      lines.last
+        == #"{"t_ms":60000,"source":"user","event":"seek(10000ms)","before":"playing(R#1, live)","after":"playing(R#1, live)","commands":[],"ignored":"notSeekable","backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"R","elapsed_ms":60000,"rate":1,"duration_ms":null,"index":1,"count":1,"is_live":true,"window_ms":[60000,60000]},"available":["pause","stop","toggle"],"player":1,"sleep":null,"volume":1}"#
+    )
+    let table = try CLI.run(["run", "-"], input: script)
+    #expect(table.status == 0)
+    #expect(
+      table.lines.contains(
+        "60.000s  user    seek(10000ms)             playing(R#1, live) → playing(R#1, live)               REFUSED: a live stream without a window to seek in"
+      ))
   }
 
   /// A window the engine gets wrong (an edge behind its start) is refused, and the one

@@ -156,7 +156,9 @@ struct MediaTrack: Sendable {
     if let stallAt = profile.stallAt?.wholeMilliseconds, !stallDone, position <= stallAt,
       stallAt < duration
     {
-      timers.append((.stallBegin(epoch: epoch), delay(covering: stallAt - position)))
+      // Live: the position reaches the stall no sooner than the broadcast does.
+      let soonest = profile.live == nil ? 0 : stallAt - now
+      timers.append((.stallBegin(epoch: epoch), max(delay(covering: stallAt - position), soonest)))
     } else if profile.live == nil {
       timers.append((.end(epoch: epoch), delay(covering: duration - position)))
     } else if let ends = profile.live?.endsAt?.wholeMilliseconds {
