@@ -67,7 +67,7 @@ import Testing
       name: "an exact state no state prints", command: ["run"],
       bytes: Data("media A\nplay A\nexpect state playing(A#1, zzz)\n".utf8), status: 2,
       message:
-        "F:3:27: error: 'zzz' in a playing state; expected seek#N (a pending seek), sleep TIMER (the armed sleep timer), preloading P, preloaded P, preload failed P, crossfade from L or ')'"
+        "F:3:27: error: 'zzz' in a playing state; expected seek#N (a pending seek), sleep TIMER (the armed sleep timer), preloading P, preloaded P, preload failed P, preload live P, crossfade from L or ')'"
     ),
     Case(
       name: "an exact state missing its detail", command: ["run"],

@@ -96,7 +96,7 @@ import Testing
     ),
     (
       "expect state playing(A#1, fading out)",
-      "t.play:2:27: error: 'fadingout' in a playing state; expected seek#N (a pending seek), sleep TIMER (the armed sleep timer), preloading P, preloaded P, preload failed P, crossfade from L or ')'"
+      "t.play:2:27: error: 'fadingout' in a playing state; expected seek#N (a pending seek), sleep TIMER (the armed sleep timer), preloading P, preloaded P, preload failed P, preload live P, crossfade from L or ')'"
     ),
   ])
   func badLinesSayWhereAndWhat(_ line: String, _ expected: String) {

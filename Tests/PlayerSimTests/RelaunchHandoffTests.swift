@@ -41,7 +41,7 @@ import Testing
     ),
     (
       "remote relaunch",
-      "t.play:2:8: error: found 'relaunch' after 'remote'; expected an intent after 'remote', as in 'remote toggle': one of play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position"
+      "t.play:2:8: error: found 'relaunch' after 'remote'; expected an intent after 'remote', as in 'remote toggle': one of play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position, go-live"
     ),
     (
       "handoff\nengine preload=yes",
@@ -49,7 +49,7 @@ import Testing
     ),
     (
       "relaunched",
-      "t.play:2:1: error: unknown action 'relaunched'; expected one of media, engine, previous-threshold, retry-policy, ducking, fade, crossfade, hostile, watchdog, play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position, sleep-timer, remote, interrupt, route, network, duck, unduck, relaunch, handoff, wait, report, expect, note"
+      "t.play:2:1: error: unknown action 'relaunched'; expected one of media, engine, previous-threshold, retry-policy, ducking, fade, crossfade, hostile, watchdog, play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position, go-live, sleep-timer, remote, interrupt, route, network, duck, unduck, relaunch, handoff, wait, report, expect, note"
     ),
   ])
   func aBadLineSaysWhereAndWhat(_ line: String, _ expected: String) {
@@ -85,7 +85,7 @@ import Testing
     }
     #expect(
       change.json
-        == #"{"t_ms":500,"source":"system","event":"relaunch","before":"buffering(A#1, autoplay)","after":"idle","commands":[],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["play","toggle"],"player":2,"sleep":null,"volume":1,"dropped":[{"engine":1,"load":"A#1"}]}"#
+        == #"{"t_ms":500,"source":"system","event":"relaunch","before":"buffering(A#1, autoplay)","after":"idle","commands":[],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1,"is_live":false,"window_ms":null},"available":["play","toggle"],"player":2,"sleep":null,"volume":1,"dropped":[{"engine":1,"load":"A#1"}]}"#
     )
     #expect(
       change.description
@@ -192,7 +192,7 @@ import Testing
     )
     #expect(
       entries.last?.json
-        == #"{"t_ms":2500,"source":"engine","event":"ended(A#1)","before":"idle","after":"idle","commands":[],"ignored":"staleLoad","backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["play","toggle"],"player":1,"sleep":null,"volume":1}"#
+        == #"{"t_ms":2500,"source":"engine","event":"ended(A#1)","before":"idle","after":"idle","commands":[],"ignored":"staleLoad","backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1,"is_live":false,"window_ms":null},"available":["play","toggle"],"player":1,"sleep":null,"volume":1}"#
     )
     guard case .playerChange(let change) = items[2] else {
       Issue.record("not a player change: \(items[2])")
@@ -200,7 +200,7 @@ import Testing
     }
     #expect(
       change.json
-        == #"{"t_ms":1000,"source":"system","event":"handoff","before":"playing(A#1)","after":"buffering(A#1, autoplay)","commands":[],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"],"player":2,"sleep":null,"volume":1,"dropped":[]}"#
+        == #"{"t_ms":1000,"source":"system","event":"handoff","before":"playing(A#1)","after":"buffering(A#1, autoplay)","commands":[],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1,"is_live":false,"window_ms":null},"available":["pause","previous","seek","skip","stop","toggle"],"player":2,"sleep":null,"volume":1,"dropped":[]}"#
     )
   }
 
@@ -293,7 +293,7 @@ import Testing
     #expect(output.status == 0, "\(output.stderr)")
     #expect(
       output.lines.dropFirst().first
-        == #"{"t_ms":0,"source":"system","event":"relaunch","before":"buffering(A#1, autoplay)","after":"idle","commands":[],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["play","toggle"],"player":2,"sleep":null,"volume":1,"dropped":[{"engine":1,"load":"A#1"}]}"#
+        == #"{"t_ms":0,"source":"system","event":"relaunch","before":"buffering(A#1, autoplay)","after":"idle","commands":[],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1,"is_live":false,"window_ms":null},"available":["play","toggle"],"player":2,"sleep":null,"volume":1,"dropped":[{"engine":1,"load":"A#1"}]}"#
     )
   }
 }

@@ -99,15 +99,15 @@ import Testing
     ("skip", "t.play:2:5: error: found end of line; expected a signed time such as +15s or -10s"),
     (
       "remote",
-      "t.play:2:7: error: found end of line; expected an intent after 'remote', as in 'remote toggle': one of play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position"
+      "t.play:2:7: error: found end of line; expected an intent after 'remote', as in 'remote toggle': one of play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position, go-live"
     ),
     (
       "remote wait 1s",
-      "t.play:2:8: error: found 'wait' after 'remote'; expected an intent after 'remote', as in 'remote toggle': one of play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position"
+      "t.play:2:8: error: found 'wait' after 'remote'; expected an intent after 'remote', as in 'remote toggle': one of play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position, go-live"
     ),
     (
       "remote remote toggle",
-      "t.play:2:8: error: found 'remote' after 'remote'; expected an intent after 'remote', as in 'remote toggle': one of play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position"
+      "t.play:2:8: error: found 'remote' after 'remote'; expected an intent after 'remote', as in 'remote toggle': one of play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position, go-live"
     ),
     (
       "remote toggle now",
@@ -161,7 +161,7 @@ import Testing
     ),
     (
       "now-playing A 1/1 at 1s rate 1x for 3s",
-      "t.play:2:40: error: found 'for'; expected 'of TIME' or 'of unknown' (the duration), or end of line"
+      "t.play:2:40: error: found 'for'; expected 'of TIME' or 'of unknown' (the duration), 'live START…END' (a live window), or end of line"
     ),
     (
       "now-playing A 1/1 at 1s rate 1x of 3s more",
@@ -265,11 +265,11 @@ import Testing
       """)
     #expect(
       result.entries.map(\.json) == [
-        #"{"t_ms":0,"source":"user","event":"queue(A B)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"entryChanged","from":null,"to":"A","reason":"queue"}],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":2},"available":["next","pause","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
-        #"{"t_ms":0,"source":"user","event":"rate(1.5x)","before":"buffering(A#1, autoplay)","after":"buffering(A#1, autoplay)","commands":[],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":2},"available":["next","pause","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
-        #"{"t_ms":100,"source":"engine","event":"ready(A#1)","before":"buffering(A#1, autoplay)","after":"playing(A#1)","commands":["start(A#1, 1.5x)"],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":1.5,"duration_ms":null,"index":1,"count":2},"available":["next","pause","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
-        #"{"t_ms":100,"source":"remote","event":"remote(pause)","before":"playing(A#1)","after":"paused(A#1)","commands":["pause(A#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"playIntentChanged","value":false,"reason":"remote"}],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":2},"available":["next","play","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
-        #"{"t_ms":100,"source":"remote","event":"remote(next)","before":"paused(A#1)","after":"buffering(B#2, paused)","commands":["stop(A#1)","load(B#2)"],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"entryChanged","from":"A","to":"B","reason":"skip"}],"now_playing":{"media":"B","elapsed_ms":0,"rate":0,"duration_ms":null,"index":2,"count":2},"available":["play","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
+        #"{"t_ms":0,"source":"user","event":"queue(A B)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"entryChanged","from":null,"to":"A","reason":"queue"}],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":2,"is_live":false,"window_ms":null},"available":["next","pause","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
+        #"{"t_ms":0,"source":"user","event":"rate(1.5x)","before":"buffering(A#1, autoplay)","after":"buffering(A#1, autoplay)","commands":[],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":2,"is_live":false,"window_ms":null},"available":["next","pause","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
+        #"{"t_ms":100,"source":"engine","event":"ready(A#1)","before":"buffering(A#1, autoplay)","after":"playing(A#1)","commands":["start(A#1, 1.5x)"],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":1.5,"duration_ms":null,"index":1,"count":2,"is_live":false,"window_ms":null},"available":["next","pause","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
+        #"{"t_ms":100,"source":"remote","event":"remote(pause)","before":"playing(A#1)","after":"paused(A#1)","commands":["pause(A#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"playIntentChanged","value":false,"reason":"remote"}],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":2,"is_live":false,"window_ms":null},"available":["next","play","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
+        #"{"t_ms":100,"source":"remote","event":"remote(next)","before":"paused(A#1)","after":"buffering(B#2, paused)","commands":["stop(A#1)","load(B#2)"],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"entryChanged","from":"A","to":"B","reason":"skip"}],"now_playing":{"media":"B","elapsed_ms":0,"rate":0,"duration_ms":null,"index":2,"count":2,"is_live":false,"window_ms":null},"available":["play","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
       ])
     for line in result.entries.map(\.json) {
       let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
@@ -291,7 +291,7 @@ import Testing
       """)
     #expect(
       result.entries.map(\.json).suffix(2) == [
-        #"{"t_ms":1000,"source":"engine","event":"ended(A#1)","before":"playing(A#1)","after":"ended(A#1, autoplay)","commands":[],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"queueEnded"}],"now_playing":{"media":"A","elapsed_ms":1000,"rate":0,"duration_ms":1000,"index":1,"count":1},"available":["pause","play","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
+        #"{"t_ms":1000,"source":"engine","event":"ended(A#1)","before":"playing(A#1)","after":"ended(A#1, autoplay)","commands":[],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"queueEnded"}],"now_playing":{"media":"A","elapsed_ms":1000,"rate":0,"duration_ms":1000,"index":1,"count":1,"is_live":false,"window_ms":null},"available":["pause","play","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
         #"{"t_ms":1000,"source":"user","event":"clear","before":"ended(A#1, autoplay)","after":"idle","commands":["stop(A#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"entryChanged","from":"A","to":null,"reason":"queue"}],"now_playing":null,"available":[],"player":1,"sleep":null,"volume":1}"#,
       ])
   }

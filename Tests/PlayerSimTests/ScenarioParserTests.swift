@@ -8,8 +8,8 @@ private let actionList =
   "media, engine, previous-threshold, retry-policy, ducking, fade, crossfade, hostile, watchdog, "
   + "play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, "
   + "mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position, "
-  + "sleep-timer, remote, interrupt, route, network, duck, unduck, relaunch, handoff, wait, "
-  + "report, expect, note"
+  + "go-live, sleep-timer, remote, interrupt, route, network, duck, unduck, relaunch, handoff, "
+  + "wait, report, expect, note"
 
 @Suite struct ScenarioParserTests: ParsesScenarios {
   @Test func theIssueExampleParses() throws {
@@ -267,7 +267,7 @@ private let actionList =
     ),
     (
       "media A colour=red",
-      "t.play:1:9: error: unknown media option 'colour'; expected one of ready-after, duration, stall-at, stall-for, fail-after, reason, seek-latency, position-every, report-duration, network-drop-at, network-back-after"
+      "t.play:1:9: error: unknown media option 'colour'; expected one of live, window, ends, ready-after, duration, stall-at, stall-for, fail-after, reason, seek-latency, position-every, report-duration, network-drop-at, network-back-after"
     ),
     (
       "media A duration=5x",
@@ -279,7 +279,7 @@ private let actionList =
     ),
     (
       "media A fail-after=1s reason=boom",
-      "t.play:1:30: error: unknown reason 'boom'; expected one of network, decoding, unsupported, notFound, timeout, engine(CODE)"
+      "t.play:1:30: error: unknown reason 'boom'; expected one of network, decoding, unsupported, notFound, timeout, behindLiveWindow, engine(CODE)"
     ),
     (
       "media A preload=yes",
@@ -315,7 +315,7 @@ private let actionList =
     ),
     (
       "media A\nreport bogus A#1",
-      "t.play:2:8: error: unknown report 'bogus'; expected one of ready, stalled, resumed, ended, failed, seeked, position, timeout, paused-by-system"
+      "t.play:2:8: error: unknown report 'bogus'; expected one of ready, stalled, resumed, ended, failed, seeked, position, window, timeout, paused-by-system"
     ),
     ("hostile maybe", "t.play:1:9: error: found 'maybe'; expected 'on' or 'off'"),
     (
@@ -349,11 +349,11 @@ private let actionList =
     ),
     (
       "expect ignored noEffect",
-      "t.play:1:16: error: unknown ignore reason 'noEffect'; expected one of neverIssuedLoad, staleLoad, itemMismatch, neverIssuedSeek, supersededSeek, staleWatchdog, seekPending, unexpected, idsExhausted, invalidPosition, invalidArgument, notInterrupted, notCurrentEntry, notDucked, or 'none'"
+      "t.play:1:16: error: unknown ignore reason 'noEffect'; expected one of neverIssuedLoad, staleLoad, itemMismatch, neverIssuedSeek, supersededSeek, staleWatchdog, seekPending, unexpected, idsExhausted, invalidPosition, invalidArgument, notInterrupted, notCurrentEntry, notDucked, notSeekable, notLive, liveStream, or 'none'"
     ),
     (
       "media A\nexpect commands launch(A#1)",
-      "t.play:2:17: error: bad command 'launch(A#1)'; expected a command such as load(A#1), load(A#1, from 12s), preload(B#2), start(A#1), start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1), seek(A#1, 2000ms, seek#1), setVolume(A#1, 0.5) or setVolume(A#1, 0.5, ramp 200ms)"
+      "t.play:2:17: error: bad command 'launch(A#1)'; expected a command such as load(A#1), load(A#1, from 12s), load(A#1, at live edge), preload(B#2), start(A#1), start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1), seek(A#1, 2000ms, seek#1), setVolume(A#1, 0.5) or setVolume(A#1, 0.5, ramp 200ms)"
     ),
     (
       "media A\nexpect commands load(A#1",
@@ -466,7 +466,7 @@ private let actionList =
     ),
     (
       "media A\nexpect commands load(A#1, at 5s)",
-      "t.play:2:17: error: bad command 'load(A#1, at 5s)'; expected a command such as load(A#1), load(A#1, from 12s), preload(B#2), start(A#1), start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1), seek(A#1, 2000ms, seek#1), setVolume(A#1, 0.5) or setVolume(A#1, 0.5, ramp 200ms)"
+      "t.play:2:17: error: bad command 'load(A#1, at 5s)'; expected a command such as load(A#1), load(A#1, from 12s), load(A#1, at live edge), preload(B#2), start(A#1), start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1), seek(A#1, 2000ms, seek#1), setVolume(A#1, 0.5) or setVolume(A#1, 0.5, ramp 200ms)"
     ),
     (
       "media A\nexpect state playing(A#1, preloading X#2)",

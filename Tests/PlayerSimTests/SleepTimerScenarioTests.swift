@@ -100,7 +100,7 @@ import Testing
     ),
     (
       "remote sleep-timer 30m",
-      "t.play:2:8: error: found 'sleep-timer' after 'remote'; expected an intent after 'remote', as in 'remote toggle': one of play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position"
+      "t.play:2:8: error: found 'sleep-timer' after 'remote'; expected an intent after 'remote', as in 'remote toggle': one of play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position, go-live"
     ),
     (
       "expect state playing(A#1, sleep tomorrow)",
@@ -120,11 +120,11 @@ import Testing
     ),
     (
       "expect state playing(A#1, sleep endOfEntry, seek#1)",
-      "t.play:2:45: error: 'seek#1' in a playing state; expected preloading P, preloaded P, preload failed P, crossfade from L or ')'"
+      "t.play:2:45: error: 'seek#1' in a playing state; expected preloading P, preloaded P, preload failed P, preload live P, crossfade from L or ')'"
     ),
     (
       "expect state playing(A#1, zzz)",
-      "t.play:2:27: error: 'zzz' in a playing state; expected seek#N (a pending seek), sleep TIMER (the armed sleep timer), preloading P, preloaded P, preload failed P, crossfade from L or ')'"
+      "t.play:2:27: error: 'zzz' in a playing state; expected seek#N (a pending seek), sleep TIMER (the armed sleep timer), preloading P, preloaded P, preload failed P, preload live P, crossfade from L or ')'"
     ),
   ])
   func aBadLineSaysWhereAndWhat(_ line: String, _ expected: String) {
@@ -155,8 +155,8 @@ import Testing
       ])
     #expect(
       result.entries.suffix(2).map(\.json) == [
-        #"{"t_ms":1000,"source":"user","event":"sleepTimer(after(30000ms))","before":"playing(A#1)","after":"playing(A#1, sleep after(30000ms))","commands":[],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":1,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"],"player":1,"sleep":"sleep(sleep#1, 30000ms)","volume":1}"#,
-        #"{"t_ms":31000,"source":"system","event":"sleepTimer(expired, sleep#1)","before":"playing(A#1, sleep after(30000ms))","after":"paused(A#1)","commands":["pause(A#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"playIntentChanged","value":false,"reason":"sleepTimer"}],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["play","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
+        #"{"t_ms":1000,"source":"user","event":"sleepTimer(after(30000ms))","before":"playing(A#1)","after":"playing(A#1, sleep after(30000ms))","commands":[],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":1,"duration_ms":null,"index":1,"count":1,"is_live":false,"window_ms":null},"available":["pause","previous","seek","skip","stop","toggle"],"player":1,"sleep":"sleep(sleep#1, 30000ms)","volume":1}"#,
+        #"{"t_ms":31000,"source":"system","event":"sleepTimer(expired, sleep#1)","before":"playing(A#1, sleep after(30000ms))","after":"paused(A#1)","commands":["pause(A#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"playIntentChanged","value":false,"reason":"sleepTimer"}],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1,"is_live":false,"window_ms":null},"available":["play","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
       ])
     #expect(
       result.entries[2].description

@@ -323,7 +323,7 @@ import Testing
     ),
     (
       "media A\nexpect state playing(A#1, interrupted)",
-      "t.play:2:27: error: 'interrupted' in a playing state; expected seek#N (a pending seek), sleep TIMER (the armed sleep timer), preloading P, preloaded P, preload failed P, crossfade from L or ')'"
+      "t.play:2:27: error: 'interrupted' in a playing state; expected seek#N (a pending seek), sleep TIMER (the armed sleep timer), preloading P, preloaded P, preload failed P, preload live P, crossfade from L or ')'"
     ),
     (
       "media A\nexpect state buffering(A#1, interrupted)",
@@ -331,7 +331,7 @@ import Testing
     ),
     (
       "media A\nexpect state buffering(A#1, autoplay, system pause)",
-      "t.play:2:39: error: 'systempause' in a buffering state; expected seek#N (a pending seek), sleep TIMER (the armed sleep timer), preloading P, preloaded P, preload failed P, crossfade from L or ')'"
+      "t.play:2:39: error: 'systempause' in a buffering state; expected seek#N (a pending seek), sleep TIMER (the armed sleep timer), preloading P, preloaded P, preload failed P, preload live P, crossfade from L or ')'"
     ),
   ])
   func badSystemInputNamesLineColumnFoundAndExpected(text: String, expected: String) {
@@ -389,10 +389,10 @@ import Testing
       """)
     #expect(
       result.entries.map(\.json) == [
-        #"{"t_ms":0,"source":"user","event":"play(A)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"entryChanged","from":null,"to":"A","reason":"queue"}],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
-        #"{"t_ms":100,"source":"engine","event":"ready(A#1)","before":"buffering(A#1, autoplay)","after":"playing(A#1)","commands":["start(A#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":1,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
-        #"{"t_ms":100,"source":"script","event":"failed(A#1, network, NSURLErrorDomain -1009 \"off \"line\"\")","before":"playing(A#1)","after":"waiting(A#1, network, attempt 1, autoplay)","commands":["stop(A#1)"],"ignored":null,"backoff":"backoff(A#1, watchdog#2, 1000ms)","failure":{"domain":"NSURLErrorDomain","code":-1009,"message":"off \"line\""},"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
-        #"{"t_ms":100,"source":"system","event":"interruption(began)","before":"waiting(A#1, network, attempt 1, autoplay)","after":"waiting(A#1, network, attempt 1, autoplay, interrupted)","commands":[],"ignored":null,"backoff":null,"failure":{"domain":"NSURLErrorDomain","code":-1009,"message":"off \"line\""},"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","stop"],"player":1,"sleep":null,"volume":1}"#,
+        #"{"t_ms":0,"source":"user","event":"play(A)","before":"idle","after":"buffering(A#1, autoplay)","commands":["load(A#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[{"kind":"entryChanged","from":null,"to":"A","reason":"queue"}],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1,"is_live":false,"window_ms":null},"available":["pause","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
+        #"{"t_ms":100,"source":"engine","event":"ready(A#1)","before":"buffering(A#1, autoplay)","after":"playing(A#1)","commands":["start(A#1)"],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":1,"duration_ms":null,"index":1,"count":1,"is_live":false,"window_ms":null},"available":["pause","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
+        #"{"t_ms":100,"source":"script","event":"failed(A#1, network, NSURLErrorDomain -1009 \"off \"line\"\")","before":"playing(A#1)","after":"waiting(A#1, network, attempt 1, autoplay)","commands":["stop(A#1)"],"ignored":null,"backoff":"backoff(A#1, watchdog#2, 1000ms)","failure":{"domain":"NSURLErrorDomain","code":-1009,"message":"off \"line\""},"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1,"is_live":false,"window_ms":null},"available":["pause","previous","stop","toggle"],"player":1,"sleep":null,"volume":1}"#,
+        #"{"t_ms":100,"source":"system","event":"interruption(began)","before":"waiting(A#1, network, attempt 1, autoplay)","after":"waiting(A#1, network, attempt 1, autoplay, interrupted)","commands":[],"ignored":null,"backoff":null,"failure":{"domain":"NSURLErrorDomain","code":-1009,"message":"off \"line\""},"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":0,"duration_ms":null,"index":1,"count":1,"is_live":false,"window_ms":null},"available":["pause","previous","stop"],"player":1,"sleep":null,"volume":1}"#,
       ])
     for line in result.entries.map(\.json) {
       let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]

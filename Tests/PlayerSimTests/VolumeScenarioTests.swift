@@ -91,7 +91,7 @@ import Testing
       ])
     #expect(
       message("media A\nexpect state playing(A#1, ducked)")
-        == "t.play:2:27: error: 'ducked' in a playing state; expected seek#N (a pending seek), sleep TIMER (the armed sleep timer), preloading P, preloaded P, preload failed P, crossfade from L or ')'"
+        == "t.play:2:27: error: 'ducked' in a playing state; expected seek#N (a pending seek), sleep TIMER (the armed sleep timer), preloading P, preloaded P, preload failed P, preload live P, crossfade from L or ')'"
     )
     #expect(
       message("media A\nexpect state suppressed(A#1, muted)")
@@ -169,7 +169,7 @@ import Testing
     ),
     (
       "remote duck",
-      "t.play:2:8: error: found 'duck' after 'remote'; expected an intent after 'remote', as in 'remote toggle': one of play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position"
+      "t.play:2:8: error: found 'duck' after 'remote'; expected an intent after 'remote', as in 'remote toggle': one of play, queue, append, insert, remove, move, jump, next, previous, repeat, shuffle, rate, volume, mute, unmute, clear, pause, resume, stop, seek, retry, toggle, skip, set-position, go-live"
     ),
     (
       "ducking",
@@ -201,11 +201,11 @@ import Testing
     ),
     (
       "expect commands setVolume(A#1)",
-      "t.play:2:17: error: bad command 'setVolume(A#1)'; expected a command such as load(A#1), load(A#1, from 12s), preload(B#2), start(A#1), start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1), seek(A#1, 2000ms, seek#1), setVolume(A#1, 0.5) or setVolume(A#1, 0.5, ramp 200ms)"
+      "t.play:2:17: error: bad command 'setVolume(A#1)'; expected a command such as load(A#1), load(A#1, from 12s), load(A#1, at live edge), preload(B#2), start(A#1), start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1), seek(A#1, 2000ms, seek#1), setVolume(A#1, 0.5) or setVolume(A#1, 0.5, ramp 200ms)"
     ),
     (
       "expect commands setVolume(A#1, 0.5, 200ms)",
-      "t.play:2:17: error: bad command 'setVolume(A#1, 0.5, 200ms)'; expected a command such as load(A#1), load(A#1, from 12s), preload(B#2), start(A#1), start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1), seek(A#1, 2000ms, seek#1), setVolume(A#1, 0.5) or setVolume(A#1, 0.5, ramp 200ms)"
+      "t.play:2:17: error: bad command 'setVolume(A#1, 0.5, 200ms)'; expected a command such as load(A#1), load(A#1, from 12s), load(A#1, at live edge), preload(B#2), start(A#1), start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1), seek(A#1, 2000ms, seek#1), setVolume(A#1, 0.5) or setVolume(A#1, 0.5, ramp 200ms)"
     ),
     (
       "expect commands setVolume(A#1, half)",
@@ -213,7 +213,7 @@ import Testing
     ),
     (
       "expect ignored notducked",
-      "t.play:2:16: error: unknown ignore reason 'notducked'; expected one of neverIssuedLoad, staleLoad, itemMismatch, neverIssuedSeek, supersededSeek, staleWatchdog, seekPending, unexpected, idsExhausted, invalidPosition, invalidArgument, notInterrupted, notCurrentEntry, notDucked, or 'none'"
+      "t.play:2:16: error: unknown ignore reason 'notducked'; expected one of neverIssuedLoad, staleLoad, itemMismatch, neverIssuedSeek, supersededSeek, staleWatchdog, seekPending, unexpected, idsExhausted, invalidPosition, invalidArgument, notInterrupted, notCurrentEntry, notDucked, notSeekable, notLive, liveStream, or 'none'"
     ),
   ])
   func badLinesSayWhereAndWhat(_ line: String, _ expected: String) {
@@ -270,7 +270,7 @@ import Testing
       ])
     #expect(
       result.entries[2].json
-        == #"{"t_ms":100,"source":"user","event":"volume(0.5)","before":"playing(A#1)","after":"playing(A#1)","commands":["setVolume(A#1, 0.5)"],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":1,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":0.5}"#
+        == #"{"t_ms":100,"source":"user","event":"volume(0.5)","before":"playing(A#1)","after":"playing(A#1)","commands":["setVolume(A#1, 0.5)"],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":1,"duration_ms":null,"index":1,"count":1,"is_live":false,"window_ms":null},"available":["pause","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":0.5}"#
     )
     #expect(result.entries.last?.ignored == .invalidArgument)
   }
@@ -340,7 +340,7 @@ import Testing
     #expect(json.lines.count == 4)
     #expect(
       json.lines[2].hasSuffix(
-        #""commands":["setVolume(A#1, 0.5)"],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":1,"duration_ms":null,"index":1,"count":1},"available":["pause","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":0.5}"#
+        #""commands":["setVolume(A#1, 0.5)"],"ignored":null,"backoff":null,"failure":null,"notifications":[],"now_playing":{"media":"A","elapsed_ms":0,"rate":1,"duration_ms":null,"index":1,"count":1,"is_live":false,"window_ms":null},"available":["pause","previous","seek","skip","stop","toggle"],"player":1,"sleep":null,"volume":0.5}"#
       ))
     let table = try CLI.run(["run", "--quiet", "-"], input: script)
     #expect(table.status == 0)

@@ -18,6 +18,14 @@ import PlayerTesting
 /// the load before it plays on, ramping down, until its `stop` or its own end, so both of a
 /// crossfade's loads (``PlayerState/PlayerConfiguration/crossfade``) are heard at once.
 ///
+/// A live media (``MediaProfile/live``) is a broadcast whose live edge is the virtual
+/// clock's time: its load starts at the edge (or from a position its window still holds),
+/// reports `window(L, start…end)` after `ready` and then at the report interval, paused or
+/// not, never plays past the edge, and ends only where ``LiveProfile/endsAt`` says. Told to
+/// play (`start`) from a position its window has left (after a pause longer than the DVR
+/// window, or any pause without DVR), it fails with `behindLiveWindow`, as Media3 and
+/// AVPlayer do.
+///
 /// A profile with ``MediaProfile/networkDropAt`` takes the fake network down
 /// on the clock: loads in flight fail with `network` and ``offline``, the
 /// engine sends `network lost` to its ``systemEvents`` handler (the runner
@@ -203,7 +211,8 @@ public final class FakeMediaEngine: PlaybackEngine {
     case .load(let request), .preload(let request):
       let profile = state.profiles[request.media] ?? defaultProfile
       var track = MediaTrack(
-        load: load, profile: profile, sink: sink, now: now, start: request.start.milliseconds)
+        load: load, profile: profile, sink: sink, now: now, start: request.start.milliseconds,
+        atLiveEdge: request.atLiveEdge)
       let ready = profile.readyAfter.wholeMilliseconds
       if let dropAt = profile.networkDropAt, state.dropsPlanned.insert(request.media).inserted {
         state.pendingNetworkEvents += 2
@@ -220,7 +229,7 @@ public final class FakeMediaEngine: PlaybackEngine {
       var answer: EngineReport?
       if let failure { plan(.failure, after: failure, for: &track) }
       if failure.map({ $0 > ready }) ?? true, reentrant(&state) {
-        track.isReady = true
+        for (timer, delay) in track.becomeReady(now: now) { plan(timer, after: delay, for: &track) }
         answer = track.readyReport
       } else {
         plan(.ready, after: ready, for: &track)
@@ -243,6 +252,11 @@ public final class FakeMediaEngine: PlaybackEngine {
       track.settle(now: now)
       track.wantsPlay = true
       track.rate = Int64(max(rate.thousandths, 1))
+      if track.isBehindWindow(at: now) {
+        // Told to play media its window no longer holds: it fails, as a real engine does.
+        track.wantsPlay = false
+        plan(.behindWindow, after: 0, for: &track)
+      }
       replan(&track, now: now)
     case .setRate(_, let rate):
       track.settle(now: now)
@@ -355,7 +369,7 @@ public final class FakeMediaEngine: PlaybackEngine {
       var report: EngineReport?
       if track.isStopped {
         // Only a hostile engine keeps stopped loads: it calls back anyway, late.
-        report = track.report(for: timer)
+        report = track.report(for: timer, now: now)
       } else if let (fired, next) = track.fire(timer, now: now) {
         report = fired
         for (timer, delay) in next { plan(timer, after: delay, for: &track) }

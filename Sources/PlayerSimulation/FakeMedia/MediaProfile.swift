@@ -40,6 +40,11 @@ public struct MediaProfile: Hashable, Sendable {
   /// How long the network stays down after ``networkDropAt``; then it is back
   /// and `network available` is sent through the player. 5 s by default.
   public var networkBackAfter: Duration
+  /// How the media is live (``LiveProfile``), or nil (the default) for on-demand
+  /// media. A live media has no ``duration``: it reports a window that slides with the
+  /// virtual clock, starts at its live edge, never plays past it, and ends only at
+  /// ``LiveProfile/endsAt``. Its report interval is ``positionEvery``.
+  public var live: LiveProfile?
 
   /// A profile; the defaults are those of media a script never describes.
   /// - Parameters:
@@ -54,13 +59,16 @@ public struct MediaProfile: Hashable, Sendable {
   ///   - reportsDuration: whether `ready` carries the duration; false by default.
   ///   - networkDropAt: time from the first load to a drop of the fake network, or nil (the default).
   ///   - networkBackAfter: how long the network stays down; 5 s by default.
+  ///   - live: how the media is live, or nil (the default) for on-demand media.
   public init(
     readyAfter: Duration = .milliseconds(200), duration: Duration = .seconds(10),
     stallAt: Duration? = nil, stallFor: Duration = .seconds(1), failAfter: Duration? = nil,
     failureReason: FailureReason = .network, seekLatency: Duration = .milliseconds(50),
     positionEvery: Duration? = nil, reportsDuration: Bool = false,
-    networkDropAt: Duration? = nil, networkBackAfter: Duration = .seconds(5)
+    networkDropAt: Duration? = nil, networkBackAfter: Duration = .seconds(5),
+    live: LiveProfile? = nil
   ) {
+    self.live = live
     self.networkDropAt = networkDropAt
     self.networkBackAfter = networkBackAfter
     self.positionEvery = positionEvery

@@ -19,6 +19,12 @@ enum MediaTimer: Hashable, Sendable {
   case seekDone(SeekID, target: Int64)
   /// Time for a position report (valid for one playback epoch).
   case tick(epoch: UInt64)
+  /// Time for a live media's window report: right after `ready`, then at the
+  /// report interval whatever playback does (a paused load's window slides on).
+  case window
+  /// A live load told to play from a position its window has left: it fails with
+  /// `behindLiveWindow`, as Media3 and AVPlayer do.
+  case behindWindow
 }
 
 /// The fake engine's model of one load (or preload): where playback is and what is pending.
@@ -28,6 +34,11 @@ enum MediaTimer: Hashable, Sendable {
 /// at the rate it was told (1x until a `start` or `setRate` says otherwise).
 /// Progress timers carry the playback epoch they were planned in; any change
 /// (start, pause, rate, seek, stall) starts a new epoch, so older ones fire as no-ops.
+///
+/// A live media (``MediaProfile/live``) has no duration: its position is that of the
+/// broadcast, which starts at the live edge when the load is ready (unless it was opened
+/// from a position its window still holds), never passes the edge (at a rate above 1x it
+/// catches up and then plays at the edge), and ends only when the broadcast does.
 struct MediaTrack: Sendable {
   let load: Load
   let profile: MediaProfile
@@ -41,6 +52,8 @@ struct MediaTrack: Sendable {
   var isFailed = false
   var position: Int64
   var anchor: Int64
+  /// Whether the load was opened at the live edge (`load(L, at live edge)`).
+  let atLiveEdge: Bool
   /// Playback speed in thousandths (1000 = 1x).
   var rate: Int64 = 1000
   var epoch: UInt64 = 0
@@ -49,23 +62,69 @@ struct MediaTrack: Sendable {
   /// kept, never reported.
   var volume = VolumeRamp()
 
-  init(load: Load, profile: MediaProfile, sink: ReportSink, now: Int64, start: Int64 = 0) {
+  init(
+    load: Load, profile: MediaProfile, sink: ReportSink, now: Int64, start: Int64 = 0,
+    atLiveEdge: Bool = false
+  ) {
     self.load = load
     self.profile = profile
     self.sink = sink
+    self.atLiveEdge = atLiveEdge
     anchor = now
-    position = min(max(start, 0), max(profile.duration.wholeMilliseconds, 0))
+    position = max(start, 0)
+    position = min(position, duration)
   }
 
-  var duration: Int64 { max(profile.duration.wholeMilliseconds, 0) }
+  /// Where the media ends: its duration, or for a live media the broadcast's end
+  /// (`Int64.max` for one that never ends).
+  var duration: Int64 {
+    guard let live = profile.live else { return max(profile.duration.wholeMilliseconds, 0) }
+    return live.endsAt.map { max($0.wholeMilliseconds, 0) } ?? .max
+  }
+
+  /// The furthest the position can be at `now`: the live edge, or the duration.
+  func limit(at now: Int64) -> Int64 {
+    profile.live.map { $0.edge(at: now) } ?? duration
+  }
 
   var isAdvancing: Bool {
     isReady && wantsPlay && !isStalled && !isEnded && !isFailed && !isStopped
   }
 
-  /// The `ready` report: with the duration if the profile says so.
+  /// The `ready` report: with the duration if the profile says so (never for live
+  /// media, which has none).
   var readyReport: EngineReport {
-    .ready(load, duration: profile.reportsDuration ? .milliseconds(duration) : nil)
+    .ready(
+      load,
+      duration: profile.reportsDuration && profile.live == nil ? .milliseconds(duration) : nil)
+  }
+
+  /// The load is ready at `now`: a live load moves to where it plays from (the live
+  /// edge, unless it was opened from a position its window still holds). Returns the
+  /// timers to plan: progress if it plays, and a live load's first window report,
+  /// due at once (it follows `ready`).
+  mutating func becomeReady(now: Int64) -> [(MediaTimer, Int64)] {
+    settle(now: now)
+    isReady = true
+    guard let live = profile.live else { return replan(now: now) }
+    let window = live.window(at: now)
+    let start = MediaTime.milliseconds(position)
+    position =
+      atLiveEdge || position == 0 || !window.contains(start)
+      ? window.end.milliseconds : position
+    return replan(now: now) + [(.window, 0)]
+  }
+
+  /// Whether the load is live and its position is behind its window at `now`: the media
+  /// there is gone (the window slid past a pause, or, without DVR, any pause at all).
+  func isBehindWindow(at now: Int64) -> Bool {
+    guard let live = profile.live, isReady else { return false }
+    return .milliseconds(position) < live.window(at: now).start
+  }
+
+  /// A live load's window report at `now`, or nil for on-demand media.
+  func windowReport(at now: Int64) -> EngineReport? {
+    profile.live.map { .window(load, $0.window(at: now)) }
   }
 
   /// Brings the position up to `now`.
@@ -73,7 +132,7 @@ struct MediaTrack: Sendable {
     if isAdvancing {
       let (scaled, overflow) = (now - anchor).multipliedReportingOverflow(by: rate)
       let advanced = overflow ? Int64.max : scaled / 1000
-      position = min(duration, position.addingSaturated(advanced))
+      position = min(limit(at: now), position.addingSaturated(advanced))
     }
     anchor = now
   }
@@ -97,9 +156,16 @@ struct MediaTrack: Sendable {
     if let stallAt = profile.stallAt?.wholeMilliseconds, !stallDone, position <= stallAt,
       stallAt < duration
     {
-      timers.append((.stallBegin(epoch: epoch), delay(covering: stallAt - position)))
-    } else {
+      // Live: the position reaches the stall no sooner than the broadcast does.
+      let soonest = profile.live == nil ? 0 : stallAt - now
+      timers.append((.stallBegin(epoch: epoch), max(delay(covering: stallAt - position), soonest)))
+    } else if profile.live == nil {
       timers.append((.end(epoch: epoch), delay(covering: duration - position)))
+    } else if let ends = profile.live?.endsAt?.wholeMilliseconds {
+      // Live: the position reaches the end no sooner than the broadcast does.
+      let end = max(ends, 0)
+      timers.append(
+        (.end(epoch: epoch), max(delay(covering: end - position), end - now)))
     }
     if let every = profile.positionEvery?.wholeMilliseconds, every > 0 {
       timers.append((.tick(epoch: epoch), every))
@@ -109,7 +175,7 @@ struct MediaTrack: Sendable {
 
   /// The report a timer gives, if the timer is still meaningful; nil for
   /// progress timers of a past epoch and for internal bookkeeping.
-  func report(for timer: MediaTimer) -> EngineReport? {
+  func report(for timer: MediaTimer, now: Int64) -> EngineReport? {
     switch timer {
     case .ready: readyReport
     case .failure: .failed(load, profile.failureReason)
@@ -119,6 +185,8 @@ struct MediaTrack: Sendable {
     case .end(let planned): planned == epoch ? .reachedEnd(load) : nil
     case .seekDone(let seek, _): .seekCompleted(load, seek)
     case .tick(let planned): planned == epoch ? .position(load, .milliseconds(position)) : nil
+    case .window: windowReport(at: now)
+    case .behindWindow: .failed(load, .behindLiveWindow)
     }
   }
 
@@ -139,9 +207,7 @@ struct MediaTrack: Sendable {
     switch timer {
     case .ready:
       guard !isReady, !isFailed else { return nil }
-      settle(now: now)
-      isReady = true
-      return (readyReport, replan(now: now))
+      return (readyReport, becomeReady(now: now))
     case .failure:
       guard let report = fail(now: now, reason: profile.failureReason) else { return nil }
       return (report, [])
@@ -164,14 +230,19 @@ struct MediaTrack: Sendable {
     case .end(let planned):
       guard planned == epoch, isAdvancing else { return nil }
       settle(now: now)
-      position = duration
+      position = min(duration, limit(at: now))
       isEnded = true
       epoch &+= 1
       return (.reachedEnd(load), [])
     case .seekDone(let seek, let target):
       guard !isFailed else { return nil }
       settle(now: now)
-      position = min(max(target, 0), duration)
+      if let live = profile.live {
+        // The engine seeks within what it can seek to now, as real ones do.
+        position = live.window(at: now).clamp(.milliseconds(target)).milliseconds
+      } else {
+        position = min(max(target, 0), duration)
+      }
       isEnded = false
       return (.seekCompleted(load, seek), replan(now: now))
     case .tick(let planned):
@@ -179,6 +250,14 @@ struct MediaTrack: Sendable {
       else { return nil }
       settle(now: now)
       return (.position(load, .milliseconds(position)), [(.tick(epoch: epoch), every)])
+    case .window:
+      guard isReady, !isFailed, !isEnded, let report = windowReport(at: now) else { return nil }
+      settle(now: now)
+      let every = profile.positionEvery?.wholeMilliseconds ?? 0
+      return (report, every > 0 ? [(.window, every)] : [])
+    case .behindWindow:
+      guard let report = fail(now: now, reason: .behindLiveWindow) else { return nil }
+      return (report, [])
     }
   }
 }

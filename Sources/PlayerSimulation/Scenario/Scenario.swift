@@ -126,7 +126,7 @@ public enum ScenarioAction: Hashable, Sendable {
   /// these reports and expiries were ignored, and these intents refused (any
   /// reason but `noEffect`), for these reasons, since the previous `expect ignored`.
   case expectIgnored([IgnoreReason])
-  /// `expect now-playing A 2/3 at 15s rate 1x [of 30s|of unknown]` / `expect
+  /// `expect now-playing A 2/3 at 15s rate 1x [of 30s|of unknown|live 60s…120s]` / `expect
   /// now-playing none`: fails the run unless ``PlayerState/PlaybackState/nowPlaying``
   /// matches (nil: none).
   indirect case expectNowPlaying(NowPlayingExpectation?)
@@ -167,12 +167,17 @@ public struct NowPlayingExpectation: Hashable, Sendable, CustomStringConvertible
   public var rate: PlaybackRate
   /// The duration: nil when the line does not check it, `.some(nil)` for `of unknown`.
   public var duration: MediaTime??
+  /// The live window (``PlayerState/NowPlaying/window``): nil when the line does not
+  /// check it, as in `live 60s…120s`. A line that checks it checks that there is no
+  /// duration too (live media has none).
+  public var window: LiveWindow?
 
   /// An expectation.
   public init(
     media: MediaID, index: Int, count: Int, elapsed: MediaTime, rate: PlaybackRate,
-    duration: MediaTime?? = nil
+    duration: MediaTime?? = nil, window: LiveWindow? = nil
   ) {
+    self.window = window
     self.media = media
     self.index = index
     self.count = count
@@ -187,22 +192,28 @@ public struct NowPlayingExpectation: Hashable, Sendable, CustomStringConvertible
     nowPlaying.entry.media == media && nowPlaying.index + 1 == index && nowPlaying.count == count
       && nowPlaying.elapsed == elapsed && nowPlaying.rate == rate
       && (duration.map { $0 == nowPlaying.duration } ?? true)
+      && (window.map { $0 == nowPlaying.window && nowPlaying.duration == nil } ?? true)
   }
 
-  /// `A 2/3 at 15000ms rate 1x`, then ` of 30000ms` or ` of unknown` when the duration is checked.
+  /// `A 2/3 at 15000ms rate 1x`, then ` of 30000ms` or ` of unknown` when the duration is
+  /// checked, or ` live 60000ms…120000ms` when the live window is.
   public var description: String {
-    let of = duration.map { " of \($0.map(\.description) ?? "unknown")" } ?? ""
+    let of =
+      window.map { " live \($0)" } ?? duration.map { " of \($0.map(\.description) ?? "unknown")" }
+      ?? ""
     return "\(media) \(index)/\(count) at \(elapsed) rate \(rate)\(of)"
   }
 
   /// What a lock screen shows, in the form of an expectation that checks the
-  /// duration: `A 2/3 at 15000ms rate 1x of unknown`; `none` without a current entry.
+  /// duration: `A 2/3 at 15000ms rate 1x of unknown`, or for live media its window,
+  /// `L 1/1 at 120000ms rate 1x live 60000ms…120000ms`; `none` without a current entry.
   /// - Parameter nowPlaying: the derived value, or nil.
   public static func describe(_ nowPlaying: NowPlaying?) -> String {
     guard let nowPlaying else { return "none" }
     return NowPlayingExpectation(
       media: nowPlaying.entry.media, index: nowPlaying.index + 1, count: nowPlaying.count,
-      elapsed: nowPlaying.elapsed, rate: nowPlaying.rate, duration: .some(nowPlaying.duration)
+      elapsed: nowPlaying.elapsed, rate: nowPlaying.rate, duration: .some(nowPlaying.duration),
+      window: nowPlaying.window
     ).description
   }
 }
@@ -268,6 +279,9 @@ public struct ScenarioReport: Hashable, Sendable, CustomStringConvertible {
     case position(MediaTime)
     /// `report timeout A#1 [watchdog=N]`: a watchdog expiry.
     case timeout(WatchdogID)
+    /// `report window A#1 start=60s end=120s`: the load is live, with this window
+    /// (a bad one, `start` past `end`, as written: the machine refuses it).
+    case window(LiveWindow)
   }
 
   /// The load, as written.
@@ -294,6 +308,7 @@ public struct ScenarioReport: Hashable, Sendable, CustomStringConvertible {
     case .pausedBySystem: .engine(.pausedBySystem(load))
     case .position(let time): .position(load, time)
     case .timeout(let id): .watchdogExpired(load, id)
+    case .window(let window): .window(load, window)
     }
   }
 

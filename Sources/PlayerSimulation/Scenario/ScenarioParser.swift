@@ -35,7 +35,8 @@ public enum ScenarioParser {
     "media", "engine", "previous-threshold", "retry-policy", "ducking", "fade", "crossfade",
     "hostile", "watchdog", "play", "queue", "append", "insert", "remove", "move", "jump", "next",
     "previous", "repeat", "shuffle", "rate", "volume", "mute", "unmute", "clear", "pause",
-    "resume", "stop", "seek", "retry", "toggle", "skip", "set-position", "sleep-timer", "remote",
+    "resume", "stop", "seek", "retry", "toggle", "skip", "set-position", "go-live", "sleep-timer",
+    "remote",
     "interrupt", "route", "network", "duck", "unduck", "relaunch", "handoff", "wait", "report",
     "expect", "note",
   ]
@@ -44,7 +45,7 @@ public enum ScenarioParser {
   public static let intents = [
     "play", "queue", "append", "insert", "remove", "move", "jump", "next", "previous", "repeat",
     "shuffle", "rate", "volume", "mute", "unmute", "clear", "pause", "resume", "stop", "seek",
-    "retry", "toggle", "skip", "set-position",
+    "retry", "toggle", "skip", "set-position", "go-live",
   ]
 
   /// Parses a whole script.
@@ -225,6 +226,7 @@ extension LineReader {
       let value = try next("a position such as 2s")
       action = .intent(.seek(to: .milliseconds(try duration(value).wholeMilliseconds)))
     case "toggle": action = .intent(.toggle)
+    case "go-live": action = .intent(.goToLive)
     case "skip":
       action = .intent(.skip(by: try signedTime(try next("a signed time such as +15s or -10s"))))
     case "set-position":
@@ -464,14 +466,39 @@ extension LineReader {
     var stallFor: ScenarioToken?
     var reason: ScenarioToken?
     var networkBack: ScenarioToken?
+    // `live` (a word of its own), and the options only a live media takes.
+    var live: ScenarioToken?
+    var liveOptions: [ScenarioToken] = []
+    var onDemandOptions: [ScenarioToken] = []
+    var positionEvery = false
     while let option = nextIfAny() {
+      if option.text == "live" {
+        guard live == nil else {
+          throw error(option, found: "'live' given twice", expected: "each option once")
+        }
+        live = option
+        profile.live = profile.live ?? LiveProfile()
+        continue
+      }
       let (key, value) = try keyValue(option, example: "duration=5s")
       guard seen.insert(key.text).inserted else {
         throw error(key, found: "option '\(key.text)' given twice", expected: "each option once")
       }
       switch key.text {
       case "ready-after": profile.readyAfter = try duration(value)
-      case "duration": profile.duration = try duration(value)
+      case "duration":
+        profile.duration = try duration(value)
+        onDemandOptions.append(key)
+      case "window":
+        var settings = profile.live ?? LiveProfile()
+        settings.dvrWindow = try duration(value, positive: true)
+        profile.live = settings
+        liveOptions.append(key)
+      case "ends":
+        var settings = profile.live ?? LiveProfile()
+        settings.endsAt = try duration(value)
+        profile.live = settings
+        liveOptions.append(key)
       case "stall-at": profile.stallAt = try duration(value)
       case "stall-for":
         profile.stallFor = try duration(value)
@@ -483,12 +510,14 @@ extension LineReader {
       case "seek-latency": profile.seekLatency = try duration(value)
       case "position-every":
         profile.positionEvery = value.text == "off" ? nil : try duration(value, positive: true)
+        positionEvery = true
       case "report-duration":
         guard value.text == "yes" || value.text == "no" else {
           throw error(
             value, found: "found \(ScenarioError.quoted(value.text))", expected: "yes or no")
         }
         profile.reportsDuration = value.text == "yes"
+        onDemandOptions.append(key)
       case "network-drop-at": profile.networkDropAt = try duration(value)
       case "network-back-after":
         profile.networkBackAfter = try duration(value, positive: true)
@@ -503,10 +532,25 @@ extension LineReader {
         throw error(
           key, found: "unknown media option \(ScenarioError.quoted(key.text))",
           expected:
-            "one of ready-after, duration, stall-at, stall-for, fail-after, reason, seek-latency, "
-            + "position-every, report-duration, network-drop-at, network-back-after")
+            "one of live, window, ends, ready-after, duration, stall-at, stall-for, fail-after, "
+            + "reason, seek-latency, position-every, report-duration, network-drop-at, "
+            + "network-back-after")
       }
     }
+    if live == nil, let key = liveOptions.first {
+      throw error(
+        key, found: "\(key.text)= without 'live'",
+        expected: "'live' before it, as in 'media L live window=60s' (a live stream's option)")
+    }
+    if live != nil, let key = onDemandOptions.first {
+      throw error(
+        key, found: "\(key.text)= on a live media",
+        expected:
+          "no duration for a live stream (its edge grows with the clock); 'ends=TIME' for a "
+          + "broadcast that ends")
+    }
+    // A live media reports its window at the report interval: every second unless said.
+    if live != nil, !positionEvery { profile.positionEvery = .seconds(1) }
     if let stallFor, profile.stallAt == nil {
       throw error(stallFor, found: "stall-for without stall-at", expected: "stall-at=TIME as well")
     }
@@ -553,7 +597,8 @@ extension LineReader {
 
   private mutating func report(declared: Set<MediaID>) throws(ScenarioError) -> ScenarioReport {
     let kinds =
-      "one of ready, stalled, resumed, ended, failed, seeked, position, timeout, paused-by-system"
+      "one of ready, stalled, resumed, ended, failed, seeked, position, window, timeout, "
+      + "paused-by-system"
     let kind = try next(kinds)
     // Each kind's own example: an option word of another kind's would mislead.
     let example: String?
@@ -562,6 +607,7 @@ extension LineReader {
     case "failed": example = "reason=network"
     case "seeked": example = "seek=1"
     case "timeout": example = "watchdog=2"
+    case "window": example = "start=60s"
     case "stalled", "resumed", "ended", "position", "paused-by-system": example = nil
     default:
       throw error(kind, found: "unknown report \(ScenarioError.quoted(kind.text))", expected: kinds)
@@ -614,6 +660,19 @@ extension LineReader {
         ["reason", "domain", "code", "message"], .failed(reason ?? .network, detail: detail)
       )
     case "paused-by-system": (allowed, report) = ([], .pausedBySystem)
+    case "window":
+      // The engine's report as written, a bad window included: the machine refuses
+      // `start > end` (`invalidArgument`), which is what a script tests it for.
+      var ends: [MediaTime] = []
+      for name in ["start", "end"] {
+        guard let value = options[name] else {
+          throw error(
+            at: line.endColumn, found: "found end of line",
+            expected: "start=TIME end=TIME (as in 'report window A#1 start=60s end=120s')")
+        }
+        ends.append(try mediaTime(value))
+      }
+      (allowed, report) = (["start", "end"], .window(LiveWindow(start: ends[0], end: ends[1])))
     case "seeked":
       guard let value = options["seek"] else {
         throw error(
@@ -938,18 +997,60 @@ extension LineReader {
     try keyword("rate", "'rate R', as in 'A 2/3 at 15s rate 1x' (0 while not playing)")
     let rate = try rate(try next("a rate such as 1x, 1.5x or 0 (0 while not playing)"))
     var duration: MediaTime??
+    var window: LiveWindow?
     if let of = nextIfAny() {
-      guard of.text == "of" else {
+      switch of.text {
+      case "of":
+        let value = try next("the duration, a time such as 30s, or 'unknown'")
+        duration = .some(value.text == "unknown" ? nil : try mediaTime(value))
+      case "live":
+        window = try liveWindow(try next("the live window, as in 60s…120s (start…edge)"))
+      default:
         throw error(
           of, found: "found \(ScenarioError.quoted(of.text))",
-          expected: "'of TIME' or 'of unknown' (the duration), or end of line")
+          expected:
+            "'of TIME' or 'of unknown' (the duration), 'live START…END' (a live window), or end of line"
+        )
       }
-      let value = try next("the duration, a time such as 30s, or 'unknown'")
-      duration = .some(value.text == "unknown" ? nil : try mediaTime(value))
     }
     return NowPlayingExpectation(
       media: media, index: Int(index), count: Int(count), elapsed: elapsed, rate: rate,
-      duration: duration)
+      duration: duration, window: window)
+  }
+
+  /// A live window as Now Playing prints it, `60s…120s` (or `60s...120s`): two times,
+  /// the start at most the end.
+  private func liveWindow(_ token: ScenarioToken) throws(ScenarioError) -> LiveWindow {
+    let scalars = Array(token.text.unicodeScalars)
+    let expected = "a live window START…END such as 60s…120s (or 60s...120s)"
+    var split: (Int, Int)?
+    for index in scalars.indices {
+      if scalars[index] == "…" {
+        split = (index, 1)
+        break
+      }
+      if index + 2 < scalars.count, scalars[index] == ".", scalars[index + 1] == ".",
+        scalars[index + 2] == "."
+      {
+        split = (index, 3)
+        break
+      }
+    }
+    guard let (at, width) = split else {
+      throw error(token, found: "found \(ScenarioError.quoted(token.text))", expected: expected)
+    }
+    let start = try mediaTime(
+      ScenarioToken(text: String(String.UnicodeScalarView(scalars[..<at])), column: token.column))
+    let end = try mediaTime(
+      ScenarioToken(
+        text: String(String.UnicodeScalarView(scalars[(at + width)...])),
+        column: token.column + at + width))
+    guard start <= end else {
+      throw error(
+        token, found: "a window \(ScenarioError.quoted(token.text)) that ends before it starts",
+        expected: expected)
+    }
+    return LiveWindow(start: start, end: end)
   }
 
   /// The next word, which must be `word`.
@@ -1118,6 +1219,6 @@ extension IgnoreReason {
   static let allCheckedReasons: [IgnoreReason] = [
     .neverIssuedLoad, .staleLoad, .itemMismatch, .neverIssuedSeek, .supersededSeek,
     .staleWatchdog, .seekPending, .unexpected, .idsExhausted, .invalidPosition, .invalidArgument,
-    .notInterrupted, .notCurrentEntry, .notDucked,
+    .notInterrupted, .notCurrentEntry, .notDucked, .notSeekable, .notLive, .liveStream,
   ]
 }

@@ -264,6 +264,7 @@ extension LineReader {
     case "unsupported": return .unsupported
     case "notFound", "not-found": return .notFound
     case "timeout": return .timeout
+    case "behindLiveWindow": return .behindLiveWindow
     default:
       if token.text.hasPrefix("engine("), token.text.hasSuffix(")") {
         let inner = token.text.dropFirst(7).dropLast()
@@ -271,7 +272,9 @@ extension LineReader {
       }
       throw error(
         token, found: "unknown reason \(ScenarioError.quoted(token.text))",
-        expected: "one of network, decoding, unsupported, notFound, timeout, engine(CODE)")
+        expected:
+          "one of network, decoding, unsupported, notFound, timeout, behindLiveWindow, engine(CODE)"
+      )
     }
   }
 
@@ -413,7 +416,8 @@ extension LineReader {
     let first = words[0]
     let text = words.map(\.text).joined(separator: " ")
     let expected =
-      "a command such as load(A#1), load(A#1, from 12s), preload(B#2), start(A#1), "
+      "a command such as load(A#1), load(A#1, from 12s), load(A#1, at live edge), preload(B#2), "
+      + "start(A#1), "
       + "start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1), seek(A#1, 2000ms, seek#1), "
       + "setVolume(A#1, 0.5) or setVolume(A#1, 0.5, ramp 200ms)"
     let bad = error(first, found: "bad command \(ScenarioError.quoted(text))", expected: expected)
@@ -429,6 +433,9 @@ extension LineReader {
     switch (name, arguments.count) {
     case ("load", 1), ("preload", 1), ("start", 1), ("pause", 1), ("stop", 1):
       return ScenarioCommand("\(name)(\(load))")
+    case ("load", 2) where arguments[1].text.split(separator: " ") == ["at", "live", "edge"],
+      ("preload", 2) where arguments[1].text.split(separator: " ") == ["at", "live", "edge"]:
+      return ScenarioCommand("\(name)(\(load), at live edge)")
     case ("load", 2), ("preload", 2):
       let words = arguments[1].text.split(separator: " ")
       guard words.count == 2, words[0] == "from" else { throw bad }

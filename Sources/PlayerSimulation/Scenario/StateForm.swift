@@ -8,13 +8,15 @@ import PlayerState
 /// The forms are those of `PlaybackState.description`:
 /// `buffering(L, autoplay|paused)`, `playing(L)`, `paused(L)`, `stalled(L[, paused])`,
 /// `ended(L[, autoplay])`, `failed(L, REASON[, autoplay])`,
-/// `waiting(L, network, attempt N[, autoplay])`, `suppressed(L, interrupted|ducked|system pause)`,
+/// `waiting(L, network, attempt N[, autoplay])`, `suppressed(L, interrupted|ducked|system pause)`;
+/// a live load's kind (`live` or `dvr`) right after the load (after a failure's reason or
+/// a network wait's attempt), as in `playing(L#1, dvr)`;
 /// each but `playing` and `suppressed` optionally followed by the system's
 /// hold (`interrupted`, `ducked` for a duck under the pause policy, or
 /// `system pause` for `paused` and `stalled`), then
 /// by `seek#N` (a pending seek), then by the armed sleep timer (`sleep
 /// after(T)`, `sleep endOfEntry`, `sleep endOfQueue`, `sleep afterEntries(N)`)
-/// and then by `preloading P`, `preloaded P` or `preload failed P` (the
+/// and then by `preloading P`, `preloaded P`, `preload failed P` or `preload live P` (the
 /// preload). A fade-out into the user's pause shows `fading out` right after the load of a
 /// `paused` state (`paused(A#1, fading out)`), and a stopped load fading out is
 /// `idle(fading out A#1)`, the only details `idle` takes. A crossfade's outgoing load comes
@@ -44,7 +46,9 @@ extension LineReader {
           ? quoted.dropLast().joined(separator: ", ") + " or " + quoted[quoted.count - 1]
           : quoted.joined(separator: " or ")
       case .reason:
-        return "a failure reason (network, decoding, unsupported, notFound, timeout, engine(CODE))"
+        return
+          "a failure reason (network, decoding, unsupported, notFound, timeout, behindLiveWindow, "
+          + "engine(CODE))"
       case .attempt: return "'attempt N'"
       }
     }
@@ -64,21 +68,26 @@ extension LineReader {
     // `ducked` where an interruption shows `interrupted`.
     let interrupted = Slot.word(["interrupted", "ducked"], required: false)
     let held = Slot.word(["interrupted", "ducked", "systempause"], required: false)
+    // A live load's kind comes right after the load (after a failure's reason or a
+    // network wait's attempt, which the state inserts before it).
+    let live = Slot.word(["live", "dvr"], required: false)
     switch kind {
-    case .idle, .playing: return []
+    case .idle: return []
+    case .playing: return [live]
     // A fade-out into a pause: the load is ready and nothing holds it (invariant 13), so
     // `fading out` and a hold never come together; both are optional, in the order printed.
-    case .paused: return [.word(["fadingout"], required: false), held]
-    case .buffering: return [.word(["autoplay", "paused"], required: true), interrupted]
-    case .stalled: return [.word(["paused"], required: false), held]
-    case .ended: return [.word(["autoplay"], required: false), interrupted]
-    case .failed: return [.reason, .word(["autoplay"], required: false), interrupted]
+    case .paused: return [live, .word(["fadingout"], required: false), held]
+    case .buffering: return [live, .word(["autoplay", "paused"], required: true), interrupted]
+    case .stalled: return [live, .word(["paused"], required: false), held]
+    case .ended: return [live, .word(["autoplay"], required: false), interrupted]
+    case .failed: return [.reason, live, .word(["autoplay"], required: false), interrupted]
     case .waiting:
       return [
-        .word(["network"], required: true), .attempt, .word(["autoplay"], required: false),
+        .word(["network"], required: true), .attempt, live, .word(["autoplay"], required: false),
         interrupted,
       ]
-    case .suppressed: return [.word(["interrupted", "ducked", "systempause"], required: true)]
+    case .suppressed:
+      return [live, .word(["interrupted", "ducked", "systempause"], required: true)]
     }
   }
 
@@ -202,7 +211,7 @@ extension LineReader {
       let rest = [
         seekSeen || sleepSeen ? nil : "seek#N (a pending seek)",
         sleepSeen ? nil : "sleep TIMER (the armed sleep timer)",
-        "preloading P, preloaded P, preload failed P, crossfade from L or ')'",
+        "preloading P, preloaded P, preload failed P, preload live P, crossfade from L or ')'",
       ]
       throw error(
         part, found: "\(ScenarioError.quoted(part.text)) in a \(kind.rawValue) state",
@@ -247,7 +256,9 @@ extension LineReader {
 
   /// The words of the last detail, the preload's or the crossfade's outgoing load's, as they
   /// appear once spaces are removed, longest first.
-  private static let preloadWords = ["preloadfailed", "preloading", "preloaded", "crossfadefrom"]
+  private static let preloadWords = [
+    "preloadfailed", "preloadlive", "preloading", "preloaded", "crossfadefrom",
+  ]
 
   private static func example(_ kind: StateKind) -> String {
     switch kind {

@@ -149,8 +149,9 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
   /// `{"kind":"entryChanged","from":"A","to":"B","reason":"auto"}`,
   /// `{"kind":"queueEnded"}` and `{"kind":"playIntentChanged","value":false,"reason":"remote"}`),
   /// `now_playing` (after the step: null, or
-  /// `{"media":"A","elapsed_ms":0,"rate":1.5,"duration_ms":null,"index":1,"count":2}`,
-  /// `rate` the multiplier as a JSON number, 0 unless playing, `index` 1-based),
+  /// `{"media":"A","elapsed_ms":0,"rate":1.5,"duration_ms":null,"index":1,"count":2,"is_live":false,"window_ms":null}`,
+  /// `rate` the multiplier as a JSON number, 0 unless playing, `index` 1-based, `is_live`
+  /// whether the load is a live stream and `window_ms` its window, `[start, end]`, or null),
   /// `available` (the commands available after the step, sorted by name),
   /// `player` (the player that processed the event, from 1; see ``player``),
   /// `sleep` (null or the sleep countdown armed, as in `sleep(sleep#1, 1800000ms)`) and
@@ -205,7 +206,13 @@ public struct TimelineEntry: Hashable, Sendable, CustomStringConvertible {
     "{\"media\":\(JSONText.string(nowPlaying.entry.media.description)),"
       + "\"elapsed_ms\":\(nowPlaying.elapsed.milliseconds),\"rate\":\(JSONText.rate(nowPlaying.rate)),"
       + "\"duration_ms\":\(nowPlaying.duration.map { String($0.milliseconds) } ?? "null"),"
-      + "\"index\":\(nowPlaying.index + 1),\"count\":\(nowPlaying.count)}"
+      + "\"index\":\(nowPlaying.index + 1),\"count\":\(nowPlaying.count),"
+      + "\"is_live\":\(nowPlaying.isLive),\"window_ms\":\(nowPlaying.window.map(Self.json) ?? "null")}"
+  }
+
+  /// A live window as a JSON array of its start and end in milliseconds: `[60000,120000]`.
+  static func json(_ window: LiveWindow) -> String {
+    "[\(window.start.milliseconds),\(window.end.milliseconds)]"
   }
 }
 
