@@ -34,7 +34,9 @@ for key in reducer_events_per_second reducer_allocations_per_event driver_events
   queue_driver_events_per_second queue_auto_advances queue_gapless_advances \
   load_size_bytes session_size_bytes queue_size_bytes \
   crossfade_reducer_events_per_second crossfade_reducer_in_place_events_per_second \
-  crossfade_driver_events_per_second crossfade_starts; do
+  crossfade_driver_events_per_second crossfade_starts \
+  live_reducer_events_per_second live_reducer_in_place_events_per_second \
+  live_driver_events_per_second live_window_reports; do
   if ! grep -q "\"$key\":" <<<"$json"; then
     echo "Benchmarks/ci.sh: the JSON has no \"$key\"." >&2
     exit 1
@@ -75,6 +77,26 @@ for key in crossfade_starts crossfade_stopped_by_timer crossfade_stopped_by_end 
   crossfade_stopped_early; do
   if grep -q "\"$key\": 0," <<<"$json"; then
     echo "Benchmarks/ci.sh: the crossfade stream has no $key." >&2
+    exit 1
+  fi
+done
+# Issue 38: window reports allocate nothing. On the live stream, reduced both ways
+# (transition(on:) and in place), the window reports (those that find the load behind its window
+# and reload it at the live edge included) and the position reports allocate nothing; through
+# the driver too, but for the steps that arm a timer (a reload's watchdog), counted apart.
+for key in live_window live_position live_in_place_window live_in_place_position \
+  live_driver_window live_driver_position; do
+  if ! grep -q "\"${key}_allocations_per_event\": 0," <<<"$json"; then
+    echo "Benchmarks/ci.sh: ${key}_allocations_per_event is not 0." >&2
+    exit 1
+  fi
+done
+# The live stream must exercise the live rules: windows, falling behind and reloading at the
+# edge, going back to live, the rate clamped to 1x at the edge.
+for key in live_window_reports live_reloads_at_edge live_fell_behind live_went_live \
+  live_rate_clamped_at_edge; do
+  if grep -q "\"$key\": 0," <<<"$json"; then
+    echo "Benchmarks/ci.sh: the live stream has no $key." >&2
     exit 1
   fi
 done

@@ -21,7 +21,7 @@ out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 printf '%-16s %12s\n' workload Ir/event
 for workload in naive reducer in-place driver queue queue-in-place queue-driver crossfade \
-  crossfade-in-place crossfade-driver; do
+  crossfade-in-place crossfade-driver live live-in-place live-driver; do
   valgrind --tool=callgrind --callgrind-out-file="$out/$workload" \
     "$bin" --profile "$workload" --events "$events" >/dev/null 2>&1
   # The workload function's inclusive cost: the largest among `Workloads.*` (a merged

@@ -38,6 +38,12 @@ struct Results {
   var crossfadeReducerInPlace = Sample()
   var crossfadeDriver = Sample()
   var crossfadeAllocations: Workloads.CrossfadeAllocations?
+  /// The live stream (issue 38): its mix, rates and allocations.
+  var liveMix = LiveStream.Mix()
+  var liveReducer = Sample()
+  var liveReducerInPlace = Sample()
+  var liveDriver = Sample()
+  var liveAllocations: Workloads.LiveAllocations?
   var reducerAllocations: UInt64?
   var driverAllocations: UInt64?
   var naiveAllocations: UInt64?
@@ -87,6 +93,13 @@ struct Benchmark {
       case .crossfadeDriver: return Workloads.crossfadeDriver(events)
       default: return Workloads.crossfadeReducer(events)
       }
+    case .live, .liveInPlace, .liveDriver:
+      let events = LiveStream.generate(count: options.events, seed: options.seed).events
+      switch workload {
+      case .liveInPlace: return Workloads.liveReducerInPlace(events)
+      case .liveDriver: return Workloads.liveDriver(events)
+      default: return Workloads.liveReducer(events)
+      }
     case .reducer, .inPlace, .driver, .naive:
       let events = EventStream.generate(count: options.events, seed: options.seed).events
       switch workload {
@@ -112,6 +125,10 @@ struct Benchmark {
     let crossfadeStream = CrossfadeStream.generate(count: options.events, seed: options.seed)
     let crossfadeEvents = crossfadeStream.events
     results.crossfadeMix = crossfadeStream.mix
+    progress("generating \(options.events) live events (seed \(options.seed))")
+    let liveStream = LiveStream.generate(count: options.events, seed: options.seed)
+    let liveEvents = liveStream.events
+    results.liveMix = liveStream.mix
 
     // Counted before any thread is started: the counter is process-wide.
     progress("counting allocations")
@@ -131,6 +148,7 @@ struct Benchmark {
       queueEvents, from: QueueStream.initialState)
     results.queueEventsByKind = queueEvents.countsByKind
     results.crossfadeAllocations = Workloads.crossfadeAllocations(crossfadeStream)
+    results.liveAllocations = Workloads.liveAllocations(liveStream)
 
     let count = events.count
     for round in 1...options.runs {
@@ -157,6 +175,11 @@ struct Benchmark {
       let crossfadeDriver = eventsPerSecond(count) {
         checksum &+= Workloads.crossfadeDriver(crossfadeEvents)
       }
+      let liveReducer = eventsPerSecond(count) { checksum &+= Workloads.liveReducer(liveEvents) }
+      let liveInPlace = eventsPerSecond(count) {
+        checksum &+= Workloads.liveReducerInPlace(liveEvents)
+      }
+      let liveDriver = eventsPerSecond(count) { checksum &+= Workloads.liveDriver(liveEvents) }
       let threaded = Workloads.driver(events, threads: options.threads)
       results.reducer.add(reducer)
       results.driver.add(driver)
@@ -173,6 +196,9 @@ struct Benchmark {
       results.crossfadeReducer.add(crossfadeReducer)
       results.crossfadeReducerInPlace.add(crossfadeInPlace)
       results.crossfadeDriver.add(crossfadeDriver)
+      results.liveReducer.add(liveReducer)
+      results.liveReducerInPlace.add(liveInPlace)
+      results.liveDriver.add(liveDriver)
       results.driverThreaded.add(Double(count) / threaded.elapsed.seconds)
       results.lostEvents += UInt64(count) - min(UInt64(count), threaded.processed)
       results.maxQueued = max(results.maxQueued, threaded.maxQueued)

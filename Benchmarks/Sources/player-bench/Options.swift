@@ -45,6 +45,9 @@ struct Options {
     case crossfade
     case crossfadeInPlace = "crossfade-in-place"
     case crossfadeDriver = "crossfade-driver"
+    case live
+    case liveInPlace = "live-in-place"
+    case liveDriver = "live-driver"
   }
 
   static let usage = """
@@ -55,8 +58,10 @@ struct Options {
     two-Bool player on one seeded event stream, the reducer and the driver on a queue stream
     (1000 entries, an engine that preloads, position reports, auto-advances, edits) and on a
     crossfade stream (1000 entries, a 2 s crossfade, fades started by position reports and
-    ended by timers, ends, skips and pauses), plus the fuzz harness against its catalog of buggy players. Build with -c release; debug figures
-    mean nothing.
+    ended by timers, ends, skips and pauses) and on a live stream (100 live entries, DVR windows
+    sliding with every window report, pauses that fall behind, go to live, 1.5x at the edge),
+    plus the fuzz harness against its catalog of buggy players. Build with -c release; debug
+    figures mean nothing.
 
       --json          one JSON object on stdout instead of the table
       --smoke         tiny sizes for CI (seconds); not for timing
@@ -67,8 +72,9 @@ struct Options {
       --fuzz-seeds N  seeds per buggy player (default 20; smoke 3)
       --json-file F   also write the JSON object to file F (one run, both forms)
       --profile W     run only workload W (reducer, in-place, driver, naive, queue,
-                      queue-in-place, queue-driver, crossfade, crossfade-in-place or
-                      crossfade-driver) once, untimed, and print
+                      queue-in-place, queue-driver, crossfade, crossfade-in-place,
+                      crossfade-driver, live, live-in-place or live-driver) once, untimed,
+                      and print
                       its checksum: for valgrind --tool=callgrind
       --memory        run only the memory section: a queued burst, a flood from --threads
                       threads, and a never-reading subscriber on each stream (docs/memory.md)

@@ -75,6 +75,8 @@ enum Report {
     lines.append("")
     lines.append(contentsOf: crossfadeLines(results))
     lines.append("")
+    lines.append(contentsOf: liveLines(results))
+    lines.append("")
     lines.append("allocations per event (malloc calls counted over one pass of the stream):")
     lines.append(
       allocationLine("reducer", results.reducerAllocations, events: options.events, goal: false))
@@ -188,6 +190,59 @@ enum Report {
           "    arming a timer   " + perEvent(form.timerSteps, events: form.timerStepCount)
             + " (\(grouped(Int(form.timerSteps))) calls / \(grouped(form.timerStepCount)) "
             + "other steps)  no goal (the driver schedules the timer)")
+      }
+    }
+    return lines
+  }
+
+  /// The live workload (issue 38): its stream, its rates, and its allocations
+  /// per class of event in each form, the window reports apart (the issue's
+  /// goal: window reports allocate nothing).
+  private static func liveLines(_ results: Results) -> [String] {
+    let mix = results.liveMix
+    let total = results.options.events
+    func percent(_ count: Int) -> String {
+      String(format: "%.0f%%", Double(count) / Double(max(total, 1)) * 100)
+    }
+    var lines = [
+      "live stream (\(grouped(LiveStream.length)) live entries, 3 in 4 with a "
+        + "\(LiveStream.dvrWindow.milliseconds / 1000) s DVR window): \(percent(mix.windows)) window "
+        + "reports, \(percent(mix.positions)) position reports, \(percent(mix.reports)) other reports, "
+        + "\(percent(mix.timers)) timers, \(percent(mix.intents)) intents, \(percent(mix.system)) "
+        + "system; \(grouped(mix.reloadsAtEdge)) reloads at the live edge (\(grouped(mix.fellBehind)) "
+        + "fell behind, seen from a window or a position), \(grouped(mix.wentLive)) go to live, "
+        + "\(grouped(mix.rateClampedAtEdge)) times 1x at the edge; \(percent(mix.ignored)) ignored "
+        + "by the reducer",
+      row("live reducer", rate(results.liveReducer.median), range(results.liveReducer), "", ""),
+      row(
+        "live reducer in place", rate(results.liveReducerInPlace.median),
+        range(results.liveReducerInPlace), "", ""),
+      row(
+        "live driver, 1 thread", rate(results.liveDriver.median), range(results.liveDriver),
+        ">= 5 M/s", verdict(results.liveDriver.median, goal: driverGoal)),
+    ]
+    guard let counts = results.liveAllocations else {
+      return lines + ["  allocations: n/a (counted on Linux with glibc, without sanitizers)"]
+    }
+    for (name, form) in [
+      ("reducer (transition(on:))", counts.reducer),
+      ("reducer in place (handle(_:into:))", counts.inPlace),
+      ("driver (Player.send)", counts.driver),
+    ] {
+      let driver = form.timerStepCount > 0
+      lines.append(
+        "allocations per event of the live \(name), by class, each event counted on its own"
+          + (driver ? ", the steps that arm a timer apart:" : ":"))
+      lines.append(contentsOf: kindLines(form.byKind, events: form.events))
+      lines.append(
+        "    window reports   " + perEvent(form.windows, events: form.windowCount)
+          + " (\(grouped(Int(form.windows))) calls / \(grouped(form.windowCount)) events)"
+          + (form.windows == 0 ? "  goal 0: met" : "  goal 0: MISSED"))
+      if driver {
+        lines.append(
+          "    arming a timer   " + perEvent(form.timerSteps, events: form.timerStepCount)
+            + " (\(grouped(Int(form.timerSteps))) calls / \(grouped(form.timerStepCount)) "
+            + "steps)  no goal (the driver schedules the timer)")
       }
     }
     return lines
@@ -428,6 +483,31 @@ enum Report {
     fields.append(("crossfade_stopped_early", "\(crossfadeMix.stoppedEarly)"))
     fields.append(("crossfade_ends_without_crossfade", "\(crossfadeMix.endsAccepted)"))
     fields.append(("crossfade_ignored_events", "\(crossfadeMix.ignored)"))
+    sample("live_reducer_events_per_second", results.liveReducer)
+    sample("live_reducer_in_place_events_per_second", results.liveReducerInPlace)
+    sample("live_driver_events_per_second", results.liveDriver)
+    let liveMix = results.liveMix
+    for (prefix, form) in [
+      ("live", results.liveAllocations?.reducer),
+      ("live_in_place", results.liveAllocations?.inPlace),
+      ("live_driver", results.liveAllocations?.driver),
+    ] {
+      fields += kindFields(prefix, form?.byKind, form?.events ?? [])
+      fields.append(
+        ("\(prefix)_window_allocations_per_event", perEvent(form?.windows, form?.windowCount ?? 0)))
+    }
+    let liveDriverForm = results.liveAllocations?.driver
+    fields.append(
+      (
+        "live_driver_timer_step_allocations_per_event",
+        perEvent(liveDriverForm?.timerSteps, liveDriverForm?.timerStepCount ?? 0)
+      ))
+    fields.append(("live_window_reports", "\(liveMix.windows)"))
+    fields.append(("live_reloads_at_edge", "\(liveMix.reloadsAtEdge)"))
+    fields.append(("live_fell_behind", "\(liveMix.fellBehind)"))
+    fields.append(("live_went_live", "\(liveMix.wentLive)"))
+    fields.append(("live_rate_clamped_at_edge", "\(liveMix.rateClampedAtEdge)"))
+    fields.append(("live_ignored_events", "\(liveMix.ignored)"))
     // Sizes only: the strides of the state and the event are in the memory fields.
     for (key, value) in zip(
       ["state", "event", "transition", "command", "load", "session", "queue"], results.sizes)

@@ -132,6 +132,95 @@ enum Workloads {
     return statistics.processed &+ statistics.ignoredReports &+ UInt64(player.state.issuedLoads)
   }
 
+  /// The pure reducer over the live stream, from ``LiveStream/initialState``.
+  static func liveReducer(_ events: [PlaybackEvent]) -> UInt64 {
+    reducer(events, from: LiveStream.initialState)
+  }
+
+  /// The reducer in place over the live stream: `handle(_:into:)`.
+  static func liveReducerInPlace(_ events: [PlaybackEvent]) -> UInt64 {
+    reducerInPlace(events, from: LiveStream.initialState)
+  }
+
+  /// The driver over the live stream, with a no-op engine and ``streamTimers``
+  /// (the stream carries its watchdogs' expiries).
+  static func liveDriver(_ events: [PlaybackEvent]) -> UInt64 {
+    let player = Player(
+      engine: NoOpEngine(), configuration: LiveStream.initialState.configuration,
+      watchdog: streamTimers)
+    for event in events { player.send(event) }
+    let statistics = player.statistics
+    return statistics.processed &+ statistics.ignoredReports &+ UInt64(player.state.issuedLoads)
+  }
+
+  /// Heap allocations over the live stream in each form (``LiveAllocations``):
+  /// the window reports apart, and for the driver the steps that arm a timer
+  /// (a reload's watchdog among them) apart from those.
+  static func liveAllocations(_ stream: LiveStream) -> LiveAllocations? {
+    let events = stream.events
+    let reducerEvents = stream.countsByKind(without: stream.windowReports)
+    var state = LiveStream.initialState
+    let copying = allocationsByKind(events, apart: [stream.windowReports, []]) {
+      state = state.transition(on: $0).next
+    }
+    state = LiveStream.initialState
+    var effects = Effects()
+    let inPlace = allocationsByKind(events, apart: [stream.windowReports, []]) {
+      state.handle($0, into: &effects)
+    }
+    let timers = Set(stream.timerSteps)
+    let driverWindows = stream.windowReports.filter { !timers.contains($0) }
+    let player = Player(
+      engine: NoOpEngine(), configuration: LiveStream.initialState.configuration,
+      watchdog: streamTimers)
+    let driver = allocationsByKind(events, apart: [driverWindows, stream.timerSteps]) {
+      player.send($0)
+    }
+    guard let copying, let inPlace, let driver else { return nil }
+    return LiveAllocations(
+      reducer: .init(copying, events: reducerEvents, windows: stream.windowReports.count),
+      inPlace: .init(inPlace, events: reducerEvents, windows: stream.windowReports.count),
+      driver: .init(
+        driver, events: stream.countsByKind(without: driverWindows + stream.timerSteps),
+        windows: driverWindows.count, timerStepCount: stream.timerSteps.count))
+  }
+
+  /// Heap allocations over the live stream in each form: the reducer
+  /// (`transition(on:)`), in place (`handle(_:into:)`), the driver.
+  struct LiveAllocations {
+    /// One form's counts: per class of event (``EventKind`` order) without
+    /// the events counted apart, and those: the window reports (for the
+    /// driver, those that arm no timer) and, for the driver, the steps that
+    /// arm a timer.
+    struct Form {
+      var byKind: [UInt64]
+      /// The events of each class that `byKind` counts.
+      var events: [Int]
+      var windows: UInt64
+      /// How many window reports `windows` counts.
+      var windowCount: Int
+      var timerSteps: UInt64
+      /// How many steps `timerSteps` counts (0: none were apart).
+      var timerStepCount: Int
+
+      init(
+        _ counts: (byKind: [UInt64], apart: [UInt64]), events: [Int], windows: Int,
+        timerStepCount: Int = 0
+      ) {
+        byKind = counts.byKind
+        self.events = events
+        self.windows = counts.apart[0]
+        windowCount = windows
+        timerSteps = counts.apart[1]
+        self.timerStepCount = timerStepCount
+      }
+    }
+
+    var reducer: Form
+    var inPlace: Form
+    var driver: Form
+  }
+
   /// Heap allocations per class of event (indexed by ``EventKind``) while
   /// `step` reduces each event on its own, with the events at the indexes of
   /// each list in `apart` (ascending, disjoint) counted apart, one total per

@@ -24,6 +24,7 @@
   /// | seek completion of the newest seek, `finished` true or false | `seekCompleted(L, id)` |
   /// | `didPlayToEndTimeNotification` | `reachedEnd(L)` |
   /// | `timeControlStatus` `.paused` after ready, no `pause` asked, not a stall, not the end, no interruption | `pausedBySystem(L)` |
+  /// | a live item (`duration` `.indefinite`) after ready, its `seekableTimeRanges` changed | `position(L, currentTime)` then `window(L, start…end)`; a union under 45 s is a zero-length window at its end (live, no DVR) |
   ///
   /// Every failure carries the engine's error as `FailureDetail` (domain, code and
   /// message of the link the reason was decided from). On iOS and tvOS the audio
@@ -35,7 +36,7 @@
   ///
   /// Commands: `load` makes the item and makes it the queue player's only one (a new
   /// `AVQueuePlayer` first if the old one failed), seeking the item to the load's start position if it
-  /// has one; `start` is `play()` then the rate if it is not 1x, `setRate` sets the rate
+  /// has one (not a load at the live edge: a live item starts there by itself); `start` is `play()` then the rate if it is not 1x, `setRate` sets the rate
   /// while playing, `pause` is `pause()`; `setVolume` sets `AVPlayer.volume` to the current
   /// load's volume (each load keeps its own, full unless told; a ramp while the item plays
   /// is its `AVAudioMix`'s, otherwise a step: see `QueueSlots` and `AudioMixRamp`; the

@@ -118,10 +118,10 @@
       sessions[load] = session
       let calls = (preload ? slots.preload(load) : nil) ?? slots.load(load)
       perform(calls)
-      if request.start > .zero {
-        // A load from a start position (a retry, a jump): the item starts there.
-        item.seek(
-          to: CMTime(value: request.start.milliseconds, timescale: 1000), completionHandler: nil)
+      if let start = request.initialSeek {
+        // A load from a start position (a retry, a jump, a restored DVR position): the item
+        // starts there. A load at the live edge is not seeked: a live item starts there.
+        item.seek(to: CMTime(value: start, timescale: 1000), completionHandler: nil)
       }
     }
 
@@ -279,6 +279,13 @@
         item.observe(\.isPlaybackBufferFull, options: [.new]) { @Sendable [weak self] _, _ in
           PlayerCoordinator.onMain(self, itemChanged)
         },
+        // A live item's window: it moves with each playlist refresh.
+        item.observe(\.seekableTimeRanges, options: [.new]) { @Sendable [weak self] _, _ in
+          PlayerCoordinator.onMain(self, itemChanged)
+        },
+        item.observe(\.duration, options: [.new]) { @Sendable [weak self] _, _ in
+          PlayerCoordinator.onMain(self, itemChanged)
+        },
       ]
       let center = NotificationCenter.default
       session.notifications = [
@@ -317,6 +324,31 @@
       }
       let canKeepUp = item.isPlaybackLikelyToKeepUp || item.isPlaybackBufferFull
       deliver(.bufferingChanged(canKeepUp: canKeepUp), to: serial)
+      deliver(.timing(Self.timing(of: item)), to: serial)
+    }
+
+    /// The item's duration, seekable ranges and current time, read now, in milliseconds.
+    private static func timing(of item: AVPlayerItem) -> ItemTiming {
+      let duration: ItemDuration =
+        if item.duration.isIndefinite {
+          .indefinite
+        } else if let known = milliseconds(item.duration) {
+          .known(known)
+        } else {
+          .unknown
+        }
+      let seekable = item.seekableTimeRanges.map(\.timeRangeValue).compactMap { range in
+        milliseconds(range.start).flatMap { start in
+          milliseconds(range.end).map { SeekableSpan(start: start, end: $0) }
+        }
+      }
+      return ItemTiming(
+        duration: duration, seekable: seekable, currentTime: milliseconds(item.currentTime()))
+    }
+
+    /// A numeric time in whole milliseconds; nil otherwise.
+    private static func milliseconds(_ time: CMTime) -> MediaPosition? {
+      time.isNumeric ? ItemTiming.milliseconds(seconds: time.seconds) : nil
     }
 
     /// The player's status and time control, read now, fed to the current machine.

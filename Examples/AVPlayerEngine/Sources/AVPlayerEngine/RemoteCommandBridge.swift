@@ -88,17 +88,32 @@
         return
       }
       shown = info.item
-      var values: [String: Any] = [
-        MPMediaItemPropertyTitle: info.title,
-        MPNowPlayingInfoPropertyElapsedPlaybackTime: info.elapsedSeconds,
-        MPNowPlayingInfoPropertyPlaybackRate: info.rate,
-        MPNowPlayingInfoPropertyPlaybackQueueIndex: info.queueIndex,
-        MPNowPlayingInfoPropertyPlaybackQueueCount: info.queueCount,
-      ]
-      if let duration = info.durationSeconds {
-        values[MPMediaItemPropertyPlaybackDuration] = duration
-      }
+      var values: [String: Any] = [:]
+      for (key, value) in info.values { values[Self.constant(key)] = Self.object(value) }
       MPNowPlayingInfoCenter.default().nowPlayingInfo = values
+    }
+
+    /// The MediaPlayer constant a key names.
+    private static func constant(_ key: NowPlayingKey) -> String {
+      switch key {
+      case .title: MPMediaItemPropertyTitle
+      case .playbackDuration: MPMediaItemPropertyPlaybackDuration
+      case .elapsedPlaybackTime: MPNowPlayingInfoPropertyElapsedPlaybackTime
+      case .playbackRate: MPNowPlayingInfoPropertyPlaybackRate
+      case .playbackQueueIndex: MPNowPlayingInfoPropertyPlaybackQueueIndex
+      case .playbackQueueCount: MPNowPlayingInfoPropertyPlaybackQueueCount
+      case .isLiveStream: MPNowPlayingInfoPropertyIsLiveStream
+      }
+    }
+
+    /// A value as `nowPlayingInfo` takes it (bridged to `NSString` or `NSNumber`).
+    private static func object(_ value: NowPlayingValue) -> Any {
+      switch value {
+      case .text(let text): text
+      case .seconds(let seconds): seconds
+      case .count(let count): count
+      case .flag(let flag): flag
+      }
     }
 
     private static func object(

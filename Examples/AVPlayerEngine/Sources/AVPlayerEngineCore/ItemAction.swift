@@ -30,4 +30,12 @@ package enum ItemSignal<Seek: Equatable & Sendable>: Equatable, Sendable {
   /// The player paused by itself while the user wanted to play (not an interruption
   /// the shell saw, not a stall, not the end): report `pausedBySystem`.
   case pausedBySystem
+  /// A live item is at this position of its timeline, in milliseconds: report
+  /// `position`. Sent just before each ``window(start:end:)``, so the machine judges
+  /// whether a load fell behind its window from where it is, not from where it was
+  /// when it last seeked.
+  case position(MediaPosition)
+  /// A live item can seek within `start…end` now, `end` being the live edge: report
+  /// `window`.
+  case window(start: MediaPosition, end: MediaPosition)
 }

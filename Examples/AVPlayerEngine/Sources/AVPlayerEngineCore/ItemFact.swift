@@ -39,6 +39,10 @@ package enum ItemFact<Seek: Equatable & Sendable>: Equatable, Sendable {
   /// KVO `AVPlayer.status` became `.failed` (for example after a media services reset),
   /// with `player.error`. The player cannot play anything any more.
   case playerFailed(AVErrorDetail)
+  /// The item's timeline, read now: on KVO of `seekableTimeRanges` or `duration`, and
+  /// with each status change. A live item (`duration` `.indefinite`) is reported as a
+  /// window (``LiveWindowRule``).
+  case timing(ItemTiming)
 }
 
 /// `AVPlayerItem.Status`, with the item's error when it failed.

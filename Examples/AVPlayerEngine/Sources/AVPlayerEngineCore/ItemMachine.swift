@@ -32,6 +32,11 @@
 ///   (that one reaches the player as the system's event). The next `start` plays again.
 /// - **failed** once, with the error, from the item's status, the failed-to-play-to-end
 ///   notification or the player's status, before or after ready; then nothing more.
+/// - **window** of a live item (`duration` `.indefinite`) after ready, from the newest
+///   timing (``LiveWindowRule``), whenever it differs from the last one sent, each just
+///   after a **position** with the item's current time (when it is a number). None
+///   before ready (the duration is `.indefinite` until loaded), none at the item's end
+///   (the broadcast ended), none for on-demand media.
 package struct ItemMachine<Seek: Equatable & Sendable>: Sendable {
   /// Whether the media is streamed (not a local file): then `ready` waits for
   /// playback to be able to keep up.
@@ -69,10 +74,21 @@ package struct ItemMachine<Seek: Equatable & Sendable>: Sendable {
   private var interrupted = false
   /// A seek that came before `.readyToPlay`, to send when the item is ready.
   private var deferredSeek: (position: MediaPosition, seek: Seek)?
+  /// How a live item's timeline becomes a window.
+  private let live: LiveWindowRule
+  /// The item's newest timing.
+  private var timing: ItemTiming?
+  /// The window reported last.
+  private var reportedWindow: SeekableSpan?
 
   /// A machine for a newly loaded item.
-  /// - Parameter streamed: true for media fetched over the network (HLS, HTTP).
-  package init(streamed: Bool) { self.streamed = streamed }
+  /// - Parameters:
+  ///   - streamed: true for media fetched over the network (HLS, HTTP).
+  ///   - live: how a live item's seekable ranges become its window.
+  package init(streamed: Bool, live: LiveWindowRule = LiveWindowRule()) {
+    self.streamed = streamed
+    self.live = live
+  }
 
   /// Applies one of the machine's commands.
   /// - Returns: the actions to perform, in order.
@@ -146,6 +162,8 @@ package struct ItemMachine<Seek: Equatable & Sendable>: Sendable {
       guard seek == pendingSeek else { break }  // superseded: the newer one will answer
       pendingSeek = nil
       actions.append(.report(.seekCompleted(seek)))
+    case .timing(let timing):
+      self.timing = timing
     case .playedToEnd:
       guard stage == .ready else { break }
       stalled = false
@@ -188,6 +206,11 @@ package struct ItemMachine<Seek: Equatable & Sendable>: Sendable {
     if stalled, wantsToPlay, timeControl == .paused, canKeepUp, !replayAsked, !interrupted {
       replayAsked = true
       actions.append(.play)
+    }
+    if !atEnd, let timing, let window = live.window(for: timing), window != reportedWindow {
+      reportedWindow = window
+      if let now = timing.currentTime { actions.append(.report(.position(now))) }
+      actions.append(.report(.window(start: window.start, end: window.end)))
     }
     return actions
   }

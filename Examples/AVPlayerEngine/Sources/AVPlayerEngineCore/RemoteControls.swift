@@ -89,7 +89,10 @@ extension RemoteCommand {
 /// The values `MPNowPlayingInfoCenter.nowPlayingInfo` is given, from the machine's
 /// ``PlaybackState/nowPlaying``: the rate is 0 whenever media is not playing (buffering,
 /// stalled, suppressed, paused, ended), so the lock screen never runs its clock while the
-/// next entry loads, and the elapsed time is the anchor of the newest discontinuity.
+/// next entry loads, and the elapsed time is the anchor of the newest discontinuity. A
+/// live or DVR load is published as a live stream
+/// (`MPNowPlayingInfoPropertyIsLiveStream`), with no duration: the lock screen then shows
+/// no progress bar to scrub in a window that moves.
 public struct NowPlayingInfo: Hashable, Sendable {
   /// The entry shown: a scrub names it (``RemoteCommand/changePlaybackPosition``).
   public var item: ItemID
@@ -99,8 +102,11 @@ public struct NowPlayingInfo: Hashable, Sendable {
   public var elapsedSeconds: Double
   /// `MPNowPlayingInfoPropertyPlaybackRate`: 0 unless playing.
   public var rate: Double
-  /// `MPMediaItemPropertyPlaybackDuration`, in seconds, once known.
+  /// `MPMediaItemPropertyPlaybackDuration`, in seconds, once known; nil for a live stream.
   public var durationSeconds: Double?
+  /// `MPNowPlayingInfoPropertyIsLiveStream`: the current load is live (the engine
+  /// reported a window for it: ``NowPlaying/isLive``).
+  public var isLive: Bool
   /// `MPNowPlayingInfoPropertyPlaybackQueueIndex`: 0-based, as Apple counts.
   public var queueIndex: Int
   /// `MPNowPlayingInfoPropertyPlaybackQueueCount`.
@@ -113,8 +119,70 @@ public struct NowPlayingInfo: Hashable, Sendable {
     title = now.entry.media.rawValue
     elapsedSeconds = Double(now.elapsed.milliseconds) / 1000
     rate = now.rate.multiplier
-    durationSeconds = now.duration.map { Double($0.milliseconds) / 1000 }
+    isLive = now.isLive
+    // The machine keeps no duration for a live load; this keeps the lock screen's
+    // promise whatever a future state says.
+    durationSeconds = now.isLive ? nil : now.duration.map { Double($0.milliseconds) / 1000 }
     queueIndex = now.index
     queueCount = now.count
+  }
+
+  /// The dictionary to publish, keyed by the MediaPlayer constants' names (the shell
+  /// looks each constant up: ``NowPlayingKey``). Always the title, the elapsed time, the
+  /// rate, the queue index and count and whether it is live; the duration only when
+  /// known and not live.
+  public var values: [NowPlayingKey: NowPlayingValue] {
+    var values: [NowPlayingKey: NowPlayingValue] = [
+      .title: .text(title),
+      .elapsedPlaybackTime: .seconds(elapsedSeconds),
+      .playbackRate: .seconds(rate),
+      .playbackQueueIndex: .count(queueIndex),
+      .playbackQueueCount: .count(queueCount),
+      .isLiveStream: .flag(isLive),
+    ]
+    if let durationSeconds { values[.playbackDuration] = .seconds(durationSeconds) }
+    return values
+  }
+}
+
+/// A key of `MPNowPlayingInfoCenter.nowPlayingInfo`, spelled as the MediaPlayer constant
+/// that holds it (the constants' values are Apple's to choose; the shell maps each case to
+/// its constant).
+public enum NowPlayingKey: String, Hashable, Sendable, CaseIterable {
+  /// `MPMediaItemPropertyTitle`.
+  case title = "MPMediaItemPropertyTitle"
+  /// `MPMediaItemPropertyPlaybackDuration`.
+  case playbackDuration = "MPMediaItemPropertyPlaybackDuration"
+  /// `MPNowPlayingInfoPropertyElapsedPlaybackTime`.
+  case elapsedPlaybackTime = "MPNowPlayingInfoPropertyElapsedPlaybackTime"
+  /// `MPNowPlayingInfoPropertyPlaybackRate`.
+  case playbackRate = "MPNowPlayingInfoPropertyPlaybackRate"
+  /// `MPNowPlayingInfoPropertyPlaybackQueueIndex`.
+  case playbackQueueIndex = "MPNowPlayingInfoPropertyPlaybackQueueIndex"
+  /// `MPNowPlayingInfoPropertyPlaybackQueueCount`.
+  case playbackQueueCount = "MPNowPlayingInfoPropertyPlaybackQueueCount"
+  /// `MPNowPlayingInfoPropertyIsLiveStream`.
+  case isLiveStream = "MPNowPlayingInfoPropertyIsLiveStream"
+}
+
+/// A value of `MPNowPlayingInfoCenter.nowPlayingInfo`, as the shell boxes it.
+public enum NowPlayingValue: Hashable, Sendable, CustomStringConvertible {
+  /// A string (`NSString`).
+  case text(String)
+  /// A number of seconds or a rate (`NSNumber` of a `Double`).
+  case seconds(Double)
+  /// A count or an index (`NSNumber` of an `Int`).
+  case count(Int)
+  /// A Boolean (`NSNumber` of a `Bool`).
+  case flag(Bool)
+
+  /// The value as written: `"A"`, `12.5`, `3`, `true`.
+  public var description: String {
+    switch self {
+    case .text(let text): "\"\(text)\""
+    case .seconds(let seconds): "\(seconds)"
+    case .count(let count): "\(count)"
+    case .flag(let flag): "\(flag)"
+    }
   }
 }

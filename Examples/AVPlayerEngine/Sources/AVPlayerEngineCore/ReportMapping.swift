@@ -34,6 +34,29 @@ extension ItemSignal where Seek == SeekID {
       .failed(
         load, FailureMapping.reason(for: error), detail: FailureMapping.detail(for: error))
     case .pausedBySystem: .pausedBySystem(load)
+    case .position(let time): .position(load, .milliseconds(time))
+    case .window(let start, let end):
+      .window(load, LiveWindow(start: .milliseconds(start), end: .milliseconds(end)))
     }
+  }
+}
+
+extension LoadRequest {
+  /// Where the shell seeks a new item before it plays, in milliseconds, or nil to leave
+  /// it at its default position.
+  ///
+  /// A load at the live edge (``LoadRequest/atLiveEdge``: a reload after falling behind,
+  /// a retry, a live entry resumed after its end) and a load from 0 are not seeked: a
+  /// new `AVPlayerItem` of a live stream starts at its default position, the live edge
+  /// (`configuredTimeOffsetFromLive` behind the live time: Apple's documentation of that
+  /// property, "the offset from the live time to start playback"; RFC 8216, section
+  /// 6.3.3, three target durations from the playlist's end unless `EXT-X-START` says
+  /// otherwise), and on-demand media starts at 0. So no `seek(to: .positiveInfinity)`:
+  /// it would only repeat what the item does by itself, and it is a seek whose
+  /// completion nobody waits for. Any other start (a retry of on-demand media, a
+  /// restored DVR position) is seeked to; the machine's first window moves a position
+  /// the window no longer holds to the edge.
+  package var initialSeek: MediaPosition? {
+    atLiveEdge || start <= .zero ? nil : start.milliseconds
   }
 }

@@ -82,6 +82,16 @@ struct Mapping: CustomTestStringConvertible, Sendable {
     Mapping(
       name: "POSIX connection refused", error: Errors.posix(61, "Connection refused"),
       reason: .network),
+    // No AVFoundation, URL or CoreMedia error is known to mean "behind the live window"
+    // (see FailureMapping): a live playlist the server stopped refreshing is the server's
+    // failure to deliver, reported as such, not `behindLiveWindow`.
+    Mapping(
+      name: "a live playlist not updated in time is a delivery failure, not behindLiveWindow",
+      error: Errors.av(
+        -11866, "Content Not Updated",
+        over: Errors.coreMedia(
+          -12888, "Playlist File unchanged for longer than 1.5 * target duration")),
+      reason: .network),
     Mapping(
       name: "a code too large for Int32 is clamped",
       error: AVErrorDetail(domain: "SomeDomain", code: 1 << 40, message: "huge"),

@@ -82,4 +82,43 @@ import Testing
     #expect(state.transition(on: scrub).ignored == .notCurrentEntry)
     #expect(NowPlayingInfo(PlaybackState()) == nil)
   }
+
+  /// Issue 38: a live load is published as a live stream with no duration; on-demand
+  /// media keeps its duration and says it is not live. Keys as the constants' names.
+  @Test func aLiveLoadIsALiveStreamWithNoDuration() throws {
+    var state = PlaybackState()
+    for event in [
+      PlaybackEvent.queue(["A", "B"]), .ready(Load(1, 1), duration: .seconds(200)),
+    ] {
+      state = state.transition(on: event).next
+    }
+    #expect(
+      Self.published(try #require(NowPlayingInfo(state))) == [
+        "MPMediaItemPropertyPlaybackDuration=200.0", #"MPMediaItemPropertyTitle="A""#,
+        "MPNowPlayingInfoPropertyElapsedPlaybackTime=0.0",
+        "MPNowPlayingInfoPropertyIsLiveStream=false",
+        "MPNowPlayingInfoPropertyPlaybackQueueCount=2",
+        "MPNowPlayingInfoPropertyPlaybackQueueIndex=0", "MPNowPlayingInfoPropertyPlaybackRate=1.0",
+      ])
+    // The window comes: the load is live, its duration gone.
+    state =
+      state.transition(
+        on: .window(Load(1, 1), LiveWindow(start: .seconds(40), end: .seconds(100)))
+      ).next
+    let live = try #require(NowPlayingInfo(state))
+    #expect(live.isLive)
+    #expect(live.durationSeconds == nil)
+    #expect(
+      Self.published(live) == [
+        #"MPMediaItemPropertyTitle="A""#, "MPNowPlayingInfoPropertyElapsedPlaybackTime=100.0",
+        "MPNowPlayingInfoPropertyIsLiveStream=true",
+        "MPNowPlayingInfoPropertyPlaybackQueueCount=2",
+        "MPNowPlayingInfoPropertyPlaybackQueueIndex=0", "MPNowPlayingInfoPropertyPlaybackRate=1.0",
+      ])
+  }
+
+  /// The dictionary as `key=value` lines, sorted by key.
+  static func published(_ info: NowPlayingInfo) -> [String] {
+    info.values.map { "\($0.key.rawValue)=\($0.value)" }.sorted()
+  }
 }

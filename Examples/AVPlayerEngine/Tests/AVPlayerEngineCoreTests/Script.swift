@@ -28,6 +28,23 @@ enum Step: Sendable, CustomStringConvertible {
     .fact(.failedToPlayToEnd(error))
   }
   static func playerFailed(_ error: AVErrorDetail) -> Step { .fact(.playerFailed(error)) }
+  /// A live item's timing: `duration` `.indefinite`, these seekable ranges (start, end in
+  /// milliseconds), its current time.
+  static func live(_ ranges: [(Int64, Int64)], at now: Int64?) -> Step {
+    .fact(
+      .timing(
+        ItemTiming(
+          duration: .indefinite, seekable: ranges.map { SeekableSpan(start: $0.0, end: $0.1) },
+          currentTime: now)))
+  }
+  /// An on-demand item's timing: a known duration, seekable from 0 to it.
+  static func onDemand(_ duration: Int64, at now: Int64) -> Step {
+    .fact(
+      .timing(
+        ItemTiming(
+          duration: .known(duration), seekable: [SeekableSpan(start: 0, end: duration)],
+          currentTime: now)))
+  }
 
   var description: String {
     switch self {

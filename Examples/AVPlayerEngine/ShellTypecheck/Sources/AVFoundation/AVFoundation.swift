@@ -9,6 +9,7 @@ public struct CMTime: Sendable {
   public static let zero = CMTime(value: 0, timescale: 1)
   public var seconds: Double { 0 }
   public var isNumeric: Bool { true }
+  public var isIndefinite: Bool { false }
 }
 public final class NSKeyValueObservation: NSObject { public func invalidate() {} }
 public struct NSKeyValueObservingOptions: OptionSet, Sendable {
@@ -38,6 +39,7 @@ open class AVPlayerItem: NSObject {
   public static let failedToPlayToEndTimeNotification = Notification.Name("f")
   public func seek(to time: CMTime, completionHandler: (@Sendable (Bool) -> Void)?) {}
   public var duration: CMTime { .zero }
+  public var seekableTimeRanges: [NSValue] { [] }
   public func currentTime() -> CMTime { .zero }
   public var tracks: [AVPlayerItemTrack] { [] }
   @NSCopying public var audioMix: AVAudioMix?
@@ -55,6 +57,12 @@ open class AVAssetTrack: NSObject {
 }
 public struct CMTimeRange: Sendable {
   public init(start: CMTime, duration: CMTime) {}
+  public var start: CMTime { .zero }
+  public var duration: CMTime { .zero }
+  public var end: CMTime { .zero }
+}
+extension NSValue {
+  public var timeRangeValue: CMTimeRange { CMTimeRange(start: .zero, duration: .zero) }
 }
 open class AVAudioMix: NSObject, NSCopying {
   public func copy(with zone: NSZone? = nil) -> Any { self }
