@@ -353,7 +353,7 @@ private let actionList =
     ),
     (
       "media A\nexpect commands launch(A#1)",
-      "t.play:2:17: error: bad command 'launch(A#1)'; expected a command such as load(A#1), load(A#1, from 12s), load(A#1, at live edge), preload(B#2), start(A#1), start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1), seek(A#1, 2000ms, seek#1), setVolume(A#1, 0.5) or setVolume(A#1, 0.5, ramp 200ms)"
+      "t.play:2:17: error: bad command 'launch(A#1)'; expected a command such as load(A#1), load(A#1, from 12s), load(A#1, at live edge), load(A#1, 30s behind live edge), preload(B#2), start(A#1), start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1), seek(A#1, 2000ms, seek#1), setVolume(A#1, 0.5) or setVolume(A#1, 0.5, ramp 200ms)"
     ),
     (
       "media A\nexpect commands load(A#1",
@@ -466,7 +466,7 @@ private let actionList =
     ),
     (
       "media A\nexpect commands load(A#1, at 5s)",
-      "t.play:2:17: error: bad command 'load(A#1, at 5s)'; expected a command such as load(A#1), load(A#1, from 12s), load(A#1, at live edge), preload(B#2), start(A#1), start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1), seek(A#1, 2000ms, seek#1), setVolume(A#1, 0.5) or setVolume(A#1, 0.5, ramp 200ms)"
+      "t.play:2:17: error: bad command 'load(A#1, at 5s)'; expected a command such as load(A#1), load(A#1, from 12s), load(A#1, at live edge), load(A#1, 30s behind live edge), preload(B#2), start(A#1), start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1), seek(A#1, 2000ms, seek#1), setVolume(A#1, 0.5) or setVolume(A#1, 0.5, ramp 200ms)"
     ),
     (
       "media A\nexpect state playing(A#1, preloading X#2)",

@@ -201,11 +201,11 @@ import Testing
     ),
     (
       "expect commands setVolume(A#1)",
-      "t.play:2:17: error: bad command 'setVolume(A#1)'; expected a command such as load(A#1), load(A#1, from 12s), load(A#1, at live edge), preload(B#2), start(A#1), start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1), seek(A#1, 2000ms, seek#1), setVolume(A#1, 0.5) or setVolume(A#1, 0.5, ramp 200ms)"
+      "t.play:2:17: error: bad command 'setVolume(A#1)'; expected a command such as load(A#1), load(A#1, from 12s), load(A#1, at live edge), load(A#1, 30s behind live edge), preload(B#2), start(A#1), start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1), seek(A#1, 2000ms, seek#1), setVolume(A#1, 0.5) or setVolume(A#1, 0.5, ramp 200ms)"
     ),
     (
       "expect commands setVolume(A#1, 0.5, 200ms)",
-      "t.play:2:17: error: bad command 'setVolume(A#1, 0.5, 200ms)'; expected a command such as load(A#1), load(A#1, from 12s), load(A#1, at live edge), preload(B#2), start(A#1), start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1), seek(A#1, 2000ms, seek#1), setVolume(A#1, 0.5) or setVolume(A#1, 0.5, ramp 200ms)"
+      "t.play:2:17: error: bad command 'setVolume(A#1, 0.5, 200ms)'; expected a command such as load(A#1), load(A#1, from 12s), load(A#1, at live edge), load(A#1, 30s behind live edge), preload(B#2), start(A#1), start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1), seek(A#1, 2000ms, seek#1), setVolume(A#1, 0.5) or setVolume(A#1, 0.5, ramp 200ms)"
     ),
     (
       "expect commands setVolume(A#1, half)",

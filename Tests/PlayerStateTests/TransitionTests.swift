@@ -761,7 +761,7 @@ struct TransitionTests {
       })
     let missing = TransitionTable.accepted.filter { !covered.contains($0) }
     #expect(missing.map(\.description) == [])
-    #expect(TransitionTable.accepted.count == 334)
+    #expect(TransitionTable.accepted.count == 333)
   }
 
   @Test func newLoadsKeepCountingAfterStop() {

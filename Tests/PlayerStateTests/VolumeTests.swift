@@ -247,7 +247,7 @@ struct VolumeTests {
       }
     }
     #expect(transitions == 24_180)
-    #expect(openings == 2_228)
+    #expect(openings == 2_224)
   }
 
   // MARK: Ducking, policy lower

@@ -100,7 +100,8 @@ struct MediaTrack: Sendable {
   }
 
   /// The load is ready at `now`: a live load moves to where it plays from (the live
-  /// edge, unless it was opened from a position its window still holds). Returns the
+  /// edge, or as far behind it as a load at the live edge asks, unless it was opened
+  /// from a position its window still holds). Returns the
   /// timers to plan: progress if it plays, and a live load's first window report,
   /// due at once (it follows `ready`).
   mutating func becomeReady(now: Int64) -> [(MediaTimer, Int64)] {
@@ -109,9 +110,12 @@ struct MediaTrack: Sendable {
     guard let live = profile.live else { return replan(now: now) }
     let window = live.window(at: now)
     let start = MediaTime.milliseconds(position)
-    position =
-      atLiveEdge || position == 0 || !window.contains(start)
-      ? window.end.milliseconds : position
+    if atLiveEdge {
+      // `position` is the offset behind the edge (0 for the machine's reloads).
+      position = window.clamp(window.end - start).milliseconds
+    } else {
+      position = position == 0 || !window.contains(start) ? window.end.milliseconds : position
+    }
     return replan(now: now) + [(.window, 0)]
   }
 

@@ -416,7 +416,8 @@ extension LineReader {
     let first = words[0]
     let text = words.map(\.text).joined(separator: " ")
     let expected =
-      "a command such as load(A#1), load(A#1, from 12s), load(A#1, at live edge), preload(B#2), "
+      "a command such as load(A#1), load(A#1, from 12s), load(A#1, at live edge), "
+      + "load(A#1, 30s behind live edge), preload(B#2), "
       + "start(A#1), "
       + "start(A#1, 1.5x), rate(A#1, 1.5x), pause(A#1), stop(A#1), seek(A#1, 2000ms, seek#1), "
       + "setVolume(A#1, 0.5) or setVolume(A#1, 0.5, ramp 200ms)"
@@ -436,6 +437,12 @@ extension LineReader {
     case ("load", 2) where arguments[1].text.split(separator: " ") == ["at", "live", "edge"],
       ("preload", 2) where arguments[1].text.split(separator: " ") == ["at", "live", "edge"]:
       return ScenarioCommand("\(name)(\(load), at live edge)")
+    case ("load", 2) where arguments[1].text.hasSuffix(" behind live edge"):
+      let words = arguments[1].text.split(separator: " ")
+      guard words.count == 4 else { throw bad }
+      let time = try mediaTime(ScenarioToken(text: String(words[0]), column: first.column))
+      return ScenarioCommand(
+        time == .zero ? "load(\(load), at live edge)" : "load(\(load), \(time) behind live edge)")
     case ("load", 2), ("preload", 2):
       let words = arguments[1].text.split(separator: " ")
       guard words.count == 2, words[0] == "from" else { throw bad }

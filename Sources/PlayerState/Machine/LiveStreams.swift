@@ -27,13 +27,22 @@ extension PlaybackState {
         session.position = window.end
         session.anchor = window.end
       }
-    } else if fellBehind(session, at: session.position, window) {
+    } else if !(plays(session) && session.stage == .ready),
+      fellBehind(session, at: session.position, window)
+    {
+      // Only a load the engine does not play forward (paused, held, stalled)
+      // is known to stay where it was: a playing load's last report trails it.
       return reloadAtLiveEdge(&effects)
     }
+    let first = session.window == nil
     session.window = window
     // A live load has no duration: the window replaces it.
     session.duration = nil
     if session.position >= window.end { session.playsAtEdge = true }
+    // The first window of a load the engine plays faster than 1x at its edge.
+    if first, rate > .normal, plays(session), playingRate(of: session) == .normal {
+      effects.commands.append(.setRate(session.load, .normal))
+    }
     self.session = session
     return nil
   }
@@ -51,7 +60,8 @@ extension PlaybackState {
 
   /// Whether a load at `time` has fallen behind `window`: it played (ready or
   /// stalled), no seek is pending, and the start of a DVR window has passed
-  /// it. A window without DVR has no length to fall out of (its start is the
+  /// it (for a window report, the caller also asks that the engine not play
+  /// the load forward). A window without DVR has no length to fall out of (its start is the
   /// edge, which every position trails by the engine's report interval): there
   /// only the engine's `failed(behindLiveWindow)` says so.
   private func fellBehind(_ session: Session, at time: MediaTime, _ window: LiveWindow) -> Bool {

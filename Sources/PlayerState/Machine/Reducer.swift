@@ -84,8 +84,13 @@ extension PlaybackState {
     effects.watchdog = nil
     effects.sleepTimer = nil
     let publishedRate = self.publishedRate
-    // A live load's rate at its edge (LiveStreams): read only above 1x.
-    let liveRate = rate > .normal ? session.map { (playingRate, $0.load) } : nil
+    // A live load's rate at its edge (LiveStreams): read only for a live load
+    // above 1x (the first window of a load sends its own).
+    var liveRate: (PlaybackRate, Load)?
+    if rate > .normal, let window = session?.window, let load = session?.load {
+      let atEdge = !window.isSeekable || session?.playsAtEdge == true
+      liveRate = (atEdge ? .normal : rate, load)
+    }
     let ignored: IgnoreReason?
     switch event {
     case .user(let intent), .remote(let intent): ignored = apply(intent, &effects)
