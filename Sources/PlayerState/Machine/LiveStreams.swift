@@ -14,6 +14,7 @@ extension PlaybackState {
   mutating func receiveWindow(
     _ window: LiveWindow, _ session: Session, _ effects: inout Effects
   ) -> IgnoreReason? {
+    guard window.isValid else { return .invalidArgument }
     var session = session
     if session.openedAtLiveEdge {
       // Opened that far behind the edge: where the engine started, in the window.

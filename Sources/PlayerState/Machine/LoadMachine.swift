@@ -24,8 +24,9 @@ enum LoadOutcome {
   case failed(FailureReason)
   /// The engine says the system paused it (the play gate decides).
   case pausedBySystem
-  /// The engine reports the load's live window (LiveStreams decides).
-  case window(LiveWindow)
+  /// The engine reports the load's live window (LiveStreams decides, and
+  /// reads it from the report: a payload here would grow every outcome).
+  case window
   /// The engine says the load fell behind its live window, after it played.
   case fellBehind
   /// The report does not apply to this load now.
@@ -60,9 +61,8 @@ extension Session {
     case (.reachedEnd, .ready), (.reachedEnd, .stalled):
       return seekPending ? .ignored(.seekPending) : .ended
 
-    case (.window(_, let window), .buffering), (.window(_, let window), .ready),
-      (.window(_, let window), .stalled):
-      return window.isValid ? .window(window) : .ignored(.invalidArgument)
+    case (.window, .buffering), (.window, .ready), (.window, .stalled):
+      return .window
 
     case (.failed(_, .behindLiveWindow, _), .ready), (.failed(_, .behindLiveWindow, _), .stalled):
       return .fellBehind

@@ -87,9 +87,8 @@ extension PlaybackState {
     // A live load's rate at its edge (LiveStreams): read only for a live load
     // above 1x (the first window of a load sends its own).
     var liveRate: (PlaybackRate, Load)?
-    if rate > .normal, let window = session?.window, let load = session?.load {
-      let atEdge = !window.isSeekable || session?.playsAtEdge == true
-      liveRate = (atEdge ? .normal : rate, load)
+    if rate > .normal, let session, session.window != nil {
+      liveRate = (playingRate(of: session), session.load)
     }
     let ignored: IgnoreReason?
     switch event {
@@ -244,7 +243,8 @@ extension PlaybackState {
     case .pausedBySystem:
       guard let held = holdBySystem(session) else { return .unexpected }
       session = held
-    case .window(let window):
+    case .window:
+      guard case .window(_, let window) = report else { return .unexpected }
       return receiveWindow(window, session, &effects)
     case .fellBehind:
       return reloadAtLiveEdge(&effects)
