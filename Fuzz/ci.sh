@@ -225,6 +225,13 @@ fi
 #                                                                states, 847 CPU-s, 61 MB, runs by
 #                                                                hand or in the sharded workflow;
 #                                                                CI runs it bounded below)
+#   explore --entries 1 --held 0 --features live                live and DVR streams (issue 38) at
+#                                                                one entry: the windows (DVR, live,
+#                                                                slid, jumped back, bad), goToLive,
+#                                                                the engine's behindLiveWindow, the
+#                                                                fall-behind reload at the edge and
+#                                                                the rate at the edge (10,060
+#                                                                states, ~7 CPU-s, 36 MB)
 #   explore --entries 1 --held 0 --features controls \
 #     --reach atDuration,nearExhaustion                          the remote controls with a
 #                                                                setPosition exactly at the
@@ -312,6 +319,7 @@ if [ "$explore_seconds" -gt 0 ]; then
       && prove --entries 1 --held 0 --features fade \
       && prove --entries 1 --held 0 --features volume,fade,restore \
       && prove --entries 1 --held 0 --features crossfade \
+      && prove --entries 1 --held 0 --features live \
       && prove_bounded --entries 2 --held 0 --features queue,crossfade --depth 6 --shard 2/4
   ) >"$explore_log" 2>&1 &
   explore_pid=$!

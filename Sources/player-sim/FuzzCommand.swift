@@ -18,7 +18,7 @@ enum FuzzCommand: Command {
     .toggle("--no-shrink", "report failures as found, unshrunk"),
     .option(
       "--features", "LIST",
-      "the parts of the contract the player implements, a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume, fade, crossfade (all by default; the single-item core is always on)"
+      "the parts of the contract the player implements, a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume, fade, crossfade, live (all by default; the single-item core is always on)"
     ),
     .option(
       "--subject", "NAME", "player (default), or a deliberately broken player: \(subjectNames)"),

@@ -121,7 +121,7 @@ import Testing
     ),
     (
       "failed(A#1, gone)\n",
-      "f.txt:1:13: error: expected a reason (network, decoding, unsupported, notFound, timeout, engine(N)); got `gone`"
+      "f.txt:1:13: error: expected a reason (network, decoding, unsupported, notFound, timeout, behindLiveWindow, engine(N)); got `gone`"
     ),
     ("seeked(A#1, 2)\n", "f.txt:1:8: error: expected seek#N; got `2`"),
   ])

@@ -9,9 +9,9 @@ import Testing
   @Test(
     arguments: [
       (
-        "queue,preload,system,network,controls,restore,sleepTimer,volume,fade,crossfade",
+        "queue,preload,system,network,controls,restore,sleepTimer,volume,fade,crossfade,live",
         FuzzFeatures.all,
-        "queue,preload,system,network,controls,restore,sleepTimer,volume,fade,crossfade"
+        "queue,preload,system,network,controls,restore,sleepTimer,volume,fade,crossfade,live"
       ),
       (
         "queue,preload,system,network", [.queue, .preload, .system, .network],
@@ -35,15 +35,15 @@ import Testing
   @Test(arguments: [
     (
       "queue,nope",
-      "unknown feature 'nope'; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume, fade, crossfade (or none)"
+      "unknown feature 'nope'; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume, fade, crossfade, live (or none)"
     ),
     (
       "queue,,system",
-      "an empty feature; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume, fade, crossfade (or none)"
+      "an empty feature; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume, fade, crossfade, live (or none)"
     ),
     (
       "",
-      "an empty feature; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume, fade, crossfade (or none)"
+      "an empty feature; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume, fade, crossfade, live (or none)"
     ),
   ])
   func aBadListSaysWhy(_ list: String, _ message: String) {

@@ -179,6 +179,21 @@ package struct BuggyPlayer: PlantedMistakes {
     /// The driver stops the outgoing load when its own timer fires, whatever
     /// stopped it first: a load that ended inside the fade is stopped twice.
     case crossfadeStopsOutgoingTwice
+    /// The driver sends a seek of a DVR load as the user asked: not clamped
+    /// to the window (the engine is asked for media past the live edge, or
+    /// the window has left).
+    case seekPastLiveEdge
+    /// The snapshot keeps the last known position of a live load whatever the
+    /// window holds (the on-demand rule): a relaunch opens the stream at a
+    /// position it no longer has.
+    case restoreIntoVanishedPosition
+    /// A load that fell behind its window is reloaded from its old position
+    /// (Media3's `prepare()` without `seekToDefaultPosition()`), not at the
+    /// live edge.
+    case reloadAtOldPositionAfterFallingBehind
+    /// The lock screen shows a live load as on-demand media: not live, with
+    /// the duration its `ready` carried.
+    case progressShownForLive
   }
 
   /// The mistake.
@@ -275,6 +290,13 @@ package struct BuggyPlayer: PlantedMistakes {
     // queue(A B), ready(A#1, duration 10000ms), ready(B#2), position(A#1, 9500ms), ended(A#1),
     // timeout(A#1, watchdog#2): stop(A#1) again.
     case .crossfadeStopsOutgoingTwice: 6
+    // play(A), window(A#1, 60000ms…120000ms), seek(0ms): seek(A#1, 0ms), not 60000 ms.
+    case .seekPastLiveEdge: 3
+    // play(A), window(A#1, 120000ms…120000ms), snapshot: position 120000 ms, not none.
+    case .restoreIntoVanishedPosition: 3
+    // play(A), ready(A#1), failed(A#1, behindLiveWindow): load(A#2) from 0, not at live edge.
+    case .reloadAtOldPositionAfterFallingBehind: 3
+    case .progressShownForLive: 2  // play(A), window(A#1, 120000ms…120000ms): not live
     }
   }
 
@@ -314,16 +336,27 @@ package struct BuggyPlayer: PlantedMistakes {
     }
   }
 
+  /// Whether the mistake is one of live streams' (issue 38).
+  package var isLiveBug: Bool {
+    switch bug {
+    case .seekPastLiveEdge, .restoreIntoVanishedPosition, .reloadAtOldPositionAfterFallingBehind,
+      .progressShownForLive:
+      true
+    default: false
+    }
+  }
+
   /// What the catalog's player reads from the harness (every one schedules
   /// its sleep countdowns on the harness's clock). Every player takes volume,
-  /// fades and crossfade, but only their own mistakes say so (each its own):
+  /// fades, crossfade and live streams, but only their own mistakes say so (each its own):
   /// the others are fuzzed without them and draw exactly the cases they drew
   /// before them (so their measured figures stand).
   private var inputs: FuzzSubject.Inputs {
     var inputs: FuzzSubject.Inputs =
       startsFromGivenStates
-      ? .all : [.retryPolicy, .configuration, .sleepTimer, .volume, .fade, .crossfade]
+      ? .all : [.retryPolicy, .configuration, .sleepTimer, .volume, .fade, .crossfade, .live]
     if !isVolumeBug { inputs.remove(.volume) }
+    if !isLiveBug { inputs.remove(.live) }
     if !isFadeBug { inputs.remove(.fade) }
     if !isCrossfadeBug { inputs.remove(.crossfade) }
     return inputs
@@ -395,6 +428,8 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     var pausedByUser: Load?
     /// The crossfades' outgoing loads and their timers.
     var crossfadedOut: [Load: WatchdogID] = [:]
+    /// progressShownForLive: the duration each load's `ready` carried.
+    var readyDurations: [Load: MediaTime] = [:]
   }
 
   private let bug: BuggyPlayer.Bug
@@ -431,7 +466,18 @@ final class CatalogPlayer: FuzzTarget, Sendable {
   }
 
   /// The player's snapshot (`PlaybackState.snapshot`).
-  var playbackSnapshot: PlaybackSnapshot? { core.withLock { $0.state.snapshot } }
+  var playbackSnapshot: PlaybackSnapshot? {
+    core.withLock { core in
+      var snapshot = core.state.snapshot
+      if bug == .restoreIntoVanishedPosition, let session = core.state.session,
+        session.window != nil, session.stage != .ended, snapshot.current != nil
+      {
+        // The mistake: the on-demand rule, whatever the window holds.
+        snapshot.position = session.position
+      }
+      return snapshot
+    }
+  }
 
   /// As `Player.handOff(to:)`: a restored player on `engine`, this one stopped.
   func handOff(to engine: any PlaybackEngine) -> (any FuzzTarget)? {
@@ -475,6 +521,11 @@ final class CatalogPlayer: FuzzTarget, Sendable {
       if bug == .elapsedFromLastReport, let session, nowPlaying?.entry.item == session.load.item {
         // The mistake: the newest report, not the position at the last discontinuity.
         nowPlaying?.elapsed = session.position
+      }
+      if bug == .progressShownForLive, let window = nowPlaying?.window {
+        // The mistake: shown as on-demand media, with the duration `ready` carried.
+        nowPlaying?.window = nil
+        nowPlaying?.duration = session.flatMap { core.readyDurations[$0.load] } ?? window.end
       }
       var available = core.state.availableCommands
       if bug == .nextOfferedAtLastEntry, queue.entries.count > 1 {
@@ -797,9 +848,41 @@ final class CatalogPlayer: FuzzTarget, Sendable {
     default:
       break
     }
+    if bug == .progressShownForLive, case .engine(.ready(let load, let duration?)) = event {
+      core.readyDurations[load] = duration
+    }
     let leavingBefore = core.state.leaving?.load
     var effects = core.state.handle(event)
     core.ignored = effects.ignored
+    if bug == .seekPastLiveEdge, effects.ignored == nil, let intent = event.intent,
+      case .seek(let asked) = intent, session?.window?.isSeekable == true
+    {
+      // The mistake: the user's time, not clamped to the window.
+      var commands = CommandList()
+      for command in effects.commands {
+        if case .seek(let load, _, let id) = command {
+          commands.append(.seek(load, to: asked, id))
+        } else {
+          commands.append(command)
+        }
+      }
+      effects.commands = commands
+    }
+    if bug == .reloadAtOldPositionAfterFallingBehind, effects.ignored == nil,
+      case .engine = event, let old = session
+    {
+      // The mistake: the reload opens at the old position, not at the live edge.
+      var commands = CommandList()
+      for command in effects.commands {
+        if case .load(let request) = command, request.atLiveEdge {
+          commands.append(
+            .load(LoadRequest(load: request.load, media: request.media, start: old.position)))
+        } else {
+          commands.append(command)
+        }
+      }
+      effects.commands = commands
+    }
     if let request = effects.watchdog, request.purpose == .fadeOut {
       core.fadeTimers.insert(request)
     }

@@ -243,6 +243,10 @@ extension PlaybackState: ExplorableSnapshot {
       key.append(renaming.forgetting.contains(.attempts) ? 0 : Int32(session.networkAttempts))
       // A fade into a pause (issue 37): only when on, so that every other key stays.
       if session.fadingOut { key.append(-9) }
+      // A live load's window (issue 38): only when known, likewise.
+      if let window = session.window {
+        key += [-10, renaming.time(window.start), renaming.time(window.end)]
+      }
     } else {
       key.append(-1)
     }
@@ -333,6 +337,9 @@ extension Explorer {
         renaming.detail(current.failure),
       ]
       if current.fadingOut { key.append(-9) }
+      if let window = current.window {
+        key += [-10, renaming.time(window.start), renaming.time(window.end)]
+      }
     } else {
       key.append(-1)
     }
@@ -341,6 +348,8 @@ extension Explorer {
       key += [
         Int32(preload.stage.rawValue), renaming.time(preload.duration.map { .milliseconds($0) }),
       ]
+      // A preload stopped for its window (issue 38): only then, so that every other key stays.
+      if preload.live { key.append(-11) }
     } else {
       key.append(-1)
     }

@@ -230,6 +230,11 @@ public struct ExplorationScope: Hashable, Sendable, CustomStringConvertible {
   /// crossfade in the classes whose engine preloads, and its alphabet gains
   /// ``Explorer/Letter/crossfadeLetters`` and ``Explorer/Letter/fadeLetters``.
   package var crossfades: Bool { features.contains(.crossfade) && features != .all }
+  /// Whether the search sends live streams' letters (issue 38): its features
+  /// have `live` and are not every feature (whose searches are the largest:
+  /// live streams are proven by the scopes that name them). Its alphabet then
+  /// gains ``Explorer/Letter/liveLetters``.
+  package var lives: Bool { features.contains(.live) && features != .all }
   /// With ``coreAlphabet``: the core's letters and a relaunch and a hand-off
   /// (``Explorer/Letter/coreRestore``), for the tests of reports held back
   /// across them.

@@ -366,6 +366,8 @@ struct Search {
         subject.inputs.contains(.fade)
           || (scope.crossfades && subject.inputs.contains(.crossfade))
       case .crossfade: subject.inputs.contains(.crossfade)
+      case .live: subject.inputs.contains(.live)
+      case .failed(.behindLiveWindow, _), .intent(.goToLive): subject.inputs.contains(.live)
       default: true
       }
     }

@@ -137,6 +137,28 @@ extension Explorer {
     /// its timer's expiries are the fade letters (``fadeLetters``); late, after
     /// its `stop`, its `ended` is a stale load's (`.report(.ended, .previous)`).
     case crossfade(Crossfading)
+    /// A letter of live streams (feature `live`, ``liveLetters``): a window
+    /// report, its times taken from the letters' (so that a search stays finite).
+    case live(Living)
+
+    /// Live streams' letters (issue 38), with `T` the letters' threshold
+    /// time: every window is made of the letters' times.
+    enum Living: Hashable, Sendable {
+      /// `window(L, T…T+2s)` of the current load: a DVR window (its first moves
+      /// a position below `T` to the edge; a later one the position fell behind
+      /// reloads at the edge).
+      case dvr
+      /// `window(L, T+2s…T+2s)`: live without DVR.
+      case still
+      /// `window(L, T+1s…T+2s)`: the window slid (shrank) past `T`.
+      case slide
+      /// `window(L, T/3…T)`: a window that jumps back.
+      case jumpBack
+      /// `window(L, T+2s…T)`: the engine's bad window (an edge behind the start).
+      case bad
+      /// `window(P, T…T+2s)` of the preload: the next entry is live.
+      case preload
+    }
 
     /// Crossfade's letters.
     enum Crossfading: Hashable, Sendable {
@@ -195,6 +217,18 @@ extension Explorer {
     /// is as it was.
     static var crossfadeLetters: [Letter] {
       [.crossfade(.inside), .crossfade(.outside)]
+    }
+
+    /// The letters of feature `live`, which a scope with that feature adds
+    /// after the others, so that the alphabet of every scope without it is as
+    /// it was: the windows (``Living``), `goToLive` and the engine's
+    /// `failed(L, behindLiveWindow)` of the current load. (A position behind a
+    /// window is a `position` letter at a time below its start.)
+    static var liveLetters: [Letter] {
+      [
+        .live(.dvr), .live(.still), .live(.slide), .live(.jumpBack), .live(.bad), .live(.preload),
+        .intent(.goToLive), .failed(.behindLiveWindow, .current),
+      ]
     }
 
     enum Answer: Hashable, Sendable {
@@ -673,6 +707,24 @@ extension Explorer.Letter {
       let time =
         letter == .inside ? duration - model.crossfade / 2 : duration - model.crossfade - 1
       return .position(load, .milliseconds(max(time, 0)))
+    case .live(let letter):
+      let at = context.time(.at)
+      let edge = context.time(.duration)
+      guard letter != .preload else {
+        return Self.load(.preload, after: model).map {
+          .engine(.window($0, LiveWindow(start: at, end: edge)))
+        }
+      }
+      guard let load = Self.load(.current, after: model) else { return nil }
+      let window: LiveWindow
+      switch letter {
+      case .dvr, .preload: window = LiveWindow(start: at, end: edge)
+      case .still: window = LiveWindow(start: edge, end: edge)
+      case .slide: window = LiveWindow(start: context.time(.above), end: edge)
+      case .jumpBack: window = LiveWindow(start: context.time(.below), end: at)
+      case .bad: window = LiveWindow(start: edge, end: at)
+      }
+      return .engine(.window(load, window))
     case .answered, .later, .deliver, .lifecycle:
       return nil
     }

@@ -168,8 +168,9 @@ extension Explorer.Letter {
   /// the letters its ``ExplorationScope/reach`` adds, volume's
   /// (``Explorer/Letter/volumeLetters``) when its features have `volume` (not with the core's),
   /// fades' (``Explorer/Letter/fadeLetters``) when it fades (``ExplorationScope/fades``) or
-  /// crossfades, and crossfade's (``Explorer/Letter/crossfadeLetters``) when it crossfades
-  /// (``ExplorationScope/crossfades``).
+  /// crossfades, crossfade's (``Explorer/Letter/crossfadeLetters``) when it crossfades
+  /// (``ExplorationScope/crossfades``), and live streams' (``Explorer/Letter/liveLetters``)
+  /// when its features have `live` (``ExplorationScope/lives``).
   static func alphabet(for scope: ExplorationScope) -> [Explorer.Letter] {
     (scope.coreAlphabet
       ? Explorer.Letter.core + (scope.coreRestore ? Explorer.Letter.coreRestore : [])
@@ -178,5 +179,6 @@ extension Explorer.Letter {
         ? Explorer.Letter.volumeLetters : [])
       + (scope.fades || scope.crossfades ? Explorer.Letter.fadeLetters : [])
       + (scope.crossfades ? Explorer.Letter.crossfadeLetters : [])
+      + (scope.lives ? Explorer.Letter.liveLetters : [])
   }
 }

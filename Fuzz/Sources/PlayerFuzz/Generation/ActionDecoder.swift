@@ -121,6 +121,7 @@ package struct ActionDecoder: Sendable {
     if !subject.inputs.contains(.crossfade), features.contains(.crossfade) {
       features.remove(.crossfade)
     }
+    if !subject.inputs.contains(.live), features.contains(.live) { features.remove(.live) }
     // Set in an initializer, the property's observer does not run.
     allowed = Self.allowed(features)
   }
@@ -242,9 +243,9 @@ package struct ActionDecoder: Sendable {
     }
     var kinds: UInt64 = 0
     var more: UInt64 = 0
-    // The kinds past the fortieth bit (volume's) read a sixth pair only with their
-    // feature, so that a run without it draws the cases it drew before.
-    let bits = features.contains(.volume) ? 48 : 40
+    // The kinds past the fortieth bit (volume's, live streams') read a sixth pair
+    // only with their feature, so that a run without it draws the cases it drew before.
+    let bits = features.contains(.volume) || features.contains(.live) ? 48 : 40
     for shift in stride(from: 0, to: bits, by: 8) {
       kinds |= UInt64(source.nextByte()) << UInt64(shift)
       more |= UInt64(source.nextByte()) << UInt64(shift)
@@ -261,13 +262,13 @@ package struct ActionDecoder: Sendable {
   private static let sleepKinds: [EventKind] = [.setSleepTimer, .sleepTimerExpired]
   /// Volume's event kinds (issue 37): drawn with ``FuzzFeatures/volume``.
   private static let volumeKinds: [EventKind] = [.volume, .mute, .duckBegan, .duckEnded]
-  /// Live streams' event kinds (issue 38).
+  /// Live streams' event kinds (issue 38): drawn with ``FuzzFeatures/live``.
   private static let liveKinds: [EventKind] = [.goToLive, .window]
   /// The event kinds cases are drawn from, as their bits in a ``Mask``: every
   /// kind before the sleep timer's in `EventKind` order, `deliver`, then the
-  /// sleep timer's, then volume's, then live's. (After `deliver`, so that a run
-  /// without the sleep timer, volume or live draws exactly the cases it drew
-  /// before they existed.)
+  /// sleep timer's, then volume's, then live streams'. (After `deliver`, so that
+  /// a run without the sleep timer, volume or live streams draws exactly the
+  /// cases it drew before they existed.)
   fileprivate static let choices: [EventKind?] =
     EventKind.allCases.filter {
       !sleepKinds.contains($0) && !volumeKinds.contains($0) && !liveKinds.contains($0)
@@ -388,7 +389,9 @@ package struct ActionDecoder: Sendable {
     let on = { (bit: UInt8) in mask.variations & (1 << bit) != 0 }
     // A quarter of the actions are what a cooperative engine or user would
     // do next, so that cases get deep (advances, repeats, preloads) quickly.
-    if first < 64, let action = cooperative(model, detail, extra) {
+    if first < 64,
+      let action = cooperativeLive(model, detail, extra) ?? cooperative(model, detail, extra)
+    {
       if features == .all || allows(action) { return action }
     }
     // One action in 32 (with the restore feature) happens to the player itself:
@@ -490,7 +493,11 @@ package struct ActionDecoder: Sendable {
       let length = Int(byte % 3) + 1
       return (0..<length).map { Self.media[Int(byte >> (2 + 2 * UInt8($0))) % Self.media.count] }
     }
-    let time = MediaTime.milliseconds(Self.time(extra, model))
+    var time = MediaTime.milliseconds(Self.time(extra, model))
+    // With live streams, half the times of a load with a window are around it.
+    if features.contains(.live), let window = model.current?.window, extra & 0x40 != 0 {
+      time = .milliseconds(Self.seekTime(in: window, extra >> 3))
+    }
     // Read only by reports: intents skip choosing an identity.
     var target: Load { load(extra >> 2 ^ detail >> 3) }
     switch kind {
@@ -543,9 +550,14 @@ package struct ActionDecoder: Sendable {
     case .resumed: return report(.resumed(target))
     case .ended: return report(.reachedEnd(target))
     case .position:
+      if features.contains(.live), let window = model.current?.window, first & 1 == 0 {
+        return report(.position(target, .milliseconds(Self.reportedTime(in: window, extra))))
+      }
       return report(.position(target, .milliseconds(Self.reportedTime(extra, model))))
     case .failed:
-      let reason = Self.reasons[Int(first ^ extra) % Self.reasons.count]
+      var reason = Self.reasons[Int(first ^ extra) % Self.reasons.count]
+      // With live streams, a failure in four says the load fell behind its window.
+      if features.contains(.live), detail & 0x60 == 0x60 { reason = .behindLiveWindow }
       // Half of the failures carry the engine's own error.
       let error = extra & 0x40 == 0 ? nil : Self.details[Int(first) % Self.details.count]
       return report(.failed(target, reason, detail: error))
@@ -594,10 +606,10 @@ package struct ActionDecoder: Sendable {
     case .mute: return .send(.user(.setMuted(detail & 1 == 0)))
     case .duckBegan: return .send(.system(.duckBegan))
     case .duckEnded: return .send(.system(.duckEnded))
-    // Issue 38: no feature sends these yet (`FuzzFeatures.sends`).
     case .goToLive: return .send(.user(.goToLive))
     case .window:
-      return report(.window(target, LiveWindow(start: .zero, end: time)))
+      let load = target
+      return report(.window(load, Self.window(for: load, model, extra, invalid: on(6))))
     }
   }
 
@@ -748,6 +760,8 @@ extension ContractModel {
     var preload: (item: ItemID, stage: Stage)?
     /// Whether a crossfade's outgoing load still leaves (no preload then).
     var crossfading = false
+    /// Whether the current load is live (no preload then, ContractLive.swift).
+    var live = false
   }
 
   /// The item of the first token `intent` issues (for its load, or for the
@@ -756,7 +770,7 @@ extension ContractModel {
     guard issued < UInt32.max, ignoreReason(for: intent) == nil else { return nil }
     var state = Aftermath(
       position: position, stage: current?.stage, preload: preload.map { ($0.load.item, $0.stage) },
-      crossfading: crossfading)
+      crossfading: crossfading, live: current?.window != nil)
     switch intent {
     case .next:
       guard let at = position, let target = after(at), target != at else { break }
@@ -764,7 +778,10 @@ extension ContractModel {
     case .previous:
       guard let at = position else { break }
       let before = at > 0 ? at - 1 : (repeatMode == .all ? entries.count - 1 : nil)
-      if let current, !current.stage.isStopped,
+      if let current, !current.stage.isStopped, current.window != nil {
+        // A live load goes back an entry whatever its position.
+        if let before, before != at, let item = go(before, from: 0, &state) { return item }
+      } else if let current, !current.stage.isStopped,
         current.position > previousThreshold || before == nil
       {
         seek(&state)
@@ -777,13 +794,18 @@ extension ContractModel {
       guard let current, current.stage.isStopped else { break }
       state.stage = nil
       state.crossfading = false
+      state.live = false
+      // A live load reloads at its edge, never by its preload.
+      if current.window != nil { return current.load.item }
       if let item = enter(from: current.position, &state) { return item }
     case .play(let media, let time):
       guard time >= .zero else { break }
       if time == .zero, entries.count == 1, entries[0].media == media, let current,
         !current.stage.isStopped
       {
-        // `resume`: an ended load seeks to its start and is ready again.
+        // `resume`: an ended load seeks to its start and is ready again; a
+        // live one reloads at its edge.
+        if current.stage == .ended, current.window != nil { return current.load.item }
         if current.stage == .ended, current.lastSeek < UInt32.max { state.stage = .ready }
       } else if canIssue(1) {
         // A new queue's entry loads under the next item id.
@@ -824,6 +846,7 @@ extension ContractModel {
     if !usable(state.preload, for: entries[target].item, from: time) { state.preload = nil }
     // An opener stops a crossfade's outgoing load first.
     state.crossfading = false
+    state.live = false
     state.stage = nil
     state.position = target
     return live ? enter(from: time, &state) : nil
@@ -851,7 +874,8 @@ extension ContractModel {
 
   /// `refreshPreload`: the item it preloads under a new token, or nil.
   private func preloadItem(_ state: Aftermath) -> ItemID? {
-    guard canPreload, !state.crossfading, let stage = state.stage, let at = state.position,
+    guard canPreload, !state.crossfading, !state.live, let stage = state.stage,
+      let at = state.position,
       repeatMode != .one,
       !sleepStops(at: at), stage == .buffering || stage == .ready || stage == .stalled,
       let next = after(at), next != at

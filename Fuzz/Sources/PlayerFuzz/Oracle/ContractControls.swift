@@ -5,9 +5,13 @@ package import PlayerState
 // (`PlaybackState.nowPlaying`, `availableCommands`, `Notifications`).
 
 extension ContractModel {
-  /// The rate a lock screen extrapolates with, in thousandths: the user's
-  /// rate while the engine plays the current load, else 0.
-  package var publishedRate: Int32 { engineIsPlaying ? rate.thousandths : 0 }
+  /// The rate a lock screen extrapolates with, in thousandths: the rate the
+  /// engine plays the current load at (the user's; 1x at a live edge,
+  /// ContractLive.swift) while it plays it, else 0.
+  package var publishedRate: Int32 {
+    guard engineIsPlaying, let current else { return 0 }
+    return playingRate(of: current).thousandths
+  }
 
   /// What the contract says a lock screen shows, given the elapsed anchor the
   /// runner tracked (``ContractAnchor``); nil with no current entry.
@@ -20,7 +24,8 @@ extension ContractModel {
     let saved = current == nil ? resumeFrom : 0
     return ContractNowPlaying(
       item: entry.item, media: entry.media, index: position, count: entries.count,
-      duration: live?.duration, elapsed: live == nil ? saved : anchor, rate: publishedRate)
+      duration: live?.duration, elapsed: live == nil ? saved : anchor, rate: publishedRate,
+      window: live?.window)
   }
 
   /// The commands the contract offers: each exactly when the model would not
@@ -33,7 +38,10 @@ extension ContractModel {
   package var availableCommands: AvailableCommands {
     var available: AvailableCommands = []
     func offer(_ command: AvailableCommands, _ reason: IgnoreReason?) {
-      if reason != .noEffect, reason != .invalidPosition { available.insert(command) }
+      // A live load without DVR offers no seek nor skip (ContractLive.swift).
+      if reason != .noEffect, reason != .invalidPosition, reason != .notSeekable {
+        available.insert(command)
+      }
     }
     offer(.play, resumeIgnoreReason)
     offer(.pause, pauseIgnoreReason)
@@ -65,6 +73,9 @@ package struct ContractNowPlaying: Hashable, Sendable, CustomStringConvertible {
   package var elapsed: Int64
   /// The published rate, in thousandths.
   package var rate: Int32
+  /// The live window of a live load (ContractLive.swift): a lock screen shows
+  /// it live, with no duration; nil for on-demand media.
+  package var window: LiveWindow? = nil
 
   /// The first field `player` (a player's `NowPlaying`) differs in, in words, or nil.
   package func difference(from player: NowPlaying) -> String? {
@@ -83,6 +94,11 @@ package struct ContractNowPlaying: Hashable, Sendable, CustomStringConvertible {
     if player.rate.thousandths != rate {
       return "rate: the player's \(player.rate.thousandths), the contract's \(rate)"
     }
+    if player.window != window || player.isLive != (window != nil) {
+      return
+        "window: the player's \(player.isLive ? "live " : "")\(player.window.map(\.description) ?? "none"), "
+        + "the contract's \(window.map { "live \($0)" } ?? "none")"
+    }
     return nil
   }
 
@@ -92,12 +108,13 @@ package struct ContractNowPlaying: Hashable, Sendable, CustomStringConvertible {
     player.entry.item == item && player.entry.media == media && player.index == index
       && player.count == count && player.duration?.milliseconds == duration
       && player.rate.thousandths == rate && player.elapsed.milliseconds == elapsed
+      && player.window == window && player.isLive == (window != nil)
   }
 
   /// `A 1/2 at 0ms rate 1000`.
   package var description: String {
     "\(media) \(index + 1)/\(count) at \(elapsed)ms rate \(rate)"
-      + (duration.map { " of \($0)ms" } ?? "")
+      + (window.map { " live \($0)" } ?? duration.map { " of \($0)ms" } ?? "")
   }
 }
 
@@ -112,6 +129,9 @@ package struct ContractAnchor: Hashable, Sendable {
   private var load: Load?
   private var lastSeek: UInt32 = 0
   private var rate: Int32 = 0
+  /// The load's last known position and whether its window was known.
+  private var position: Int64 = 0
+  private var live = false
 
   /// The anchor of a model that starts as `model` with the given anchor (a
   /// start state's own anchor; 0 for a new player).
@@ -124,6 +144,8 @@ package struct ContractAnchor: Hashable, Sendable {
     load = model.current?.load
     lastSeek = model.current?.lastSeek ?? 0
     rate = model.publishedRate
+    position = model.current?.position ?? 0
+    live = model.current?.window != nil
   }
 
   /// After the model accepted an event: a discontinuity moves the anchor to
@@ -131,6 +153,10 @@ package struct ContractAnchor: Hashable, Sendable {
   package mutating func step(_ model: ContractModel) {
     if let current = model.current {
       if current.load != load || current.lastSeek != lastSeek || model.publishedRate != rate {
+        value = current.position
+      } else if !live, current.window != nil, current.position != position {
+        // The first window moved the position to the live edge, and the anchor
+        // with it (ContractLive.swift).
         value = current.position
       }
     } else {

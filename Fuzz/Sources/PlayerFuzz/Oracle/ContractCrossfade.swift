@@ -56,7 +56,7 @@ extension ContractModel {
     guard let preload else { return }
     let ramp = Duration.milliseconds(crossfade)
     out.append(.setVolume(preload.load, Volume(thousandths: 0)))
-    out.append(.start(preload.load, rate: rate))
+    out.append(.start(preload.load, rate: rate))  // a preload is never live (ContractLive.swift)
     out.append(.setVolume(preload.load, effectiveVolume, ramp: ramp))
     out.append(.setVolume(session.load, Volume(thousandths: 0), ramp: ramp))
     // A count of entries counts the outgoing entry here, not at its `ended`.

@@ -62,6 +62,7 @@ extension ContractModel {
       switch report {
       case .ready where preload.stage == .buffering: return nil
       case .failed where preload.stage == .buffering || preload.stage == .ready: return nil
+      case .window(_, let window): return windowIgnoreReason(window, preload: preload)
       default: return .unexpected
       }
     case .current(let current): session = current
@@ -82,7 +83,14 @@ extension ContractModel {
       return session.seekPending ? nil : .unexpected
     case .position(_, let time):
       if stage.isStopped || time < .zero { return .unexpected }
-      return session.seekPending ? .seekPending : nil
+      if session.seekPending { return .seekPending }
+      // Behind a DVR window: a reload at the edge needs a token (ContractLive.swift).
+      if let window = session.window, fellBehind(session, at: time.milliseconds, window),
+        issued == UInt32.max
+      {
+        return .idsExhausted
+      }
+      return nil
     case .reachedEnd:
       guard started else { return .unexpected }
       if session.seekPending { return .seekPending }
@@ -91,6 +99,9 @@ extension ContractModel {
       switch stage {
       case .failed, .waiting: return .unexpected
       case .ended: return nil
+      case .ready where reason == .behindLiveWindow, .stalled where reason == .behindLiveWindow:
+        // A reload at the edge (ContractLive.swift).
+        return issued == UInt32.max ? .idsExhausted : nil
       case .buffering, .ready, .stalled:
         // Waiting for the network arms the backoff timer: the next watchdog id.
         let waits = reason == .network && session.attempts < retry.attempts
@@ -98,8 +109,7 @@ extension ContractModel {
       }
     case .pausedBySystem:
       return started && playWhenReady && !suppressed ? nil : .unexpected
-    // Issue 38: not modelled yet; no feature sends a window.
-    case .window: return .unexpected
+    case .window(_, let window): return windowIgnoreReason(window, session)
     }
   }
 
@@ -108,6 +118,8 @@ extension ContractModel {
   private func endIgnoreReason(_ session: Current) -> IgnoreReason? {
     guard let at = position else { return .unexpected }
     let next = after(at)
+    // A live broadcast that ended is never replayed: it ends (ContractLive.swift).
+    if repeatMode == .one || next == at, session.window != nil { return nil }
     if repeatMode == .one || next == at {
       return session.lastSeek == UInt32.max ? .idsExhausted : nil
     }
@@ -223,13 +235,17 @@ extension ContractModel {
     case .setPosition(let item, let time):
       guard let position, entries[position].item == item else { return .notCurrentEntry }
       if let duration = current?.duration, time.milliseconds > duration { return .invalidArgument }
+      // Outside a DVR window: invalid; without DVR: nothing to seek in (ContractLive.swift).
+      if let current, !current.stage.isStopped, let window = current.window {
+        guard window.isSeekable else { return .notSeekable }
+        guard window.contains(time) else { return .invalidArgument }
+      }
       return seekIgnoreReason(to: time)
     case .setSleepTimer(let timer):
       return sleepIgnoreReason(timer)
     case .setVolume(let level): return volumeIgnoreReason(level)
     case .setMuted(let value): return value == muted ? .noEffect : nil
-    // Issue 38: not modelled yet; no load is live without windows.
-    case .goToLive: return current == nil ? .noEffect : .notLive
+    case .goToLive: return goToLiveIgnoreReason
     }
   }
 
@@ -252,7 +268,11 @@ extension ContractModel {
       guard position != nil else { return .noEffect }
       return issued == UInt32.max ? .idsExhausted : nil
     }
-    if current.stage == .ended { return current.lastSeek == UInt32.max ? .idsExhausted : nil }
+    if current.stage == .ended {
+      // A live broadcast's end reloads at the edge: a token (ContractLive.swift).
+      if current.window != nil { return issued == UInt32.max ? .idsExhausted : nil }
+      return current.lastSeek == UInt32.max ? .idsExhausted : nil
+    }
     return !playWhenReady || current.systemPaused ? nil : .noEffect
   }
 
@@ -270,6 +290,8 @@ extension ContractModel {
   func seekIgnoreReason(to time: MediaTime) -> IgnoreReason? {
     if time.milliseconds < 0 { return .invalidArgument }
     guard let current, !current.stage.isStopped else { return .noEffect }
+    // A live load without DVR has no window to seek in (ContractLive.swift).
+    if let window = current.window, !window.isSeekable { return .notSeekable }
     return current.lastSeek == UInt32.max ? .idsExhausted : nil
   }
 
@@ -300,6 +322,12 @@ extension ContractModel {
   var previousIgnoreReason: IgnoreReason? {
     guard let at = position else { return .noEffect }
     let before = at > 0 ? at - 1 : (repeatMode == .all ? entries.count - 1 : nil)
+    // A live load goes back an entry whatever its position, never to its
+    // window's start: nowhere to go back to is `noEffect` (ContractLive.swift).
+    if let current, !current.stage.isStopped, current.window != nil {
+      guard let before, before != at else { return .noEffect }
+      return goIgnoreReason(before, from: 0)
+    }
     // Past the threshold, or with nowhere to go back to, a live load restarts.
     if let current, !current.stage.isStopped, current.position > previousThreshold || before == nil
     {

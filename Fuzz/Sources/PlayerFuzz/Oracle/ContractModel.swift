@@ -76,6 +76,9 @@ package struct ContractModel: Hashable, Sendable {
     private var failureKey: FailureKey?
     /// Why the load failed, once it has.
     package var reason: FailureReason?
+    /// The live window the engine last reported for this load (ContractLive.swift);
+    /// nil while none was: on-demand media.
+    package var window: LiveWindow?
 
     /// A current load.
     package init(
@@ -137,6 +140,10 @@ package struct ContractModel: Hashable, Sendable {
     package var duration: Int64?
     /// Why the preload failed, once it has.
     package var reason: FailureReason?
+    /// Whether the preload reported a live window and was stopped for it
+    /// (`PreloadStage.live`, ContractLive.swift): its ``stage`` is then `failed`
+    /// (stopped, never promoted) with no ``reason``.
+    package var live = false
   }
 
   /// A queue entry: the item id the machine issued and its media.
@@ -367,6 +374,8 @@ package struct ContractModel: Hashable, Sendable {
     if let reason = ignoreReason(for: event) { return reason }
     let mark = commands.count
     let was = effectiveVolume
+    // The rate the engine is told for the current load, before (ContractLive.swift).
+    let playing = current.map { (rate: playingRate(of: $0), load: $0.load) }
     switch event {
     case .user(let intent), .remote(let intent): user(intent, &commands)
     case .engine(let report): engine(report, &commands)
@@ -377,6 +386,7 @@ package struct ContractModel: Hashable, Sendable {
     refreshPreload(&commands)
     forgetResumePoint()
     giveOpenedLoadsTheVolume(since: mark, &commands)
+    keepLiveRateInStep(from: playing, since: mark, &commands)
     return nil
   }
 
@@ -416,6 +426,9 @@ package struct ContractModel: Hashable, Sendable {
         preload.stage = .failed
         preload.reason = reason
         out.append(.stop(preload.load))
+      case .window where preload.stage != .failed:
+        // The entry is live: stopped, loaded at its turn (ContractLive.swift).
+        return preloadReportedWindow(&out)
       default: return
       }
       self.preload = preload
@@ -426,7 +439,8 @@ package struct ContractModel: Hashable, Sendable {
     case .ready(_, let duration):
       guard session.stage == .buffering else { return }
       session.stage = .ready
-      session.duration = duration?.milliseconds
+      // A live load (its window came first) has no duration (ContractLive.swift).
+      session.duration = session.window == nil ? duration?.milliseconds : nil
       // Ready again: the entry's network attempts start over.
       session.attempts = 0
       startIfWanted(&session, &out)
@@ -448,6 +462,10 @@ package struct ContractModel: Hashable, Sendable {
       // Property 7: a position report never causes a command. A negative
       // position is not one (invariant 7: a position is never negative): ignored.
       guard !session.stage.isStopped, !session.seekPending, time >= .zero else { return }
+      // Behind a DVR window's start: a reload at the edge (ContractLive.swift).
+      if let window = session.window, fellBehind(session, at: time.milliseconds, window) {
+        return reloadAtLiveEdge(&out)
+      }
       session.position = time.milliseconds
       // Except the one that starts a crossfade (ContractCrossfade.swift).
       if let next = crossfadeTarget(session, at: session.position) {
@@ -469,6 +487,11 @@ package struct ContractModel: Hashable, Sendable {
         out.append(.setVolume(live, effectiveVolume))
       }
       return
+    case .failed(_, .behindLiveWindow, _)
+    where session.stage == .ready || session.stage == .stalled:
+      // The engine says the load fell behind its window, after it played:
+      // a reload at the edge (ContractLive.swift).
+      return reloadAtLiveEdge(&out)
     case .failed(_, let reason, let detail):
       switch session.stage {
       case .failed, .waiting: return
@@ -489,9 +512,11 @@ package struct ContractModel: Hashable, Sendable {
       else { return }
       session.systemPaused = true
       session.started = false
-    // Issue 38: not modelled yet; no feature sends a window.
-    case .window:
-      return
+    case .window(_, let window):
+      guard session.stage == .buffering || session.stage == .ready || session.stage == .stalled,
+        Self.isValid(window)
+      else { return }
+      return receiveWindow(window, &session, &out)
     }
     current = session
   }
@@ -530,7 +555,7 @@ package struct ContractModel: Hashable, Sendable {
   /// interruption or `.pause` duck holds the engine; a start ends a system pause.
   func startIfWanted(_ session: inout Current, _ out: inout [EngineCommand]) {
     guard playWhenReady, !interrupted, !duckHolds else { return }
-    out.append(.start(session.load, rate: rate))
+    out.append(.start(session.load, rate: playingRate(of: session)))
     session.started = true
     session.systemPaused = false
   }
@@ -573,7 +598,7 @@ package struct ContractModel: Hashable, Sendable {
       if var session = current, playWhenReady, !session.systemPaused, !duckHolds,
         session.stage == .ready || session.stage == .stalled
       {
-        out.append(.start(session.load, rate: rate))
+        out.append(.start(session.load, rate: playingRate(of: session)))
         session.started = true
         current = session
       }
@@ -635,7 +660,8 @@ package struct ContractModel: Hashable, Sendable {
     guard let waiting = current, issued < UInt32.max else { return }
     current = nil
     left = waiting.load
-    enter(from: waiting.position, &out)
+    // A live load reloads at its edge: its old position has left the window (ContractLive.swift).
+    if waiting.window != nil { enterAtLiveEdge(&out) } else { enter(from: waiting.position, &out) }
     current?.attempts = waiting.attempts + 1
   }
 }

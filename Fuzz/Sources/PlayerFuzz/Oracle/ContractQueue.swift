@@ -58,6 +58,11 @@ extension ContractModel {
     case .previous:
       guard let at = position else { return }
       let before = at > 0 ? at - 1 : (repeatMode == .all ? entries.count - 1 : nil)
+      // A live load goes back an entry whatever its position (ContractLive.swift).
+      if let current, !current.stage.isStopped, current.window != nil {
+        guard let before, before != at else { return }
+        return go(before, from: 0, &out)
+      }
       // Past the threshold (or at the first entry, repeat off) the entry
       // restarts; a failed load has nothing to restart and goes back whatever the position.
       if let current, !current.stage.isStopped,
@@ -89,15 +94,14 @@ extension ContractModel {
       shuffle = (seed, list)
     case .setRate(let new):
       guard new.thousandths > 0, new != rate else { return }
+      let before = current.map(playingRate(of:))
       rate = new
       // Not while the system holds the engine: a rate change would start it.
       // A load fading out is still played by the engine: it takes the rate.
-      if let current,
-        current.fadingOut
-          || (playWhenReady && !suppressed
-            && (current.stage == .ready || current.stage == .stalled))
-      {
-        out.append(.setRate(current.load, new))
+      // A live load at its edge plays at 1x whatever the user's rate: only a
+      // change of the rate it is told is sent (ContractLive.swift).
+      if let current, enginePlays(current), playingRate(of: current) != before {
+        out.append(.setRate(current.load, playingRate(of: current)))
       }
     case .clear:
       guard !entries.isEmpty || current != nil || sleep != nil else { return }
@@ -121,6 +125,12 @@ extension ContractModel {
         // A restored entry loads from its saved position (ContractRestore.swift).
         enter(from: resumeFrom, &out)
         return
+      }
+      if session.stage == .ended, session.window != nil {
+        // A live broadcast that ended reloads at its edge, never replayed (ContractLive.swift).
+        guard issued < UInt32.max else { return }
+        playWhenReady = true
+        return reloadAtLiveEdge(&out)
       }
       if session.stage == .ended {
         guard session.lastSeek < UInt32.max else { return }
@@ -160,6 +170,12 @@ extension ContractModel {
       else {
         return
       }
+      var time = time
+      if let window = session.window {
+        // A live load seeks within its window, if it has one (ContractLive.swift).
+        guard window.isSeekable else { return }
+        time = window.clamp(time)
+      }
       session.lastSeek &+= 1
       session.seekPending = true
       session.position = time.milliseconds
@@ -173,6 +189,8 @@ extension ContractModel {
       // A failed load, or one waiting for the network (at once, without the backoff).
       guard let session = current, session.stage.isStopped, issued < UInt32.max else { return }
       current = nil
+      // A live load reloads at its edge (ContractLive.swift).
+      if session.window != nil { return enterAtLiveEdge(&out) }
       enter(from: session.position, &out)
     case .toggle:
       // docs/machine.md, "Remote controls": Media3's play/pause rule.
@@ -199,8 +217,7 @@ extension ContractModel {
       setSleep(timer)
     case .setVolume(let level): setVolume(level)
     case .setMuted(let value): setMuted(value)
-    // Issue 38: not modelled yet; nothing is live without windows.
-    case .goToLive: break
+    case .goToLive: goToLive(&out)
     }
   }
 
@@ -371,9 +388,13 @@ extension ContractModel {
     session.started = false
     // The end ends a system pause too: the engine is at the end, not held.
     session.systemPaused = false
-    let next = after(at)
+    var next = after(at)
     let sleeps = sleepStopsHere
-    if repeatMode == .one || next == at {
+    // A live broadcast that ended is never replayed: it ends as the last
+    // entry with repeat off does (ContractLive.swift).
+    let replays = repeatMode == .one || next == at
+    if replays, session.window != nil { next = nil }
+    if replays, session.window == nil {
       guard session.lastSeek < UInt32.max else { return }
       countSleepEnd(stopping: sleeps)
       session.stage = .ready
@@ -416,7 +437,9 @@ extension ContractModel {
     // No preload while a crossfade's outgoing load leaves (ContractCrossfade.swift).
     guard !crossfading else { return }
     var wanted: Int?
-    if canPreload, let session = current, let at = position, repeatMode != .one, !sleepStopsHere,
+    // Nothing beside a live load (ContractLive.swift).
+    if canPreload, let session = current, session.window == nil, let at = position,
+      repeatMode != .one, !sleepStopsHere,
       session.stage == .buffering || session.stage == .ready || session.stage == .stalled,
       let next = after(at), next != at
     {

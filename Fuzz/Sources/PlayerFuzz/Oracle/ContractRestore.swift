@@ -44,6 +44,11 @@ extension ContractModel {
       let item = entries[at].item
       if let current, current.load.item == item {
         saved = current.stage == .ended ? 0 : current.position
+        // Live: no position (a relaunch resumes at the edge); DVR: only one
+        // the window still holds (ContractLive.swift).
+        if let window = current.window {
+          saved = window.isSeekable && window.contains(.milliseconds(saved)) ? saved : 0
+        }
       } else if let point = resumePoint, point.item == item {
         saved = point.position
       }

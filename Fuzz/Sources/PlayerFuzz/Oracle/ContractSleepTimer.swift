@@ -27,7 +27,10 @@ extension ContractModel {
       if delay.roundedMilliseconds <= 0 { return .invalidArgument }
       return issuedSleep == UInt32.max ? .idsExhausted : nil
     case .afterEntries(0): return .invalidArgument
-    case let other?: return other == sleep ? .noEffect : nil
+    case let other?:
+      // A live entry has no end to stop at (ContractLive.swift).
+      if current?.window != nil { return .liveStream }
+      return other == sleep ? .noEffect : nil
     }
   }
 

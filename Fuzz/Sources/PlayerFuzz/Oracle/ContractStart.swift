@@ -50,6 +50,8 @@ extension ContractModel {
         duration: session.duration?.milliseconds, systemPaused: session.systemPaused,
         attempts: session.networkAttempts, failure: start.failure)
       if case .failed(let reason) = session.stage { current.reason = reason }
+      // A live load's window (ContractLive.swift).
+      current.window = session.window
       // The engine was told to play a ready or stalled load the user wants
       // playing and nothing holds (property 6 reads it).
       current.started =
@@ -72,9 +74,10 @@ extension ContractModel {
       case .failed(let reason):
         preloading.stage = .failed
         preloading.reason = reason
-      // Issue 38: a start state never holds a live preload (no feature sends windows).
       case .live:
+        // Stopped for its window: a record, never promoted (ContractLive.swift).
         preloading.stage = .failed
+        preloading.live = true
       }
       self.preload = preloading
     }

@@ -95,7 +95,7 @@ extension ContractModel {
     guard ducking == .pause, !interrupted, var session = current, playWhenReady,
       !session.systemPaused, session.stage == .ready || session.stage == .stalled
     else { return }
-    out.append(.start(session.load, rate: rate))
+    out.append(.start(session.load, rate: playingRate(of: session)))
     session.started = true
     current = session
   }

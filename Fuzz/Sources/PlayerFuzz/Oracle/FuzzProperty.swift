@@ -52,7 +52,8 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
   case publishedRateOnlyWhilePlaying
   /// The now-playing information (`PlaybackState.nowPlaying`) is the
   /// contract's: the current entry (by item id), its index and the count, the
-  /// duration once known, and the rate (the user's while playing, else 0).
+  /// duration once known, and the rate (the user's while playing, else 0;
+  /// 1x at a live edge), and for a live load its window (`isLive`, no duration).
   case nowPlayingMatchesContract
   /// The elapsed anchor (`NowPlaying.elapsed`) moves exactly at a
   /// discontinuity, to the contract's position then: a load's start, a seek
@@ -130,6 +131,22 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
   /// the fade it only stops that load; after its `stop` it is stale (no entry
   /// change, no command) (issue 37, crossfade).
   case lateEndNeverAdvances
+  /// No seek of a live load is sent outside its current window: a DVR load's
+  /// seek is clamped to the window, and a live load without DVR is never
+  /// sent one (issue 38).
+  case seekInsideLiveWindow
+  /// A load that fell behind its live window (the engine's
+  /// `failed(behindLiveWindow)`, or a window or position report behind a DVR
+  /// window's start) is reloaded at the live edge (`load(M#n, at live
+  /// edge)`), exactly once: a late report of the old load reloads nothing (issue 38).
+  case fellBehindReloadsAtEdgeOnce
+  /// The engine is never told to play a live load faster than 1x at its live
+  /// edge (`start` or `setRate`), and is told 1x when the load reaches the
+  /// edge at a faster rate (issue 38).
+  case liveEdgeAtRealTime
+  /// Nothing is preloaded beside a live load, and a preload issued before
+  /// the current load's first window is stopped when it comes (issue 38).
+  case noPreloadBesideLiveLoad
 
   /// The property as one sentence.
   public var summary: String {
@@ -190,6 +207,11 @@ public enum FuzzProperty: String, Hashable, Sendable, Codable, CaseIterable, Cus
     case .leavingLoadStoppedOnce:
       "a load fading out (a stop's or a crossfade's) gets exactly one stop"
     case .lateEndNeverAdvances: "the ended of a crossfade's outgoing load never advances the queue"
+    case .seekInsideLiveWindow: "no seek of a live load is sent outside its window"
+    case .fellBehindReloadsAtEdgeOnce:
+      "a load that fell behind its live window reloads at the live edge, exactly once"
+    case .liveEdgeAtRealTime: "no start or setRate above 1x for a live load at its live edge"
+    case .noPreloadBesideLiveLoad: "nothing is preloaded beside a live load"
     }
   }
 

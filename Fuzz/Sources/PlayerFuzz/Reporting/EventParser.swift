@@ -10,7 +10,7 @@ import PlayerState
 /// (`\"` and `\\` escape in the message); volume's intents as the reducer prints them
 /// (`volume(0.5)`, `mute`, `unmute`; `setVolume(0.5)` is read too) and the ducks as
 /// player-sim spells them (`duck`, `unduck`) or in their compact form (`duck(began)`,
-/// `duck(ended)`).
+/// `duck(ended)`); live streams' `window(A#1, 0ms…60000ms)` and `goToLive` (`go-live`).
 enum EventParser {
   /// The system events by their player-sim spelling, which is how a case prints them.
   static let systemSpellings: [(String, SystemEvent)] = [
@@ -116,6 +116,7 @@ enum EventParser {
     case "clear": return .user(.clear)
     case "mute": return .user(.setMuted(true))
     case "unmute": return .user(.setMuted(false))
+    case "goToLive", "go-live": return .goToLive
     default: break
     }
     guard let open = text.firstIndex(of: "("), text.hasSuffix(")") else {
@@ -269,6 +270,19 @@ enum EventParser {
       try count(2...2)
       return .watchdogExpired(
         try load(), WatchdogID(try number(parts[1], prefix: "watchdog#", column: argColumn)))
+    case "window":
+      // `window(A#1, 60000ms…120000ms)`, as the report prints (`...` is read too).
+      try count(2...2)
+      let ends =
+        parts[1].contains("…")
+        ? parts[1].split(separator: "…", omittingEmptySubsequences: false)
+        : parts[1].split(separator: "...", omittingEmptySubsequences: false)
+      guard ends.count == 2 else {
+        throw FuzzParseError(
+          column: argColumn, message: "expected a window such as 0ms…60000ms; got `\(parts[1])`")
+      }
+      return .window(
+        try load(), LiveWindow(start: try time(String(ends[0])), end: try time(String(ends[1]))))
     case "pausedBySystem", "paused-by-system":
       try count(1...1)
       return .engine(.pausedBySystem(try load()))
@@ -427,6 +441,7 @@ enum EventParser {
     case "unsupported": return .unsupported
     case "notFound": return .notFound
     case "timeout": return .timeout
+    case "behindLiveWindow": return .behindLiveWindow
     default:
       if text.hasPrefix("engine("), text.hasSuffix(")"),
         let code = Int32(text.dropFirst(7).dropLast())
@@ -436,7 +451,7 @@ enum EventParser {
       throw FuzzParseError(
         column: column,
         message:
-          "expected a reason (network, decoding, unsupported, notFound, timeout, engine(N)); got `\(text)`"
+          "expected a reason (network, decoding, unsupported, notFound, timeout, behindLiveWindow, engine(N)); got `\(text)`"
       )
     }
   }

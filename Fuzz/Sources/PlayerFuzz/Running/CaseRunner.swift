@@ -631,6 +631,7 @@ package struct CaseRunner {
     let property =
       sleepProperty(event, arrivals[culprit], from: mark)
       ?? fadeProperty(event, arrivals[culprit], from: mark)
+      ?? liveProperty(event, arrivals[culprit], from: mark)
       ?? restoreProperty(from: mark)
       ?? volumeProperty(event, base: base, from: mark) ?? base
     var violation = FuzzViolation(

@@ -48,18 +48,25 @@ package import PlayerState
 ///   and outside it; the outgoing load's `ended` and its timer come up; for a
 ///   subject that does crossfade (``FuzzSubject/Inputs/crossfade``; others run
 ///   without one). It adds no event kind, and brings engines that preload with
-///   it (a crossfade needs one) even without ``preload``.
+///   it (a crossfade needs one) even without ``preload``;
+/// - ``live``: live and DVR streams (issue 38): the engine reports windows
+///   (`window(L, start…end)`) for media of each kind (on demand: none; `C`
+///   live without DVR: a window of zero length; `D` with a DVR window) that
+///   move forward with time, shrink and jump back, and bad ones (start below
+///   0, end before start) with invalid arguments on; `goToLive`;
+///   `failed(L, behindLiveWindow)`; windows of the preload; position reports
+///   and seeks around the window (behind its start, inside, past its edge).
 ///
 /// Spelled as a comma-separated list of their names,
-/// `queue,preload,system,network,controls,restore,sleepTimer,volume,fade,crossfade`
+/// `queue,preload,system,network,controls,restore,sleepTimer,volume,fade,crossfade,live`
 /// (``init(parsing:)``, ``description``); `none` is the core alone.
 public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvertible {
   /// The features, one bit each.
   public let rawValue: UInt16
 
-  /// Features from their bits (bits beyond the ten features are dropped).
+  /// Features from their bits (bits beyond the eleven features are dropped).
   /// - Parameter rawValue: one bit a feature, as in ``queue``'s.
-  public init(rawValue: UInt16) { self.rawValue = rawValue & 0x3FF }
+  public init(rawValue: UInt16) { self.rawValue = rawValue & 0x7FF }
 
   /// The queue's intents and queues of several entries.
   public static let queue = FuzzFeatures(rawValue: 1)
@@ -84,10 +91,13 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
   /// position reports around the end's window, the outgoing load's `ended`
   /// and timer.
   public static let crossfade = FuzzFeatures(rawValue: 512)
+  /// Live and DVR streams: the engine's window reports (moving, shrinking,
+  /// jumping back, bad), `goToLive`, `failed(behindLiveWindow)`.
+  public static let live = FuzzFeatures(rawValue: 1024)
   /// The whole contract (the default).
   public static let all: FuzzFeatures = [
     .queue, .preload, .system, .network, .controls, .restore, .sleepTimer, .volume, .fade,
-    .crossfade,
+    .crossfade, .live,
   ]
   /// The single-item core alone.
   public static let core: FuzzFeatures = []
@@ -96,7 +106,7 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
   public static let named: [(name: String, feature: FuzzFeatures)] = [
     ("queue", .queue), ("preload", .preload), ("system", .system), ("network", .network),
     ("controls", .controls), ("restore", .restore), ("sleepTimer", .sleepTimer),
-    ("volume", .volume), ("fade", .fade), ("crossfade", .crossfade),
+    ("volume", .volume), ("fade", .fade), ("crossfade", .crossfade), ("live", .live),
   ]
 
   /// A list that does not parse, with what was expected.
@@ -166,8 +176,7 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
     case .toggle, .skip, .setPosition: contains(.controls)
     case .setSleepTimer, .sleepTimerExpired: contains(.sleepTimer)
     case .volume, .mute, .duckBegan, .duckEnded: contains(.volume)
-    // Issue 38: live streams are not fuzzed yet (no feature sends them).
-    case .goToLive, .window: false
+    case .goToLive, .window: contains(.live)
     }
   }
 
@@ -180,12 +189,21 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
       switch action {
       case .send(let event):
         sends(event.kind) && (contains(.controls) || event.source != .remote)
+          && (contains(.live) || !Self.fallsBehind(event))
       case .reentrant(let report), .later(let report):
         sends(PlaybackEvent.engine(report).kind)
+          && (contains(.live) || !Self.fallsBehind(.engine(report)))
       case .deliver: true
       case .lifecycle: contains(.restore)
       }
     }
+  }
+
+  /// Whether `event` is the engine's `failed(L, behindLiveWindow)`: a failure
+  /// only ``live`` sends (the core's `failed` sends every other reason).
+  static func fallsBehind(_ event: PlaybackEvent) -> Bool {
+    if case .engine(.failed(_, .behindLiveWindow, _)) = event { return true }
+    return false
   }
 
   /// Whether a setup stays within the features.
@@ -210,6 +228,9 @@ public struct FuzzFeatures: OptionSet, Hashable, Sendable, LosslessStringConvert
     }
     if !contains(.fade), start.leaving != nil || start.session?.fadingOut == true { return false }
     if !contains(.crossfade), start.leaving != nil, start.session != nil { return false }
+    if !contains(.live), start.session?.window != nil || start.preload?.stage == .live {
+      return false
+    }
     return true
   }
 }

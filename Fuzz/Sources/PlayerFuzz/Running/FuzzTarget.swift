@@ -310,9 +310,14 @@ public struct FuzzSubject: Sendable {
     /// timer on ``FuzzEngine/watchdog(for:)`` with the crossfade's length
     /// (Playhead's `Player` does). Without it a case's player never crossfades.
     public static let crossfade = Inputs(rawValue: 64)
+    /// Live and DVR streams (issue 38): the player takes the engine's
+    /// `window(L, start…end)` reports, `goToLive` and `failed(L, behindLiveWindow)`
+    /// as Playhead's contract says (``FuzzFeatures/live``). Without it a case
+    /// sends none of them.
+    public static let live = Inputs(rawValue: 128)
     /// Everything the harness can vary.
     public static let all: Inputs = [
-      .retryPolicy, .configuration, .startState, .sleepTimer, .volume, .fade, .crossfade,
+      .retryPolicy, .configuration, .startState, .sleepTimer, .volume, .fade, .crossfade, .live,
     ]
   }
 

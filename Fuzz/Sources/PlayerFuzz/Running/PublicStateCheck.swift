@@ -257,6 +257,11 @@ extension ContractModel {
     if session.networkAttempts != current.attempts {
       return differs("networkAttempts", "\(session.networkAttempts)", "\(current.attempts)")
     }
+    if session.window != current.window {
+      return differs(
+        "window", session.window.map(\.description) ?? "none",
+        current.window.map(\.description) ?? "none")
+    }
     return nil
   }
 
@@ -274,7 +279,8 @@ extension ContractModel {
   private static func matches(_ stage: PreloadStage, _ preload: Preloading) -> Bool {
     switch (stage, preload.stage) {
     case (.buffering, .buffering), (.ready, .ready): true
-    case (.failed(let reason), .failed): reason == preload.reason
+    case (.live, .failed): preload.live
+    case (.failed(let reason), .failed): !preload.live && reason == preload.reason
     default: false
     }
   }
@@ -296,7 +302,9 @@ extension ContractModel {
   }
 
   private static func words(_ preload: Preloading) -> String {
-    preload.stage == .failed
-      ? "failed(\(preload.reason.map(\.description) ?? "?"))" : "\(preload.stage)"
+    preload.live
+      ? "live"
+      : preload.stage == .failed
+        ? "failed(\(preload.reason.map(\.description) ?? "?"))" : "\(preload.stage)"
   }
 }

@@ -287,6 +287,15 @@ extension Shrinker {
       if reason != .network { out.append(.failed(load, .network, detail: detail)) }
     }
     if case .ready(let load, .some) = report { out.append(.ready(load)) }
+    if case .window(let load, let window) = report {
+      // Live streams (issue 38): live without DVR at the same edge (a live load saves no
+      // position, seeks nowhere, plays at 1x at once), then the engine's own word that the
+      // load fell behind (what a later window behind the position does, in one report).
+      if window.start != window.end, window.start >= .zero, window.end >= .zero {
+        out.append(.window(load, LiveWindow(start: window.end, end: window.end)))
+      }
+      out.append(.failed(load, .behindLiveWindow))
+    }
     if case .ready(let load, nil) = report, model.crossfade > 0, load == model.current?.load {
       // A duration long enough to crossfade, so that the entry that crossfaded can be the
       // first one (the steps that led to another can go).
