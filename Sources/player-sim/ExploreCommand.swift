@@ -16,7 +16,7 @@ enum ExploreCommand: Command {
     .option("--held", "H", "with --entries: at most H held-back reports at once (1)"),
     .option(
       "--features", "LIST",
-      "only these of queue, preload, system, network, controls, restore, sleepTimer, volume, fade, crossfade (none: one item at a time)"
+      "only these of queue, preload, system, network, controls, restore, sleepTimer, volume, fade, crossfade, live (none: one item at a time)"
     ),
     .option(
       "--reach", "LIST",

@@ -358,7 +358,8 @@ import Testing
     #expect(output.status == 0)
     #expect(
       output.stdout.contains(
-        #"names="queue preload system network controls restore sleepTimer volume fade crossfade""#))
+        #"names="queue preload system network controls restore sleepTimer volume fade crossfade live""#
+      ))
     let script = try CLI.scratchFile("player-sim.bash", Data(output.stdout.utf8))
     let syntax = Process()
     syntax.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -385,7 +386,7 @@ import Testing
     check.waitUntilExit()
     #expect(
       text.split(separator: "\n", omittingEmptySubsequences: false) == [
-        "none queue preload system network controls restore sleepTimer volume fade crossfade",
+        "none queue preload system network controls restore sleepTimer volume fade crossfade live",
         "queue",
         "queue,restore", "queue,network", "",
       ])
@@ -399,7 +400,7 @@ import Testing
     ("fish", "-l features -d"),
     (
       "fish",
-      "-x -a 'none queue preload system network controls restore sleepTimer volume fade crossfade'"
+      "-x -a 'none queue preload system network controls restore sleepTimer volume fade crossfade live'"
     ),
   ])
   func otherShellsCompleteFeatureNames(_ shell: String, _ expected: String) throws {

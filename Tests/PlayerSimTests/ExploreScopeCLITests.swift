@@ -125,7 +125,7 @@ import Testing
     #expect(
       bad.stderr
         == "player-sim: bad value 'bogus' for '--features' of 'explore'; unknown feature 'bogus'; "
-        + "expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume, fade, crossfade (or none)\n"
+        + "expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume, fade, crossfade, live (or none)\n"
     )
   }
 

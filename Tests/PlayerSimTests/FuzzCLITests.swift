@@ -69,7 +69,7 @@ import Testing
     ),
     (
       ["fuzz", "--subject", "nope"],
-      "player-sim: bad value 'nope' for '--subject' of 'fuzz'; expected one of player, twoBools, ignoresIdentity, checksMediaNotToken, doubleStartOnRepeatedReady, stopNotSent, pauseLostWhileBuffering, staleStallOrEndAccepted, reentrantProcessedRecursively, supersededSeekCompletes, staleWatchdogFires, advanceTwiceOnDuplicatedEnd, droppedPreloadReportAccepted, repeatOneStartsWithoutSeek, removeCurrentKeepsLoad, previousIgnoresThreshold, shuffleNotReplayable, systemPauseKeptAcrossItems, resumesAfterUserPauseInInterruption, readyDuringInterruptionStarts, staleBackoffReloads, interruptionEndWithoutHintResumes, routeLossResumesLater, retryReusesToken, ignoresPreviousThreshold, backoffCapIgnored, watchdogAtZero, pauseKeepsSystemPause, neverIssuedCalledStale, exhaustedSeekMovesPosition, queueEndedTwice, entryChangedOnSeek, rateWhileBuffering, skipFromStaleTime, toggleReadsIsPlaying, elapsedFromLastReport, nextOfferedAtLastEntry, positionIntoWrongEntry, restoreAutoPlays, uiPlayAndRestoreBothLoad, staleSleepExpiryPauses, endOfEntryLosesToGapless, duckOverwritesVolume, duckEndRestoresStaleVolume, newLoadAtFullVolume, pauseDuckFlipsIntent, resumeDuringFadeStarts, staleFadeExpiryPauses, stopFadeNeverStopped, fadeExpiryForgetsVolume, crossfadeLateEndAdvances, crossfadeSkipKeepsOutgoing, crossfadePreloadsAtStart, crossfadeStopsOutgoingTwice"
+      "player-sim: bad value 'nope' for '--subject' of 'fuzz'; expected one of player, twoBools, ignoresIdentity, checksMediaNotToken, doubleStartOnRepeatedReady, stopNotSent, pauseLostWhileBuffering, staleStallOrEndAccepted, reentrantProcessedRecursively, supersededSeekCompletes, staleWatchdogFires, advanceTwiceOnDuplicatedEnd, droppedPreloadReportAccepted, repeatOneStartsWithoutSeek, removeCurrentKeepsLoad, previousIgnoresThreshold, shuffleNotReplayable, systemPauseKeptAcrossItems, resumesAfterUserPauseInInterruption, readyDuringInterruptionStarts, staleBackoffReloads, interruptionEndWithoutHintResumes, routeLossResumesLater, retryReusesToken, ignoresPreviousThreshold, backoffCapIgnored, watchdogAtZero, pauseKeepsSystemPause, neverIssuedCalledStale, exhaustedSeekMovesPosition, queueEndedTwice, entryChangedOnSeek, rateWhileBuffering, skipFromStaleTime, toggleReadsIsPlaying, elapsedFromLastReport, nextOfferedAtLastEntry, positionIntoWrongEntry, restoreAutoPlays, uiPlayAndRestoreBothLoad, staleSleepExpiryPauses, endOfEntryLosesToGapless, duckOverwritesVolume, duckEndRestoresStaleVolume, newLoadAtFullVolume, pauseDuckFlipsIntent, resumeDuringFadeStarts, staleFadeExpiryPauses, stopFadeNeverStopped, fadeExpiryForgetsVolume, crossfadeLateEndAdvances, crossfadeSkipKeepsOutgoing, crossfadePreloadsAtStart, crossfadeStopsOutgoingTwice, seekPastLiveEdge, restoreIntoVanishedPosition, reloadAtOldPositionAfterFallingBehind, progressShownForLive"
     ),
     (
       ["fuzz", "--replay", "no/such.txt"],
@@ -77,7 +77,7 @@ import Testing
     ),
     (
       ["fuzz", "--features", "queue,radio"],
-      "player-sim: bad value 'queue,radio' for '--features' of 'fuzz'; unknown feature 'radio'; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume, fade, crossfade (or none)"
+      "player-sim: bad value 'queue,radio' for '--features' of 'fuzz'; unknown feature 'radio'; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume, fade, crossfade, live (or none)"
     ),
     (
       ["fuzz", "--features", "queue", "--require-coverage"],
@@ -152,7 +152,7 @@ import Testing
     ),
     (
       ["fuzz", "--threads", "4", "--features", "radio"],
-      "player-sim: bad value 'radio' for '--features' of 'fuzz'; unknown feature 'radio'; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume, fade, crossfade (or none)"
+      "player-sim: bad value 'radio' for '--features' of 'fuzz'; unknown feature 'radio'; expected a comma-separated subset of queue, preload, system, network, controls, restore, sleepTimer, volume, fade, crossfade, live (or none)"
     ),
   ])
   func badThreadsUsageExitsTwo(arguments: [String], message: String) throws {

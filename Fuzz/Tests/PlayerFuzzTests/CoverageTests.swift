@@ -73,8 +73,7 @@ import Testing
   @Test func theRandomRunsSendEveryVariantOfEveryReport() {
     let result = Fuzzer.run(.player, FuzzConfiguration(seed: 1, budget: .cases(3000)))
     #expect(result.failure == nil)
-    // Issue 38: no feature sends `behindLiveWindow` until the live feature lands (H21 removes this).
-    for variant in Variant.allCases where variant != .behindLiveWindow {
+    for variant in Variant.allCases {
       let sent = FuzzCoverage.kinds.contains { kind in
         FuzzCoverage.events.contains { result.coverage.hits(kind, $0, variant) > 0 }
       }

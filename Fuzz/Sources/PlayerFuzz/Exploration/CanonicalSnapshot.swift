@@ -247,6 +247,9 @@ extension PlaybackState: ExplorableSnapshot {
       if let window = session.window {
         key += [-10, renaming.time(window.start), renaming.time(window.end)]
       }
+      // At its edge, or opened behind it: only when so, likewise.
+      if session.playsAtEdge { key.append(-11) }
+      if session.openedAtLiveEdge { key.append(-12) }
     } else {
       key.append(-1)
     }
@@ -340,6 +343,8 @@ extension Explorer {
       if let window = current.window {
         key += [-10, renaming.time(window.start), renaming.time(window.end)]
       }
+      if current.playsAtEdge { key.append(-11) }
+      if current.openedAtLiveEdge { key.append(-12) }
     } else {
       key.append(-1)
     }

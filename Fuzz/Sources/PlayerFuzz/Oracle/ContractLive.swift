@@ -40,8 +40,9 @@ extension ContractModel {
     guard session.stage == .buffering || session.stage == .ready || session.stage == .stalled
     else { return .unexpected }
     guard Self.isValid(window) else { return .invalidArgument }
-    if session.window != nil, fellBehind(session, at: session.position, window),
-      issued == UInt32.max
+    let playsForward = playWhenReady && !suppressed && session.stage == .ready
+    if session.window != nil, !session.openedAtLiveEdge, !playsForward,
+      fellBehind(session, at: session.position, window), issued == UInt32.max
     {
       return .idsExhausted
     }
@@ -78,14 +79,30 @@ extension ContractModel {
   mutating func receiveWindow(
     _ window: LiveWindow, _ session: inout Current, _ out: inout [EngineCommand]
   ) {
-    if session.window == nil {
+    let playsForward = playWhenReady && !suppressed && session.stage == .ready
+    if session.openedAtLiveEdge {
+      // Opened that far behind the edge: there, within the window.
+      session.openedAtLiveEdge = false
+      session.position =
+        window.clamp(.milliseconds(window.end.milliseconds - session.position))
+        .milliseconds
+    } else if session.window == nil {
       if session.position < window.start.milliseconds { session.position = window.end.milliseconds }
-    } else if fellBehind(session, at: session.position, window) {
+    } else if !playsForward, fellBehind(session, at: session.position, window) {
+      // Only a load the engine does not play forward stays where it was.
       current = session
       return reloadAtLiveEdge(&out)
     }
+    let first = session.window == nil
     session.window = window
     session.duration = nil
+    if session.position >= window.end.milliseconds { session.playsAtEdge = true }
+    // The first window of a load the engine plays faster than 1x, at its edge.
+    let plays =
+      playWhenReady && !suppressed && (session.stage == .ready || session.stage == .stalled)
+    if first, rate > .normal, plays, playingRate(of: session) == .normal {
+      out.append(.setRate(session.load, .normal))
+    }
     current = session
   }
 
@@ -112,9 +129,9 @@ extension ContractModel {
     enterAtLiveEdge(&out)
   }
 
-  /// The current entry loads at its live edge (from 0, flagged), never by
-  /// promoting its preload.
-  mutating func enterAtLiveEdge(_ out: inout [EngineCommand]) {
+  /// The current entry loads at its live edge (from 0, flagged), or `behind`
+  /// that far behind it (a restored DVR entry), never by promoting its preload.
+  mutating func enterAtLiveEdge(behind offset: Int64 = 0, _ out: inout [EngineCommand]) {
     guard let at = position else { return }
     let entry = entries[at]
     if preload?.load.item == entry.item {
@@ -123,10 +140,14 @@ extension ContractModel {
     }
     stopLeaving(&out)
     let load = newToken(entry.item)
-    out.append(.load(LoadRequest(load: load, media: entry.media, atLiveEdge: true)))
+    out.append(
+      .load(
+        LoadRequest(
+          load: load, media: entry.media, start: .milliseconds(offset), atLiveEdge: true)))
     current = Current(
       load: load, stage: .buffering, lastSeek: 0, seekPending: false, lastWatchdog: 1,
-      started: false, position: 0, duration: nil)
+      started: false, position: offset, duration: nil)
+    current?.openedAtLiveEdge = true
   }
 
   // MARK: Go to live
@@ -143,8 +164,7 @@ extension ContractModel {
   /// live load at its edge (its last known position at or past the window's
   /// end; always, without DVR) when the user's is faster.
   func playingRate(of session: Current) -> PlaybackRate {
-    guard rate > .normal, let window = session.window,
-      !window.isSeekable || session.position >= window.end.milliseconds
+    guard rate > .normal, let window = session.window, !window.isSeekable || session.playsAtEdge
     else { return rate }
     return .normal
   }
@@ -162,6 +182,10 @@ extension ContractModel {
   mutating func keepLiveRateInStep(
     from before: (rate: PlaybackRate, load: Load)?, since mark: Int, _ out: inout [EngineCommand]
   ) {
+    // A live load the engine no longer plays has left its edge.
+    if let session = current, session.window != nil, session.playsAtEdge, !enginePlays(session) {
+      current?.playsAtEdge = false
+    }
     guard let before, let session = current, session.load == before.load, enginePlays(session)
     else { return }
     let now = playingRate(of: session)

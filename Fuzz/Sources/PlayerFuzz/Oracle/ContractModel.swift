@@ -79,6 +79,12 @@ package struct ContractModel: Hashable, Sendable {
     /// The live window the engine last reported for this load (ContractLive.swift);
     /// nil while none was: on-demand media.
     package var window: LiveWindow?
+    /// Whether the load was opened at its live edge and no window or position
+    /// has come since: ``position`` is then the offset behind the edge.
+    package var openedAtLiveEdge = false
+    /// Whether the live load reached its edge playing and has not left it
+    /// (a seek elsewhere, a stall, a step after which the engine does not play it).
+    package var playsAtEdge = false
 
     /// A current load.
     package init(
@@ -374,8 +380,11 @@ package struct ContractModel: Hashable, Sendable {
     if let reason = ignoreReason(for: event) { return reason }
     let mark = commands.count
     let was = effectiveVolume
-    // The rate the engine is told for the current load, before (ContractLive.swift).
-    let playing = current.map { (rate: playingRate(of: $0), load: $0.load) }
+    // The rate the engine is told for a live load, before (ContractLive.swift);
+    // the first window of a load sends its own.
+    let playing = current.flatMap {
+      $0.window == nil ? nil : (rate: playingRate(of: $0), load: $0.load)
+    }
     switch event {
     case .user(let intent), .remote(let intent): user(intent, &commands)
     case .engine(let report): engine(report, &commands)
@@ -449,6 +458,8 @@ package struct ContractModel: Hashable, Sendable {
       guard session.stage == .ready, session.lastWatchdog < UInt32.max else { return }
       endFadeEarly(&session, &out)
       session.stage = .stalled
+      // A stall leaves the live edge (ContractLive.swift).
+      session.playsAtEdge = false
       session.lastWatchdog += 1
     case .resumed:
       guard session.stage == .stalled else { return }
@@ -467,6 +478,9 @@ package struct ContractModel: Hashable, Sendable {
         return reloadAtLiveEdge(&out)
       }
       session.position = time.milliseconds
+      // At the edge (ContractLive.swift); before any window, the engine's own position.
+      if let window = session.window, time >= window.end { session.playsAtEdge = true }
+      session.openedAtLiveEdge = false
       // Except the one that starts a crossfade (ContractCrossfade.swift).
       if let next = crossfadeTarget(session, at: session.position) {
         return startCrossfade(from: session, into: next, &out)

@@ -122,7 +122,9 @@ extension ContractModel {
       guard var session = current else {
         guard position != nil else { return }
         playWhenReady = true
-        // A restored entry loads from its saved position (ContractRestore.swift).
+        // A restored entry loads from its saved position (ContractRestore.swift),
+        // a restored DVR entry as far behind its edge as it was (ContractLive.swift).
+        if let offset = resumeLiveOffset { return enterAtLiveEdge(behind: offset, &out) }
         enter(from: resumeFrom, &out)
         return
       }
@@ -179,6 +181,8 @@ extension ContractModel {
       session.lastSeek &+= 1
       session.seekPending = true
       session.position = time.milliseconds
+      // At the live edge only if it sought there (ContractLive.swift).
+      if let window = session.window { session.playsAtEdge = time >= window.end }
       out.append(.seek(session.load, to: time, SeekID(session.lastSeek)))
       if session.stage == .ended {
         session.stage = .ready

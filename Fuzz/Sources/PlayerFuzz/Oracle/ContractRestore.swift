@@ -25,8 +25,11 @@ package import PlayerState
 package struct ContractResumePoint: Hashable, Sendable {
   /// The entry (its item id in the restored queue).
   package var item: ItemID
-  /// The saved position, in milliseconds (past 0).
+  /// The saved position, in milliseconds (past 0); for a DVR stream, how far
+  /// behind the live edge it was (``liveOffset``).
   package var position: Int64
+  /// Whether ``position`` is an offset behind the live edge (ContractLive.swift).
+  package var liveOffset = false
 }
 
 extension ContractModel {
@@ -40,23 +43,28 @@ extension ContractModel {
       playOrder = entries.map { index[$0.item] ?? -1 }
     }
     var saved: Int64 = 0
+    var offset: Int64?
     if let at = position {
       let item = entries[at].item
       if let current, current.load.item == item {
         saved = current.stage == .ended ? 0 : current.position
-        // Live: no position (a relaunch resumes at the edge); DVR: only one
-        // the window still holds (ContractLive.swift).
-        if let window = current.window {
-          saved = window.isSeekable && window.contains(.milliseconds(saved)) ? saved : 0
+        // Live: no position (a relaunch resumes at the edge); DVR: the offset
+        // from the edge, while the window holds the position (ContractLive.swift).
+        if let window = current.window, current.stage != .ended {
+          if window.isSeekable, window.contains(.milliseconds(saved)) {
+            offset = window.end.milliseconds - saved
+          }
+          saved = 0
         }
       } else if let point = resumePoint, point.item == item {
-        saved = point.position
+        if point.liveOffset { offset = point.position } else { saved = point.position }
       }
     }
     return PlaybackSnapshot(
       media: list.map(\.media), shuffleSeed: shuffle?.seed, playOrder: playOrder,
       current: position, position: .milliseconds(saved), repeatMode: repeatMode, rate: rate,
-      playWhenReady: playWhenReady, volume: volume, muted: muted)
+      playWhenReady: playWhenReady, volume: volume, muted: muted,
+      liveOffset: offset.map { .milliseconds($0) })
   }
 
   /// The model of a player restored from `snapshot` (a relaunch: a new
@@ -82,7 +90,10 @@ extension ContractModel {
     model.rate = snapshot.rate
     model.issuedItems = UInt32(list.count)
     model.playWhenReady = false
-    if let at = snapshot.current, snapshot.position > .zero {
+    if let at = snapshot.current, let offset = snapshot.liveOffset {
+      model.resumePoint = ContractResumePoint(
+        item: model.entries[at].item, position: offset.milliseconds, liveOffset: true)
+    } else if let at = snapshot.current, snapshot.position > .zero {
       model.resumePoint = ContractResumePoint(
         item: model.entries[at].item, position: snapshot.position.milliseconds)
     }
@@ -105,9 +116,18 @@ extension ContractModel {
   /// Where `resume` loads the current entry from while idle: the saved
   /// position of a restored entry, else 0.
   var resumeFrom: Int64 {
-    guard let point = resumePoint, let at = position, entries[at].item == point.item else {
-      return 0
-    }
+    guard let point = resumePoint, let at = position, entries[at].item == point.item,
+      !point.liveOffset
+    else { return 0 }
+    return point.position
+  }
+
+  /// How far behind the live edge `resume` loads the current entry from while
+  /// idle: a restored DVR entry's offset, else nil.
+  var resumeLiveOffset: Int64? {
+    guard let point = resumePoint, let at = position, entries[at].item == point.item,
+      point.liveOffset
+    else { return nil }
     return point.position
   }
 

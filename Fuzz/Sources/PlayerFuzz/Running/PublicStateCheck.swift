@@ -162,10 +162,20 @@ extension ContractModel {
     }
     // A restored entry's saved position (ContractRestore.swift).
     let point = state.resumePoint
-    if point?.item != resumePoint?.item || point?.position.milliseconds != resumePoint?.position {
+    // A DVR entry's point is an offset behind the live edge (ContractLive.swift).
+    let theirs = point.map {
+      (
+        item: $0.item, time: ($0.liveOffset ?? $0.position).milliseconds,
+        offset: $0.liveOffset != nil
+      )
+    }
+    let ours = resumePoint.map { (item: $0.item, time: $0.position, offset: $0.liveOffset) }
+    if theirs?.item != ours?.item || theirs?.time != ours?.time || theirs?.offset != ours?.offset {
+      func spelled(_ point: (item: ItemID, time: Int64, offset: Bool)) -> String {
+        "\(point.item) \(point.offset ? "\(point.time)ms behind the live edge" : "at \(point.time)ms")"
+      }
       return differs(
-        "resumePoint", point.map { "\($0.item) at \($0.position)" } ?? "none",
-        resumePoint.map { "\($0.item) at \($0.position)ms" } ?? "none")
+        "resumePoint", theirs.map(spelled) ?? "none", ours.map(spelled) ?? "none")
     }
     // The current load.
     switch (state.session, current) {
