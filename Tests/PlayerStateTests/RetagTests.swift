@@ -37,4 +37,15 @@ import Testing
     #expect(PlaybackEvent.watchdogExpired(Self.a1, WatchdogID(3)).load == Self.a1)
     #expect(PlaybackEvent.pause.load == nil)
   }
+
+  /// Issue 38: a load at the live edge (or behind it) keeps its flag and offset when re-tagged.
+  @Test func aLoadAtTheLiveEdgeKeepsItsFlag() {
+    let request = LoadRequest(load: Self.mine, media: "L", start: .seconds(20), atLiveEdge: true)
+    #expect(
+      EngineCommand.load(request).withLoad(Self.a1).description
+        == "load(L#1, 20000ms behind live edge)")
+    #expect(
+      EngineCommand.preload(LoadRequest(load: Self.mine, media: "L", atLiveEdge: true))
+        .withLoad(Self.a1).description == "preload(L#1, at live edge)")
+  }
 }

@@ -105,9 +105,13 @@ public enum EngineCommand: Hashable, Sendable, Codable, CustomStringConvertible 
   public func withLoad(_ load: Load) -> EngineCommand {
     switch self {
     case .load(let request):
-      .load(LoadRequest(load: load, media: request.media, start: request.start))
+      .load(
+        LoadRequest(
+          load: load, media: request.media, start: request.start, atLiveEdge: request.atLiveEdge))
     case .preload(let request):
-      .preload(LoadRequest(load: load, media: request.media, start: request.start))
+      .preload(
+        LoadRequest(
+          load: load, media: request.media, start: request.start, atLiveEdge: request.atLiveEdge))
     case .start(_, let rate): .start(load, rate: rate)
     case .setRate(_, let rate): .setRate(load, rate)
     case .pause: .pause(load)

@@ -890,10 +890,14 @@ struct TokenMap {
     switch command {
     case .load(let request):
       return .load(
-        LoadRequest(load: issue(request.load), media: request.media, start: request.start))
+        LoadRequest(
+          load: issue(request.load), media: request.media, start: request.start,
+          atLiveEdge: request.atLiveEdge))
     case .preload(let request):
       return .preload(
-        LoadRequest(load: issue(request.load), media: request.media, start: request.start))
+        LoadRequest(
+          load: issue(request.load), media: request.media, start: request.start,
+          atLiveEdge: request.atLiveEdge))
     case .start(let load, let rate): return .start(issue(load), rate: rate)
     case .setRate(let load, let rate): return .setRate(issue(load), rate)
     case .pause(let load): return .pause(issue(load))
