@@ -230,8 +230,8 @@ fi
 #                                                                slid, jumped back, bad), goToLive,
 #                                                                the engine's behindLiveWindow, the
 #                                                                fall-behind reload at the edge and
-#                                                                the rate at the edge (10,060
-#                                                                states, ~7 CPU-s, 36 MB)
+#                                                                the rate at the edge (13,280
+#                                                                states, ~11 CPU-s, 36 MB)
 #   explore --entries 1 --held 0 --features controls \
 #     --reach atDuration,nearExhaustion                          the remote controls with a
 #                                                                setPosition exactly at the
