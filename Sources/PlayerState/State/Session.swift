@@ -139,7 +139,7 @@ extension Session {
 
   /// Decodes a session; one written before timers stated their purpose gets
   /// the purpose its stage implies, one written before the elapsed anchor
-  /// its position as the anchor (see ``init(load:stage:lastSeek:seekPending:lastWatchdog:position:duration:systemPaused:networkAttempts:timerPurpose:anchor:fadingOut:)``),
+  /// its position as the anchor (see ``init(load:stage:lastSeek:seekPending:lastWatchdog:position:duration:systemPaused:networkAttempts:timerPurpose:anchor:fadingOut:window:openedAtLiveEdge:playsAtEdge:)``),
   /// one written before fades no fade, and one written before live streams no window.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
