@@ -19,7 +19,8 @@ func live(
     playWhenReady: play, issuedLoads: 2, issuedItems: 3)
 }
 
-/// The accepted live transitions of the table, with literal outcomes.
+/// The accepted live transitions of the table, with literal outcomes (run with the
+/// table's own, `TransitionTests.accepted`).
 let liveCases: [TransitionCase] = [
   // The first window: a load at 0 (the engine's default position) is at the edge.
   .init(fixture(.buffering), .window(a2, dvr60to120), "buffering(A#2, dvr, autoplay)", "none"),
@@ -82,17 +83,6 @@ let liveCases: [TransitionCase] = [
 
 @Suite("Live and DVR streams")
 struct LiveStreamTests {
-  @Test("accepted live transition", arguments: liveCases)
-  func accepted(_ example: TransitionCase) {
-    let transition = example.state.transition(on: example.event)
-    #expect(transition.ignored == nil)
-    #expect(transition.next.description == example.next)
-    let (commands, watchdog) = printed(transition, from: example.state)
-    #expect(commands == example.commands)
-    #expect(watchdog == example.watchdog)
-    #expect(transition.next.invariantViolation == nil)
-  }
-
   @Test func theKindComesFromTheWindow() {
     var state = run([.play("L"), .ready(Load(1, 1))]).state
     #expect(state.streamKind == .onDemand)

@@ -743,10 +743,11 @@ let transitionCases: [TransitionCase] = [
 
 @Suite("Transition table")
 struct TransitionTests {
-  @Test("accepted transition", arguments: transitionCases + sleepTimerCases)
+  @Test("accepted transition", arguments: transitionCases + sleepTimerCases + liveCases)
   func accepted(_ example: TransitionCase) {
     let transition = example.state.transition(on: example.event)
     #expect(transition.ignored == nil)
+    #expect(transition.next.invariantViolation == nil)
     #expect(transition.next.description == example.next)
     let (commands, watchdog) = printed(transition, from: example.state)
     #expect(commands == example.commands)
