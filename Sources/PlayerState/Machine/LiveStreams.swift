@@ -92,7 +92,8 @@ extension PlaybackState {
   /// The rate the engine is told for the current load: the user's, but 1x
   /// for a live load at its live edge (nothing ahead to play faster).
   var playingRate: PlaybackRate {
-    guard rate > .normal, let session else { return rate }
+    // The window tested in place first: a copy of the session only for a live one.
+    guard rate > .normal, session?.window != nil, let session else { return rate }
     return playingRate(of: session)
   }
 

@@ -87,7 +87,7 @@ extension PlaybackState {
     // A live load's rate at its edge (LiveStreams): read only for a live load
     // above 1x (the first window of a load sends its own).
     var liveRate: (PlaybackRate, Load)?
-    if rate > .normal, let session, session.window != nil {
+    if rate > .normal, self.session?.window != nil, let session {
       liveRate = (playingRate(of: session), session.load)
     }
     let ignored: IgnoreReason?
