@@ -25,6 +25,11 @@ struct Record: Sendable {
   var started: Set<LoadToken> = []
   /// The `position` reports of each load, in arrival order.
   var positions: [LoadToken: [MediaTime]] = [:]
+  /// The newest well-formed window of each load that reported one: the loads the
+  /// machine takes for live.
+  var windows: [LoadToken: LiveWindow] = [:]
+  /// Loads that reported a malformed window (`start < 0` or `end < start`).
+  var malformedWindows: Set<LoadToken> = []
   /// The media of each item the kit loaded or preloaded, to print loads as `A#2`.
   var media: [ItemID: MediaID] = [:]
   /// The media named for items the kit never loaded: the configured media.
@@ -133,6 +138,9 @@ struct Record: Sendable {
         let earlier = (answers[token] ?? []).map { $0.description(naming: name) }.joined(
           separator: ", ")
         report.note(.repeatedReport, "\(text) after \(earlier)")
+      } else if case .ready(_, _?) = engineReport, let window = windows[token] {
+        let windowText = EngineReport.window(load, window).description(naming: name)
+        report.note(.durationForLiveLoad, "\(text) of a live load, after \(windowText)")
       }
       answers[token, default: []].append(engineReport)
       if case .failed = engineReport, report.failures.count < limit {
@@ -159,9 +167,28 @@ struct Record: Sendable {
         violate(
           .systemPauseNamesPlayingLoad, "\(text) names \(what) \(name(load)), never started")
       }
-    case .stalled, .resumed, .reachedEnd, .window:
+    case .window(_, let window):
+      judge(window, of: token, text)
+    case .stalled, .resumed, .reachedEnd:
       break
     }
+  }
+
+  /// Judges a window report of a load neither stopped nor unknown
+  /// (``EnginePromise/windowIsWellFormed``), keeps it if well formed, and notes a
+  /// duration the load's `ready` carried before its first window
+  /// (``AbsorbedBreach/durationForLiveLoad``).
+  private mutating func judge(_ window: LiveWindow, of token: LoadToken, _ text: String) {
+    report.markChecked(.windowIsWellFormed)
+    if window.start < .zero || window.end < window.start {
+      malformedWindows.insert(token)
+      let problem = window.start < .zero ? "a negative start" : "its live edge before its start"
+      return violate(.windowIsWellFormed, "\(text) has \(problem)")
+    }
+    let first = windows[token] == nil
+    windows[token] = window
+    guard first, let ready = answers[token]?.first, case .ready(_, _?) = ready else { return }
+    report.note(.durationForLiveLoad, "\(describe(ready)) of a live load, before \(text)")
   }
 
   /// True for a second answer, except one `failed` after `ready` (a later failure).

@@ -60,7 +60,7 @@ public struct ConformanceReport: Hashable, Sendable, CustomStringConvertible {
   /// The absorbed breaches, one note per kind, in ``AbsorbedBreach``
   /// declaration order. They do not fail the engine.
   public var notes: [ConformanceNote] = []
-  /// The promises the kit exercised, in check order.
+  /// The promises the kit exercised, in check order: ``EnginePromise`` declaration order.
   public var checked: [EnginePromise] = []
   /// Promises the kit could not exercise, with why (for example, the engine
   /// answered the playable media with `failed`, so there was nothing to seek).
@@ -115,6 +115,14 @@ public struct ConformanceReport: Hashable, Sendable, CustomStringConvertible {
     return lines.joined(separator: "\n")
   }
 
+  /// Lists a promise as checked, once, in declaration order (the order the kit checks
+  /// them): a passive check (``EnginePromise/windowIsWellFormed``) may be exercised
+  /// first during an earlier check.
+  mutating func markChecked(_ promise: EnginePromise) {
+    guard !checked.contains(promise) else { return }
+    checked.insert(promise, at: checked.firstIndex { $0.order > promise.order } ?? checked.endIndex)
+  }
+
   mutating func record(_ violation: ConformanceViolation) {
     violations.append(violation)
   }
@@ -130,6 +138,11 @@ public struct ConformanceReport: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension AbsorbedBreach {
+  /// The position in declaration order.
+  fileprivate var order: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+}
+
+extension EnginePromise {
   /// The position in declaration order.
   fileprivate var order: Int { Self.allCases.firstIndex(of: self) ?? 0 }
 }

@@ -20,6 +20,7 @@ struct ConformanceRun: Sendable {
       try await harmlessCommands(answersLoads: answersLoads)
       if harness.capabilities.contains(.preload) { try await preloads() }
       if configuration.unplayableMedia != nil { try await unplayable() }
+      if configuration.liveMedia != nil { try await live() }
     } catch {
       // The violation is recorded; later checks would only queue behind the stuck command.
     }
@@ -223,6 +224,73 @@ struct ConformanceRun: Sendable {
     await harness.settle()
   }
 
+  /// Check 7, with live media: its load reports a well-formed window after
+  /// `ready`; a seek inside a DVR window completes; a load at its live edge is
+  /// answered (unless the first load was not). The load is not started: a live engine reports its window
+  /// whether it plays or not (AVPlayer's seekable ranges, a paused DVR
+  /// window that slides on).
+  private func live() async throws {
+    guard let media = configuration.liveMedia else { return }
+    let load = self.load(11)
+    checked(.windowIsWellFormed, .liveMediaReportsWindow)
+    try await execute(.load(LoadRequest(load: load, media: media)))
+    let answer = await answered(load)
+    if case .ready = answer {
+      try await windowAndSeek(of: load, answer: answer)
+    } else {
+      skip(.liveMediaReportsWindow, because: answer, of: load)
+      skip(.seekInWindowCompletes, because: answer, of: load)
+    }
+    try await execute(.stop(load))
+    await harness.settle()
+
+    let edge = self.load(12)
+    // Unanswered, the live load broke `loadAnswered`: the next is not blamed on its own.
+    guard answer != nil else { return skip(.liveEdgeLoadAnswered, because: answer, of: load) }
+    checked(.liveEdgeLoadAnswered)
+    let command = EngineCommand.load(LoadRequest(load: edge, media: media, atLiveEdge: true))
+    try await execute(command)
+    if !(await harness.wait { $0.answer(of: edge) != nil }) {
+      violate(.liveEdgeLoadAnswered, "\(describe(command)) got no ready or failed \(within)")
+    }
+    try await execute(.stop(edge))
+    await harness.settle()
+  }
+
+  /// Check 7's middle: waits for the ready live load's first well-formed
+  /// window, then, if it has a length, seeks to its middle.
+  private func windowAndSeek(of load: Load, answer: EngineReport?) async throws {
+    _ = await harness.wait { $0.windows[load.token] != nil }
+    let (window, malformed) = harness.withRecord {
+      ($0.windows[load.token], $0.malformedWindows.contains(load.token))
+    }
+    guard let window else {
+      // Malformed windows broke `windowIsWellFormed` already, each as it came.
+      if !malformed {
+        let ready = answer.map { describe($0) } ?? "ready(\(name(load)))"
+        violate(
+          .liveMediaReportsWindow,
+          "load(\(name(load))) was answered \(ready), but reported no window \(within)")
+      }
+      return skip(.seekInWindowCompletes, "load(\(name(load))) reported no well-formed window")
+    }
+    // A live stream without DVR: the machine never seeks it.
+    guard window.isSeekable else { return }
+    checked(.seekInWindowCompletes)
+    // Well formed, so `0 ≤ start ≤ end`: the difference cannot overflow.
+    let middle = MediaTime(
+      milliseconds: window.start.milliseconds
+        + (window.end.milliseconds - window.start.milliseconds) / 2)
+    let seek = EngineCommand.seek(load, to: middle, SeekID(1))
+    try await execute(seek)
+    if !(await harness.wait { $0.completed(SeekID(1), of: load) }) {
+      let windowText = describe(.window(load, window))
+      violate(
+        .seekInWindowCompletes,
+        "\(describe(seek)), inside \(windowText), got no seeked(\(name(load)), seek#1) \(within)")
+    }
+  }
+
   // MARK: Helpers
 
   /// The kit's load number `token`, of its own item `token`.
@@ -241,6 +309,11 @@ struct ConformanceRun: Sendable {
   /// A report in its compact form, `ready(A#2)`.
   private func describe(_ report: EngineReport) -> String {
     harness.withRecord { record in report.description(naming: { record.name($0) }) }
+  }
+
+  /// A command in its compact form, `load(L#12, at live edge)`.
+  private func describe(_ command: EngineCommand) -> String {
+    harness.withRecord { $0.describe(command) }
   }
 
   private func position(_ index: Int) -> MediaTime {
@@ -313,9 +386,7 @@ struct ConformanceRun: Sendable {
 
   private func checked(_ promises: EnginePromise...) {
     harness.withRecord { record in
-      for promise in promises where !record.report.checked.contains(promise) {
-        record.report.checked.append(promise)
-      }
+      for promise in promises { record.report.markChecked(promise) }
     }
   }
 
@@ -327,6 +398,10 @@ struct ConformanceRun: Sendable {
     let reason =
       answer.map { "load(\(name(load))) was answered \(describe($0))" }
       ?? "load(\(name(load))) got no answer"
+    skip(promise, reason)
+  }
+
+  private func skip(_ promise: EnginePromise, _ reason: String) {
     harness.withRecord { $0.report.skipped[promise] = reason }
   }
 }

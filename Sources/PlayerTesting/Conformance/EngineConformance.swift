@@ -53,11 +53,22 @@ public import PlayerState
 ///    preloaded and stopped before it starts: nothing more may name it, and
 ///    the playing load's seek still completes.
 /// 6. With ``Configuration/unplayableMedia``: its load is answered `failed`.
+/// 7. With ``Configuration/liveMedia`` (tokens 11 and 12): its load is
+///    answered `ready` and reports a well-formed window
+///    (``EnginePromise/liveMediaReportsWindow``); if the window has a length
+///    (DVR), a seek to its middle completes with its id
+///    (``EnginePromise/seekInWindowCompletes``); then `stop`, and a load of it
+///    at its live edge (`load(L#12, at live edge)`) is answered
+///    (``EnginePromise/liveEdgeLoadAnswered``).
 ///
 /// Throughout, reports for stopped or never-loaded tokens, repeated reports
 /// and reports sent from inside `execute` are counted as notes; a `pausedBySystem`
 /// must name a load the kit started (``EnginePromise/systemPauseNamesPlayingLoad``,
-/// judged passively: the kit cannot make the system pause); and every `failed`
+/// judged passively: the kit cannot make the system pause); every `window`
+/// must be well formed, `0 ≤ start ≤ end` (``EnginePromise/windowIsWellFormed``,
+/// judged passively, live media configured or not), and a `ready` with a
+/// duration for a load that reports one is noted
+/// (``AbsorbedBreach/durationForLiveLoad``); and every `failed`
 /// report is kept, with the engine's ``PlayerState/FailureDetail``, in
 /// ``ConformanceReport/failures``.
 public struct EngineConformance: Sendable {
@@ -91,6 +102,12 @@ public struct EngineConformance: Sendable {
     /// Media the engine cannot play (a missing file), to check that its load
     /// fails; nil skips ``EnginePromise/unplayableMediaFails``.
     public var unplayableMedia: MediaID?
+    /// Live media the engine can load (a live HLS stream, a radio): it must report a
+    /// window after `ready`. Nil (the default) skips the live check
+    /// (``EnginePromise/liveMediaReportsWindow``, ``EnginePromise/seekInWindowCompletes``,
+    /// ``EnginePromise/liveEdgeLoadAnswered``); every window the engine sends is judged
+    /// either way (``EnginePromise/windowIsWellFormed``).
+    public var liveMedia: MediaID?
     /// Positions for the kit's seeks: each must be within the media.
     public var seekPositions: [MediaTime]
     /// How the kit waits.
@@ -100,15 +117,17 @@ public struct EngineConformance: Sendable {
     /// - Parameters:
     ///   - media: media the engine can play.
     ///   - unplayableMedia: media the engine must fail to load, or nil.
+    ///   - liveMedia: live media the engine can load, or nil (the default).
     ///   - seekPositions: where to seek, cycled through; `[0ms, 100ms]` by default.
     ///   - timing: how to wait; real time with a 5 s timeout by default.
     public init(
-      media: MediaID, unplayableMedia: MediaID? = nil,
+      media: MediaID, unplayableMedia: MediaID? = nil, liveMedia: MediaID? = nil,
       seekPositions: [MediaTime] = [.zero, .milliseconds(100)],
       timing: Timing = .realTime()
     ) {
       self.media = media
       self.unplayableMedia = unplayableMedia
+      self.liveMedia = liveMedia
       self.seekPositions = seekPositions.isEmpty ? [.zero] : seekPositions
       self.timing = timing
     }

@@ -86,6 +86,36 @@ public enum EnginePromise: String, CaseIterable, Hashable, Sendable, Codable,
   /// A load of media the engine cannot play is answered with `failed`, not
   /// `ready`. Checked only when the configuration names unplayable media.
   case unplayableMediaFails
+  /// Every `window` report is well formed: `0 ≤ start ≤ end`, `end` the live edge. Judged
+  /// passively, on every window the engine sends during the run (an engine that sends none
+  /// keeps it trivially: the kit lists it as checked from the first window on, or when it
+  /// runs the live check). The machine ignores a window with `start < 0` or `end < start`
+  /// (`invalidArgument`) and keeps the previous one, so a live load whose windows are
+  /// malformed plays as on-demand media, or keeps a window the engine no longer holds, and
+  /// its seeks are clamped to the wrong range. A window after the load's `stop` is absorbed
+  /// (``AbsorbedBreach/reportAfterStop``); a well-formed window of a preload is no breach
+  /// at all: the machine stops the preload and loads the entry at its live edge when its
+  /// turn comes.
+  case windowIsWellFormed
+  /// A load of live media is answered `ready`, then reports a well-formed window. The
+  /// machine learns that a load is live only from its window: without one it treats the
+  /// load as on-demand (it shows progress, seeks anywhere, replays it from 0, preloads
+  /// beside it). A load that reports only malformed windows breaks
+  /// ``windowIsWellFormed`` instead. Checked only when the configuration names live media
+  /// (``EngineConformance/Configuration/liveMedia``).
+  case liveMediaReportsWindow
+  /// A seek inside the window a live load reported completes with its own id, even if the
+  /// window slid on meanwhile (the engine seeks to the nearest position it holds): the
+  /// machine sends seeks of a DVR load only inside its last window and keeps them pending
+  /// until their own id completes. Checked only when the configuration names live media
+  /// and its window has a length (DVR): the machine never seeks a live load without one.
+  case seekInWindowCompletes
+  /// A load of live media at its live edge (`load(L, at live edge)`,
+  /// ``PlayerState/LoadRequest/atLiveEdge``) is answered with `ready` or `failed`: the
+  /// machine sends it to reload a load that fell behind its window, came back from a
+  /// network wait or was retried, and leaves buffering only on an answer. Checked only
+  /// when the configuration names live media.
+  case liveEdgeLoadAnswered
 
   /// The promise's name, as in `loadAnswered`.
   public var description: String { rawValue }
@@ -117,6 +147,11 @@ public enum AbsorbedBreach: String, CaseIterable, Hashable, Sendable, Codable,
   /// it. The player queues it and processes it right after the current
   /// transition, never recursively.
   case reportFromInsideExecute
+  /// A `ready` with a duration for a live load: one that reports a well-formed window,
+  /// before or after its `ready`. A live load has no duration (AVPlayer's is indefinite);
+  /// the machine drops it at the load's first window, and keeps none from a `ready` that
+  /// comes after one. Counted once per load.
+  case durationForLiveLoad
 
   /// The breach's name, as in `reportAfterStop`.
   public var description: String { rawValue }
