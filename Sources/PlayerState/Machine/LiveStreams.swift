@@ -39,7 +39,11 @@ extension PlaybackState {
     session.window = window
     // A live load has no duration: the window replaces it.
     session.duration = nil
-    if session.position >= window.end { session.playsAtEdge = true }
+    // At the edge only while the engine plays it (as `stepLive` keeps it
+    // after later events: the first window finds the load on demand).
+    if session.position >= window.end, plays(session) || session.fadingOut {
+      session.playsAtEdge = true
+    }
     // The first window of a load the engine plays faster than 1x at its edge.
     if first, rate > .normal, plays(session), playingRate(of: session) == .normal {
       effects.commands.append(.setRate(session.load, .normal))
@@ -105,15 +109,20 @@ extension PlaybackState {
     return .normal
   }
 
-  /// After a step of a live load: one the engine no longer plays (a pause, a
-  /// hold) has left its edge; and one whose ``playingRate`` moved (it reached
-  /// the edge, or left it) is sent the new rate, once, unless the step
-  /// started it or sent its rate already.
-  mutating func keepLiveRateInStep(
-    from before: PlaybackRate?, of load: Load?, _ effects: inout Effects
-  ) {
+  /// The step of an event that finds a live load current: the event's own
+  /// step, then the edge kept in step. A load the engine no longer plays (a
+  /// pause, a hold) has left its edge; and one whose ``playingRate`` moved
+  /// (it reached the edge, or left it) is sent the new rate, once, unless the
+  /// step started it or sent its rate already. (The first window of a load,
+  /// which finds it on demand, sends its own rate.)
+  mutating func stepLive(_ event: PlaybackEvent, _ effects: inout Effects) {
+    // The rate before the event: read only above 1x.
+    var before: (PlaybackRate, Load)?
+    if rate > .normal, let session { before = (playingRate(of: session), session.load) }
+    step(event, &effects)
+    guard effects.ignored == nil else { return }
     if session?.playsAtEdge == true, !enginePlays { session?.playsAtEdge = false }
-    guard let before, let load else { return }
+    guard let (before, load) = before else { return }
     let now = playingRate
     guard now != before, enginePlays, let session, session.load == load else { return }
     for command in effects.commands {
@@ -123,5 +132,16 @@ extension PlaybackState {
       }
     }
     effects.commands.append(.setRate(load, now))
+  }
+}
+
+extension EngineStage {
+  /// Whether a window report applies in this stage: while the load buffers,
+  /// plays or stalls (not after its end or its failure).
+  var takesWindow: Bool {
+    switch self {
+    case .buffering, .ready, .stalled: true
+    case .ended, .failed, .waitingForNetwork: false
+    }
   }
 }

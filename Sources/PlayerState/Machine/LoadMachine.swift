@@ -24,9 +24,6 @@ enum LoadOutcome {
   case failed(FailureReason)
   /// The engine says the system paused it (the play gate decides).
   case pausedBySystem
-  /// The engine reports the load's live window (LiveStreams decides, and
-  /// reads it from the report: a payload here would grow every outcome).
-  case window
   /// The engine says the load fell behind its live window, after it played.
   case fellBehind
   /// The report does not apply to this load now.
@@ -61,9 +58,6 @@ extension Session {
     case (.reachedEnd, .ready), (.reachedEnd, .stalled):
       return seekPending ? .ignored(.seekPending) : .ended
 
-    case (.window, .buffering), (.window, .ready), (.window, .stalled):
-      return .window
-
     case (.failed(_, .behindLiveWindow, _), .ready), (.failed(_, .behindLiveWindow, _), .stalled):
       return .fellBehind
 
@@ -86,6 +80,7 @@ extension Session {
 
   /// A new load of `load`, buffering from `time` (at the live edge: `time`
   /// behind it), its load watchdog armed.
+  @inline(__always)
   static func opening(
     _ load: Load, from time: MediaTime, atLiveEdge: Bool = false
   ) -> (Session, WatchdogRequest) {

@@ -83,13 +83,19 @@ extension PlaybackState {
     effects.commands.removeAll()
     effects.watchdog = nil
     effects.sleepTimer = nil
-    let publishedRate = self.publishedRate
-    // A live load's rate at its edge (LiveStreams): read only for a live load
-    // above 1x (the first window of a load sends its own).
-    var liveRate: (PlaybackRate, Load)?
-    if rate > .normal, self.session?.window != nil, let session {
-      liveRate = (playingRate(of: session), session.load)
+    // A live load's step is wrapped (LiveStreams): one test here keeps the
+    // rest of the hot path free of the rate at the live edge.
+    if session?.window != nil {
+      stepLive(event, &effects)
+    } else {
+      step(event, &effects)
     }
+  }
+
+  /// One event's step: dispatched to the concern that owns it, then the post-pass.
+  @inline(__always)
+  mutating func step(_ event: PlaybackEvent, _ effects: inout Effects) {
+    let publishedRate = self.publishedRate
     let ignored: IgnoreReason?
     switch event {
     case .user(let intent), .remote(let intent): ignored = apply(intent, &effects)
@@ -106,9 +112,6 @@ extension PlaybackState {
     // A load opened by this step (the preload's included, so after it) starts
     // at full volume in the engine: its `setVolume` comes last when it must.
     if effects.commands.opensLoad { setVolumeOfOpenedLoad(&effects) }
-    if session?.window != nil {
-      keepLiveRateInStep(from: liveRate?.0, of: liveRate?.1, &effects)
-    }
     // The detail belongs to the current load's failure: gone with it (a new
     // load, a reload, a stop). Touched only when there is one.
     if failure != nil, !(session?.stage.isStopped ?? false) { failure = nil }
@@ -197,6 +200,11 @@ extension PlaybackState {
     case .leaving: return applyToLeaving(report, &effects)
     case .ignored(let reason): return reason
     }
+    // A window report goes to LiveStreams directly: deciding it here keeps
+    // `outcome(of:)` small enough for the optimizer to inline.
+    if case .window(_, let window) = report {
+      return session.stage.takesWindow ? receiveWindow(window, session, &effects) : .unexpected
+    }
     switch session.outcome(of: report) {
     case .ignored(let reason):
       return reason
@@ -243,9 +251,6 @@ extension PlaybackState {
     case .pausedBySystem:
       guard let held = holdBySystem(session) else { return .unexpected }
       session = held
-    case .window:
-      guard case .window(_, let window) = report else { return .unexpected }
-      return receiveWindow(window, session, &effects)
     case .fellBehind:
       return reloadAtLiveEdge(&effects)
     }

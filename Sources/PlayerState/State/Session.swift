@@ -27,24 +27,14 @@ public struct Session: Hashable, Sendable, Codable {
   public var stage: EngineStage
   /// The newest seek issued for this load (0 when none was).
   public var lastSeek: SeekID
-  /// Whether ``lastSeek`` is still waiting for its completion report.
-  public var seekPending: Bool
   /// The newest watchdog armed for this load (0 when none was).
   public var lastWatchdog: WatchdogID
+  /// Whether ``lastSeek`` is still waiting for its completion report.
+  public var seekPending: Bool
   /// What the newest timer (``lastWatchdog``) was armed for; meaningless
   /// while none was (``lastWatchdog`` 0). An expiry is dispatched on this,
   /// never on the stage.
   public var timerPurpose: TimerPurpose
-  /// The last known position: where the load started, the newest seek's
-  /// target, or the newest position report. A reload resumes here.
-  public var position: MediaTime
-  /// The elapsed anchor: the position at the newest discontinuity (the load's
-  /// start, a seek when issued, a replay, a change of the published rate — a
-  /// start, pause, stall or its end, a rate change), never moved by a position
-  /// report. A lock screen extrapolates from it (``PlaybackState/nowPlaying``).
-  public var anchor: MediaTime
-  /// The duration, if the engine reported one with `ready`.
-  public var duration: MediaTime?
   /// Whether the engine reported that the system paused this load on its own
   /// (``EngineReport/pausedBySystem(_:)``). Per load: a new load starts without it.
   public var systemPaused: Bool
@@ -63,16 +53,56 @@ public struct Session: Hashable, Sendable, Codable {
   /// past the window's end, or a seek there) and has not left it since (a
   /// seek elsewhere, a pause, a stall): the engine plays it at 1x at most.
   public var playsAtEdge: Bool
-  /// The live window the engine last reported for this load, nil while none
-  /// was: on-demand media (docs/machine.md, "Live and DVR streams").
-  public var window: LiveWindow?
+  /// The last known position: where the load started, the newest seek's
+  /// target, or the newest position report. A reload resumes here.
+  public var position: MediaTime
+  /// The elapsed anchor: the position at the newest discontinuity (the load's
+  /// start, a seek when issued, a replay, a change of the published rate — a
+  /// start, pause, stall or its end, a rate change), never moved by a position
+  /// report. A lock screen extrapolates from it (``PlaybackState/nowPlaying``).
+  public var anchor: MediaTime
+  /// The duration or the live window, whichever the engine reported: one
+  /// stored field, since a load never has both (any window drops the
+  /// duration), so the session stays small enough to copy cheaply.
+  var extent: Extent
 
+  /// The duration, if the engine reported one with `ready`; nil for a live load.
+  public var duration: MediaTime? {
+    get {
+      if case .duration(let duration) = extent { return duration }
+      return nil
+    }
+    set {
+      if let newValue {
+        extent = .duration(newValue)
+      } else if case .duration = extent {
+        extent = .none
+      }
+    }
+  }
+  /// The live window the engine last reported for this load, nil while none
+  /// was: on-demand media (docs/machine.md, "Live and DVR streams"). Setting
+  /// one drops the duration.
+  public var window: LiveWindow? {
+    get {
+      if case .window(let window) = extent { return window }
+      return nil
+    }
+    set {
+      if let newValue {
+        extent = .window(newValue)
+      } else if case .window = extent {
+        extent = .none
+      }
+    }
+  }
   /// What kind of media this load is, from its window.
   public var kind: StreamKind { StreamKind(window: window) }
 
   /// Describes a session. Any combination can be built, but only the
   /// reducer's own results are reachable (see
   /// ``PlaybackState/invariantViolation``), and the reducer requires one.
+  /// A load has a duration or a window, never both: given both, the window is kept.
   ///
   /// `anchor` nil means the position. `timerPurpose` nil means the purpose the reducer would have armed the
   /// newest timer with in `stage`: a backoff while waiting for the network, a
@@ -94,11 +124,11 @@ public struct Session: Hashable, Sendable, Codable {
     self.lastWatchdog = lastWatchdog
     self.position = position
     self.anchor = anchor ?? position
-    self.duration = duration
     self.systemPaused = systemPaused
     self.networkAttempts = networkAttempts
     self.fadingOut = fadingOut
-    self.window = window
+    // A window wins over a duration: a live load has none.
+    self.extent = window.map(Extent.window) ?? duration.map(Extent.duration) ?? .none
   }
 
   /// The purpose the reducer arms a timer with in `stage`.
@@ -109,6 +139,17 @@ public struct Session: Hashable, Sendable, Codable {
     case .buffering, .ready, .ended, .failed: .loadWatchdog
     }
   }
+}
+
+/// What the engine reported of a load's extent (``Session/duration`` and
+/// ``Session/window`` read it).
+enum Extent: Hashable, Sendable {
+  /// Neither yet.
+  case none
+  /// On-demand media of this duration.
+  case duration(MediaTime)
+  /// Live media with this window.
+  case window(LiveWindow)
 }
 
 /// A load fading out before its `stop`: one the user stopped while it played
@@ -219,6 +260,5 @@ public struct Preload: Hashable, Sendable, Codable {
   public init(load: Load, stage: PreloadStage, duration: MediaTime? = nil) {
     self.load = load
     self.stage = stage
-    self.duration = duration
   }
 }
