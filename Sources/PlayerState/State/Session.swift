@@ -29,30 +29,6 @@ public struct Session: Hashable, Sendable, Codable {
   public var lastSeek: SeekID
   /// The newest watchdog armed for this load (0 when none was).
   public var lastWatchdog: WatchdogID
-  /// Whether ``lastSeek`` is still waiting for its completion report.
-  public var seekPending: Bool
-  /// What the newest timer (``lastWatchdog``) was armed for; meaningless
-  /// while none was (``lastWatchdog`` 0). An expiry is dispatched on this,
-  /// never on the stage.
-  public var timerPurpose: TimerPurpose
-  /// Whether the engine reported that the system paused this load on its own
-  /// (``EngineReport/pausedBySystem(_:)``). Per load: a new load starts without it.
-  public var systemPaused: Bool
-  /// Reloads made for want of the network since this entry last became ready.
-  public var networkAttempts: UInt8
-  /// Whether the engine is fading this load out into the user's pause: told
-  /// to ramp its volume to 0 and not yet paused. The pause follows at the
-  /// fade's expiry (``TimerPurpose/fadeOut``, the newest timer), or at once
-  /// if anything silences the load first.
-  public var fadingOut: Bool
-  /// Whether the load was opened at its live edge (``LoadRequest/atLiveEdge``)
-  /// and no window or position has been reported for it yet: until then
-  /// ``position`` is the offset behind the edge it was asked to start at.
-  public var openedAtLiveEdge: Bool
-  /// Whether this live load reached its live edge playing (a report at or
-  /// past the window's end, or a seek there) and has not left it since (a
-  /// seek elsewhere, a pause, a stall): the engine plays it at 1x at most.
-  public var playsAtEdge: Bool
   /// The last known position: where the load started, the newest seek's
   /// target, or the newest position report. A reload resumes here.
   public var position: MediaTime
@@ -96,6 +72,30 @@ public struct Session: Hashable, Sendable, Codable {
       }
     }
   }
+  /// Whether ``lastSeek`` is still waiting for its completion report.
+  public var seekPending: Bool
+  /// What the newest timer (``lastWatchdog``) was armed for; meaningless
+  /// while none was (``lastWatchdog`` 0). An expiry is dispatched on this,
+  /// never on the stage.
+  public var timerPurpose: TimerPurpose
+  /// Whether the engine reported that the system paused this load on its own
+  /// (``EngineReport/pausedBySystem(_:)``). Per load: a new load starts without it.
+  public var systemPaused: Bool
+  /// Reloads made for want of the network since this entry last became ready.
+  public var networkAttempts: UInt8
+  /// Whether the engine is fading this load out into the user's pause: told
+  /// to ramp its volume to 0 and not yet paused. The pause follows at the
+  /// fade's expiry (``TimerPurpose/fadeOut``, the newest timer), or at once
+  /// if anything silences the load first.
+  public var fadingOut: Bool
+  /// Whether the load was opened at its live edge (``LoadRequest/atLiveEdge``)
+  /// and no window or position has been reported for it yet: until then
+  /// ``position`` is the offset behind the edge it was asked to start at.
+  public var openedAtLiveEdge: Bool
+  /// Whether this live load reached its live edge playing (a report at or
+  /// past the window's end, or a seek there) and has not left it since (a
+  /// seek elsewhere, a pause, a stall): the engine plays it at 1x at most.
+  public var playsAtEdge: Bool
   /// What kind of media this load is, from its window.
   public var kind: StreamKind { StreamKind(window: window) }
 
