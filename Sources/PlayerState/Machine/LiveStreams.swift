@@ -134,14 +134,3 @@ extension PlaybackState {
     effects.commands.append(.setRate(load, now))
   }
 }
-
-extension EngineStage {
-  /// Whether a window report applies in this stage: while the load buffers,
-  /// plays or stalls (not after its end or its failure).
-  var takesWindow: Bool {
-    switch self {
-    case .buffering, .ready, .stalled: true
-    case .ended, .failed, .waitingForNetwork: false
-    }
-  }
-}

@@ -21,11 +21,15 @@ enum LoadOutcome {
   /// The load failed for want of the network (the retry decides).
   case failedForNetwork
   /// The load failed for another reason, or for the network after its end.
+  /// (A live load that played and fell behind its window, `behindLiveWindow`
+  /// in ready or stalled, is reloaded at its edge instead: the coordinator
+  /// decides, which keeps this function small enough for the optimizer to inline.)
   case failed(FailureReason)
   /// The engine says the system paused it (the play gate decides).
   case pausedBySystem
-  /// The engine says the load fell behind its live window, after it played.
-  case fellBehind
+  /// The engine reports the load's live window (LiveStreams decides, and
+  /// reads it from the report: a payload here would grow every outcome).
+  case window
   /// The report does not apply to this load now.
   case ignored(IgnoreReason)
 }
@@ -58,8 +62,8 @@ extension Session {
     case (.reachedEnd, .ready), (.reachedEnd, .stalled):
       return seekPending ? .ignored(.seekPending) : .ended
 
-    case (.failed(_, .behindLiveWindow, _), .ready), (.failed(_, .behindLiveWindow, _), .stalled):
-      return .fellBehind
+    case (.window, .buffering), (.window, .ready), (.window, .stalled):
+      return .window
 
     case (.failed(_, .network, _), .buffering), (.failed(_, .network, _), .ready),
       (.failed(_, .network, _), .stalled):

@@ -200,11 +200,6 @@ extension PlaybackState {
     case .leaving: return applyToLeaving(report, &effects)
     case .ignored(let reason): return reason
     }
-    // A window report goes to LiveStreams directly: deciding it here keeps
-    // `outcome(of:)` small enough for the optimizer to inline.
-    if case .window(_, let window) = report {
-      return session.stage.takesWindow ? receiveWindow(window, session, &effects) : .unexpected
-    }
     switch session.outcome(of: report) {
     case .ignored(let reason):
       return reason
@@ -245,14 +240,19 @@ extension PlaybackState {
       session.fadingOut = false
       return waitForNetwork(session, report.failureDetail, &effects)
     case .failed(let reason):
+      // Fallen behind its live window after it played: reloaded at the edge, once.
+      if reason == .behindLiveWindow, session.stage != .buffering, session.stage != .ended {
+        return reloadAtLiveEdge(&effects)
+      }
       session.fadingOut = false
       session.fail(reason, &effects)
       failure = report.failureDetail
     case .pausedBySystem:
       guard let held = holdBySystem(session) else { return .unexpected }
       session = held
-    case .fellBehind:
-      return reloadAtLiveEdge(&effects)
+    case .window:
+      guard case .window(_, let window) = report else { return .unexpected }
+      return receiveWindow(window, session, &effects)
     }
     self.session = session
     return nil
