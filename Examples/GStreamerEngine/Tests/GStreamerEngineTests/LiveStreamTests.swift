@@ -1,6 +1,7 @@
 import GStreamerEngine
 import PlayerEngine
 import PlayerState
+import PlayerTesting
 import Synchronization
 import Testing
 
@@ -169,6 +170,27 @@ struct LiveStreamTests {
       "\(position), edge \(edge)")
     #expect(!lines.contains { $0.commands.contains("at live edge") }, "\(log.transcript)")
     #expect(player.state.description == "playing(\(source.url)#1, dvr)")
+  }
+
+  /// (d) The conformance kit's live check against playbin on this stream
+  /// (`EngineConformance.Configuration.liveMedia`): the live load is answered and reports a
+  /// well-formed window, a seek to the middle of the DVR window completes with its id, and a
+  /// load at the live edge is answered; every window of the run is well formed.
+  @Test func theEngineKeepsTheKitsLivePromises() async throws {
+    let source = try await LiveHLS(playlistLength: 6)
+    defer { source.stop() }
+    let path = try TestMedia.wavFile(milliseconds: 500)
+    let kit = EngineConformance(
+      .init(
+        media: MediaID(path), liveMedia: MediaID(source.url),
+        timing: .realTime(timeout: .seconds(10), quietPeriod: .milliseconds(200))))
+    let report = await kit.run(against: GStreamerEngine())
+    #expect(report.brokenNames == [], "\(report)")
+    let live: [EnginePromise] = [
+      .windowIsWellFormed, .liveMediaReportsWindow, .seekInWindowCompletes, .liveEdgeLoadAnswered,
+    ]
+    #expect(live.allSatisfy(report.checked.contains), "\(report.checked)")
+    #expect(!report.notes.contains { $0.breach == .durationForLiveLoad }, "\(report)")
   }
 }
 
