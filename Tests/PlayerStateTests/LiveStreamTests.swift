@@ -349,4 +349,33 @@ struct LiveStreamTests {
     )
     #expect(try JSONDecoder().decode(LoadRequest.self, from: json) == request)
   }
+
+  /// A load has a duration or a window, one stored field: a window drops the duration, a
+  /// duration set to nil leaves a window alone, and a session built with both keeps the window.
+  @Test func aDurationAndAWindowShareOneField() throws {
+    var session = Session(load: a2, stage: .ready, duration: .seconds(30))
+    #expect(session.duration == .seconds(30) && session.window == nil)
+    session.window = dvr60to120
+    #expect(session.duration == nil && session.window == dvr60to120)
+    session.duration = nil
+    #expect(session.window == dvr60to120)
+    session.window = nil
+    #expect(session.duration == nil && session.window == nil)
+    let both = Session(load: a2, stage: .ready, duration: .seconds(30), window: dvr60to120)
+    #expect(both.duration == nil && both.window == dvr60to120 && both.kind == .dvr)
+    #expect(Preload(load: b3, stage: .ready, duration: .seconds(3)).duration == .seconds(3))
+    let json = try JSONEncoder().encode(both)
+    #expect(try JSONDecoder().decode(Session.self, from: json) == both)
+  }
+
+  /// The first window finds a paused load at the edge but not playing it: the edge (and its
+  /// 1x) belongs to a load the engine plays, so a resume plays at the user's rate.
+  @Test func theFirstWindowOfAPausedLoadDoesNotHoldItAtTheEdge() {
+    var state = fixture(.ready, play: false)
+    _ = state.handle(.setRate(PlaybackRate(thousandths: 1_500)))
+    _ = state.handle(.window(a2, dvr60to120))
+    #expect(state.session?.playsAtEdge == false)
+    #expect(state.description == "paused(A#2, dvr)")
+    #expect(state.handle(.resume).commands.description == "start(item1#2, 1.5x)")
+  }
 }

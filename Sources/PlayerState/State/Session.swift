@@ -260,5 +260,6 @@ public struct Preload: Hashable, Sendable, Codable {
   public init(load: Load, stage: PreloadStage, duration: MediaTime? = nil) {
     self.load = load
     self.stage = stage
+    self.duration = duration
   }
 }
