@@ -60,6 +60,9 @@ public struct ExplorationRenaming: Sendable {
   /// The code of an item that is no longer in the queue: every such item is alike.
   public static let gone: Int32 = -2
 
+  /// The code of a seek id that its load ignores whatever it is (``seek(_:of:)``).
+  public static let ignoredSeek: Int32 = -4
+
   /// The code of the k-th item id not issued yet is `upcoming + k`: the
   /// next intent that queues media issues them in order, so a report naming
   /// one (a held-back `ready` of the load the next intent creates) names
@@ -144,11 +147,22 @@ public struct ExplorationRenaming: Sendable {
 
   /// A seek id a report names, relative to the current load's newest seek
   /// when it names the current load and that load is not stopped (the one
-  /// before, the newest, the next…), clamped otherwise (a stopped or stale
-  /// load ignores every seek completion alike).
+  /// before, the newest, the next…); ``ignoredSeek`` for a load that ignores
+  /// every seek completion alike, whatever its id (the current load once
+  /// stopped, a stopped load, the load fading out); clamped otherwise (the
+  /// preload, a token not issued yet: its seeks start at 0 when it becomes
+  /// current, so the id still matters).
+  ///
+  /// Not clamped for a load that ignores them: a held-back completion is
+  /// relative while its load is current, and the current load's newest seek
+  /// is kept as 0, 1 or more, so two states merged with newest seeks 2 and 3
+  /// and a held completion of the one before (ids 1 and 2) would part again
+  /// once the load is stopped (1 and 2 clamp apart), though both then ignore it alike.
   public func seek(_ id: SeekID, of load: Load) -> Int32 {
-    guard load.token.rawValue == currentToken, !currentStopped else {
-      return counter(id.rawValue)
+    let raw = load.token.rawValue
+    guard raw == currentToken, !currentStopped else {
+      let ignores = raw == currentToken || (raw != 0 && raw <= issued && raw != preloadToken)
+      return ignores ? Self.ignoredSeek : counter(id.rawValue)
     }
     let difference = Int64(id.rawValue) - Int64(lastSeek)
     return 100 + Int32(max(-2, min(2, difference))) + (id.rawValue == 0 ? 10 : 0)
