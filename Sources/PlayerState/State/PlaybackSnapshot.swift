@@ -177,24 +177,34 @@ public struct PlaybackSnapshot: Hashable, Sendable, Codable {
 public struct ResumePoint: Hashable, Sendable, Codable {
   /// The entry the position belongs to.
   public let item: ItemID
-  /// The position, or the live offset: one field and a flag, so that a
-  /// state's resume point did not grow when live streams came.
-  private let time: MediaTime
-  private let isLiveOffset: Bool
+  /// The position, or the live offset: one of the two, so that a state's
+  /// resume point did not grow when live streams came.
+  private let mark: Mark
+
+  /// Where an entry was: a position, or how far behind the live edge.
+  private enum Mark: Hashable, Sendable {
+    case position(MediaTime)
+    case liveOffset(MediaTime)
+  }
 
   /// Where it was (0 for a DVR stream saved by its ``liveOffset``).
-  public var position: MediaTime { isLiveOffset ? .zero : time }
+  public var position: MediaTime {
+    if case .position(let position) = mark { return position }
+    return .zero
+  }
   /// How far behind the live edge a DVR stream was (the position is 0 then):
   /// its first `resume` loads it that far behind the edge.
-  public var liveOffset: MediaTime? { isLiveOffset ? time : nil }
+  public var liveOffset: MediaTime? {
+    if case .liveOffset(let offset) = mark { return offset }
+    return nil
+  }
 
   /// A resume point: a position, or for a DVR stream an offset behind the
   /// live edge (given both, the offset wins: a live position does not
   /// outlive its load).
   public init(item: ItemID, position: MediaTime, liveOffset: MediaTime? = nil) {
     self.item = item
-    time = liveOffset ?? position
-    isLiveOffset = liveOffset != nil
+    mark = liveOffset.map(Mark.liveOffset) ?? .position(position)
   }
 
   private enum CodingKeys: String, CodingKey { case item, position, liveOffset }
