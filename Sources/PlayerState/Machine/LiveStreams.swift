@@ -41,7 +41,7 @@ extension PlaybackState {
     session.duration = nil
     // At the edge only while the engine plays it (as `stepLive` keeps it
     // after later events: the first window finds the load on demand).
-    if session.position >= window.end, plays(session) || session.fadingOut {
+    if session.position >= window.end, enginePlays(session) {
       session.playsAtEdge = true
     }
     // The first window of a load the engine plays faster than 1x at its edge.

@@ -27,7 +27,12 @@ extension PlaybackState {
   /// until the fade ends.
   var enginePlays: Bool {
     guard let session else { return false }
-    return plays(session) || session.fadingOut
+    return enginePlays(session)
+  }
+
+  /// Whether the engine plays `session` (a copy not yet stored): as ``enginePlays``.
+  func enginePlays(_ session: Session) -> Bool {
+    plays(session) || session.fadingOut
   }
 
   /// Whether a user's pause or stop of `session` fades out: fades are on,
