@@ -64,14 +64,6 @@ struct CrossfadeStream {
     PlaybackState(configuration: PlayerConfiguration(canPreload: true, crossfade: crossfade))
   }
 
-  /// How many events of each ``EventKind``, indexed by its raw value,
-  /// without the events at `apart` (indexes into ``events``).
-  func countsByKind(without apart: [Int]) -> [Int] {
-    var counts = events.countsByKind
-    for index in apart { counts[EventKind(events[index]).rawValue] -= 1 }
-    return counts
-  }
-
   /// Generates `count` events from `seed`; the same arguments give the same stream.
   static func generate(count: Int, seed: UInt64) -> CrossfadeStream {
     var generator = Generator(seed: seed, capacity: count)

@@ -61,14 +61,6 @@ struct LiveStream {
   /// The state every replay of the stream starts from.
   static var initialState: PlaybackState { PlaybackState() }
 
-  /// How many events of each ``EventKind``, indexed by its raw value,
-  /// without the events at `apart` (indexes into ``events``).
-  func countsByKind(without apart: [Int]) -> [Int] {
-    var counts = events.countsByKind
-    for index in apart { counts[EventKind(events[index]).rawValue] -= 1 }
-    return counts
-  }
-
   /// Generates `count` events from `seed`; the same arguments give the same stream.
   static func generate(count: Int, seed: UInt64) -> LiveStream {
     var generator = Generator(seed: seed, capacity: count)

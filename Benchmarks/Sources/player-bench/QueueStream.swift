@@ -224,3 +224,13 @@ extension Sequence<PlaybackEvent> {
     return counts
   }
 }
+
+extension [PlaybackEvent] {
+  /// How many events of each ``EventKind``, indexed by its raw value,
+  /// without the events at `apart` (indexes into the array).
+  func countsByKind(without apart: [Int]) -> [Int] {
+    var counts = countsByKind
+    for index in apart { counts[EventKind(self[index]).rawValue] -= 1 }
+    return counts
+  }
+}

@@ -158,7 +158,7 @@ enum Workloads {
   /// (a reload's watchdog among them) apart from those.
   static func liveAllocations(_ stream: LiveStream) -> LiveAllocations? {
     let events = stream.events
-    let reducerEvents = stream.countsByKind(without: stream.windowReports)
+    let reducerEvents = stream.events.countsByKind(without: stream.windowReports)
     var state = LiveStream.initialState
     let copying = allocationsByKind(events, apart: [stream.windowReports, []]) {
       state = state.transition(on: $0).next
@@ -181,7 +181,7 @@ enum Workloads {
       reducer: .init(copying, events: reducerEvents, windows: stream.windowReports.count),
       inPlace: .init(inPlace, events: reducerEvents, windows: stream.windowReports.count),
       driver: .init(
-        driver, events: stream.countsByKind(without: driverWindows + stream.timerSteps),
+        driver, events: stream.events.countsByKind(without: driverWindows + stream.timerSteps),
         windows: driverWindows.count, timerStepCount: stream.timerSteps.count))
   }
 
@@ -255,7 +255,7 @@ enum Workloads {
     let events = stream.events
     // The reducer arms no timer itself (a request is a value): only the driver's are apart.
     let reducerApart = [stream.crossfadeStarts, []]
-    let reducerEvents = stream.countsByKind(without: stream.crossfadeStarts)
+    let reducerEvents = stream.events.countsByKind(without: stream.crossfadeStarts)
     var state = CrossfadeStream.initialState
     let copying = allocationsByKind(events, apart: reducerApart) {
       state = state.transition(on: $0).next
@@ -277,7 +277,7 @@ enum Workloads {
       inPlace: .init(inPlace, events: reducerEvents),
       driver: .init(
         driver,
-        events: stream.countsByKind(without: stream.crossfadeStarts + stream.timerSteps),
+        events: stream.events.countsByKind(without: stream.crossfadeStarts + stream.timerSteps),
         timerStepCount: stream.timerSteps.count))
   }
 
